@@ -1,0 +1,18 @@
+/**
+ * The conversation history, in the Chat Completions `messages` shape (the spec keeps history as
+ * that array). Tool results may carry media parts; providers decide how to send them.
+ */
+import type { ToolOutput } from '../tools/types.js';
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model produced it; may be malformed. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCallRequest[] }
+  | { role: 'tool'; tool_call_id: string; name: string; content: ToolOutput };

@@ -1,0 +1,64 @@
+/**
+ * The root sandbox: file tools may only touch paths inside the permission root. Rejects `..`
+ * escapes, absolute paths elsewhere, and symlinks (anywhere along the path) that lead out.
+ */
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { type PathSandbox, ToolError } from '../tools/types.js';
+
+export class RootSandbox implements PathSandbox {
+  private realRoot: Promise<string> | undefined;
+
+  constructor(readonly root: string) {}
+
+  async resolve(requested: string): Promise<string> {
+    const absolute = path.resolve(this.root, requested);
+    if (!isInside(this.root, absolute)) throw outside(requested);
+    const realRoot = await (this.realRoot ??= realpath(this.root).catch(() => this.root));
+    // The path may not exist yet (write creates it): check the deepest part that does.
+    const real = await realpathOfExistingPrefix(absolute);
+    if (!isInside(realRoot, real)) throw outside(requested);
+    return absolute;
+  }
+
+  display(absolute: string): string {
+    const relative = path.relative(this.root, absolute);
+    return relative === '' ? '.' : relative;
+  }
+}
+
+function outside(requested: string): ToolError {
+  return new ToolError(`path outside root: ${requested}`);
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * realpath of the longest existing prefix, with the missing tail appended unchanged. A dangling
+ * symlink is followed by hand: writing through it would create its target, wherever that is.
+ */
+async function realpathOfExistingPrefix(absolute: string, depth = 0): Promise<string> {
+  let existing = absolute;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      const real = await realpath(existing);
+      return tail.length === 0 ? real : path.join(real, ...tail.reverse());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      const link = await lstat(existing).catch(() => undefined);
+      if (link?.isSymbolicLink() && depth < 40) {
+        const target = path.resolve(path.dirname(existing), await readlink(existing));
+        return realpathOfExistingPrefix(path.join(target, ...tail.reverse()), depth + 1);
+      }
+      const parent = path.dirname(existing);
+      if (parent === existing) return absolute;
+      tail.push(path.basename(existing));
+      existing = parent;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The provider seam: the agent loop talks to a model only through `ChatProvider`, so a second
+ * provider can be added without touching the loop.
+ */
+import type { ChatMessage, ToolCallRequest } from '../agent/messages.js';
+import type { JsonSchema } from '../tools/types.js';
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface ProviderTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools: ProviderTool[];
+  signal: AbortSignal;
+  /** Called with each streamed piece of assistant text. */
+  onText?: (delta: string) => void;
+}
+
+/** One model round, reassembled from the stream. */
+export interface ChatRound {
+  text: string;
+  toolCalls: ToolCallRequest[];
+  usage: Usage | undefined;
+  finishReason: string | null;
+}
+
+export interface ChatProvider {
+  readonly name: string;
+  readonly model: string;
+  /** Context window in tokens, when known; the panel shows usage against it. */
+  readonly contextWindow: number;
+  /** Whether tool results may carry images/audio to this model. */
+  readonly acceptsMedia: boolean;
+  complete(request: ChatRequest): Promise<ChatRound>;
+}
+
+/** A provider failure the person must see: HTTP status (when any) and the server's message. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Raised when no API key is configured; the message is the one-line hint for the person. */
+export class ModelNotConfiguredError extends Error {
+  override readonly name = 'ModelNotConfiguredError';
+}

@@ -1,0 +1,136 @@
+/**
+ * execTool: runs one model tool call through permissions and the registry, and turns every
+ * failure (unknown tool, bad JSON, denial, refusal, exception, cancellation) into a result for the
+ * model instead of an exception in the loop. Approval questions are asked one at a time.
+ */
+import type { ToolCallRequest } from '../agent/messages.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyLookup } from '../permissions/types.js';
+import { errorMessage } from '../util/errors.js';
+import type { ToolRegistry } from './registry.js';
+import {
+  type ApprovalPrompt,
+  type ContentPart,
+  type Tool,
+  type ToolCallOutcome,
+  type ToolContext,
+  type ToolDecision,
+  ToolError,
+  type ToolOutput,
+  type ToolProgress,
+} from './types.js';
+
+export interface ExecutorDeps {
+  registry: ToolRegistry;
+  policies: PolicyLookup;
+  approver: Approver;
+  /** Replaces secret values in anything shown to the model or a person. */
+  redact: (text: string) => string;
+  /** Everything a tool gets except the per-call signal and progress callback. */
+  context: Omit<ToolContext, 'signal' | 'onProgress'>;
+}
+
+export interface ExecuteHooks {
+  onProgress?: (progress: ToolProgress) => void;
+  /** Told of each question and its answer, so faces can record `→ y`. */
+  onApproval?: (request: ApprovalRequest, answer: ApprovalAnswer) => void;
+}
+
+export class ToolExecutor {
+  /** Serialises approval questions: parallel calls queue rather than ask over each other. */
+  private approvals: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  async execute(call: ToolCallRequest, signal: AbortSignal, hooks: ExecuteHooks = {}): Promise<ToolCallOutcome> {
+    const outcome = (decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome => ({
+      name: call.name,
+      arguments: call.arguments,
+      decision,
+      output: this.redactOutput(output),
+      isError,
+    });
+
+    const tool = this.deps.registry.get(call.name);
+    if (!tool) {
+      return outcome('deny', `unknown tool: ${call.name}. Call one of the tools listed in this request.`, true);
+    }
+    const policy = this.deps.policies.policyFor(call.name);
+    if (policy === 'deny') return outcome('deny', `permission denied: tool ${call.name} is not allowed`, true);
+
+    const args = parseArguments(call);
+    if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);
+
+    const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress };
+    let decision: ToolDecision = 'allow';
+    if (policy === 'ask') {
+      let answer: ApprovalAnswer;
+      try {
+        answer = await this.askInTurn(tool, args, ctx, hooks);
+      } catch (error) {
+        if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
+        return outcome('refused', `could not ask for approval: ${errorMessage(error)}`, true);
+      }
+      if (answer === 'no') return outcome('refused', this.deps.approver.refusalMessage(call.name), true);
+      if (answer === 'always') await this.deps.policies.allowAlways(call.name);
+      decision = 'approved';
+    }
+
+    if (signal.aborted) return outcome(decision, 'cancelled before the tool ran', true);
+    try {
+      return outcome(decision, await tool.run(args, ctx), false);
+    } catch (error) {
+      if (signal.aborted) return outcome(decision, 'cancelled', true);
+      const message = error instanceof ToolError ? error.message : `error: ${errorMessage(error)}`;
+      return outcome(decision, message, true);
+    }
+  }
+
+  private askInTurn(
+    tool: Tool,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+    hooks: ExecuteHooks,
+  ): Promise<ApprovalAnswer> {
+    const turn = this.approvals.then(async () => {
+      const prompt = tool.describeApproval ? await tool.describeApproval(args, ctx) : genericPrompt(tool, args);
+      const request: ApprovalRequest = {
+        ...prompt,
+        title: this.deps.redact(prompt.title),
+        detail: this.deps.redact(prompt.detail),
+        toolName: tool.name,
+      };
+      const answer = await this.deps.approver.ask(request, ctx.signal);
+      hooks.onApproval?.(request, answer);
+      return answer;
+    });
+    this.approvals = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private redactOutput(output: ToolOutput): ToolOutput {
+    if (typeof output === 'string') return this.deps.redact(output);
+    return output.map(
+      (part): ContentPart => (part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part),
+    );
+  }
+}
+
+function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPrompt {
+  return { title: `About to call tool: ${tool.name}`, detail: JSON.stringify(args, null, 2), kind: 'generic' };
+}
+
+/** The arguments as an object, or the error text for the model. */
+function parseArguments(call: ToolCallRequest): Record<string, unknown> | string {
+  const raw = call.arguments.trim();
+  if (raw === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    return `invalid JSON arguments for tool ${call.name}: ${errorMessage(error)}. Send the arguments as one JSON object.`;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return `invalid arguments for tool ${call.name}: expected a JSON object, got ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`;
+  }
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,73 @@
+/**
+ * The tool registry: the one table of tools the model can see. Built-in, MCP and skill tools all
+ * register here; listeners hear about changes (the panel, the MCP layer's live re-listing).
+ */
+import type { ProviderTool } from '../providers/types.js';
+import type { Tool } from './types.js';
+
+export type ToolFilter = (tool: Tool) => boolean;
+
+export class DuplicateToolError extends Error {
+  override readonly name = 'DuplicateToolError';
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+  private readonly listeners = new Set<() => void>();
+  /** Narrows what the model sees (an active skill's whitelist); null means every tool. */
+  private visibleFilter: ToolFilter | null = null;
+
+  register(tool: Tool): void {
+    if (this.tools.has(tool.name)) throw new DuplicateToolError(`tool already registered: ${tool.name}`);
+    this.tools.set(tool.name, tool);
+    this.changed();
+  }
+
+  /** Replaces a tool of the same name, or adds it (MCP re-listing keeps names stable). */
+  upsert(tool: Tool): void {
+    this.tools.set(tool.name, tool);
+    this.changed();
+  }
+
+  unregister(name: string): boolean {
+    const removed = this.tools.delete(name);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  setVisibleFilter(filter: ToolFilter | null): void {
+    this.visibleFilter = filter;
+    this.changed();
+  }
+
+  visible(): Tool[] {
+    const filter = this.visibleFilter;
+    return filter ? this.list().filter(filter) : this.list();
+  }
+
+  /** The tool list in the provider-neutral shape the provider converts to its own format. */
+  toProviderTools(): ProviderTool[] {
+    return this.visible().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+    }));
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

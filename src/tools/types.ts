@@ -1,0 +1,104 @@
+/**
+ * The Tool contract shared by built-in tools, MCP tools and (later) skill tools, and the shapes of
+ * what a tool returns. Nothing here depends on a provider or on the UI.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+/** One piece of tool output. Images and audio carry base64 data so MCP media can pass through. */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string };
+
+/** What a tool's `run` resolves to: plain text, or a list of parts. */
+export type ToolOutput = string | ContentPart[];
+
+/** A progress report from a long-running tool (MCP progress notifications end up here). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a person is shown before an `ask` tool runs. */
+export interface ApprovalPrompt {
+  /** One line naming what is about to happen, e.g. `About to call MCP tool: mcp_demo_dice (from server demo)`. */
+  title: string;
+  /** The detail: arguments, the command, a diff, a URL. */
+  detail: string;
+  /** Lets the UI pick a rendering (a diff is coloured, a command is shown verbatim). */
+  kind: 'generic' | 'command' | 'diff' | 'url' | 'mcp';
+  /** For MCP tools: the server the tool comes from. */
+  server?: string;
+}
+
+/** Resolves paths against the permission root and refuses anything outside it. */
+export interface PathSandbox {
+  readonly root: string;
+  /** Absolute, symlink-checked path inside root; throws `path outside root: X` otherwise. */
+  resolve(path: string): Promise<string>;
+  /** Path relative to root, for display. */
+  display(absolute: string): string;
+}
+
+/** A record of a confirmed file change, so `/undo` can restore it. */
+export interface UndoRecorder {
+  /** Call before changing `absolutePath`; `previous` is its content, or null if it did not exist. */
+  record(absolutePath: string, previous: string | null): Promise<void>;
+}
+
+/** What the registry hands a tool at run time. State is passed in, never global. */
+export interface ToolContext {
+  signal: AbortSignal;
+  sandbox: PathSandbox;
+  undo: UndoRecorder;
+  /** Environment the tool may use (shell tools); already the agent's own env. */
+  env: NodeJS.ProcessEnv;
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface Tool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  /**
+   * Tools with their own confirmation (command, diff, URL) describe it here; the permission layer
+   * shows it instead of the generic "About to call tool" prompt. The spec calls this `authorizes`.
+   */
+  describeApproval?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ApprovalPrompt>;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** A failure the tool reports on purpose; its message goes to the model as the error result. */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+}
+
+/** How a call was let through (or not) by the permission layer. */
+export type ToolDecision = 'allow' | 'deny' | 'approved' | 'refused';
+
+/** What one tool call came to, as the loop, print mode and the UI see it. */
+export interface ToolCallOutcome {
+  name: string;
+  /** The arguments as the model sent them (raw JSON text). */
+  arguments: string;
+  decision: ToolDecision;
+  output: ToolOutput;
+  isError: boolean;
+}
+
+/** Joins the text parts of an output; media parts become a short placeholder. */
+export function outputToText(output: ToolOutput): string {
+  if (typeof output === 'string') return output;
+  return output
+    .map((part) => (part.type === 'text' ? part.text : mediaPlaceholder(part)))
+    .join('\n');
+}
+
+/** `[image: image/png, 12.3 KB]` — used where a provider or display cannot take media. */
+export function mediaPlaceholder(part: Exclude<ContentPart, { type: 'text' }>): string {
+  const bytes = Math.floor((part.data.length * 3) / 4);
+  const size = bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
+  return `[${part.type}: ${part.mimeType}, ${size}]`;
+}
