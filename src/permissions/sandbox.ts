@@ -33,7 +33,8 @@ function outside(requested: string): ToolError {
 
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // `..notes` is a fine name inside root; only `..` itself or `../…` leaves it.
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 /**
@@ -52,7 +53,8 @@ async function realpathOfExistingPrefix(absolute: string, depth = 0): Promise<st
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
       const link = await lstat(existing).catch(() => undefined);
       if (link?.isSymbolicLink() && depth < 40) {
-        const target = path.resolve(path.dirname(existing), await readlink(existing));
+        // Relative targets are relative to the link's real folder, which may itself be a link.
+        const target = path.resolve(await realpath(path.dirname(existing)), await readlink(existing));
         return realpathOfExistingPrefix(path.join(target, ...tail.reverse()), depth + 1);
       }
       const parent = path.dirname(existing);

@@ -33,6 +33,8 @@ export interface ExecuteHooks {
   onProgress?: (progress: ToolProgress) => void;
   /** Told of each question and its answer, so faces can record `→ y`. */
   onApproval?: (request: ApprovalRequest, answer: ApprovalAnswer) => void;
+  /** Something the person should know that is not the tool's result. */
+  onNotice?: (message: string) => void;
 }
 
 export class ToolExecutor {
@@ -68,16 +70,26 @@ export class ToolExecutor {
         answer = await this.askInTurn(tool, args, ctx, hooks);
       } catch (error) {
         if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
+        // A tool that cannot describe the call (a patch that does not apply) says why itself.
+        if (error instanceof ToolError) return outcome('refused', error.message, true);
         return outcome('refused', `could not ask for approval: ${errorMessage(error)}`, true);
       }
       if (answer === 'no') return outcome('refused', this.deps.approver.refusalMessage(call.name), true);
-      if (answer === 'always') await this.deps.policies.allowAlways(call.name);
+      if (answer === 'always') {
+        // The person said yes; a config file that cannot be written must not turn that into a no.
+        await this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
+          hooks.onNotice?.(`could not save "allow" for ${call.name}: ${errorMessage(error)}`);
+        });
+      }
       decision = 'approved';
     }
 
     if (signal.aborted) return outcome(decision, 'cancelled before the tool ran', true);
     try {
-      return outcome(decision, await tool.run(args, ctx), false);
+      const output = await tool.run(args, ctx);
+      // Some work returns partial results when aborted instead of throwing: that is still a cancel.
+      if (signal.aborted) return outcome(decision, 'cancelled', true);
+      return outcome(decision, output, false);
     } catch (error) {
       if (signal.aborted) return outcome(decision, 'cancelled', true);
       const message = error instanceof ToolError ? error.message : `error: ${errorMessage(error)}`;

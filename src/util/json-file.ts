@@ -2,8 +2,10 @@
  * Reading and writing the agent's JSON config files, with errors a person can act on: the file,
  * the line and column of a syntax error, or the JSON path of a value that fails its schema.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { type ParseError, type ParseErrorCode, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -33,15 +35,23 @@ export async function readJsonFile(file: string): Promise<JsonFileRead> {
 export function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    // V8 (Node 20) reports "... at position N" or nothing (unexpected end): turn it into line/column.
-    const match = /at position (\d+)/.exec(message);
-    const offset = match ? Number(match[1]) : text.length;
+  } catch {
+    // V8's messages carry no position on Node 20 for many errors (and quote the file, secrets
+    // included): locate the first error with a real JSON scanner instead.
+    const errors: ParseError[] = [];
+    parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    const offset = first?.offset ?? text.length;
+    const reason = first ? describeParseError(first.error) : 'not valid JSON';
     const { line, column } = lineAndColumn(text, offset);
-    const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/ of JSON input$/, '');
     throw new ConfigError(`${file}: invalid JSON at line ${line}, column ${column}: ${reason}`, file);
   }
+}
+
+function describeParseError(code: ParseErrorCode): string {
+  const name = printParseErrorCode(code);
+  // `CommaExpected` → `comma expected`
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -71,7 +81,7 @@ export function describeSchemaError(file: string, error: z.ZodError, prefix: rea
 /** Writes via a temporary file and rename, so a crash never leaves half a file. */
 export async function writeJsonFileAtomic(file: string, value: unknown): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
   await rename(temporary, file);
 }

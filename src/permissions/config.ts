@@ -1,0 +1,117 @@
+/**
+ * The permission config files: `<project>/.geekagent/GeekAgent.json` (created with the defaults
+ * when missing, holds `root`) and the optional `<home>/.geekagent/GeekAgent.json` (rules only).
+ */
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import { BUILTIN_POLICIES } from './defaults.js';
+import type { Policy } from './types.js';
+
+export interface PermissionConfig {
+  /** Absolute permission root. */
+  root: string;
+  projectFile: string;
+  projectRules: Record<string, Policy>;
+  userFile: string;
+  userRules: Record<string, Policy>;
+  /** The project file was created by this load. */
+  created: boolean;
+}
+
+/** Loose at the top level: later features add their own keys to the same file. */
+export const permissionFileSchema = z.looseObject({
+  root: z.string().optional(),
+  tools: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
+});
+
+type PermissionFile = z.infer<typeof permissionFileSchema>;
+
+const CONFIG_DIR = '.geekagent';
+const CONFIG_NAME = 'GeekAgent.json';
+
+function permissionFilePath(baseDir: string): string {
+  return path.join(baseDir, CONFIG_DIR, CONFIG_NAME);
+}
+
+export async function loadPermissionConfig(options: {
+  projectDir: string;
+  homeDir: string;
+}): Promise<PermissionConfig> {
+  const projectDir = path.resolve(options.projectDir);
+  const projectFile = permissionFilePath(projectDir);
+  const userFile = permissionFilePath(path.resolve(options.homeDir));
+
+  let created = false;
+  let project = await readPermissionFile(projectFile);
+  if (project === undefined) {
+    project = initialProjectFile();
+    await writeJsonFileAtomic(projectFile, project);
+    created = true;
+  }
+  const root = await resolveRoot(projectFile, project.root, projectDir);
+
+  // Home may be the project itself (agent started in ~): then there is one file, not two layers.
+  const user = userFile === projectFile ? undefined : await readPermissionFile(userFile);
+
+  return {
+    root,
+    projectFile,
+    projectRules: { ...project.tools },
+    userFile,
+    userRules: { ...user?.tools },
+    created,
+  };
+}
+
+/** Saves an "always" answer: re-reads the file so edits made meanwhile survive, changes one rule. */
+export async function saveAllowRule(projectFile: string, toolName: string): Promise<void> {
+  const read = await readJsonFile(projectFile);
+  if (read.kind === 'missing') {
+    const fresh = initialProjectFile();
+    await writeJsonFileAtomic(projectFile, { ...fresh, tools: { ...fresh.tools, [toolName]: 'allow' } });
+    return;
+  }
+  // Validated first: a file a person broke is reported, never overwritten with a guess.
+  validate(projectFile, read.value);
+  const raw = read.value as Record<string, unknown>;
+  const tools = (raw.tools ?? {}) as Record<string, Policy>;
+  await writeJsonFileAtomic(projectFile, { ...raw, tools: { ...tools, [toolName]: 'allow' } });
+}
+
+function initialProjectFile(): PermissionFile & { root: string; tools: Record<string, Policy> } {
+  return { root: '..', tools: { ...BUILTIN_POLICIES } };
+}
+
+async function readPermissionFile(file: string): Promise<PermissionFile | undefined> {
+  const read = await readJsonFile(file);
+  return read.kind === 'missing' ? undefined : validate(file, read.value);
+}
+
+function validate(file: string, value: unknown): PermissionFile {
+  const parsed = permissionFileSchema.safeParse(value);
+  if (!parsed.success) throw new ConfigError(describeSchemaError(file, parsed.error), file);
+  return parsed.data;
+}
+
+/** `root` is relative to the config file's folder, so ".." is the project folder. */
+async function resolveRoot(file: string, root: string | undefined, projectDir: string): Promise<string> {
+  if (root === undefined) return projectDir;
+  const resolved = path.resolve(path.dirname(file), root);
+  const where = `${file}: at root: "${root}" is ${resolved}`;
+  let info: Stats;
+  try {
+    info = await stat(resolved);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'which does not exist'
+        : `which cannot be checked: ${(error as Error).message}`;
+    throw new ConfigError(`${where}, ${why}`, file);
+  }
+  if (!info.isDirectory()) throw new ConfigError(`${where}, which is not a directory`, file);
+  return resolved;
+}

@@ -1,0 +1,228 @@
+/**
+ * write and patch: the two tools that change files. Both compute the new text first (so the
+ * approval prompt can show the exact diff), record undo, and only then touch the disk.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { type ApprovalPrompt, type Tool, type ToolContext, ToolError } from '../types.js';
+import { errnoCode, requireString } from './args.js';
+
+export const DIFF_LINE_LIMIT = 200;
+/** jsdiff is quadratic in the worst case; past this the prompt says the sizes instead. */
+const DIFF_TIMEOUT_MS = 2000;
+
+export interface Hunk {
+  old: string;
+  new: string;
+}
+
+/** A change ready to be shown and applied: where, what was there, what will be. */
+interface PlannedEdit {
+  tool: 'write' | 'patch';
+  absolute: string;
+  shown: string;
+  previous: string | null;
+  next: string;
+}
+
+export function createWriteTool(): Tool {
+  return {
+    name: 'write',
+    description:
+      'Creates or overwrites a text file inside the project with the given content; missing parent folders are ' +
+      'created. Returns the number of characters written. For small changes to an existing file prefer patch.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the project root.' },
+        content: { type: 'string', description: 'The complete new content of the file.' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+    async describeApproval(args, ctx) {
+      const edit = await planWrite(args, ctx);
+      const verb = edit.previous === null ? 'create' : 'write';
+      return diffPrompt(`About to ${verb} ${edit.shown}`, edit);
+    },
+    async run(args, ctx) {
+      const edit = await planWrite(args, ctx);
+      await apply(edit, ctx);
+      return edit.previous === null
+        ? `created ${edit.shown} (${edit.next.length} chars)`
+        : `wrote ${edit.shown} (${edit.next.length} chars, was ${edit.previous.length})`;
+    },
+  };
+}
+
+export function createPatchTool(): Tool {
+  return {
+    name: 'patch',
+    description:
+      'Edits an existing text file by replacing exact text. Each hunk\'s "old" must occur exactly once in the file ' +
+      '(whitespace included) and is replaced by its "new"; hunks apply in order. Nothing is written unless every ' +
+      'hunk applies. Read the file first so "old" is copied exactly.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the project root; the file must exist.' },
+        hunks: {
+          type: 'array',
+          minItems: 1,
+          description: 'Replacements, applied in order to the evolving text.',
+          items: {
+            type: 'object',
+            properties: {
+              old: {
+                type: 'string',
+                description:
+                  'Exact text to replace; must occur exactly once. Include surrounding lines to make it unique.',
+              },
+              new: { type: 'string', description: 'Replacement text (may be empty to delete).' },
+            },
+            required: ['old', 'new'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['path', 'hunks'],
+      additionalProperties: false,
+    },
+    async describeApproval(args, ctx) {
+      const edit = await planPatch(args, ctx);
+      return diffPrompt(`About to patch ${edit.shown}`, edit);
+    },
+    async run(args, ctx) {
+      const hunkCount = parseHunks(args).length;
+      const edit = await planPatch(args, ctx);
+      await apply(edit, ctx);
+      return `patched ${edit.shown} (${hunkCount} ${hunkCount === 1 ? 'hunk' : 'hunks'})`;
+    },
+  };
+}
+
+async function planWrite(args: Record<string, unknown>, ctx: ToolContext): Promise<PlannedEdit> {
+  const requested = requireString('write', args, 'path');
+  const content = requireString('write', args, 'content');
+  const absolute = await ctx.sandbox.resolve(requested);
+  const previous = await readExisting(absolute, 'write', requested);
+  return { tool: 'write', absolute, shown: ctx.sandbox.display(absolute), previous, next: content };
+}
+
+async function planPatch(args: Record<string, unknown>, ctx: ToolContext): Promise<PlannedEdit> {
+  const requested = requireString('patch', args, 'path');
+  const hunks = parseHunks(args);
+  const absolute = await ctx.sandbox.resolve(requested);
+  const shown = ctx.sandbox.display(absolute);
+  const previous = await readExisting(absolute, 'patch', requested);
+  if (previous === null) throw new ToolError(`patch: no such file: ${requested}; use write to create it`);
+  if (previous.slice(0, 8192).includes('\0')) throw new ToolError(`patch: ${requested} is a binary file`);
+  return { tool: 'patch', absolute, shown, previous, next: applyHunks(previous, hunks, shown) };
+}
+
+function parseHunks(args: Record<string, unknown>): Hunk[] {
+  const hunks = args.hunks;
+  if (!Array.isArray(hunks) || hunks.length === 0) {
+    throw new ToolError('patch: "hunks" must be a non-empty array of {old, new} objects');
+  }
+  return hunks.map((hunk: unknown, index): Hunk => {
+    const record = typeof hunk === 'object' && hunk !== null ? (hunk as Record<string, unknown>) : {};
+    if (typeof record.old !== 'string' || typeof record.new !== 'string') {
+      throw new ToolError(`patch: hunk ${index + 1} must be an object with string "old" and "new"`);
+    }
+    if (record.old === '') {
+      throw new ToolError(`patch: hunk ${index + 1} has an empty "old"; give the exact text to replace`);
+    }
+    return { old: record.old, new: record.new };
+  });
+}
+
+/** Applies every hunk to the evolving text, or throws before anything is written. */
+export function applyHunks(text: string, hunks: Hunk[], shown: string): string {
+  let current = text;
+  hunks.forEach((hunk, index) => {
+    const crlf = current.includes('\r\n') && !hunk.old.includes('\r');
+    let { old, new: replacement } = hunk;
+    let positions = occurrences(current, old);
+    if (positions.length === 0 && crlf) {
+      // Models send \n; a CRLF file would never match. Retry in the file's own line endings.
+      old = old.replaceAll('\n', '\r\n');
+      replacement = replacement.replaceAll('\r\n', '\n').replaceAll('\n', '\r\n');
+      positions = occurrences(current, old);
+    }
+    const number = index + 1;
+    if (positions.length === 0) {
+      throw new ToolError(
+        `patch: hunk ${number} not found in ${shown}: the old text must match the file exactly (whitespace included); read the file and try again`,
+      );
+    }
+    if (positions.length > 1) {
+      throw new ToolError(
+        `patch: hunk ${number} matches ${positions.length} times in ${shown}; add surrounding lines so it matches exactly once`,
+      );
+    }
+    const at = positions[0]!;
+    // Slicing, not String.replace: `$&` and friends in the new text must stay literal.
+    current = current.slice(0, at) + replacement + current.slice(at + old.length);
+  });
+  return current;
+}
+
+/** Start offsets of `needle`, overlapping ones included: "aa" in "aaa" is ambiguous, so it counts twice. */
+function occurrences(haystack: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) found.push(at);
+  return found;
+}
+
+async function readExisting(absolute: string, tool: string, requested: string): Promise<string | null> {
+  try {
+    return await readFile(absolute, 'utf8');
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT') return null;
+    if (code === 'EISDIR') throw new ToolError(`${tool}: ${requested} is a directory`);
+    if (code === 'ENOTDIR')
+      throw new ToolError(`${tool}: a parent of ${requested} is a file, not a directory`);
+    throw error;
+  }
+}
+
+async function apply(edit: PlannedEdit, ctx: ToolContext): Promise<void> {
+  // Last point where a cancel can still leave the file untouched.
+  if (ctx.signal.aborted) throw new ToolError(`${edit.tool}: cancelled`);
+  // Undo first: if recording fails, the file must not change.
+  await ctx.undo.record(edit.absolute, edit.previous);
+  await mkdir(path.dirname(edit.absolute), { recursive: true });
+  await writeFile(edit.absolute, edit.next, 'utf8');
+}
+
+function diffPrompt(title: string, edit: PlannedEdit): ApprovalPrompt {
+  return { title, detail: renderDiff(edit), kind: 'diff' };
+}
+
+function renderDiff(edit: PlannedEdit): string {
+  const oldName = edit.previous === null ? '/dev/null' : `a/${edit.shown}`;
+  const diff = createTwoFilesPatch(
+    oldName,
+    `b/${edit.shown}`,
+    edit.previous ?? '',
+    edit.next,
+    undefined,
+    undefined,
+    {
+      context: 3,
+      timeout: DIFF_TIMEOUT_MS,
+    },
+  );
+  if (diff === undefined) {
+    return `(diff too large to show: ${edit.previous?.length ?? 0} chars before, ${edit.next.length} chars after)`;
+  }
+  const lines = diff.split('\n');
+  if (lines[0]?.startsWith('=')) lines.shift();
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  if (lines.length <= 2) lines.push('(no changes)');
+  if (lines.length <= DIFF_LINE_LIMIT) return lines.join('\n');
+  return [...lines.slice(0, DIFF_LINE_LIMIT), '(diff truncated)'].join('\n');
+}

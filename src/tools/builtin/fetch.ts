@@ -1,0 +1,169 @@
+/**
+ * fetch: one HTTP(S) GET, redirects followed, HTML turned into plain text, bounded in time (15 s
+ * with the caller's cancel) and in size (what is read and what the model is shown).
+ */
+import { convert } from 'html-to-text';
+import { truncate } from '../../util/text.js';
+import { type Tool, ToolError } from '../types.js';
+import { looksBinary, requireString } from './args.js';
+
+export const FETCH_TIMEOUT_MS = 15_000;
+export const FETCH_OUTPUT_LIMIT = 2000;
+/** Bytes read from a body at most; a page is shown cut to 2000 chars anyway. */
+export const FETCH_MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export interface FetchToolOptions {
+  /** Defaults to FETCH_TIMEOUT_MS; tests shorten it. */
+  timeoutMs?: number;
+}
+
+const HTML_OPTIONS = {
+  wordwrap: false as const,
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'a', options: { ignoreHref: true } },
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+  ],
+};
+
+export function createFetchTool(options: FetchToolOptions = {}): Tool {
+  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
+  return {
+    name: 'fetch',
+    description:
+      'Fetches a web page or text resource over http or https (redirects followed) and returns its text: HTML is ' +
+      `converted to plain text. The first line is "<final url> (HTTP <status>)"; the text is cut to ${FETCH_OUTPUT_LIMIT} chars. ` +
+      `Times out after ${timeoutMs / 1000} s. Non-text responses (images, archives) are described, not returned.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', description: 'Absolute http:// or https:// URL.' },
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+    async describeApproval(args) {
+      const url = requireString('fetch', args, 'url');
+      return { title: 'About to fetch a URL', detail: url, kind: 'url' };
+    },
+    async run(args, ctx) {
+      const url = requireString('fetch', args, 'url');
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        throw new ToolError(`fetch: not a valid URL: ${url}`);
+      }
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+        throw new ToolError('fetch: only http and https URLs are supported');
+      }
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([ctx.signal, timeout]);
+      const failure = (error: unknown): ToolError => {
+        if (ctx.signal.aborted) return new ToolError('fetch: cancelled');
+        if (timeout.aborted)
+          return new ToolError(`fetch: cannot reach ${url}: timed out after ${timeoutMs / 1000} s`);
+        return new ToolError(`fetch: cannot reach ${url}: ${networkReason(error)}`);
+      };
+
+      let response: Response;
+      try {
+        response = await fetch(parsed, { signal, redirect: 'follow', headers: { accept: ACCEPT } });
+      } catch (error) {
+        throw failure(error);
+      }
+      const contentType = response.headers.get('content-type') ?? '';
+      const mime = contentType.split(';')[0]!.trim().toLowerCase();
+      const declaredLength = Number(response.headers.get('content-length') ?? Number.NaN);
+      if (mime !== '' && !isTextType(mime) && Number.isFinite(declaredLength)) {
+        // The size is all the model gets; no need to download the thing.
+        await response.body?.cancel().catch(() => undefined);
+        throw notText(url, contentType, `${declaredLength} bytes`);
+      }
+      let body: BodyBytes;
+      try {
+        body = await readBody(response, FETCH_MAX_BODY_BYTES);
+      } catch (error) {
+        throw failure(error);
+      }
+      // No content type: trust the bytes, as browsers sniff.
+      if (mime === '' ? looksBinary(body.bytes) : !isTextType(mime)) {
+        const size = body.complete ? `${body.bytes.length} bytes` : `more than ${body.bytes.length} bytes`;
+        throw notText(url, contentType, size);
+      }
+      const raw = decode(body.bytes, contentType);
+      const text = isHtml(mime) ? convert(raw, HTML_OPTIONS) : raw;
+      const lines = [`${response.url || parsed.href} (HTTP ${response.status})`];
+      lines.push(text.trim() === '' ? '(empty body)' : truncate(text, FETCH_OUTPUT_LIMIT));
+      if (!body.complete) lines.push(`(only the first ${FETCH_MAX_BODY_BYTES} bytes of the body were read)`);
+      return lines.join('\n');
+    },
+  };
+}
+
+const ACCEPT = 'text/html, text/plain;q=0.9, application/json;q=0.9, */*;q=0.5';
+
+interface BodyBytes {
+  bytes: Uint8Array;
+  /** False when the body was longer than the cap and reading stopped. */
+  complete: boolean;
+}
+
+async function readBody(response: Response, cap: number): Promise<BodyBytes> {
+  if (!response.body) return { bytes: new Uint8Array(), complete: true };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (size > cap) {
+      await reader.cancel().catch(() => undefined);
+      return { bytes: Buffer.concat(chunks).subarray(0, cap), complete: false };
+    }
+  }
+  return { bytes: Buffer.concat(chunks), complete: true };
+}
+
+function notText(url: string, contentType: string, size: string): ToolError {
+  return new ToolError(`fetch: ${url} returned ${contentType || 'no content type'} (${size}), not text`);
+}
+
+function isHtml(mime: string): boolean {
+  return mime === 'text/html' || mime === 'application/xhtml+xml';
+}
+
+function isTextType(mime: string): boolean {
+  return (
+    mime.startsWith('text/') ||
+    mime.endsWith('+json') ||
+    mime.endsWith('+xml') ||
+    ['application/json', 'application/xml', 'application/javascript', 'application/x-javascript'].includes(
+      mime,
+    )
+  );
+}
+
+/** Decodes with the declared charset when the runtime knows it, else UTF-8. */
+function decode(bytes: Uint8Array, contentType: string): string {
+  const charset = /charset="?([^";\s]+)/i.exec(contentType)?.[1];
+  if (charset) {
+    try {
+      return new TextDecoder(charset).decode(bytes);
+    } catch {
+      // Unknown label: fall through to UTF-8.
+    }
+  }
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+/** undici reports "fetch failed" and hides the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
+function networkReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message) return cause.message;
+  if (cause && typeof cause === 'object' && 'code' in cause) return String(cause.code);
+  return error.message;
+}

@@ -1,0 +1,137 @@
+/**
+ * ls and read: looking at the project without changing it. Paths go through the sandbox; read
+ * hands out fixed-size slices so a large file never floods the model's context.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { type Tool, type ToolContext, ToolError } from '../types.js';
+import { errnoCode, looksBinary, optionalNonNegativeInteger, optionalString, requireString } from './args.js';
+
+export const LS_ENTRY_LIMIT = 1000;
+export const READ_SLICE_CHARS = 2000;
+/** read loads the whole file to count characters; past this it refuses rather than stall. */
+export const READ_MAX_BYTES = 50 * 1024 * 1024;
+
+export function createLsTool(): Tool {
+  return {
+    name: 'ls',
+    description:
+      'Lists a directory inside the project: one entry per line, sorted, directories marked with a trailing "/". ' +
+      `Hidden entries are included. At most ${LS_ENTRY_LIMIT} entries. For a file, returns its path and size.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        path: {
+          type: 'string',
+          description: 'Directory (or file) relative to the project root. Defaults to "." (the root).',
+        },
+      },
+      required: [],
+      additionalProperties: false,
+    },
+    async run(args, ctx) {
+      const requested = optionalString('ls', args, 'path') ?? '.';
+      const absolute = await ctx.sandbox.resolve(requested);
+      const info = await stat(absolute).catch((error: unknown) => {
+        if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {
+          throw new ToolError(`ls: no such file or directory: ${requested}`);
+        }
+        throw error;
+      });
+      if (!info.isDirectory()) return `${ctx.sandbox.display(absolute)} (${info.size} bytes)`;
+      return listDirectory(absolute);
+    },
+  };
+}
+
+async function listDirectory(absolute: string): Promise<string> {
+  const entries = await readdir(absolute, { withFileTypes: true });
+  const names = await Promise.all(
+    entries.map(async (entry) => {
+      // A symlink to a directory is listed as a directory: that is how it behaves when used.
+      const isDir =
+        entry.isDirectory() ||
+        (entry.isSymbolicLink() &&
+          (await stat(path.join(absolute, entry.name)).then(
+            (target) => target.isDirectory(),
+            () => false,
+          )));
+      return isDir ? `${entry.name}/` : entry.name;
+    }),
+  );
+  if (names.length === 0) return '(empty directory)';
+  names.sort(compareStrings);
+  const shown = names.slice(0, LS_ENTRY_LIMIT);
+  if (names.length > LS_ENTRY_LIMIT) shown.push(`(showing ${LS_ENTRY_LIMIT} of ${names.length} entries)`);
+  return shown.join('\n');
+}
+
+export function createReadTool(): Tool {
+  return {
+    name: 'read',
+    description:
+      `Reads a text file inside the project, ${READ_SLICE_CHARS} characters at a time. The first line is a header ` +
+      '"<path> (chars <from>-<to> of <total>)"; when more remains, the last line says which offset to ask for next. ' +
+      'Binary files are refused.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the project root.' },
+        offset: {
+          type: 'integer',
+          minimum: 0,
+          description: `Character offset to start from (default 0). Each call returns up to ${READ_SLICE_CHARS} characters.`,
+        },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    async run(args, ctx) {
+      const requested = requireString('read', args, 'path');
+      const offset = optionalNonNegativeInteger('read', args, 'offset') ?? 0;
+      const absolute = await ctx.sandbox.resolve(requested);
+      const text = await readTextFile(absolute, requested, ctx);
+      return sliceText(text, offset, ctx.sandbox.display(absolute));
+    },
+  };
+}
+
+async function readTextFile(absolute: string, requested: string, ctx: ToolContext): Promise<string> {
+  const info = await stat(absolute).catch((error: unknown) => {
+    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {
+      throw new ToolError(`read: no such file: ${requested}`);
+    }
+    throw error;
+  });
+  if (info.isDirectory()) throw new ToolError(`read: ${requested} is a directory; use ls to list it`);
+  if (info.size > READ_MAX_BYTES) {
+    throw new ToolError(
+      `read: ${requested} is too large (${info.size} bytes, at most ${READ_MAX_BYTES}); use search to find the part you need`,
+    );
+  }
+  const bytes = await readFile(absolute, { signal: ctx.signal });
+  if (looksBinary(bytes)) throw new ToolError(`read: ${requested} is a binary file`);
+  return bytes.toString('utf8');
+}
+
+function sliceText(text: string, offset: number, shownPath: string): string {
+  const total = text.length;
+  if (offset > 0 && offset >= total) {
+    throw new ToolError(`read: offset ${offset} is beyond the end of ${shownPath} (${total} chars)`);
+  }
+  let to = Math.min(offset + READ_SLICE_CHARS, total);
+  // Never split a surrogate pair: the next slice would start with half a character.
+  if (to < total && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
+  const lines = [`${shownPath} (chars ${offset}-${to} of ${total})`, text.slice(offset, to)];
+  if (to < total) lines.push(`(continued: call read with offset ${to} for the next part)`);
+  return lines.join('\n');
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Plain code-unit order: stable across locales, which keeps listings deterministic. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

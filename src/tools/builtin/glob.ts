@@ -1,0 +1,64 @@
+/**
+ * glob: file names matching a pattern under the permission root, skipping node_modules and
+ * dotfiles. Patterns are relative to root; ones that climb out are refused before any walking.
+ */
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { type Tool, ToolError } from '../types.js';
+import { requireString } from './args.js';
+import { compareStrings } from './files.js';
+
+export const GLOB_RESULT_LIMIT = 200;
+
+export function createGlobTool(): Tool {
+  return {
+    name: 'glob',
+    description:
+      'Finds files by glob pattern (e.g. "src/**/*.ts", "*.md") relative to the project root. Returns matching ' +
+      `file paths, sorted, at most ${GLOB_RESULT_LIMIT}. Skips node_modules and hidden files and folders.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: {
+          type: 'string',
+          description: 'Glob pattern relative to the project root; supports *, **, ?, [abc] and {a,b}.',
+        },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    async run(args, ctx) {
+      const pattern = requireString('glob', args, 'pattern');
+      if (pattern.trim() === '') throw new ToolError('glob: "pattern" must not be empty');
+      if (leavesRoot(pattern)) throw new ToolError(`path outside root: ${pattern}`);
+      const matches = await glob(pattern, {
+        cwd: ctx.sandbox.root,
+        dot: false,
+        ignore: ['**/node_modules/**'],
+        // Following links could list trees outside the root.
+        followSymbolicLinks: false,
+        signal: ctx.signal,
+      });
+      // An aborted crawl may return a partial list; it must not pass for the answer.
+      if (ctx.signal.aborted) throw new ToolError('glob: cancelled');
+      // Brace or extglob tricks the check above missed still cannot show anything outside root.
+      if (matches.some((match) => path.isAbsolute(match) || match.startsWith('..'))) {
+        throw new ToolError(`path outside root: ${pattern}`);
+      }
+      if (matches.length === 0) return `(no files match ${pattern})`;
+      matches.sort(compareStrings);
+      const shown = matches.slice(0, GLOB_RESULT_LIMIT);
+      if (matches.length > GLOB_RESULT_LIMIT) {
+        shown.push(`(showing ${GLOB_RESULT_LIMIT} of ${matches.length} matches)`);
+      }
+      return shown.join('\n');
+    },
+  };
+}
+
+/** Absolute patterns and any `..` segment could reach outside root; tinyglobby would follow them. */
+function leavesRoot(pattern: string): boolean {
+  if (path.isAbsolute(pattern)) return true;
+  // Separators include brace and extglob punctuation, so `{..,src}/*` counts as climbing too.
+  return pattern.split(/[/\\{},()|]/).some((segment) => segment === '..');
+}

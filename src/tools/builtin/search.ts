@@ -1,0 +1,208 @@
+/**
+ * search: regex line search over the project's text files. Owns the walk: .gitignore rules
+ * (nested files too), node_modules and hidden entries are pruned before descending, so ignored
+ * trees cost nothing.
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { type Tool, ToolError } from '../types.js';
+import { errnoCode, looksBinary, optionalString, requireString } from './args.js';
+import { compareStrings } from './files.js';
+
+export const SEARCH_LINE_LIMIT = 50;
+export const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
+const LINE_TEXT_LIMIT = 200;
+/** Files read at once: enough to hide disk latency without exhausting file descriptors. */
+const READ_CONCURRENCY = 16;
+
+/** The rules of one .gitignore, which apply to paths relative to the folder holding it. */
+interface IgnoreScope {
+  dir: string;
+  rules: Ignore;
+}
+
+interface Match {
+  file: string;
+  line: number;
+  text: string;
+}
+
+export function createSearchTool(): Tool {
+  return {
+    name: 'search',
+    description:
+      'Searches the lines of text files under a path for a JavaScript regular expression (an invalid regex is ' +
+      'searched as literal text). Honours .gitignore; skips node_modules, hidden files and folders, binary files and ' +
+      `files over 1 MB. Returns "path:line: text" lines, at most ${SEARCH_LINE_LIMIT}, with the total count when there are more.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: {
+          type: 'string',
+          description:
+            'JavaScript regular expression (no slashes or flags; case-sensitive), e.g. "function\\s+main".',
+        },
+        path: {
+          type: 'string',
+          description:
+            'File or directory to search, relative to the project root. Defaults to the whole project.',
+        },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    async run(args, ctx) {
+      const pattern = requireString('search', args, 'pattern');
+      if (pattern === '') throw new ToolError('search: "pattern" must not be empty');
+      const requested = optionalString('search', args, 'path') ?? '.';
+      const start = await ctx.sandbox.resolve(requested);
+      const info = await stat(start).catch((error: unknown) => {
+        if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {
+          throw new ToolError(`search: no such file or directory: ${requested}`);
+        }
+        throw error;
+      });
+      const { regex, note } = compilePattern(pattern);
+      const files = info.isDirectory()
+        ? await collectFiles(start, await scopesFor(ctx.sandbox.root, start), ctx.signal)
+        : [start];
+      files.sort(compareStrings);
+
+      const shown: Match[] = [];
+      let total = 0;
+      for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+        throwIfAborted(ctx.signal);
+        const batch = await Promise.all(
+          files.slice(i, i + READ_CONCURRENCY).map((file) => searchFile(file, regex)),
+        );
+        for (const matches of batch) {
+          total += matches.length;
+          for (const match of matches) if (shown.length < SEARCH_LINE_LIMIT) shown.push(match);
+        }
+      }
+
+      const lines = note ? [note] : [];
+      if (total === 0) lines.push(`(no matches for ${pattern})`);
+      for (const match of shown)
+        lines.push(`${ctx.sandbox.display(match.file)}:${match.line}: ${match.text}`);
+      if (total > SEARCH_LINE_LIMIT) lines.push(`(showing ${SEARCH_LINE_LIMIT} of ${total} matching lines)`);
+      return lines.join('\n');
+    },
+  };
+}
+
+function compilePattern(pattern: string): { regex: RegExp; note?: string } {
+  try {
+    return { regex: new RegExp(pattern) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      regex: new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      note: `(not a valid regular expression: ${reason}; searched for it as literal text)`,
+    };
+  }
+}
+
+/**
+ * The .gitignore scopes from root down to `start`, so searching a subfolder keeps root rules. A
+ * folder the rules ignore (node_modules/pkg, dist) was asked for by name: search it without them.
+ */
+async function scopesFor(root: string, start: string): Promise<IgnoreScope[]> {
+  const scopes = await scopesAbove(root, start);
+  return start !== root && isIgnored(start, true, scopes) ? [] : scopes;
+}
+
+async function scopesAbove(root: string, start: string): Promise<IgnoreScope[]> {
+  const dirs = [root];
+  const relative = path.relative(root, start);
+  if (relative !== '') {
+    let current = root;
+    for (const part of relative.split(path.sep)) {
+      current = path.join(current, part);
+      dirs.push(current);
+    }
+  }
+  // `start` itself is loaded by the walk; only its ancestors are loaded here.
+  dirs.pop();
+  const scopes: IgnoreScope[] = [];
+  for (const dir of dirs) {
+    const scope = await loadScope(dir);
+    if (scope) scopes.push(scope);
+  }
+  return scopes;
+}
+
+async function loadScope(dir: string): Promise<IgnoreScope | undefined> {
+  const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : { dir, rules: ignore().add(text) };
+}
+
+async function collectFiles(
+  dir: string,
+  parentScopes: IgnoreScope[],
+  signal: AbortSignal,
+): Promise<string[]> {
+  throwIfAborted(signal);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    // An unreadable folder (permissions, vanished meanwhile) is skipped like ripgrep does.
+    return [];
+  }
+  const hasRules = entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
+  const own = hasRules ? await loadScope(dir) : undefined;
+  const scopes = own ? [...parentScopes, own] : parentScopes;
+
+  const files: string[] = [];
+  const subdirs: string[] = [];
+  for (const entry of entries) {
+    // Symlinks are not followed: they can loop or lead outside the root.
+    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.isSymbolicLink()) continue;
+    const absolute = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!isIgnored(absolute, true, scopes)) subdirs.push(absolute);
+    } else if (entry.isFile() && !isIgnored(absolute, false, scopes)) {
+      files.push(absolute);
+    }
+  }
+  const nested = await Promise.all(subdirs.map((subdir) => collectFiles(subdir, scopes, signal)));
+  return files.concat(...nested);
+}
+
+/** The deepest .gitignore with an opinion wins, as in git (a `!rule` below re-includes). */
+function isIgnored(absolute: string, isDir: boolean, scopes: IgnoreScope[]): boolean {
+  for (let i = scopes.length - 1; i >= 0; i--) {
+    const scope = scopes[i]!;
+    const relative = path.relative(scope.dir, absolute).split(path.sep).join('/') + (isDir ? '/' : '');
+    const verdict = scope.rules.test(relative);
+    if (verdict.unignored) return false;
+    if (verdict.ignored) return true;
+  }
+  return false;
+}
+
+async function searchFile(file: string, regex: RegExp): Promise<Match[]> {
+  let bytes: Buffer;
+  try {
+    const info = await stat(file);
+    if (info.size > SEARCH_MAX_FILE_BYTES) return [];
+    bytes = await readFile(file);
+  } catch {
+    return [];
+  }
+  if (looksBinary(bytes)) return [];
+  const matches: Match[] = [];
+  const lines = bytes.toString('utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (regex.test(line)) matches.push({ file, line: i + 1, text: line.trim().slice(0, LINE_TEXT_LIMIT) });
+  }
+  return matches;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new ToolError('search: cancelled');
+}

@@ -1,0 +1,131 @@
+/**
+ * run_shell: runs one `/bin/sh -c` command in the permission root, in its own process group so a
+ * timeout or cancel kills everything it started, and reports merged, bounded output.
+ */
+import { spawn } from 'node:child_process';
+import { BoundedText } from '../../util/text.js';
+import { type Tool, ToolError } from '../types.js';
+import { requireString } from './args.js';
+
+export const SHELL_TIMEOUT_MS = 10_000;
+export const SHELL_OUTPUT_LIMIT = 2000;
+
+export interface ShellToolOptions {
+  /** Defaults to SHELL_TIMEOUT_MS; tests shorten it. */
+  timeoutMs?: number;
+}
+
+interface ShellResult {
+  output: BoundedText;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stopped: 'timeout' | 'abort' | null;
+}
+
+export function createShellTool(options: ShellToolOptions = {}): Tool {
+  const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
+  return {
+    name: 'run_shell',
+    description:
+      `Runs a shell command with /bin/sh in the project root and returns its stdout and stderr merged. ` +
+      `Stdin is closed. The command is killed (with everything it started) after ${formatSeconds(timeoutMs)}. ` +
+      `Output is cut to ${SHELL_OUTPUT_LIMIT} chars; a non-zero exit code is reported at the end.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        command: {
+          type: 'string',
+          description: `The command line, run as \`/bin/sh -c <command>\`. Must finish within ${formatSeconds(timeoutMs)}.`,
+        },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    async describeApproval(args) {
+      const command = requireString('run_shell', args, 'command');
+      return { title: 'About to run a shell command', detail: command, kind: 'command' };
+    },
+    async run(args, ctx) {
+      const command = requireString('run_shell', args, 'command');
+      if (command.trim() === '') throw new ToolError('run_shell: "command" must not be empty');
+      if (ctx.signal.aborted) throw new ToolError('run_shell: cancelled');
+      const result = await runCommand(command, ctx.sandbox.root, ctx.env, ctx.signal, timeoutMs);
+      if (result.stopped === 'abort') throw new ToolError('run_shell: cancelled');
+      return formatResult(result, timeoutMs);
+    },
+  };
+}
+
+function runCommand(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<ShellResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const output = new BoundedText(SHELL_OUTPUT_LIMIT);
+    let stopped: ShellResult['stopped'] = null;
+
+    const stop = (reason: 'timeout' | 'abort'): void => {
+      if (stopped) return;
+      stopped = reason;
+      killGroup(child.pid);
+      // A process that left the group (setsid) may still hold the pipes open; do not wait for it.
+      child.stdout.destroy();
+      child.stderr.destroy();
+    };
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const onAbort = (): void => stop('abort');
+    signal.addEventListener('abort', onAbort, { once: true });
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => output.push(chunk));
+    }
+    child.on('error', (error) => {
+      cleanup();
+      reject(new ToolError(`run_shell: cannot start /bin/sh: ${error.message}`));
+    });
+    // 'close' waits for the pipes too, so output written by background children is not lost.
+    child.on('close', (code, exitSignal) => {
+      cleanup();
+      resolve({ output, code, signal: exitSignal, stopped });
+    });
+  });
+}
+
+/** SIGKILL to the whole process group; the group may already be gone. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+function formatResult(result: ShellResult, timeoutMs: number): string {
+  const lines: string[] = [];
+  const text = result.output.toString();
+  if (result.output.total === 0) lines.push('(no output)');
+  else lines.push(text.endsWith('\n') ? text.slice(0, -1) : text);
+  if (result.stopped === 'timeout') lines.push(`(command timed out after ${formatSeconds(timeoutMs)})`);
+  else if (result.signal) lines.push(`(killed by ${result.signal})`);
+  else if (result.code !== 0 && result.code !== null) lines.push(`(exit code ${result.code})`);
+  return lines.join('\n');
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
