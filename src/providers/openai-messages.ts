@@ -1,0 +1,83 @@
+/**
+ * Converts our history (ChatMessage[]) and tool list into Chat Completions request params. Media in
+ * tool results goes as placeholder text, plus an extra user message with images for models that see.
+ */
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ChatMessage } from '../agent/messages.js';
+import { outputToText } from '../tools/types.js';
+import type { ProviderTool } from './types.js';
+
+type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+export function toOpenAIMessages(
+  messages: ChatMessage[],
+  acceptsMedia: boolean,
+): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  let toolRun: ToolMessage[] = [];
+  // The Chat Completions API wants every tool message right after its assistant turn, so images
+  // can only follow once the whole run of tool results is out.
+  const flushRun = (): void => {
+    const images = acceptsMedia ? imageMessage(toolRun) : undefined;
+    if (images) out.push(images);
+    toolRun = [];
+  };
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      out.push({ role: 'tool', tool_call_id: message.tool_call_id, content: outputToText(message.content) });
+      toolRun.push(message);
+      continue;
+    }
+    flushRun();
+    out.push(convert(message));
+  }
+  flushRun();
+  return out;
+}
+
+export function toOpenAITools(tools: ProviderTool[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}
+
+function convert(message: Exclude<ChatMessage, ToolMessage>): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'assistant': {
+      const calls = message.tool_calls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        content: message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      };
+    }
+  }
+}
+
+function imageMessage(run: ToolMessage[]): ChatCompletionMessageParam | undefined {
+  const parts: ChatCompletionContentPart[] = [];
+  for (const message of run) {
+    if (typeof message.content === 'string') continue;
+    const images = message.content.flatMap((part) => (part.type === 'image' ? [part] : []));
+    if (images.length === 0) continue;
+    parts.push({ type: 'text', text: `Images returned by tool ${message.name}:` });
+    for (const image of images) {
+      parts.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+    }
+  }
+  return parts.length > 0 ? { role: 'user', content: parts } : undefined;
+}

@@ -1,0 +1,132 @@
+/**
+ * Reads one streamed Chat Completions reply into a ChatRound (text deltas, tool-call fragments
+ * reassembled by index, usage) and maps SDK failures to ProviderError or a plain AbortError.
+ */
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ToolCallRequest } from '../agent/messages.js';
+import { type ChatRound, ProviderError, type Usage } from './types.js';
+
+interface PartialCall {
+  id: string | undefined;
+  name: string;
+  arguments: string;
+}
+
+/** Thrown by our own onText callback; kept apart so it is not mistaken for a stream failure. */
+class CallbackFailure {
+  constructor(readonly error: unknown) {}
+}
+
+export async function readRound(
+  stream: AsyncIterable<ChatCompletionChunk>,
+  onText: ((delta: string) => void) | undefined,
+): Promise<ChatRound> {
+  let text = '';
+  let usage: Usage | undefined;
+  let finishReason: string | null = null;
+  const calls = new Map<number, PartialCall>();
+  let lastIndex = 0;
+
+  for await (const chunk of stream) {
+    if (chunk.usage) usage = toUsage(chunk.usage);
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    const delta = choice.delta;
+    if (typeof delta?.content === 'string' && delta.content !== '') {
+      text += delta.content;
+      if (onText) {
+        try {
+          onText(delta.content);
+        } catch (error) {
+          throw new CallbackFailure(error);
+        }
+      }
+    }
+    for (const fragment of delta?.tool_calls ?? []) {
+      // A few servers leave out `index`; a fresh id then means a new call, anything else continues.
+      const index =
+        typeof fragment.index === 'number'
+          ? fragment.index
+          : fragment.id && ![...calls.values()].some((c) => c.id === fragment.id)
+            ? calls.size
+            : lastIndex;
+      lastIndex = index;
+      const call = calls.get(index) ?? { id: undefined, name: '', arguments: '' };
+      if (fragment.id) call.id = fragment.id;
+      if (fragment.function?.name) call.name += fragment.function.name;
+      if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+      calls.set(index, call);
+    }
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+  }
+
+  const toolCalls: ToolCallRequest[] = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, call]) => ({ id: call.id ?? `call_${index}`, name: call.name, arguments: call.arguments }));
+  return { text, toolCalls, usage, finishReason };
+}
+
+export function cancelledError(): Error {
+  const error = new Error('cancelled');
+  error.name = 'AbortError';
+  return error;
+}
+
+/** What a failed request surfaces as: AbortError for a user cancel, ProviderError otherwise. */
+export function mapFailure(error: unknown, signal: AbortSignal, baseURL: string): unknown {
+  if (error instanceof CallbackFailure) return error.error;
+  if (signal.aborted || error instanceof APIUserAbortError) return cancelledError();
+  if (error instanceof ProviderError) return error;
+  if (error instanceof APIConnectionError) {
+    return new ProviderError(`model request failed: cannot reach ${baseURL}: ${rootMessage(error)}`);
+  }
+  if (error instanceof APIError) {
+    if (typeof error.status === 'number') {
+      const message = serverMessage(error, error.status);
+      return new ProviderError(`model request failed: HTTP ${error.status}: ${message}`, error.status);
+    }
+    // An `error` object sent inside the stream: there is no status, only the server's words.
+    return new ProviderError(`model request failed: ${serverMessage(error, undefined)}`);
+  }
+  if (error instanceof SyntaxError) {
+    return new ProviderError(`model request failed: the server sent malformed stream data: ${error.message}`);
+  }
+  return new ProviderError(`model request failed: the stream ended early: ${rootMessage(error)}`);
+}
+
+export function endedEarlyError(): ProviderError {
+  return new ProviderError(
+    'model request failed: the stream ended early (the connection closed before the reply finished)',
+  );
+}
+
+function serverMessage(error: APIError, status: number | undefined): string {
+  const body = error.error;
+  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+    return body.message;
+  }
+  const prefix = status === undefined ? '' : `${status} `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/** The innermost cause's message: `fetch failed` says less than `connect ECONNREFUSED …`. */
+function rootMessage(error: unknown): string {
+  let current = error;
+  for (let depth = 0; depth < 8; depth++) {
+    const cause = current instanceof Error ? current.cause : undefined;
+    if (!(cause instanceof Error)) break;
+    current = cause;
+  }
+  return current instanceof Error ? current.message : String(current);
+}
+
+function toUsage(raw: NonNullable<ChatCompletionChunk['usage']>): Usage {
+  const prompt = raw.prompt_tokens ?? 0;
+  const completion = raw.completion_tokens ?? 0;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: raw.total_tokens ?? prompt + completion,
+  };
+}

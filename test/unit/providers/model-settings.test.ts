@@ -1,0 +1,142 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadDotEnv } from '../../../src/config/dotenv.js';
+import {
+  knownContextWindow,
+  MISSING_KEY_MESSAGE,
+  modelAcceptsMedia,
+  resolveModelSettings,
+} from '../../../src/config/model-settings.js';
+
+describe('resolveModelSettings', () => {
+  it('falls back to the DeepSeek defaults', () => {
+    expect(resolveModelSettings({}, {})).toEqual({
+      baseURL: 'https://api.deepseek.com',
+      apiKey: undefined,
+      model: 'deepseek-v4-flash',
+      contextWindow: 128_000,
+      maxRetries: 2,
+      acceptsMedia: false,
+    });
+  });
+
+  it('reads the OPENAI_* and GEEKAGENT_* variables', () => {
+    const settings = resolveModelSettings(
+      {
+        OPENAI_BASE_URL: 'http://localhost:11434/v1',
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_MODEL: 'llama3.1:8b',
+        GEEKAGENT_CONTEXT_WINDOW: '8192',
+        GEEKAGENT_MAX_RETRIES: '0',
+        GEEKAGENT_ACCEPTS_MEDIA: '1',
+      },
+      {},
+    );
+    expect(settings).toEqual({
+      baseURL: 'http://localhost:11434/v1',
+      apiKey: 'sk-test',
+      model: 'llama3.1:8b',
+      contextWindow: 8192,
+      maxRetries: 0,
+      acceptsMedia: true,
+    });
+  });
+
+  it('lets flags override the environment', () => {
+    const env = { OPENAI_BASE_URL: 'http://env/v1', OPENAI_MODEL: 'deepseek-chat' };
+    const settings = resolveModelSettings(env, { model: 'gpt-4.1', baseURL: 'http://flag/v1' });
+    expect(settings.model).toBe('gpt-4.1');
+    expect(settings.baseURL).toBe('http://flag/v1');
+    expect(settings.contextWindow).toBe(1_047_576);
+    expect(settings.acceptsMedia).toBe(true);
+  });
+
+  it('treats empty values as unset and ignores unparsable numbers', () => {
+    const settings = resolveModelSettings(
+      {
+        OPENAI_API_KEY: '',
+        OPENAI_MODEL: ' ',
+        GEEKAGENT_CONTEXT_WINDOW: 'lots',
+        GEEKAGENT_MAX_RETRIES: '-1',
+      },
+      {},
+    );
+    expect(settings.apiKey).toBeUndefined();
+    expect(settings.model).toBe('deepseek-v4-flash');
+    expect(settings.contextWindow).toBe(128_000);
+    expect(settings.maxRetries).toBe(2);
+  });
+
+  it('GEEKAGENT_ACCEPTS_MEDIA=0 turns media off for a vision model', () => {
+    expect(
+      resolveModelSettings({ OPENAI_MODEL: 'gpt-4o', GEEKAGENT_ACCEPTS_MEDIA: '0' }, {}).acceptsMedia,
+    ).toBe(false);
+  });
+
+  it('knows the context windows and media support of common families', () => {
+    expect(knownContextWindow('gpt-4o-mini')).toBe(128_000);
+    expect(knownContextWindow('qwen2.5-coder:32b')).toBe(131_072);
+    expect(knownContextWindow('Meta-Llama-3.1-70B')).toBe(131_072);
+    expect(knownContextWindow('some-unknown-model')).toBe(128_000);
+    expect(modelAcceptsMedia('qwen-vl-max')).toBe(true);
+    expect(modelAcceptsMedia('qwen-max')).toBe(false);
+    expect(modelAcceptsMedia('llava:13b')).toBe(true);
+  });
+
+  it('names the variable and .env.example in the missing-key message', () => {
+    expect(MISSING_KEY_MESSAGE).toBe(
+      'OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)',
+    );
+  });
+});
+
+describe('loadDotEnv', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'geekagent-dotenv-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('fills unset variables from .env without overriding the real environment', async () => {
+    await writeFile(
+      path.join(dir, '.env'),
+      '# model\nOPENAI_API_KEY=from-file\nOPENAI_MODEL="qwen-max"\nOPENAI_BASE_URL=http://file/v1\n',
+    );
+    const env: NodeJS.ProcessEnv = { OPENAI_BASE_URL: 'http://real/v1' };
+    loadDotEnv(dir, env);
+    expect(env).toEqual({
+      OPENAI_BASE_URL: 'http://real/v1',
+      OPENAI_API_KEY: 'from-file',
+      OPENAI_MODEL: 'qwen-max',
+    });
+    expect(resolveModelSettings(env, {}).apiKey).toBe('from-file');
+  });
+
+  it('does nothing when there is no .env', () => {
+    const env: NodeJS.ProcessEnv = { A: '1' };
+    loadDotEnv(dir, env);
+    expect(env).toEqual({ A: '1' });
+  });
+
+  it('survives a malformed .env, keeping the lines it can read', async () => {
+    await writeFile(
+      path.join(dir, '.env'),
+      'this is not an assignment\n=novalue\nGOOD=yes\nQUOTE="unterminated\n',
+    );
+    const env: NodeJS.ProcessEnv = {};
+    expect(() => loadDotEnv(dir, env)).not.toThrow();
+    expect(env.GOOD).toBe('yes');
+  });
+
+  it('ignores a .env that is a directory', async () => {
+    await mkdir(path.join(dir, '.env'));
+    const env: NodeJS.ProcessEnv = {};
+    expect(() => loadDotEnv(dir, env)).not.toThrow();
+    expect(env).toEqual({});
+  });
+});

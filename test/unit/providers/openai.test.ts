@@ -1,0 +1,260 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../../src/agent/messages.js';
+import type { ModelSettings } from '../../../src/config/model-settings.js';
+import { OpenAIChatProvider } from '../../../src/providers/openai.js';
+import { type ChatRequest, ModelNotConfiguredError, ProviderError } from '../../../src/providers/types.js';
+import { type FakeModel, type FakeStep, startFakeModel } from '../../fixtures/fake-model.js';
+
+const fakes: FakeModel[] = [];
+const PNG = Buffer.from('fake png bytes').toString('base64');
+
+async function start(steps: FakeStep[]): Promise<FakeModel> {
+  const fake = await startFakeModel(steps);
+  fakes.push(fake);
+  return fake;
+}
+
+function provider(fake: FakeModel | undefined, overrides: Partial<ModelSettings> = {}): OpenAIChatProvider {
+  return new OpenAIChatProvider({
+    baseURL: fake?.url ?? 'http://127.0.0.1:9/v1',
+    apiKey: 'test-key',
+    model: 'test-model',
+    contextWindow: 128_000,
+    maxRetries: 0,
+    ...overrides,
+  });
+}
+
+function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
+  return {
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [],
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((fake) => fake.close()));
+});
+
+describe('OpenAIChatProvider', () => {
+  it('streams text through onText and returns the round with usage', async () => {
+    const fake = await start([
+      { text: 'Hello from the model', fragmentSize: 6, usage: { prompt_tokens: 9, completion_tokens: 4 } },
+    ]);
+    const deltas: string[] = [];
+    const round = await provider(fake).complete(request({ onText: (d) => deltas.push(d) }));
+    expect(deltas).toEqual(['Hello ', 'from t', 'he mod', 'el']);
+    expect(round).toEqual({
+      text: 'Hello from the model',
+      toolCalls: [],
+      usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+      finishReason: 'stop',
+    });
+    const body = fake.requests[0]?.body;
+    expect(body?.model).toBe('test-model');
+    expect(body?.stream).toBe(true);
+    expect(body?.stream_options).toEqual({ include_usage: true });
+    expect(body && 'tools' in body).toBe(false);
+  });
+
+  it('reassembles two parallel tool calls by index, with split names and arguments', async () => {
+    const fake = await start([
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: '{"path":"src/a.ts"}', id: 'call_a' },
+          { name: 'search_text', arguments: '{"pattern":"TODO","path":"."}' },
+        ],
+        fragmentSize: 3,
+        splitNames: true,
+        interleaveToolCalls: true,
+      },
+    ]);
+    const round = await provider(fake).complete(request());
+    expect(round.finishReason).toBe('tool_calls');
+    expect(round.text).toBe('');
+    expect(round.toolCalls).toHaveLength(2);
+    expect(round.toolCalls[0]).toEqual({ id: 'call_a', name: 'read_file', arguments: '{"path":"src/a.ts"}' });
+    expect(round.toolCalls[1]).toMatchObject({
+      name: 'search_text',
+      arguments: '{"pattern":"TODO","path":"."}',
+    });
+    expect(round.toolCalls[1]?.id).toMatch(/^call_fake_/);
+  });
+
+  it('passes malformed arguments through untouched and fills a missing id', async () => {
+    const fake = await start([{ toolCalls: [{ name: 'shell', arguments: '{"command": "ls', id: '' }] }]);
+    const round = await provider(fake).complete(request());
+    expect(round.toolCalls).toEqual([{ id: 'call_0', name: 'shell', arguments: '{"command": "ls' }]);
+  });
+
+  it('sends tools when there are some', async () => {
+    const fake = await start([{ text: 'ok' }]);
+    const parameters = { type: 'object', properties: { path: { type: 'string' } } };
+    await provider(fake).complete(
+      request({ tools: [{ name: 'read_file', description: 'Read a file', parameters }] }),
+    );
+    expect(fake.requests[0]?.body.tools).toEqual([
+      { type: 'function', function: { name: 'read_file', description: 'Read a file', parameters } },
+    ]);
+  });
+
+  it('maps an HTTP error to ProviderError with the status and server message', async () => {
+    const fake = await start([{ kind: 'http_error', status: 500, message: 'upstream exploded' }]);
+    const error = await provider(fake)
+      .complete(request())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({
+      status: 500,
+      message: 'model request failed: HTTP 500: upstream exploded',
+    });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('reports an unreachable base URL', async () => {
+    const fake = await startFakeModel();
+    const url = fake.url;
+    await fake.close();
+    const error = await provider(undefined, { baseURL: url })
+      .complete(request())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status).toBeUndefined();
+    expect((error as ProviderError).message).toMatch(
+      new RegExp(`^model request failed: cannot reach ${url.replace(/[.]/g, '\\.')}: .*ECONNREFUSED`),
+    );
+  });
+
+  it('rejects with AbortError (not ProviderError) when aborted mid-stream', { timeout: 5_000 }, async () => {
+    const fake = await start([{ kind: 'hang', afterText: 'thinking' }]);
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const pending = provider(fake).complete(
+      request({
+        signal: controller.signal,
+        onText: (d) => {
+          deltas.push(d);
+          controller.abort();
+        },
+      }),
+    );
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ name: 'AbortError', message: 'cancelled' });
+    expect(deltas).toEqual(['thinking']);
+  });
+
+  it('rejects with AbortError when aborted before the response starts', async () => {
+    const fake = await start([{ kind: 'hang' }]);
+    const controller = new AbortController();
+    const pending = provider(fake).complete(request({ signal: controller.signal }));
+    await fake.waitForRequests(1);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reports a dropped stream as ended early', async () => {
+    const fake = await start([{ kind: 'drop' }]);
+    const error = await provider(fake)
+      .complete(request())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toMatch(/^model request failed: the stream ended early/);
+  });
+
+  it('throws ModelNotConfiguredError only when complete() is called without a key', async () => {
+    const fake = await start([]);
+    const keyless = provider(fake, { apiKey: undefined });
+    expect(keyless.model).toBe('test-model');
+    const error = await keyless.complete(request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelNotConfiguredError);
+    expect((error as Error).message).toContain('OPENAI_API_KEY');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('decides acceptsMedia from the model name unless settings say otherwise', () => {
+    expect(provider(undefined, { model: 'gpt-4o-mini' }).acceptsMedia).toBe(true);
+    expect(provider(undefined, { model: 'deepseek-v4-flash' }).acceptsMedia).toBe(false);
+    expect(provider(undefined, { model: 'deepseek-v4-flash', acceptsMedia: true }).acceptsMedia).toBe(true);
+  });
+});
+
+describe('OpenAIChatProvider message conversion', () => {
+  const history: ChatMessage[] = [
+    { role: 'system', content: 'be brief' },
+    { role: 'user', content: 'look at these' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c1', name: 'screenshot', arguments: '{}' },
+        { id: 'c2', name: 'read_file', arguments: '{"path":"a"}' },
+      ],
+    },
+    {
+      role: 'tool',
+      tool_call_id: 'c1',
+      name: 'screenshot',
+      content: [
+        { type: 'text', text: 'captured' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'c2', name: 'read_file', content: 'file body' },
+    { role: 'assistant', content: 'done' },
+  ];
+
+  it('sends media as placeholder text plus one user message of images after the tool run', async () => {
+    const fake = await start([{ text: 'ok' }]);
+    await provider(fake, { model: 'gpt-4o' }).complete(request({ messages: history }));
+    const messages = fake.requests[0]?.body.messages;
+    expect(messages?.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'user',
+      'assistant',
+    ]);
+    expect(messages?.[2]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'screenshot', arguments: '{}' } },
+        { id: 'c2', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } },
+      ],
+    });
+    expect(messages?.[3]).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'captured\n[image: image/png, 0.0 KB]',
+    });
+    expect(messages?.[4]).toEqual({ role: 'tool', tool_call_id: 'c2', content: 'file body' });
+    expect(messages?.[5]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Images returned by tool screenshot:' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+      ],
+    });
+  });
+
+  it('sends only the placeholder when the model does not take media', async () => {
+    const fake = await start([{ text: 'ok' }]);
+    await provider(fake, { model: 'deepseek-v4-flash' }).complete(request({ messages: history }));
+    const messages = fake.requests[0]?.body.messages;
+    expect(messages?.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
+    expect(messages?.[3]?.content).toBe('captured\n[image: image/png, 0.0 KB]');
+  });
+});
