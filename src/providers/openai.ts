@@ -41,12 +41,19 @@ export class OpenAIChatProvider implements ChatProvider {
     // Some compatible servers reject an empty `tools` array outright.
     if (request.tools.length > 0) params.tools = toOpenAITools(request.tools);
 
+    // The SDK leaves an abort listener on the signal it is given; a turn's signal lives for up to
+    // 30 requests, so each request gets its own child signal whose link is removed afterwards.
+    const requestAbort = new AbortController();
+    const forward = () => requestAbort.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
     let round: ChatRound;
     try {
-      const stream = await this.#client.chat.completions.create(params, { signal });
+      const stream = await this.#client.chat.completions.create(params, { signal: requestAbort.signal });
       round = await readRound(stream, request.onText);
     } catch (error) {
       throw mapFailure(error, signal, this.#baseURL);
+    } finally {
+      signal.removeEventListener('abort', forward);
     }
     // The SDK ends the iteration quietly on abort, so a cancel can look like a short reply.
     if (signal.aborted) throw cancelledError();

@@ -1,0 +1,191 @@
+/**
+ * The agent loop against the real OpenAI provider and the fake model: concurrency of one round's
+ * tool calls, result order, the 30-round cap, rollback on failure, cancellation.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Agent } from '../../../src/agent/agent.js';
+import { Conversation } from '../../../src/agent/conversation.js';
+import type { AgentEvent } from '../../../src/agent/events.js';
+import { PolicyStore } from '../../../src/permissions/policy.js';
+import { RootSandbox } from '../../../src/permissions/sandbox.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../../src/permissions/types.js';
+import { OpenAIChatProvider } from '../../../src/providers/openai.js';
+import { ToolExecutor } from '../../../src/tools/executor.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+import type { Tool } from '../../../src/tools/types.js';
+import { type FakeModel, startFakeModel } from '../../fixtures/fake-model.js';
+
+let fake: FakeModel;
+let root: string;
+
+beforeEach(async () => {
+  fake = await startFakeModel();
+  root = await mkdtemp(path.join(os.tmpdir(), 'geekagent-agent-'));
+});
+
+afterEach(async () => {
+  await fake.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+class ScriptedApprover implements Approver {
+  readonly asked: string[] = [];
+  active = 0;
+  maxActive = 0;
+  constructor(private readonly answer: ApprovalAnswer) {}
+  async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    this.active++;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    this.asked.push(request.toolName);
+    await new Promise((resolve) => setImmediate(resolve));
+    this.active--;
+    return this.answer;
+  }
+  refusalMessage(toolName: string): string {
+    return `declined ${toolName}`;
+  }
+}
+
+function setup(tools: Tool[], rules: Record<string, 'allow' | 'ask' | 'deny'>, approver = new ScriptedApprover('yes')) {
+  const registry = new ToolRegistry();
+  for (const tool of tools) registry.register(tool);
+  const policies = new PolicyStore({ layers: [{ label: 'project', rules }] });
+  const executor = new ToolExecutor({
+    registry,
+    policies,
+    approver,
+    redact: (text) => text,
+    context: { sandbox: new RootSandbox(root), undo: { record: async () => undefined }, env: {} },
+  });
+  const provider = new OpenAIChatProvider({
+    baseURL: fake.url,
+    apiKey: 'k',
+    model: 'fake',
+    contextWindow: 1000,
+    maxRetries: 0,
+  });
+  const conversation = new Conversation();
+  const agent = new Agent({ provider, registry, executor, conversation, prompt: {}, root });
+  return { agent, conversation, approver };
+}
+
+/** A tool that resolves only when `release()` is called: proves calls overlap. */
+function gatedTool(name: string) {
+  let started = 0;
+  let releaseAll: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    releaseAll = resolve;
+  });
+  const tool: Tool = {
+    name,
+    description: name,
+    parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    run: async (args) => {
+      started++;
+      if (started === 3) releaseAll();
+      await gate;
+      return `result ${String(args.id)}`;
+    },
+  };
+  return tool;
+}
+
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
+
+describe('Agent.runTurn', () => {
+  it('runs one round’s tool calls concurrently and returns results in the model’s order', async () => {
+    const { agent, conversation } = setup([gatedTool('slow')], { slow: 'allow' });
+    fake.push(
+      { toolCalls: [call('slow', { id: 'a' }), call('slow', { id: 'b' }), call('slow', { id: 'c' })] },
+      { text: 'done' },
+    );
+    // If the calls ran one after another, the first would wait for a third start forever.
+    const result = await agent.runTurn('go', { signal: new AbortController().signal });
+    expect(result.toolCalls.map((c) => c.output)).toEqual(['result a', 'result b', 'result c']);
+    const tools = conversation.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.content)).toEqual(['result a', 'result b', 'result c']);
+    expect(result.text).toBe('done');
+  });
+
+  it('asks approval questions one at a time for parallel calls', async () => {
+    const echo: Tool = {
+      name: 'echo',
+      description: 'echo',
+      parameters: { type: 'object', properties: {} },
+      run: async () => 'ok',
+    };
+    const { agent, approver } = setup([echo], { echo: 'ask' });
+    fake.push({ toolCalls: [call('echo', {}), call('echo', {}), call('echo', {})] }, { text: 'done' });
+    const result = await agent.runTurn('go', { signal: new AbortController().signal });
+    expect(approver.asked).toHaveLength(3);
+    expect(approver.maxActive).toBe(1);
+    expect(result.toolCalls.every((c) => c.decision === 'approved')).toBe(true);
+  });
+
+  it('stops after 30 tool rounds', async () => {
+    const echo: Tool = {
+      name: 'echo',
+      description: 'echo',
+      parameters: { type: 'object', properties: {} },
+      run: async () => 'again',
+    };
+    const { agent } = setup([echo], { echo: 'allow' });
+    for (let i = 0; i < 31; i++) fake.push({ toolCalls: [call('echo', {})] });
+    const result = await agent.runTurn('loop', { signal: new AbortController().signal });
+    expect(result.status).toBe('max_rounds');
+    expect(result.toolCalls).toHaveLength(30);
+    expect(fake.requests).toHaveLength(30);
+  });
+
+  it('keeps only complete turns: a failed request rolls the user message back', async () => {
+    const { agent, conversation } = setup([], {});
+    fake.push({ text: 'first answer' });
+    await agent.runTurn('one', { signal: new AbortController().signal });
+    expect(conversation.messages).toHaveLength(2);
+    fake.push({ kind: 'http_error', status: 503, message: 'busy' });
+    await expect(agent.runTurn('two', { signal: new AbortController().signal })).rejects.toThrow('HTTP 503: busy');
+    expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('cancels a hanging model stream and leaves history as it was', async () => {
+    const { agent, conversation } = setup([], {});
+    fake.push({ kind: 'hang', afterText: 'partial' });
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    const turn = agent.runTurn('hi', {
+      signal: controller.signal,
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'text') controller.abort();
+      },
+    });
+    await expect(turn).rejects.toMatchObject({ name: 'AbortError' });
+    expect(conversation.messages).toHaveLength(0);
+  });
+
+  it('reports usage per round and cumulatively', async () => {
+    const echo: Tool = {
+      name: 'echo',
+      description: 'echo',
+      parameters: { type: 'object', properties: {} },
+      run: async () => 'ok',
+    };
+    const { agent, conversation } = setup([echo], { echo: 'allow' });
+    fake.push(
+      { toolCalls: [call('echo', {})], usage: { prompt_tokens: 10, completion_tokens: 2 } },
+      { text: 'x', usage: { prompt_tokens: 20, completion_tokens: 3 } },
+    );
+    const usages: AgentEvent[] = [];
+    const result = await agent.runTurn('go', {
+      signal: new AbortController().signal,
+      onEvent: (e) => e.type === 'usage' && usages.push(e),
+    });
+    expect(result.usage).toEqual({ prompt_tokens: 30, completion_tokens: 5, total_tokens: 35 });
+    expect(usages).toHaveLength(2);
+    expect(conversation.totalUsage.total_tokens).toBe(35);
+    expect(conversation.contextTokens).toBe(20);
+  });
+});
