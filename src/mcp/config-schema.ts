@@ -1,0 +1,201 @@
+/**
+ * The shape of one `mcpServers` entry in mcp.json: a zod schema per transport, and the check that
+ * turns a raw entry into a typed one or a message naming the file and JSON path of the problem.
+ */
+import { z } from 'zod';
+import { describeSchemaError, jsonPath } from '../util/json-file.js';
+import { hasVariableReference } from './expand-vars.js';
+
+const positiveMs = (what: string) => z.int().positive().describe(what);
+const toolPatterns = (what: string) => z.array(z.string()).describe(what);
+
+const commonShape = {
+  timeout: positiveMs('Milliseconds to wait for each request to the server (default 10000).').optional(),
+  startupTimeout: positiveMs(
+    'Milliseconds to wait for the server to start and answer initialize (default 30000).',
+  ).optional(),
+  disabled: z.boolean().describe('Keep the entry but do not connect to the server.').optional(),
+  includeTools: toolPatterns(
+    'Only these server tools (server-side names; `*` matches any run of characters).',
+  ).optional(),
+  excludeTools: toolPatterns(
+    'Hide these server tools (applied after includeTools; `*` patterns).',
+  ).optional(),
+  maxResultTokens: z
+    .int()
+    .positive()
+    .describe('Cut tool results above about this many tokens (default 25000).')
+    .optional(),
+};
+
+/** Unknown keys are errors (they are usually typos), reported one per key with a suggestion. */
+function strict<T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown key' : undefined),
+  });
+}
+
+export const stdioEntrySchema = strict({
+  type: z.literal('stdio').describe('A local server started as a subprocess (the default).').optional(),
+  command: z
+    .string()
+    .min(1, 'command must not be empty')
+    .describe('Executable to start; environment variables expanded.'),
+  args: z.array(z.string()).describe('Arguments; environment variables expanded.').optional(),
+  env: z
+    .record(z.string(), z.string())
+    .describe('Extra environment variables for the server (variables in values expanded).')
+    .optional(),
+  cwd: z
+    .string()
+    .describe('Working directory; relative to the project (project file) or home (user file).')
+    .optional(),
+  ...commonShape,
+}).describe('A stdio MCP server: GeekAgent spawns it and speaks JSON-RPC over its stdin/stdout.');
+
+export const oauthSchema = strict({
+  clientId: z
+    .string()
+    .describe('Pre-registered OAuth client id (otherwise dynamic registration).')
+    .optional(),
+  clientSecret: z
+    .string()
+    .describe('Client secret for confidential clients; environment variables expanded.')
+    .optional(),
+  scopes: z.array(z.string()).describe('Scopes to request.').optional(),
+  callbackPort: z
+    .int()
+    .min(1)
+    .max(65535)
+    .describe('Local port for the OAuth redirect (default: any free port).')
+    .optional(),
+}).describe('OAuth settings for a remote server.');
+
+export const remoteEntrySchema = strict({
+  type: z.enum(['http', 'sse']).describe('Streamable HTTP, or the older HTTP+SSE transport.'),
+  url: z
+    .string()
+    // A URL built from `${VAR}` can only be checked once expanded; the loader does that.
+    .refine((url) => hasVariableReference(url) || isHttpUrl(url), 'expected an http:// or https:// URL')
+    .describe('Server endpoint; environment variables expanded.'),
+  headers: z
+    .record(z.string(), z.string())
+    .describe('Extra HTTP headers, e.g. Authorization (variables in values expanded).')
+    .optional(),
+  oauth: oauthSchema.optional(),
+  ...commonShape,
+}).describe('A remote MCP server reached over HTTP.');
+
+export type StdioEntry = z.infer<typeof stdioEntrySchema>;
+export type RemoteEntry = z.infer<typeof remoteEntrySchema>;
+
+export type EntryCheck =
+  | { ok: true; kind: 'stdio'; entry: StdioEntry }
+  | { ok: true; kind: 'remote'; entry: RemoteEntry }
+  | { ok: false; error: string };
+
+export function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const protocol = new URL(text).protocol;
+  return protocol === 'http:' || protocol === 'https:';
+}
+
+/** `null` when the name is usable; names reach file names, logs and tool-name prefixes. */
+export function serverNameProblem(name: string): string | null {
+  if (name.length === 0) return 'server name must not be empty';
+  if (name.length > 64) return `server name is ${name.length} characters long (at most 64)`;
+  if (/[\s/]/u.test(name)) return `server name "${name}" must not contain "/" or whitespace`;
+  return null;
+}
+
+/** Validates one entry of `mcpServers` (no expansion: add/remove keep the raw text). */
+export function checkServerEntry(file: string, name: string, raw: unknown): EntryCheck {
+  const at = ['mcpServers', name];
+  const fail = (where: readonly PropertyKey[], message: string): EntryCheck => ({
+    ok: false,
+    error: `${file}: at ${jsonPath(where)}: ${message}`,
+  });
+  const nameProblem = serverNameProblem(name);
+  if (nameProblem) return fail(at, nameProblem);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return fail(
+      at,
+      `expected an object with "command" (stdio) or "type" and "url" (remote), got ${typeName(raw)}`,
+    );
+  }
+  const entry = withoutCommentKeys(raw as Record<string, unknown>);
+  const type = entry.type;
+  if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'sse') {
+    return fail([...at, 'type'], `expected "stdio", "http" or "sse", got ${JSON.stringify(type)}`);
+  }
+  if (type === undefined && 'url' in entry && !('command' in entry)) {
+    return fail(at, 'an entry with "url" needs "type": "http" or "sse"');
+  }
+  const remote = type === 'http' || type === 'sse';
+  const parsed = remote ? remoteEntrySchema.safeParse(entry) : stdioEntrySchema.safeParse(entry);
+  if (parsed.success) {
+    return remote
+      ? { ok: true, kind: 'remote', entry: parsed.data as RemoteEntry }
+      : { ok: true, kind: 'stdio', entry: parsed.data as StdioEntry };
+  }
+  const knownAt = (where: readonly PropertyKey[]): string[] =>
+    Object.keys(
+      where[0] === 'oauth' ? oauthSchema.shape : remote ? remoteEntrySchema.shape : stdioEntrySchema.shape,
+    );
+  return { ok: false, error: describeSchemaError(file, explainUnknownKeys(parsed.error, knownAt), at) };
+}
+
+/** Keys starting with `_` or `$` are comments (JSON has none of its own). */
+function withoutCommentKeys(entry: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(entry).filter(([key]) => !key.startsWith('_') && !key.startsWith('$')),
+  );
+}
+
+/** zod reports all unknown keys as one issue at the parent; one issue per key points at the typo. */
+function explainUnknownKeys(
+  error: z.ZodError,
+  knownAt: (where: readonly PropertyKey[]) => string[],
+): z.ZodError {
+  const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] => {
+    if (issue.code !== 'unrecognized_keys') return [issue];
+    const known = knownAt(issue.path);
+    return issue.keys.map((key) => ({
+      ...issue,
+      path: [...issue.path, key],
+      message: unknownKeyMessage(key, known),
+    }));
+  });
+  return new z.ZodError(issues);
+}
+
+function unknownKeyMessage(key: string, known: readonly string[]): string {
+  if (key === 'url') return 'unknown key "url" (a remote server needs "type": "http" or "sse")';
+  if (key === 'command')
+    return 'unknown key "command" (remote servers have no command; drop "type" for stdio)';
+  // Short keys are close to everything; demand a nearer match before suggesting.
+  const allowed = key.length < 4 ? 1 : 2;
+  const close = known.find(
+    (candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= allowed,
+  );
+  return close ? `unknown key "${key}" (did you mean "${close}"?)` : `unknown key "${key}"`;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

@@ -1,0 +1,296 @@
+/**
+ * The MCP server config files (project and user `.geekagent/mcp.json`): loading them into server
+ * definitions (validated, `${VAR}`-expanded, project over user) and adding/removing raw entries.
+ */
+import path from 'node:path';
+import { ConfigError, jsonPath, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import { checkServerEntry, isHttpUrl, type RemoteEntry, type StdioEntry, typeName } from './config-schema.js';
+import { expandVariables } from './expand-vars.js';
+
+export type ConfigSource = 'project' | 'user';
+
+interface DefinitionBase {
+  name: string;
+  source: ConfigSource;
+  /** The mcp.json the server came from (absolute). */
+  file: string;
+  timeoutMs: number;
+  startupTimeoutMs: number;
+  disabled: boolean;
+  includeTools?: string[];
+  excludeTools?: string[];
+  maxResultTokens: number;
+}
+
+export interface StdioDefinition extends DefinitionBase {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  /** Only the declared env, expanded; the transport adds a minimal base environment. */
+  env: Record<string, string>;
+  /** Absolute. */
+  cwd: string;
+}
+
+export interface OAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  callbackPort?: number;
+}
+
+export interface RemoteDefinition extends DefinitionBase {
+  transport: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+  oauth?: OAuthSettings;
+}
+
+export type McpServerDefinition = StdioDefinition | RemoteDefinition;
+
+export type ServerConfigEntry =
+  | { name: string; kind: 'ok'; definition: McpServerDefinition }
+  | { name: string; kind: 'invalid'; error: string; source: ConfigSource; file: string };
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESULT_TOKENS = 25_000;
+
+export function mcpConfigPath(scope: ConfigSource, dirs: { projectDir: string; homeDir: string }): string {
+  const base = scope === 'project' ? dirs.projectDir : dirs.homeDir;
+  return path.join(path.resolve(base), '.geekagent', 'mcp.json');
+}
+
+/** Project entries in file order, then the user entries whose names the project does not use. */
+export async function loadMcpConfig(options: {
+  projectDir: string;
+  homeDir: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<ServerConfigEntry[]> {
+  const projectDir = path.resolve(options.projectDir);
+  const homeDir = path.resolve(options.homeDir);
+  const projectFile = mcpConfigPath('project', { projectDir, homeDir });
+  const userFile = mcpConfigPath('user', { projectDir, homeDir });
+  // Started in ~: there is one file, not two layers.
+  const [project, user] = await Promise.all([
+    readServers(projectFile),
+    userFile === projectFile ? Promise.resolve([]) : readServers(userFile),
+  ]);
+  const context = { projectDir, env: options.env };
+  const entries = project.map(([name, raw]) =>
+    toConfigEntry(name, raw, { ...context, source: 'project', file: projectFile, baseDir: projectDir }),
+  );
+  // A project entry wins even when it is invalid: silently falling back to the user's would hide the error.
+  const taken = new Set(project.map(([name]) => name));
+  for (const [name, raw] of user) {
+    if (taken.has(name)) continue;
+    entries.push(toConfigEntry(name, raw, { ...context, source: 'user', file: userFile, baseDir: homeDir }));
+  }
+  return entries;
+}
+
+/** Adds or replaces one server, keeping everything else in the file; the entry is stored unexpanded. */
+export async function addServerToConfig(
+  file: string,
+  name: string,
+  entry: Record<string, unknown>,
+): Promise<void> {
+  const check = checkServerEntry(file, name, entry);
+  if (!check.ok) throw new ConfigError(check.error, file);
+  const document = await readDocument(file);
+  const servers = serversOf(file, document);
+  await writeJsonFileAtomic(file, { ...document, mcpServers: { ...servers, [name]: entry } });
+}
+
+/** False (and the file untouched) when there is no such server. */
+export async function removeServerFromConfig(file: string, name: string): Promise<boolean> {
+  const read = await readJsonFile(file);
+  if (read.kind === 'missing') return false;
+  const document = documentOf(file, read.value);
+  const servers = serversOf(file, document);
+  if (!Object.hasOwn(servers, name)) return false;
+  const remaining = Object.fromEntries(Object.entries(servers).filter(([key]) => key !== name));
+  await writeJsonFileAtomic(file, { ...document, mcpServers: remaining });
+  return true;
+}
+
+/** includeTools (when given) must match, then excludeTools must not; `*` matches any run of characters. */
+export function toolIncluded(definition: McpServerDefinition, serverToolName: string): boolean {
+  const matchesAny = (patterns: readonly string[]) =>
+    patterns.some((pattern) => patternToRegExp(pattern).test(serverToolName));
+  if (definition.includeTools && !matchesAny(definition.includeTools)) return false;
+  return !(definition.excludeTools && matchesAny(definition.excludeTools));
+}
+
+function patternToRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split('*')
+    .map((literal) => literal.replace(/[\\^$.|?+()[\]{}]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${body}$`, 'su');
+}
+
+async function readServers(file: string): Promise<Array<[string, unknown]>> {
+  const read = await readJsonFile(file);
+  if (read.kind === 'missing') return [];
+  return Object.entries(serversOf(file, documentOf(file, read.value)));
+}
+
+async function readDocument(file: string): Promise<Record<string, unknown>> {
+  const read = await readJsonFile(file);
+  return read.kind === 'missing' ? {} : documentOf(file, read.value);
+}
+
+function documentOf(file: string, value: unknown): Record<string, unknown> {
+  if (!isPlainObject(value)) {
+    throw new ConfigError(
+      `${file}: expected a JSON object like {"mcpServers": {...}}, got ${typeName(value)}`,
+      file,
+    );
+  }
+  return value;
+}
+
+/** A file without `mcpServers` has no servers; one whose `mcpServers` is not an object is broken. */
+function serversOf(file: string, document: Record<string, unknown>): Record<string, unknown> {
+  const servers = document.mcpServers;
+  if (servers === undefined) return {};
+  if (!isPlainObject(servers)) {
+    throw new ConfigError(
+      `${file}: at mcpServers: expected an object of servers by name, got ${typeName(servers)}`,
+      file,
+    );
+  }
+  return servers;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface EntryContext {
+  source: ConfigSource;
+  file: string;
+  /** What a relative `cwd` is relative to: the project for project files, home for user files. */
+  baseDir: string;
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Carries an expansion problem out of the nested field walk; never escapes this module. */
+class EntryProblem extends Error {}
+
+function toConfigEntry(name: string, raw: unknown, context: EntryContext): ServerConfigEntry {
+  const invalid = (error: string): ServerConfigEntry => ({
+    name,
+    kind: 'invalid',
+    error,
+    source: context.source,
+    file: context.file,
+  });
+  const check = checkServerEntry(context.file, name, raw);
+  if (!check.ok) return invalid(check.error);
+  try {
+    const definition =
+      check.kind === 'remote'
+        ? remoteDefinition(name, check.entry, context)
+        : stdioDefinition(name, check.entry, context);
+    return { name, kind: 'ok', definition };
+  } catch (error) {
+    if (error instanceof EntryProblem) return invalid(error.message);
+    throw error;
+  }
+}
+
+type Expand = (value: string, ...where: PropertyKey[]) => string;
+
+function expander(
+  name: string,
+  context: EntryContext,
+): { expand: Expand; fail: (message: string, ...where: PropertyKey[]) => never } {
+  const fail = (message: string, ...where: PropertyKey[]): never => {
+    throw new EntryProblem(`${context.file}: at ${jsonPath(['mcpServers', name, ...where])}: ${message}`);
+  };
+  const expand: Expand = (value, ...where) => {
+    const result = expandVariables(value, context.env);
+    if (result.ok) return result.value;
+    const variable = result.variable;
+    return fail(
+      `environment variable ${variable} is not set (use \${${variable}:-default} to give a default)`,
+      ...where,
+    );
+  };
+  return { expand, fail };
+}
+
+function expandRecord(
+  record: Record<string, string> | undefined,
+  key: string,
+  expand: Expand,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(record ?? {}).map(([name, value]) => [name, expand(value, key, name)]),
+  );
+}
+
+function baseDefinition(
+  name: string,
+  entry: StdioEntry | RemoteEntry,
+  context: EntryContext,
+): DefinitionBase {
+  return {
+    name,
+    source: context.source,
+    file: context.file,
+    timeoutMs: entry.timeout ?? DEFAULT_TIMEOUT_MS,
+    startupTimeoutMs: entry.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    disabled: entry.disabled ?? false,
+    ...(entry.includeTools ? { includeTools: [...entry.includeTools] } : {}),
+    ...(entry.excludeTools ? { excludeTools: [...entry.excludeTools] } : {}),
+    maxResultTokens: entry.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS,
+  };
+}
+
+function stdioDefinition(name: string, entry: StdioEntry, context: EntryContext): StdioDefinition {
+  const { expand, fail } = expander(name, context);
+  const command = expand(entry.command, 'command');
+  if (command.trim() === '') fail('command is empty once variables are expanded', 'command');
+  return {
+    ...baseDefinition(name, entry, context),
+    transport: 'stdio',
+    command,
+    args: (entry.args ?? []).map((arg, index) => expand(arg, 'args', index)),
+    env: expandRecord(entry.env, 'env', expand),
+    // Without a cwd a server runs in the project, user-file servers included: it works on this project.
+    cwd:
+      entry.cwd === undefined ? context.projectDir : path.resolve(context.baseDir, expand(entry.cwd, 'cwd')),
+  };
+}
+
+function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContext): RemoteDefinition {
+  const { expand, fail } = expander(name, context);
+  const url = expand(entry.url, 'url');
+  if (!isHttpUrl(url)) fail(`expected an http:// or https:// URL once variables are expanded`, 'url');
+  const oauth = entry.oauth;
+  return {
+    ...baseDefinition(name, entry, context),
+    transport: entry.type,
+    url,
+    headers: expandRecord(entry.headers, 'headers', expand),
+    ...(oauth
+      ? {
+          oauth: {
+            ...oauth,
+            ...(oauth.clientId === undefined
+              ? {}
+              : { clientId: expand(oauth.clientId, 'oauth', 'clientId') }),
+            // Secrets belong in the environment, not in a file that may be committed.
+            ...(oauth.clientSecret === undefined
+              ? {}
+              : { clientSecret: expand(oauth.clientSecret, 'oauth', 'clientSecret') }),
+            ...(oauth.scopes ? { scopes: [...oauth.scopes] } : {}),
+          },
+        }
+      : {}),
+  };
+}

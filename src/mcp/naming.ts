@@ -1,0 +1,93 @@
+/**
+ * Model-visible names for one server's tools: `mcp_<server>_<tool>`, sanitised, at most 64
+ * characters, unique within the server and stable however the server orders its tool list.
+ */
+import { createHash } from 'node:crypto';
+
+export interface NamedTool {
+  modelName: string;
+  originalName: string;
+}
+
+export interface NamingResult {
+  /** Same order as the input. */
+  tools: NamedTool[];
+  /** Plain names several tools sanitised to; all but the first (by original name) got a hash suffix. */
+  collisions: Array<{ modelName: string; originalNames: string[] }>;
+}
+
+/** Providers accept `^[a-zA-Z0-9_-]{1,64}$` for function names. */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+/** Hash lengths tried in turn when a shorter hashed name is already taken. */
+const HASH_LENGTHS = [8, 16, 32] as const;
+
+/** Every character outside `[a-zA-Z0-9_-]` becomes `_` (one per code point, so emoji give one `_`). */
+export function sanitizeName(text: string): string {
+  return text.replace(/[^a-zA-Z0-9_-]/gu, '_');
+}
+
+export function nameServerTools(server: string, originalNames: readonly string[]): NamingResult {
+  const prefix = `mcp_${sanitizeName(server)}_`;
+  const plainOf = (original: string) => `${prefix}${sanitizeName(original)}`;
+
+  // Everything below depends only on the set of names, never on their order of arrival, so a
+  // restarted server that lists its tools differently keeps the same model names.
+  const distinct = [...new Set(originalNames)].sort(compareCodeUnits);
+  const groups = new Map<string, string[]>();
+  for (const original of distinct) {
+    const plain = plainOf(original);
+    const members = groups.get(plain);
+    if (members) members.push(original);
+    else groups.set(plain, [original]);
+  }
+
+  const assigned = new Map<string, string>();
+  const taken = new Set<string>();
+  const needHash: string[] = [];
+  const collisions: NamingResult['collisions'] = [];
+  for (const [plain, members] of groups) {
+    const fits = plain.length <= MAX_TOOL_NAME_LENGTH;
+    if (fits) {
+      assigned.set(members[0]!, plain);
+      taken.add(plain);
+      if (members.length > 1) collisions.push({ modelName: plain, originalNames: [...members] });
+    }
+    needHash.push(...(fits ? members.slice(1) : members));
+  }
+
+  // Plain names are settled first so a hashed name can never take one of them.
+  for (const original of needHash.sort(compareCodeUnits)) {
+    const name = hashedName(server, original, plainOf(original), taken);
+    assigned.set(original, name);
+    taken.add(name);
+  }
+
+  collisions.sort((a, b) => compareCodeUnits(a.modelName, b.modelName));
+  return {
+    tools: originalNames.map((originalName) => ({ modelName: assigned.get(originalName)!, originalName })),
+    collisions,
+  };
+}
+
+function hashedName(server: string, original: string, plain: string, taken: ReadonlySet<string>): string {
+  const digest = createHash('sha256').update(`${server}\0${original}`).digest('hex');
+  for (const length of HASH_LENGTHS) {
+    const candidate = withSuffix(plain, digest.slice(0, length));
+    if (!taken.has(candidate)) return candidate;
+  }
+  // Unreachable in practice (a 32-hex-digit sha256 clash); still keep names unique and ≤ 64.
+  for (let counter = 1; ; counter++) {
+    const candidate = withSuffix(plain, `${digest.slice(0, 24)}${counter.toString(16).padStart(8, '0')}`);
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+function withSuffix(plain: string, hash: string): string {
+  return `${plain.slice(0, MAX_TOOL_NAME_LENGTH - hash.length - 1)}_${hash}`;
+}
+
+/** Locale-independent, so every machine sorts the same way. */
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
