@@ -1,0 +1,144 @@
+/**
+ * The composition root: builds the object graph for one project folder (settings, permissions,
+ * sandbox, undo, registry, executor, provider, conversation, agent). Faces (print mode, TUI, the
+ * `mcp` subcommands) receive the finished App; nothing here talks to the terminal.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { Agent } from '../agent/agent.js';
+import { Conversation } from '../agent/conversation.js';
+import { loadDotEnv } from '../config/dotenv.js';
+import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
+import { readProjectInstructions } from '../config/project-instructions.js';
+import { type PermissionConfig, loadPermissionConfig, saveAllowRule } from '../permissions/config.js';
+import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
+import { type Redactor, createRedactor } from '../permissions/redact.js';
+import { RootSandbox } from '../permissions/sandbox.js';
+import type { Approver, Policy } from '../permissions/types.js';
+import { UndoStack } from '../permissions/undo.js';
+import { OpenAIChatProvider } from '../providers/openai.js';
+import type { ChatProvider } from '../providers/types.js';
+import { createBuiltinTools } from '../tools/builtin/index.js';
+import { ToolExecutor } from '../tools/executor.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { McpManager } from '../mcp/manager.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import { createMcpManager, waitForServers } from './create-mcp.js';
+
+export interface AppOptions {
+  cwd: string;
+  homeDir?: string;
+  env: NodeJS.ProcessEnv;
+  model?: string;
+  baseURL?: string;
+  /** `--allow` / `--deny` patterns, layered above the config files for this run. */
+  allow?: string[];
+  deny?: string[];
+  approver: Approver;
+  /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
+  tracker: ProcessGroupTracker;
+}
+
+export interface App {
+  readonly projectDir: string;
+  readonly homeDir: string;
+  readonly settings: ModelSettings;
+  readonly permissions: PermissionConfig;
+  readonly policies: PolicyStore;
+  readonly sandbox: RootSandbox;
+  readonly undo: UndoStack;
+  readonly redact: Redactor;
+  readonly registry: ToolRegistry;
+  readonly executor: ToolExecutor;
+  readonly provider: ChatProvider;
+  readonly conversation: Conversation;
+  readonly agent: Agent;
+  readonly mcp: McpManager;
+  readonly projectInstructions: string | undefined;
+  shutdown(): Promise<void>;
+}
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const projectDir = path.resolve(options.cwd);
+  const homeDir = options.homeDir ?? os.homedir();
+  const env = options.env;
+  loadDotEnv(projectDir, env);
+  const settings = resolveModelSettings(env, { model: options.model, baseURL: options.baseURL });
+
+  const permissions = await loadPermissionConfig({ projectDir, homeDir });
+  const policies = new PolicyStore({
+    layers: policyLayers(permissions, options),
+    defaults: { ...BUILTIN_POLICIES },
+    persistAllow: (toolName) => saveAllowRule(permissions.projectFile, toolName),
+  });
+  const sandbox = new RootSandbox(permissions.root);
+  const undo = new UndoStack(path.join(projectDir, '.geekagent', 'undo.json'), {
+    display: (absolute) => sandbox.display(absolute),
+  });
+  const redact = createRedactor(env);
+
+  const registry = new ToolRegistry();
+  for (const tool of createBuiltinTools()) registry.register(tool);
+  const executor = new ToolExecutor({
+    registry,
+    policies,
+    approver: options.approver,
+    redact,
+    context: { sandbox, undo, env },
+  });
+
+  const provider = new OpenAIChatProvider(settings);
+  // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
+  const mcp = await createMcpManager({
+    projectDir,
+    homeDir,
+    env,
+    tracker: options.tracker,
+    registry,
+    policies,
+    acceptsMedia: provider.acceptsMedia,
+  });
+  const conversation = new Conversation();
+  const projectInstructions = await readProjectInstructions(permissions.root);
+  const agent = new Agent({
+    provider,
+    registry,
+    executor,
+    conversation,
+    root: permissions.root,
+    prompt: { projectInstructions: () => projectInstructions },
+    beforeModelRequest: (signal, notify) => waitForServers(mcp, signal, notify),
+  });
+
+  return {
+    projectDir,
+    homeDir,
+    settings,
+    permissions,
+    policies,
+    sandbox,
+    undo,
+    redact,
+    registry,
+    executor,
+    provider,
+    conversation,
+    agent,
+    mcp,
+    projectInstructions,
+    shutdown: () => mcp.shutdown(),
+  };
+}
+
+function policyLayers(permissions: PermissionConfig, options: AppOptions): PolicyLayer[] {
+  const cli: Record<string, Policy> = {};
+  for (const pattern of options.allow ?? []) cli[pattern] = 'allow';
+  // A pattern given to both flags is denied: refusing is the safe reading.
+  for (const pattern of options.deny ?? []) cli[pattern] = 'deny';
+  return [
+    { label: 'cli', rules: cli },
+    { label: 'project', rules: { ...permissions.projectRules } },
+    { label: 'user', rules: { ...permissions.userRules } },
+  ];
+}

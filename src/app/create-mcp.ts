@@ -1,0 +1,55 @@
+/**
+ * Builds the MCP manager for a project folder: reads both mcp.json files and wires connections to
+ * the registry, the policy defaults and the process tracker. Shared by the agent and the
+ * `geekagent mcp` subcommands.
+ */
+import path from 'node:path';
+import { PACKAGE_VERSION } from '../config/version.js';
+import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
+import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
+import { createTransportFactory } from '../mcp/transports.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import type { ToolRegistry } from '../tools/registry.js';
+
+export interface McpRuntimeOptions {
+  projectDir: string;
+  homeDir: string;
+  env: NodeJS.ProcessEnv;
+  tracker: ProcessGroupTracker;
+  registry: ToolRegistry;
+  policies: McpManagerOptions['policies'];
+  acceptsMedia: boolean;
+  /** Narrow to these servers (`mcp call` connects only the one it needs). */
+  only?: (entry: ServerConfigEntry) => boolean;
+}
+
+export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
+  const entries = await loadMcpConfig({ projectDir: options.projectDir, homeDir: options.homeDir, env: options.env });
+  return new McpManager({
+    entries: options.only ? entries.filter(options.only) : entries,
+    registry: options.registry,
+    policies: options.policies,
+    createTransport: createTransportFactory(options.tracker),
+    logDir: path.join(options.projectDir, '.geekagent', 'logs'),
+    acceptsMedia: options.acceptsMedia,
+    clientVersion: PACKAGE_VERSION,
+  });
+}
+
+/** The agent's wait before a model request: until every server settled, or the turn is cancelled. */
+export async function waitForServers(
+  manager: McpManager,
+  signal: AbortSignal,
+  notify: (message: string) => void,
+): Promise<void> {
+  if (manager.settled) return;
+  notify(`waiting for MCP servers: ${manager.pending().join(', ')}`);
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new DOMException('cancelled', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    manager.whenSettled().then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
+}

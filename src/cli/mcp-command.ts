@@ -1,0 +1,252 @@
+/**
+ * `geekagent mcp …` (matching `claude mcp`): list, get, add, remove and call. Each command that
+ * talks to servers connects them exactly like the agent does, then shuts them down.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { createMcpManager } from '../app/create-mcp.js';
+import { loadDotEnv } from '../config/dotenv.js';
+import { addServerToConfig, mcpConfigPath, removeServerFromConfig } from '../mcp/config.js';
+import type { McpManager } from '../mcp/manager.js';
+import { convertCallToolResult } from '../mcp/results.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { outputToText } from '../tools/types.js';
+import { errorMessage } from '../util/errors.js';
+import { ConfigError, readJsonFile } from '../util/json-file.js';
+import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
+import { type ProcessScope, withProcessScope } from './process-scope.js';
+import type { CliIO } from './program.js';
+
+type Scope = 'project' | 'user';
+
+interface McpContext {
+  io: CliIO;
+  projectDir: () => string;
+  homeDir: string;
+  setExitCode: (code: number) => void;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export function mcpCommand(io: CliIO, setExitCode: (code: number) => void, cwd: () => string | undefined): Command {
+  const ctx: McpContext = {
+    io,
+    projectDir: () => path.resolve(cwd() ?? process.cwd()),
+    homeDir: os.homedir(),
+    setExitCode,
+  };
+  const mcp = new Command('mcp').description('configure and inspect MCP servers');
+  const scopeOption = () =>
+    new Option('-s, --scope <scope>', 'which config file: project (.geekagent/mcp.json) or user (~/.geekagent/mcp.json)').choices([
+      'project',
+      'user',
+    ]);
+
+  mcp
+    .command('list')
+    .description('connect every configured server and print its status and tools')
+    .option('--json', 'print a JSON array')
+    .action((options: { json?: boolean }) => run(ctx, () => list(ctx, options.json === true)));
+
+  mcp
+    .command('get')
+    .description('show one server: where it is configured, how it starts, its status and tools')
+    .argument('<name>')
+    .action((name: string) => run(ctx, () => get(ctx, name)));
+
+  mcp
+    .command('add')
+    .description('add a stdio server: geekagent mcp add <name> [-e KEY=VALUE]... -- <command> [args...]')
+    .argument('<name>')
+    .argument('<command...>')
+    .addOption(scopeOption().default('project'))
+    .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
+    .action((name: string, command: string[], options: { scope: Scope; env: string[] }) =>
+      run(ctx, () => add(ctx, name, command, options)),
+    );
+
+  mcp
+    .command('remove')
+    .description('remove a server from the project file (or the user file)')
+    .argument('<name>')
+    .addOption(scopeOption())
+    .action((name: string, options: { scope?: Scope }) => run(ctx, () => remove(ctx, name, options.scope)));
+
+  mcp
+    .command('call')
+    .description("call one tool by the server's own tool name and print the result")
+    .argument('<server>')
+    .argument('<tool>')
+    .argument('[json-arguments]', 'arguments as a JSON object', '{}')
+    .action((server: string, tool: string, json: string) => run(ctx, () => call(ctx, server, tool, json)));
+
+  return mcp;
+}
+
+async function run(ctx: McpContext, body: () => Promise<number>): Promise<void> {
+  try {
+    ctx.setExitCode(await body());
+  } catch (error) {
+    ctx.io.stderr.write(`${error instanceof ConfigError ? error.message : `geekagent mcp: ${errorMessage(error)}`}\n`);
+    ctx.setExitCode(1);
+  }
+}
+
+async function withManager<T>(
+  ctx: McpContext,
+  only: ((name: string) => boolean) | undefined,
+  body: (manager: McpManager, scope: ProcessScope) => Promise<T>,
+): Promise<T> {
+  const projectDir = ctx.projectDir();
+  loadDotEnv(projectDir, ctx.io.env);
+  return withProcessScope(ctx.io.stderr, async (scope) => {
+    const manager = await createMcpManager({
+      projectDir,
+      homeDir: ctx.homeDir,
+      env: ctx.io.env,
+      tracker: scope.tracker,
+      registry: new ToolRegistry(),
+      policies: { ensureToolPolicy: () => undefined },
+      acceptsMedia: false,
+      only: only ? (entry) => only(entry.name) : undefined,
+    });
+    scope.onShutdown(() => manager.shutdown());
+    try {
+      return await body(manager, scope);
+    } finally {
+      await manager.shutdown();
+    }
+  });
+}
+
+async function list(ctx: McpContext, json: boolean): Promise<number> {
+  return withManager(ctx, undefined, async (manager) => {
+    manager.start();
+    await manager.whenSettled();
+    const statuses = manager.statuses();
+    if (json) ctx.io.stdout.write(`${JSON.stringify(serverListJson(statuses), null, 2)}\n`);
+    else ctx.io.stdout.write(formatServerList(statuses, ctx.projectDir()));
+    return 0;
+  });
+}
+
+async function get(ctx: McpContext, name: string): Promise<number> {
+  return withManager(
+    ctx,
+    (server) => server === name,
+    async (manager) => {
+      const status = manager.status(name);
+      if (!status) {
+        ctx.io.stderr.write(`no MCP server named ${name} (see geekagent mcp list)\n`);
+        return 1;
+      }
+      manager.start();
+      await manager.whenSettled();
+      ctx.io.stdout.write(formatServerDetail(manager.status(name)!, manager.connection(name)?.definition));
+      return 0;
+    },
+  );
+}
+
+async function add(
+  ctx: McpContext,
+  name: string,
+  command: string[],
+  options: { scope: Scope; env: string[] },
+): Promise<number> {
+  const file = mcpConfigPath(options.scope, { projectDir: ctx.projectDir(), homeDir: ctx.homeDir });
+  const env: Record<string, string> = {};
+  for (const pair of options.env) {
+    const at = pair.indexOf('=');
+    if (at <= 0) {
+      ctx.io.stderr.write(`invalid -e ${pair}: expected KEY=VALUE\n`);
+      return 1;
+    }
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  if (await serverExists(file, name)) {
+    ctx.io.stderr.write(`MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`);
+    return 1;
+  }
+  const [executable, ...args] = command;
+  const entry: Record<string, unknown> = { command: executable, ...(args.length > 0 ? { args } : {}) };
+  if (Object.keys(env).length > 0) entry.env = env;
+  await addServerToConfig(file, name, entry);
+  ctx.io.stdout.write(`Added stdio MCP server ${name} to ${file}\n`);
+  return 0;
+}
+
+async function remove(ctx: McpContext, name: string, scope: Scope | undefined): Promise<number> {
+  const dirs = { projectDir: ctx.projectDir(), homeDir: ctx.homeDir };
+  const scopes: Scope[] = scope ? [scope] : ['project', 'user'];
+  for (const candidate of scopes) {
+    const file = mcpConfigPath(candidate, dirs);
+    if (await removeServerFromConfig(file, name)) {
+      ctx.io.stdout.write(`Removed MCP server ${name} from ${file}\n`);
+      return 0;
+    }
+  }
+  const where = scopes.map((candidate) => mcpConfigPath(candidate, dirs)).join(' or ');
+  ctx.io.stderr.write(`no MCP server named ${name} in ${where}\n`);
+  return 1;
+}
+
+async function call(ctx: McpContext, server: string, tool: string, json: string): Promise<number> {
+  let args: unknown;
+  try {
+    args = JSON.parse(json);
+  } catch (error) {
+    ctx.io.stderr.write(`invalid JSON arguments: ${errorMessage(error)}\n`);
+    return 1;
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    ctx.io.stderr.write('invalid JSON arguments: expected a JSON object such as {"text": "hi"}\n');
+    return 1;
+  }
+  return withManager(
+    ctx,
+    (name) => name === server,
+    async (manager) => {
+      const connection = manager.connection(server);
+      const status = manager.status(server);
+      if (!status) {
+        ctx.io.stderr.write(`no MCP server named ${server} (see geekagent mcp list)\n`);
+        return 1;
+      }
+      manager.start();
+      await manager.whenSettled();
+      const state = manager.status(server)!.state;
+      if (state.state !== 'connected' || !connection) {
+        const reason = state.state === 'failed' || state.state === 'needs_auth' ? state.error : state.state;
+        ctx.io.stderr.write(`MCP server ${server} is not connected: ${reason}\n`);
+        return 1;
+      }
+      if (!state.tools.some((info) => info.originalName === tool)) {
+        const names = state.tools.map((info) => info.originalName).join(', ') || '(none)';
+        ctx.io.stderr.write(`server ${server} has no tool named ${tool}; its tools: ${names}\n`);
+        return 1;
+      }
+      try {
+        const result = await connection.callTool(tool, args as Record<string, unknown>);
+        const converted = convertCallToolResult(result, {
+          maxResultTokens: connection.definition.maxResultTokens,
+          acceptsMedia: false,
+        });
+        const text = outputToText(converted.output);
+        (converted.isError ? ctx.io.stderr : ctx.io.stdout).write(`${text}\n`);
+        return converted.isError ? 1 : 0;
+      } catch (error) {
+        ctx.io.stderr.write(`${errorMessage(error)}\n`);
+        return 1;
+      }
+    },
+  );
+}
+
+async function serverExists(file: string, name: string): Promise<boolean> {
+  const read = await readJsonFile(file);
+  if (read.kind === 'missing') return false;
+  const servers = (read.value as { mcpServers?: Record<string, unknown> } | null)?.mcpServers;
+  return typeof servers === 'object' && servers !== null && Object.hasOwn(servers, name);
+}

@@ -1,0 +1,115 @@
+/**
+ * Print mode (`geekagent -p`): one user turn, no UI. Text format prints the answer on stdout and
+ * progress lines on stderr; JSON format prints one object. An `ask` that no rule settles is
+ * refused, since nobody is there to answer.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import type { TurnResult } from '../agent/agent.js';
+import type { App } from '../app/create-app.js';
+import { createCommandTable } from '../commands/builtin.js';
+import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
+import type { ApprovalAnswer, Approver } from '../permissions/types.js';
+import { ModelNotConfiguredError, ProviderError } from '../providers/types.js';
+import { formatToolLine } from '../tools/format.js';
+import { outputToText } from '../tools/types.js';
+import { errorMessage, isAbortError } from '../util/errors.js';
+
+export type OutputFormat = 'text' | 'json';
+
+export interface PrintIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export class PrintModeApprover implements Approver {
+  async ask(): Promise<ApprovalAnswer> {
+    return 'no';
+  }
+
+  refusalMessage(toolName: string): string {
+    return `needs approval: run interactively or pass --allow ${toolName}`;
+  }
+}
+
+/** `geekagent -p /undo` and friends: the same command table as the TUI, output on stdout. */
+export async function runPrintCommand(app: App, input: string, io: PrintIO): Promise<number> {
+  const commands = createCommandTable();
+  let failed = false;
+  if (commands.lookup(input)?.needsServers) {
+    app.mcp.start();
+    await app.mcp.whenSettled();
+  }
+  await commands.dispatch(input, {
+    app,
+    commands,
+    exit: () => undefined,
+    print: (text, kind) => {
+      if (kind === 'error') failed = true;
+      (kind === 'error' ? io.stderr : io.stdout).write(`${text}\n`);
+    },
+  });
+  return failed ? 1 : 0;
+}
+
+export async function runPrintTurn(
+  app: App,
+  prompt: string,
+  format: OutputFormat,
+  io: PrintIO,
+  signal: AbortSignal,
+): Promise<number> {
+  if (!app.settings.apiKey) {
+    io.stderr.write(`${MISSING_KEY_MESSAGE}\n`);
+    return 1;
+  }
+  app.mcp.start();
+  let result: TurnResult;
+  try {
+    result = await app.agent.runTurn(prompt, { signal, onEvent: (event) => progress(event, io, format) });
+  } catch (error) {
+    io.stderr.write(`${describeTurnError(error)}\n`);
+    return 1;
+  }
+  if (result.status === 'max_rounds') io.stderr.write(`${result.text}\n`);
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify(toJson(result))}\n`);
+  } else {
+    io.stdout.write(result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+  }
+  return 0;
+}
+
+function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
+  if (format === 'json') return;
+  if (event.type === 'waiting') io.stderr.write(`${event.message}\n`);
+  if (event.type === 'tool_end') io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
+}
+
+export function describeTurnError(error: unknown): string {
+  if (isAbortError(error)) return 'cancelled';
+  if (error instanceof ProviderError || error instanceof ModelNotConfiguredError) return error.message;
+  return `error: ${errorMessage(error)}`;
+}
+
+function toJson(result: TurnResult): Record<string, unknown> {
+  return {
+    result: result.text,
+    tool_calls: result.toolCalls.map((call) => ({
+      name: call.name,
+      arguments: parsedOrRaw(call.arguments),
+      decision: call.decision,
+      result: outputToText(call.output),
+      is_error: call.isError,
+    })),
+    usage: result.usage,
+  };
+}
+
+/** Arguments as the object the model meant, or the raw text when it sent broken JSON. */
+function parsedOrRaw(raw: string): unknown {
+  try {
+    return raw.trim() === '' ? {} : JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The command line: flags and subcommands, parsed with commander, dispatched to the faces.
+ * Holds no agent logic — it reads options and calls print mode, the TUI or the `mcp` commands.
+ */
+import { Command, Option } from 'commander';
+import { PACKAGE_VERSION } from '../config/version.js';
+import { type OutputFormat } from './print-mode.js';
+import { mcpCommand } from './mcp-command.js';
+import { runChat } from './run-chat.js';
+
+export interface CliIO {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ChatOptions {
+  print?: string | boolean;
+  outputFormat: OutputFormat;
+  allow: string[];
+  deny: string[];
+  cwd?: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('geekagent')
+    .description('A terminal AI agent with a first-class MCP client')
+    .version(PACKAGE_VERSION, '-v, --version')
+    .option('-p, --print [prompt]', 'run one turn non-interactively and exit (prompt from stdin if omitted)')
+    .addOption(
+      new Option('--output-format <format>', 'print mode output').choices(['text', 'json']).default('text'),
+    )
+    .option('--allow <pattern>', 'allow a tool (or pattern such as mcp_demo_*) for this run', collect, [])
+    .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])
+    .option('--cwd <dir>', 'project folder to work in (default: the current folder)')
+    .option('--model <name>', 'model name (overrides OPENAI_MODEL)')
+    .option('--base-url <url>', 'OpenAI-compatible base URL (overrides OPENAI_BASE_URL)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride()
+    .action(async (options: ChatOptions) => {
+      exitCode = await runChat(options, io);
+    });
+  program.addCommand(
+    mcpCommand(
+      io,
+      (code) => {
+        exitCode = code;
+      },
+      () => program.opts<ChatOptions>().cwd,
+    ),
+  );
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const code = (error as { exitCode?: number }).exitCode;
+    return typeof code === 'number' ? code : 1;
+  }
+  return exitCode;
+}

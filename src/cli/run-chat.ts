@@ -1,0 +1,66 @@
+/**
+ * The chat face chooser: print mode for `-p` or when stdin/stdout is not a terminal (never draw a
+ * UI into a pipe), otherwise the interactive TUI. Owns the process-level wiring for one run:
+ * shutdown on signals, and the exit code.
+ */
+import path from 'node:path';
+import { type App, createApp } from '../app/create-app.js';
+import { ConfigError } from '../util/json-file.js';
+import { errorMessage } from '../util/errors.js';
+import { CommandTable } from '../commands/types.js';
+import { PrintModeApprover, runPrintCommand, runPrintTurn } from './print-mode.js';
+import { withProcessScope } from './process-scope.js';
+import type { ChatOptions, CliIO } from './program.js';
+
+export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const interactive = options.print === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
+  if (interactive) {
+    io.stderr.write('The interactive UI is not available yet; use -p "<prompt>".\n');
+    return 1;
+  }
+
+  const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
+  if (prompt.trim() === '') {
+    io.stderr.write('no prompt: pass -p "<prompt>" or pipe one on stdin\n');
+    return 1;
+  }
+
+  return withProcessScope(io.stderr, async ({ tracker, onShutdown }) => {
+    const turn = new AbortController();
+    let app: App | undefined;
+    onShutdown(async () => {
+      turn.abort();
+      await app?.shutdown();
+    });
+    try {
+      app = await createApp({
+        cwd,
+        env: io.env,
+        model: options.model,
+        baseURL: options.baseUrl,
+        allow: options.allow,
+        deny: options.deny,
+        approver: new PrintModeApprover(),
+        tracker,
+      });
+      if (CommandTable.isCommand(prompt)) return await runPrintCommand(app, prompt, io);
+      return await runPrintTurn(app, prompt, options.outputFormat, io, turn.signal);
+    } catch (error) {
+      io.stderr.write(`${describeStartupError(error)}\n`);
+      return 1;
+    } finally {
+      await app?.shutdown();
+    }
+  });
+}
+
+export function describeStartupError(error: unknown): string {
+  return error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

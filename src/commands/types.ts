@@ -1,0 +1,70 @@
+/**
+ * Slash commands: one table that every face dispatches through (print mode runs `-p /undo`, the
+ * TUI runs what the person types). Later features register their commands here instead of
+ * growing a switch in the entry file.
+ */
+import type { App } from '../app/create-app.js';
+
+export type OutputKind = 'system' | 'error';
+
+export interface CommandContext {
+  app: App;
+  /** Writes a line (or block) to the transcript / stdout. */
+  print(text: string, kind?: OutputKind): void;
+  /** Ask the face to end the session (TUI: stop servers, restore the terminal, print `bye`). */
+  exit(): void;
+  /** The face's command table, so /help can list every command. */
+  commands: CommandTable;
+}
+
+export interface SlashCommand {
+  name: string;
+  /** `/mcp [tools|reconnect|logs] <server>` */
+  usage: string;
+  description: string;
+  /** Non-interactive faces wait for MCP servers to settle before running it. */
+  needsServers?: boolean;
+  run(args: string[], ctx: CommandContext): Promise<void>;
+}
+
+export class CommandTable {
+  private readonly commands = new Map<string, SlashCommand>();
+
+  register(command: SlashCommand): void {
+    if (this.commands.has(command.name)) throw new Error(`command already registered: /${command.name}`);
+    this.commands.set(command.name, command);
+  }
+
+  unregister(name: string): void {
+    this.commands.delete(name);
+  }
+
+  get(name: string): SlashCommand | undefined {
+    return this.commands.get(name);
+  }
+
+  /** The command an input line names, if it is known. */
+  lookup(input: string): SlashCommand | undefined {
+    return this.commands.get(input.trim().split(/\s+/, 1)[0]?.slice(1) ?? '');
+  }
+
+  list(): SlashCommand[] {
+    return [...this.commands.values()];
+  }
+
+  /** True when `input` is a command line (`/name …`), whether or not the name is known. */
+  static isCommand(input: string): boolean {
+    return /^\/[^\s/]/.test(input.trim());
+  }
+
+  async dispatch(input: string, ctx: CommandContext): Promise<void> {
+    const [head = '', ...args] = input.trim().split(/\s+/);
+    const name = head.slice(1);
+    const command = this.commands.get(name);
+    if (!command) {
+      ctx.print(`unknown command: /${name} (type /help for the list)`, 'error');
+      return;
+    }
+    await command.run(args, ctx);
+  }
+}

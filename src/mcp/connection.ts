@@ -1,0 +1,314 @@
+/**
+ * One MCP server's connection lifecycle on the SDK `Client`: connect within the start-up deadline,
+ * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
+ * backoff (bounded), and fail calls fast with the reason while the server is down.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ToolError, type ToolProgress } from '../tools/types.js';
+import { errorMessage } from '../util/errors.js';
+import { type Catalog, catalogTools, listAllTools } from './catalog.js';
+import type { McpServerDefinition } from './config.js';
+import type { ServerLog } from './server-log.js';
+import type { ServerState } from './status.js';
+import type { OpenedTransport, TransportFactory } from './transports.js';
+
+export interface RestartPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A connection that stayed up this long resets the attempt count. */
+  stableAfterMs: number;
+}
+
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  stableAfterMs: 60_000,
+};
+
+/** Prefix of the agent's own notes in a server's log, told apart from the server's stderr. */
+const OWN_NOTE = '[geekagent]';
+
+/** Progress resets the per-request timeout, but no call runs longer than this. */
+const MAX_TOTAL_CALL_MS = 10 * 60_000;
+
+export interface ConnectionOptions {
+  definition: McpServerDefinition;
+  clientInfo: { name: string; version: string };
+  createTransport: TransportFactory;
+  log: ServerLog;
+  /** Every state change, and every re-listing (tools and warnings). */
+  onChange: (state: ServerState, catalog: Catalog | undefined) => void;
+  restartPolicy?: RestartPolicy;
+  /** Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect. */
+  configureClient?: (client: Client) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export class McpConnection {
+  private stateValue: ServerState;
+  private client: Client | undefined;
+  private opened: OpenedTransport | undefined;
+  /** Bumped per connection attempt so late events of an old client are ignored. */
+  private generation = 0;
+  private closed = false;
+  private attempts = 0;
+  private connectedAt = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private catalog: Catalog | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.stateValue = options.definition.disabled ? { state: 'disabled' } : { state: 'connecting', attempt: 1 };
+  }
+
+  get name(): string {
+    return this.options.definition.name;
+  }
+
+  get definition(): McpServerDefinition {
+    return this.options.definition;
+  }
+
+  get state(): ServerState {
+    return this.stateValue;
+  }
+
+  get warnings(): string[] {
+    return this.catalog?.warnings ?? [];
+  }
+
+  /** The SDK client while connected (resources, prompts and the like go through it). */
+  get connectedClient(): Client | undefined {
+    return this.stateValue.state === 'connected' ? this.client : undefined;
+  }
+
+  /** First connection attempt; resolves when it has an outcome, never rejects. */
+  async start(): Promise<void> {
+    if (this.stateValue.state === 'disabled') return;
+    await this.connectOnce('startup');
+  }
+
+  /** Manual reconnect (`/mcp reconnect`): a fresh start with a fresh attempt budget. */
+  async reconnect(): Promise<void> {
+    this.clearRestart();
+    this.closed = false;
+    this.attempts = 0;
+    await this.disconnect();
+    await this.connectOnce('startup');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearRestart();
+    await this.disconnect();
+  }
+
+  async callTool(toolName: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const client = this.connectedClient;
+    if (!client) throw new ToolError(this.unavailableMessage());
+    const { timeoutMs } = this.options.definition;
+    try {
+      const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
+        onprogress: options.onProgress
+          ? (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message })
+          : undefined,
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ToolError(this.describeCallError(error, toolName));
+    }
+  }
+
+  private async connectOnce(during: 'startup' | 'runtime'): Promise<boolean> {
+    const generation = ++this.generation;
+    const { definition } = this.options;
+    this.setState({ state: 'connecting', attempt: this.attempts + 1 });
+    let opened: OpenedTransport;
+    try {
+      opened = this.options.createTransport(definition, this.options.log);
+    } catch (error) {
+      this.setState({ state: 'failed', error: errorMessage(error), during });
+      return false;
+    }
+    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    this.options.configureClient?.(client);
+    client.onerror = (error) => this.options.log.append(`${OWN_NOTE} ${error.message}`);
+    client.onclose = () => this.handleClose(generation);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(generation));
+    this.client = client;
+    this.opened = opened;
+    try {
+      await withDeadline(
+        client.connect(opened.transport, { timeout: definition.startupTimeoutMs }),
+        definition.startupTimeoutMs,
+        `no answer to initialize within ${seconds(definition.startupTimeoutMs)}`,
+      );
+      const tools = await listAllTools(client, definition.timeoutMs);
+      if (generation !== this.generation || this.closed) return false;
+      this.connectedAt = Date.now();
+      this.catalog = catalogTools(definition, tools);
+      this.setState({ state: 'connected', tools: this.catalog.tools });
+      return true;
+    } catch (error) {
+      const reason = this.failureReason(error, opened);
+      if (generation === this.generation) {
+        this.client = undefined;
+        this.opened = undefined;
+      }
+      await client.close().catch(() => undefined);
+      if (!this.closed) this.setState({ state: 'failed', error: reason, during });
+      return false;
+    }
+  }
+
+  private async refreshTools(generation: number): Promise<void> {
+    const client = this.client;
+    if (!client || generation !== this.generation || this.stateValue.state !== 'connected') return;
+    try {
+      const tools = await listAllTools(client, this.options.definition.timeoutMs);
+      if (generation !== this.generation || this.stateValue.state !== 'connected') return;
+      this.catalog = catalogTools(this.options.definition, tools);
+      this.setState({ state: 'connected', tools: this.catalog.tools });
+    } catch (error) {
+      this.options.log.append(`${OWN_NOTE} re-listing tools after list_changed failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private handleClose(generation: number): void {
+    if (generation !== this.generation || this.closed) return;
+    // Closed during connect: connectOnce reports it. Closed while connected: the server went away.
+    if (this.stateValue.state !== 'connected') return;
+    const reason = this.withLastStderr(this.opened?.exitReason() ?? 'connection closed');
+    this.client = undefined;
+    this.scheduleRestart(reason);
+  }
+
+  private scheduleRestart(reason: string): void {
+    const policy = this.options.restartPolicy ?? DEFAULT_RESTART_POLICY;
+    if (this.connectedAt > 0 && Date.now() - this.connectedAt >= policy.stableAfterMs) this.attempts = 0;
+    if (this.attempts >= policy.maxAttempts) {
+      this.setState({
+        state: 'failed',
+        error: `${reason}; gave up after ${policy.maxAttempts} restarts (use /mcp reconnect ${this.name})`,
+        during: 'runtime',
+      });
+      return;
+    }
+    this.attempts++;
+    const inMs = Math.min(policy.baseDelayMs * 2 ** (this.attempts - 1), policy.maxDelayMs);
+    this.setState({
+      state: 'failed',
+      error: reason,
+      during: 'runtime',
+      retry: { attempt: this.attempts, maxAttempts: policy.maxAttempts, inMs },
+    });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      void this.connectOnce('runtime').then((ok) => {
+        if (!ok && !this.closed && this.stateValue.state === 'failed') this.scheduleRestart(this.stateValue.error);
+      });
+    }, inMs);
+    this.restartTimer.unref();
+  }
+
+  private async disconnect(): Promise<void> {
+    const client = this.client;
+    this.generation++;
+    this.client = undefined;
+    this.opened = undefined;
+    if (this.stateValue.state === 'connected') this.connectedAt = 0;
+    await client?.close().catch(() => undefined);
+  }
+
+  private clearRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+
+  private setState(state: ServerState): void {
+    this.stateValue = state;
+    this.options.onChange(state, this.catalog);
+  }
+
+  private unavailableMessage(): string {
+    const s = this.stateValue;
+    const prefix = `MCP server ${this.name} is not connected`;
+    switch (s.state) {
+      case 'failed':
+        return s.retry
+          ? `${prefix}: ${s.error}; restarting (attempt ${s.retry.attempt} of ${s.retry.maxAttempts}), try again shortly`
+          : `${prefix}: ${s.error}`;
+      case 'connecting':
+        return `${prefix} yet: it is ${s.attempt > 1 ? 'restarting' : 'starting'}, try again shortly`;
+      case 'disabled':
+        return `${prefix}: it is disabled in ${this.options.definition.file}`;
+      case 'needs_auth':
+        return `${prefix}: ${s.error}`;
+      case 'connected':
+        return `${prefix}`;
+    }
+  }
+
+  private describeCallError(error: unknown, toolName: string): string {
+    const server = this.name;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return `MCP server ${server} did not answer tools/call "${toolName}" within ${seconds(this.options.definition.timeoutMs)}; the request was cancelled (raise "timeout" for ${server} in ${this.options.definition.file} if it needs longer)`;
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const reason = this.opened?.exitReason() ?? (this.stateValue.state === 'failed' ? this.stateValue.error : undefined);
+      return `MCP server ${server} went away during tools/call "${toolName}": ${reason ?? 'connection closed'}`;
+    }
+    if (this.stateValue.state === 'failed') {
+      return `MCP server ${server} went away during tools/call "${toolName}": ${this.stateValue.error}`;
+    }
+    return `MCP server ${server} returned an error for tools/call "${toolName}": ${errorMessage(error)}`;
+  }
+
+  private failureReason(error: unknown, opened: OpenedTransport): string {
+    const exit = opened.exitReason();
+    if (exit) return this.withLastStderr(`${exit} during start-up`);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return `no answer to initialize within ${seconds(this.options.definition.startupTimeoutMs)}`;
+    }
+    return errorMessage(error);
+  }
+
+  /** The server's last stderr line usually says why it died (a missing module, a bad flag). */
+  private withLastStderr(reason: string): string {
+    const last = this.options.log
+      .tail(20)
+      .filter((line) => !line.startsWith(OWN_NOTE))
+      .at(-1)
+      ?.trim();
+    return last ? `${reason}: ${last.slice(0, 300)}` : reason;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Rejects when the deadline passes first; the caller closes what was being waited on. */
+function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

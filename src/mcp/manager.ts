@@ -1,0 +1,213 @@
+/**
+ * The MCP manager: owns every server connection of one agent. Connects them in the background
+ * with about one connect per core in flight, keeps the tool registry in step with each server's
+ * tools, and answers "have all servers settled?" for the first model request.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Policy } from '../permissions/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { Limiter } from '../util/limiter.js';
+import type { Catalog } from './catalog.js';
+import type { ServerConfigEntry } from './config.js';
+import { McpConnection, type RestartPolicy } from './connection.js';
+import { ServerLog } from './server-log.js';
+import { isSettled, type ServerState, type ServerStatus } from './status.js';
+import { createMcpTool } from './tool-adapter.js';
+import type { TransportFactory } from './transports.js';
+
+/**
+ * A connect holds its slot at most this long: a server that hangs in start-up must not stall the
+ * others behind it, while most servers finish their CPU-heavy start well within it.
+ */
+const SLOT_HOLD_MAX_MS = 2_000;
+
+export interface McpManagerOptions {
+  entries: readonly ServerConfigEntry[];
+  registry: ToolRegistry;
+  policies: { ensureToolPolicy(toolName: string, policy: Policy): void };
+  createTransport: TransportFactory;
+  /** `<project>/.geekagent/logs`; undefined keeps logs in memory only. */
+  logDir: string | undefined;
+  acceptsMedia: boolean;
+  clientVersion: string;
+  concurrency?: number;
+  restartPolicy?: RestartPolicy;
+  configureClient?: (server: string, client: Client) => void;
+}
+
+interface ServerSlot {
+  entry: ServerConfigEntry;
+  connection: McpConnection | undefined;
+  log: ServerLog;
+  /** Model-visible names this server currently has in the registry. */
+  registered: Set<string>;
+  warnings: string[];
+  started: Promise<void> | undefined;
+}
+
+export class McpManager {
+  private readonly slots: ServerSlot[];
+  private readonly listeners = new Set<() => void>();
+  private readonly limiter: Limiter;
+  private startedAll = false;
+
+  constructor(private readonly options: McpManagerOptions) {
+    this.limiter = new Limiter(options.concurrency ?? Math.max(1, os.availableParallelism()));
+    this.slots = options.entries.map((entry) => this.createSlot(entry));
+  }
+
+  /** Starts every enabled server in the background; returns at once. */
+  start(): void {
+    if (this.startedAll) return;
+    this.startedAll = true;
+    for (const slot of this.slots) {
+      const connection = slot.connection;
+      if (!connection) continue;
+      let attempt: Promise<void> = Promise.resolve();
+      slot.started = this.limiter
+        .run(() => {
+          attempt = connection.start();
+          return Promise.race([attempt, delay(SLOT_HOLD_MAX_MS)]);
+        })
+        .then(() => attempt);
+    }
+  }
+
+  /** Resolves when every enabled server has connected, failed or timed out. */
+  async whenSettled(): Promise<void> {
+    this.start();
+    await Promise.all(this.slots.map((slot) => this.settledOf(slot)));
+  }
+
+  get settled(): boolean {
+    return this.slots.every((slot) => isSettled(this.stateOf(slot)));
+  }
+
+  /** Names of servers still connecting, for a "waiting for …" line. */
+  pending(): string[] {
+    return this.slots.filter((slot) => !isSettled(this.stateOf(slot))).map((slot) => slot.entry.name);
+  }
+
+  statuses(): ServerStatus[] {
+    return this.slots.map((slot) => ({
+      name: slot.entry.name,
+      source: slot.entry.kind === 'ok' ? slot.entry.definition.source : slot.entry.source,
+      transport: slot.entry.kind === 'ok' ? slot.entry.definition.transport : 'stdio',
+      state: this.stateOf(slot),
+      warnings: slot.warnings,
+    }));
+  }
+
+  status(name: string): ServerStatus | undefined {
+    return this.statuses().find((status) => status.name === name);
+  }
+
+  connection(name: string): McpConnection | undefined {
+    return this.slots.find((slot) => slot.entry.name === name)?.connection;
+  }
+
+  logTail(name: string, count = 50): string[] | undefined {
+    return this.slots.find((slot) => slot.entry.name === name)?.log.tail(count);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async reconnect(name: string): Promise<boolean> {
+    const connection = this.connection(name);
+    if (!connection) return false;
+    await connection.reconnect();
+    return true;
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        await slot.connection?.close();
+        await slot.log.close();
+      }),
+    );
+  }
+
+  private createSlot(entry: ServerConfigEntry): ServerSlot {
+    const logFile = this.options.logDir ? path.join(this.options.logDir, `${safeFileName(entry.name)}.log`) : undefined;
+    const slot: ServerSlot = {
+      entry,
+      connection: undefined,
+      log: new ServerLog(entry.name, logFile),
+      registered: new Set(),
+      warnings: [],
+      started: undefined,
+    };
+    if (entry.kind === 'ok') {
+      slot.connection = new McpConnection({
+        definition: entry.definition,
+        clientInfo: { name: 'geekagent', version: this.options.clientVersion },
+        createTransport: this.options.createTransport,
+        log: slot.log,
+        restartPolicy: this.options.restartPolicy,
+        configureClient: this.options.configureClient
+          ? (client) => this.options.configureClient?.(entry.name, client)
+          : undefined,
+        onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
+      });
+    }
+    return slot;
+  }
+
+  private stateOf(slot: ServerSlot): ServerState {
+    if (slot.entry.kind === 'invalid') return { state: 'failed', error: slot.entry.error, during: 'startup' };
+    return slot.connection?.state ?? { state: 'disabled' };
+  }
+
+  private settledOf(slot: ServerSlot): Promise<void> {
+    if (isSettled(this.stateOf(slot))) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!isSettled(this.stateOf(slot))) return;
+        unsubscribe();
+        resolve();
+      };
+      const unsubscribe = this.onChange(check);
+      check();
+    });
+  }
+
+  private onConnectionChange(slot: ServerSlot, state: ServerState, catalog: Catalog | undefined): void {
+    if (state.state === 'connected' && catalog) this.syncTools(slot, catalog);
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Registry follows the server's tool list; names stay stable across restarts and re-listings. */
+  private syncTools(slot: ServerSlot, catalog: Catalog): void {
+    const connection = slot.connection!;
+    const { registry } = this.options;
+    const next = new Set<string>();
+    const warnings = [...catalog.warnings];
+    for (const info of catalog.tools) {
+      const holder = registry.get(info.modelName);
+      if (holder && !slot.registered.has(info.modelName)) {
+        warnings.push(`skipped tool "${info.originalName}": the name ${info.modelName} is already taken`);
+        continue;
+      }
+      this.options.policies.ensureToolPolicy(info.modelName, 'ask');
+      registry.upsert(createMcpTool(connection, info, { acceptsMedia: this.options.acceptsMedia }));
+      next.add(info.modelName);
+    }
+    for (const name of slot.registered) if (!next.has(name)) registry.unregister(name);
+    slot.registered = next;
+    slot.warnings = warnings;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function safeFileName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_.-]/g, '_');
+}

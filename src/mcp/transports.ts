@@ -1,0 +1,41 @@
+/**
+ * Builds the transport for a server definition. stdio servers get our process-group transport
+ * with the SDK's minimal default environment plus their declared `env` — never the agent's whole
+ * environment (API keys of the agent are not the server's business).
+ */
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import type { McpServerDefinition } from './config.js';
+import type { ServerLog } from './server-log.js';
+import { describeProcessExit, GroupStdioTransport } from './stdio-transport.js';
+
+export interface OpenedTransport {
+  transport: Transport;
+  /** Why the server went away, when the transport knows (a process exit). */
+  exitReason(): string | undefined;
+}
+
+export type TransportFactory = (definition: McpServerDefinition, log: ServerLog) => OpenedTransport;
+
+export function createTransportFactory(tracker: ProcessGroupTracker): TransportFactory {
+  return (definition, log) => {
+    if (definition.transport !== 'stdio') {
+      throw new Error(`${definition.transport} servers are not supported yet`);
+    }
+    const transport = new GroupStdioTransport({
+      launch: {
+        command: definition.command,
+        args: definition.args,
+        env: { ...getDefaultEnvironment(), ...definition.env },
+        cwd: definition.cwd,
+      },
+      tracker,
+      onStderrLine: (line) => log.append(line),
+    });
+    return {
+      transport,
+      exitReason: () => (transport.exit ? describeProcessExit(transport.exit) : undefined),
+    };
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * End-to-end harness: runs the BUILT CLI (`dist/cli/main.js`) as a subprocess in a temp project
+ * folder with a temp HOME, pointed at the scripted fake model. `npm test` builds first (pretest).
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
+export const DEMO_SERVER = path.join(REPO_ROOT, 'examples', 'demo-server.mjs');
+export const FIXTURE_SERVERS = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp');
+
+export interface Project {
+  dir: string;
+  home: string;
+  /** Writes a file under the project folder (parents created). */
+  write(relative: string, content: string): Promise<string>;
+  /** Writes `.geekagent/mcp.json`. */
+  mcpServers(servers: Record<string, unknown>): Promise<void>;
+  /** Writes `.geekagent/GeekAgent.json` tool rules (root ".."). */
+  tools(rules: Record<string, string>): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export async function createProject(): Promise<Project> {
+  const base = await mkdtemp(path.join(os.tmpdir(), 'geekagent-e2e-'));
+  const dir = path.join(base, 'project');
+  const home = path.join(base, 'home');
+  await mkdir(dir, { recursive: true });
+  await mkdir(home, { recursive: true });
+  const write = async (relative: string, content: string) => {
+    const file = path.join(dir, relative);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, content);
+    return file;
+  };
+  return {
+    dir,
+    home,
+    write,
+    mcpServers: async (servers) => {
+      await write('.geekagent/mcp.json', JSON.stringify({ mcpServers: servers }, null, 2));
+    },
+    tools: async (rules) => {
+      await write('.geekagent/GeekAgent.json', JSON.stringify({ root: '..', tools: rules }, null, 2));
+    },
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  project: Project;
+  modelUrl?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** The environment a test run gets: nothing from the developer's own setup leaks in. */
+export function testEnv(options: RunOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: options.project.home,
+    LANG: 'C.UTF-8',
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: options.modelUrl ?? 'http://127.0.0.1:9/v1',
+    OPENAI_MODEL: 'fake-model',
+    GEEKAGENT_MAX_RETRIES: '0',
+  };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+export function runCli(args: string[], options: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.project.dir,
+      env: testEnv(options),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`geekagent ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 45_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface JsonToolCall {
+  name: string;
+  arguments: unknown;
+  decision: string;
+  result: string;
+  is_error: boolean;
+}
+
+export interface JsonOutput {
+  result: string;
+  tool_calls: JsonToolCall[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+export function parseJsonOutput(run: RunResult): JsonOutput {
+  try {
+    return JSON.parse(run.stdout) as JsonOutput;
+  } catch {
+    throw new Error(`stdout is not one JSON object:\n${run.stdout}\nstderr:\n${run.stderr}`);
+  }
+}
+
+/** Text of the tool message for `callId`-less lookups: the Nth tool message the model received. */
+export function toolMessages(body: { messages: Array<Record<string, unknown>> }): string[] {
+  return body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+}

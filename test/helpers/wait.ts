@@ -1,0 +1,57 @@
+/** Test helpers: wait for a condition with a deadline (never a fixed sleep), and process liveness. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+export async function waitFor<T>(
+  condition: () => T | undefined | false | Promise<T | undefined | false>,
+  options: { timeoutMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    const value = await condition();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'a condition'}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Alive means running: a zombie (exited, not yet reaped — PID 1 here may never reap) is dead. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of the live descendants of `pid` (children, grandchildren, …), from /proc. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirProc()) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(after[1]);
+      if (after[0] === 'Z') continue;
+      children.set(ppid, [...(children.get(ppid) ?? []), entry]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+function readdirProc(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+}
