@@ -8,4 +8,5 @@ const code = await runCli(process.argv, {
   stderr: process.stderr,
   env: process.env,
 });
-process.exit(code);
+// A signal that ended the run has set its own exit code (130, 143, …).
+process.exit(typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : code);

@@ -3,7 +3,7 @@
  * a page cap), then include/exclude filtering, model-visible naming and schema normalisation.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool as ServerTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { type McpServerDefinition, toolIncluded } from './config.js';
 import { nameServerTools } from './naming.js';
 import type { McpToolInfo } from './status.js';
@@ -12,14 +12,39 @@ import { normalizeToolSchema } from './tool-schema.js';
 /** Enough for thousands of tools; a server that pages further is looping. */
 const MAX_PAGES = 100;
 
-export async function listAllTools(client: Client, timeoutMs: number): Promise<ServerTool[]> {
+/**
+ * The SDK's `listTools()` validates every tool strictly (`inputSchema.type` must be "object"), so
+ * one odd tool would fail the whole listing. We ask through the SDK's `request()` with a lenient
+ * page schema instead, and judge each tool's schema ourselves (normalise, or skip and report).
+ */
+const LenientToolSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: z.unknown().optional(),
+});
+const LenientToolsPage = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+export type ListedTool = z.infer<typeof LenientToolSchema>;
+
+export async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
   if (!client.getServerCapabilities()?.tools) return [];
-  const tools: ServerTool[] = [];
+  const tools: ListedTool[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: timeoutMs });
-    tools.push(...result.tools);
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LenientToolsPage,
+      { timeout: timeoutMs },
+    );
+    for (const raw of result.tools) {
+      const parsed = LenientToolSchema.safeParse(raw);
+      if (parsed.success) tools.push(parsed.data);
+    }
     cursor = result.nextCursor;
     if (cursor === undefined || seenCursors.has(cursor)) return tools;
     seenCursors.add(cursor);
@@ -32,7 +57,7 @@ export interface Catalog {
   warnings: string[];
 }
 
-export function catalogTools(definition: McpServerDefinition, serverTools: readonly ServerTool[]): Catalog {
+export function catalogTools(definition: McpServerDefinition, serverTools: readonly ListedTool[]): Catalog {
   const server = definition.name;
   const seen = new Set<string>();
   const duplicates = new Set<string>();

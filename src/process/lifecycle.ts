@@ -32,6 +32,8 @@ export function installShutdownHandlers(options: ShutdownOptions): () => void {
     const code = 128 + (os.constants.signals[signal] ?? 0);
     if (shuttingDown) finish(code); // a second signal: stop waiting
     shuttingDown = true;
+    // The run may finish on its own first (its turn was aborted): it must still exit with ours.
+    process.exitCode = code;
     setTimeout(() => finish(code), options.graceMs ?? 3000);
     options.shutdown(signal).then(
       () => finish(code),

@@ -1,0 +1,130 @@
+/**
+ * The seed's verification steps, end to end in print mode: the demo server's tools reach the
+ * model, calls come back with the server's answers, and GeekAgent.json's allow/deny rules (and
+ * patterns) decide. Plus: start-up waits for servers, a bad mcp.json stops start-up.
+ */
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { createProject, DEMO_SERVER, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
+
+let project: Project;
+let fake: FakeModel;
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+  await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
+});
+
+afterEach(async () => {
+  await fake.close();
+  await project.cleanup();
+});
+
+const SEED_PROMPT = 'Roll the die once, then count the characters and words in the phrase "Model Context Protocol"';
+
+function scriptSeedTurn() {
+  fake.push(
+    {
+      toolCalls: [
+        { name: 'mcp_demo_dice', arguments: '{}' },
+        { name: 'mcp_demo_word_count', arguments: JSON.stringify({ text: 'Model Context Protocol' }) },
+      ],
+    },
+    (request) => {
+      const results = request.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+      return { text: `Results: ${results.join(' | ')}` };
+    },
+  );
+}
+
+describe('MCP in print mode', () => {
+  it('rolls the die and counts "Model Context Protocol" through the demo server', async () => {
+    scriptSeedTurn();
+    const run = await runCli(['-p', SEED_PROMPT, '--output-format', 'json', '--allow', 'mcp_demo_*'], {
+      project,
+      modelUrl: fake.url,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls.map((c) => [c.name, c.decision])).toEqual([
+      ['mcp_demo_dice', 'allow'],
+      ['mcp_demo_word_count', 'allow'],
+    ]);
+    expect(out.tool_calls[0]!.result).toMatch(/^Roll: [1-6]$/);
+    expect(out.tool_calls[1]!.result).toBe('Characters 22, words 3');
+    expect(out.result).toMatch(/^Results: Roll: [1-6] \| Characters 22, words 3$/);
+    // The model saw the server's tools on its very first request, with the [MCP:demo] description.
+    const tools = (fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string; description: string } }>;
+    const dice = tools.find((t) => t.function.name === 'mcp_demo_dice');
+    expect(dice?.function.description).toBe('[MCP:demo] Roll a six-sided die and return the random result.');
+  });
+
+  it('MCP tools default to ask: refused in print mode with the hint', async () => {
+    scriptSeedTurn();
+    const run = await runCli(['-p', SEED_PROMPT, '--output-format', 'json'], { project, modelUrl: fake.url });
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls.map((c) => [c.decision, c.result])).toEqual([
+      ['refused', 'needs approval: run interactively or pass --allow mcp_demo_dice'],
+      ['refused', 'needs approval: run interactively or pass --allow mcp_demo_word_count'],
+    ]);
+  });
+
+  it('"mcp_demo_dice": "allow" runs without asking; "deny" is refused by the permission layer', async () => {
+    await project.tools({ mcp_demo_dice: 'allow' });
+    fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'rolled' });
+    const allowed = parseJsonOutput(await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }));
+    expect(allowed.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
+    expect(allowed.tool_calls[0]!.result).toMatch(/^Roll: [1-6]$/);
+
+    await project.tools({ mcp_demo_dice: 'deny' });
+    fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'denied' });
+    const denied = parseJsonOutput(await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }));
+    expect(denied.tool_calls[0]).toMatchObject({
+      decision: 'deny',
+      is_error: true,
+      result: 'permission denied: tool mcp_demo_dice is not allowed',
+    });
+  });
+
+  it('a pattern rule like mcp_demo_* works, and an exact rule beats it', async () => {
+    await project.tools({ 'mcp_demo_*': 'allow', mcp_demo_word_count: 'deny' });
+    scriptSeedTurn();
+    const out = parseJsonOutput(await runCli(['-p', SEED_PROMPT, '--output-format', 'json'], { project, modelUrl: fake.url }));
+    expect(out.tool_calls.map((c) => c.decision)).toEqual(['allow', 'deny']);
+  });
+
+  it('waits for a slow server before the first model request; a hung one never blocks the rest', async () => {
+    await project.mcpServers({
+      hung: { command: 'node', args: ['-e', 'setInterval(() => {}, 1e6)'], startupTimeout: 1500 },
+      demo: { command: 'node', args: [DEMO_SERVER] },
+    });
+    fake.push({ text: 'ok' });
+    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('waiting for MCP servers');
+    const names = ((fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    expect(names).toContain('mcp_demo_dice');
+    expect(names.some((n) => n.startsWith('mcp_hung_'))).toBe(false);
+  });
+
+  it('a crashing tool call becomes an error result and the turn goes on', async () => {
+    await project.mcpServers({ crash: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'crash.mjs')] } });
+    fake.push({ toolCalls: [{ name: 'mcp_crash_crash', arguments: '{}' }] }, { text: 'it crashed' });
+    const out = parseJsonOutput(
+      await runCli(['-p', 'crash it', '--output-format', 'json', '--allow', 'mcp_crash_*'], { project, modelUrl: fake.url }),
+    );
+    expect(out.tool_calls[0]!.is_error).toBe(true);
+    expect(out.tool_calls[0]!.result).toContain('server exited with code 3');
+    expect(out.result).toBe('it crashed');
+  });
+
+  it('an unparsable mcp.json stops start-up naming the file, line and column', async () => {
+    await project.write('.geekagent/mcp.json', '{\n  "mcpServers": {\n    "demo": { "command": "node", }\n  }\n}\n');
+    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${path.join(project.dir, '.geekagent', 'mcp.json')}: invalid JSON at line 3, column`);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
