@@ -6,6 +6,8 @@
 import path from 'node:path';
 import { PACKAGE_VERSION } from '../config/version.js';
 import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
+import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
+import type { ClientFeatures } from '../mcp/client-features.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { createTransportFactory } from '../mcp/transports.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
@@ -19,6 +21,9 @@ export interface McpRuntimeOptions {
   registry: ToolRegistry;
   policies: McpManagerOptions['policies'];
   acceptsMedia: boolean;
+  /** Where a login may happen now (`mcp login`); background connects report needs_auth instead. */
+  prompter?: AuthorizationPrompter;
+  features?: ClientFeatures;
   /** Narrow to these servers (`mcp call` connects only the one it needs). */
   only?: (entry: ServerConfigEntry) => boolean;
 }
@@ -29,11 +34,19 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     entries: options.only ? entries.filter(options.only) : entries,
     registry: options.registry,
     policies: options.policies,
-    createTransport: createTransportFactory(options.tracker),
+    createTransport: createTransportFactory(options.tracker, {
+      authDir: authDirectory(options.homeDir),
+      prompter: options.prompter,
+    }),
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
     acceptsMedia: options.acceptsMedia,
     clientVersion: PACKAGE_VERSION,
+    features: options.features,
   });
+}
+
+export function authDirectory(homeDir: string): string {
+  return path.join(homeDir, '.geekagent', 'auth');
 }
 
 /** The agent's wait before a model request: until every server settled, or the turn is cancelled. */

@@ -69,6 +69,26 @@ export const oauthSchema = strict({
     .max(65535)
     .describe('Local port for the OAuth redirect (default: any free port).')
     .optional(),
+  clientMetadataUrl: z
+    .string()
+    .describe('HTTPS URL of a client ID metadata document, used as client_id where the server supports it.')
+    .optional(),
+  grant: z
+    .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
+    .describe('How to get tokens: a browser login (default), machine credentials, or an enterprise IdP token.')
+    .optional(),
+  privateKey: z
+    .string()
+    .describe('PEM private key for private_key_jwt client authentication (client_credentials); use ${VAR}.')
+    .optional(),
+  signingAlgorithm: z.string().describe('JWS algorithm for privateKey (default ES256).').optional(),
+  idp: strict({
+    tokenEndpoint: z.string().describe('The enterprise IdP token endpoint (RFC 8693 token exchange).'),
+    clientId: z.string().describe('Our client id at the IdP.'),
+    idToken: z.string().describe('The ID token to exchange; use ${VAR}.'),
+  })
+    .describe('Cross-app access (SEP-990): exchange an IdP ID token for an authorization grant.')
+    .optional(),
 }).describe('OAuth settings for a remote server.');
 
 export const remoteEntrySchema = strict({

@@ -37,6 +37,11 @@ export interface OAuthSettings {
   clientSecret?: string;
   scopes?: string[];
   callbackPort?: number;
+  clientMetadataUrl?: string;
+  grant?: 'authorization_code' | 'client_credentials' | 'cross_app_access';
+  privateKey?: string;
+  signingAlgorithm?: string;
+  idp?: { tokenEndpoint: string; clientId: string; idToken: string };
 }
 
 export interface RemoteDefinition extends DefinitionBase {
@@ -277,20 +282,28 @@ function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContex
     transport: entry.type,
     url,
     headers: expandRecord(entry.headers, 'headers', expand),
-    ...(oauth
-      ? {
-          oauth: {
-            ...oauth,
-            ...(oauth.clientId === undefined
-              ? {}
-              : { clientId: expand(oauth.clientId, 'oauth', 'clientId') }),
-            // Secrets belong in the environment, not in a file that may be committed.
-            ...(oauth.clientSecret === undefined
-              ? {}
-              : { clientSecret: expand(oauth.clientSecret, 'oauth', 'clientSecret') }),
-            ...(oauth.scopes ? { scopes: [...oauth.scopes] } : {}),
-          },
-        }
-      : {}),
+    // Secrets belong in the environment, not in a file that may be committed: expand them all.
+    ...(oauth ? { oauth: expandOAuth(oauth, expand) } : {}),
   };
+}
+
+function expandOAuth(
+  oauth: NonNullable<RemoteEntry['oauth']>,
+  expand: (value: string, ...where: Array<string | number>) => string,
+): OAuthSettings {
+  const text = (value: string | undefined, ...where: string[]) => (value === undefined ? undefined : expand(value, 'oauth', ...where));
+  const settings: OAuthSettings = { ...oauth };
+  for (const key of ['clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'signingAlgorithm'] as const) {
+    const value = text(oauth[key], key);
+    if (value !== undefined) settings[key] = value;
+  }
+  if (oauth.scopes) settings.scopes = oauth.scopes.map((scope, index) => expand(scope, 'oauth', 'scopes', index));
+  if (oauth.idp) {
+    settings.idp = {
+      tokenEndpoint: expand(oauth.idp.tokenEndpoint, 'oauth', 'idp', 'tokenEndpoint'),
+      clientId: expand(oauth.idp.clientId, 'oauth', 'idp', 'clientId'),
+      idToken: expand(oauth.idp.idToken, 'oauth', 'idp', 'idToken'),
+    };
+  }
+  return settings;
 }

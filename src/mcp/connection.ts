@@ -3,7 +3,9 @@
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
  * backoff (bounded), and fail calls fast with the reason while the server is down.
  */
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallToolResult,
   ErrorCode,
@@ -12,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, type ToolProgress } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
+import { NeedsLoginError } from './auth/oauth-fetch.js';
 import { type Catalog, catalogTools, listAllTools } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import type { ServerLog } from './server-log.js';
@@ -131,6 +134,9 @@ export class McpConnection {
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      if (this.options.definition.transport !== 'stdio' && isNetworkFailure(error)) {
+        this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
+      }
       throw new ToolError(this.describeCallError(error, toolName));
     }
   }
@@ -146,9 +152,29 @@ export class McpConnection {
       this.setState({ state: 'failed', error: errorMessage(error), during });
       return false;
     }
+    let outcome = await this.attempt(generation, opened);
+    // An `http` entry served by an SSE-only server: its POST is refused with 4xx. Try legacy SSE.
+    if (outcome !== true && opened.fallback && answersLikeSseOnly(outcome)) {
+      this.options.log.append(`${OWN_NOTE} Streamable HTTP refused (${errorMessage(outcome)}); trying SSE`);
+      opened = opened.fallback();
+      outcome = await this.attempt(generation, opened);
+    }
+    if (outcome === true) return true;
+    if (this.closed || generation !== this.generation) return false;
+    if (outcome instanceof UnauthorizedError) {
+      this.setState({ state: 'needs_auth', error: loginHint(this.name, outcome) });
+    } else {
+      this.setState({ state: 'failed', error: this.failureReason(outcome, opened), during });
+    }
+    return false;
+  }
+
+  /** One connect over one transport: true, or the error it failed with (the client is closed). */
+  private async attempt(generation: number, opened: OpenedTransport): Promise<true | unknown> {
+    const { definition } = this.options;
     const client = new Client(this.options.clientInfo, { capabilities: {} });
     this.options.configureClient?.(client);
-    client.onerror = (error) => this.options.log.append(`${OWN_NOTE} ${error.message}`);
+    client.onerror = (error) => this.handleClientError(generation, error);
     client.onclose = () => this.handleClose(generation);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(generation));
     this.client = client;
@@ -160,21 +186,44 @@ export class McpConnection {
         `no answer to initialize within ${seconds(definition.startupTimeoutMs)}`,
       );
       const tools = await listAllTools(client, definition.timeoutMs);
-      if (generation !== this.generation || this.closed) return false;
+      if (generation !== this.generation || this.closed) {
+        await client.close().catch(() => undefined);
+        return new Error('superseded');
+      }
       this.connectedAt = Date.now();
       this.catalog = catalogTools(definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
       return true;
     } catch (error) {
-      const reason = this.failureReason(error, opened);
-      if (generation === this.generation) {
-        this.client = undefined;
-        this.opened = undefined;
-      }
+      // Keep `opened` for the reason (its exit); drop the client.
+      if (generation === this.generation) this.client = undefined;
       await client.close().catch(() => undefined);
-      if (!this.closed) this.setState({ state: 'failed', error: reason, during });
-      return false;
+      return error;
     }
+  }
+
+  private handleClientError(generation: number, error: Error): void {
+    this.options.log.append(`${OWN_NOTE} ${error.message}`);
+    // The SDK's Streamable HTTP transport gives up on its event stream without closing: the
+    // server is gone as far as we are concerned.
+    if (generation === this.generation && /Maximum reconnection attempts/.test(error.message)) {
+      this.connectionLost(`lost the connection to ${this.options.definition.transport === 'stdio' ? 'the server' : this.urlOf()}`);
+    }
+  }
+
+  /** A remote server that stopped answering: treated like a crashed stdio server. */
+  private connectionLost(reason: string): void {
+    if (this.closed || this.stateValue.state !== 'connected') return;
+    const client = this.client;
+    this.generation++;
+    this.client = undefined;
+    void client?.close().catch(() => undefined);
+    this.scheduleRestart(reason);
+  }
+
+  private urlOf(): string {
+    const definition = this.options.definition;
+    return definition.transport === 'stdio' ? definition.command : definition.url;
   }
 
   private async refreshTools(generation: number): Promise<void> {
@@ -298,6 +347,24 @@ export class McpConnection {
       ?.trim();
     return last ? `${reason}: ${last.slice(0, 300)}` : reason;
   }
+}
+
+/** Streamable HTTP POST refused with 400/404/405: what a legacy SSE-only server answers. */
+function answersLikeSseOnly(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
+}
+
+function loginHint(server: string, error: UnauthorizedError): string {
+  return error instanceof NeedsLoginError ? `run geekagent mcp login ${server}` : `${error.message} (run geekagent mcp login ${server})`;
+}
+
+/** fetch() rejects with a TypeError whose cause carries the socket error code. */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError && typeof (error.cause as { code?: unknown } | undefined)?.code === 'string';
+}
+
+function networkCause(error: unknown): string {
+  return String((error as { cause?: { code?: string } }).cause?.code ?? 'network error');
 }
 
 function seconds(ms: number): string {

@@ -5,11 +5,11 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Policy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { Limiter } from '../util/limiter.js';
 import type { Catalog } from './catalog.js';
+import { type ClientFeatures, configureClientFeatures } from './client-features.js';
 import type { ServerConfigEntry } from './config.js';
 import { McpConnection, type RestartPolicy } from './connection.js';
 import { ServerLog } from './server-log.js';
@@ -34,7 +34,8 @@ export interface McpManagerOptions {
   clientVersion: string;
   concurrency?: number;
   restartPolicy?: RestartPolicy;
-  configureClient?: (server: string, client: Client) => void;
+  /** What servers may ask of us (elicitation, sampling, roots); none declared when absent. */
+  features?: ClientFeatures;
 }
 
 interface ServerSlot {
@@ -124,6 +125,13 @@ export class McpManager {
     return true;
   }
 
+  /** Tells every connected server that the roots changed (the permission root moved). */
+  async notifyRootsChanged(): Promise<void> {
+    await Promise.all(
+      this.slots.map((slot) => slot.connection?.connectedClient?.sendRootsListChanged().catch(() => undefined)),
+    );
+  }
+
   async shutdown(): Promise<void> {
     await Promise.all(
       this.slots.map(async (slot) => {
@@ -150,8 +158,8 @@ export class McpManager {
         createTransport: this.options.createTransport,
         log: slot.log,
         restartPolicy: this.options.restartPolicy,
-        configureClient: this.options.configureClient
-          ? (client) => this.options.configureClient?.(entry.name, client)
+        configureClient: this.options.features
+          ? (client) => configureClientFeatures(client, entry.name, this.options.features!, slot.log)
           : undefined,
         onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
       });

@@ -1,12 +1,14 @@
 /**
  * Builds the transport for a server definition. stdio servers get our process-group transport
  * with the SDK's minimal default environment plus their declared `env` — never the agent's whole
- * environment (API keys of the agent are not the server's business).
+ * environment (API keys of the agent are not the server's business). Remote servers: see
+ * remote-transport.ts.
  */
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { McpServerDefinition } from './config.js';
+import { openRemoteTransport, type RemoteOptions } from './remote-transport.js';
 import type { ServerLog } from './server-log.js';
 import { describeProcessExit, GroupStdioTransport } from './stdio-transport.js';
 
@@ -14,15 +16,15 @@ export interface OpenedTransport {
   transport: Transport;
   /** Why the server went away, when the transport knows (a process exit). */
   exitReason(): string | undefined;
+  /** For `http` entries: legacy SSE, tried when the server answers like an SSE-only server. */
+  fallback?: () => OpenedTransport;
 }
 
 export type TransportFactory = (definition: McpServerDefinition, log: ServerLog) => OpenedTransport;
 
-export function createTransportFactory(tracker: ProcessGroupTracker): TransportFactory {
+export function createTransportFactory(tracker: ProcessGroupTracker, remote: RemoteOptions): TransportFactory {
   return (definition, log) => {
-    if (definition.transport !== 'stdio') {
-      throw new Error(`${definition.transport} servers are not supported yet`);
-    }
+    if (definition.transport !== 'stdio') return openRemoteTransport(definition, remote);
     const transport = new GroupStdioTransport({
       launch: {
         command: definition.command,

@@ -53,7 +53,7 @@ async function start(servers: Record<string, unknown>, options: { restartDelayMs
     entries,
     registry,
     policies: { ensureToolPolicy: (name, policy) => policies.set(name, policy) },
-    createTransport: createTransportFactory(tracker),
+    createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, '.geekagent', 'logs'),
     acceptsMedia: false,
     clientVersion: '0.0.0-test',
