@@ -26,6 +26,8 @@ export interface AgentDeps {
    * model sees their tools); `notify` tells the person what is being waited for.
    */
   beforeModelRequest?: (signal: AbortSignal, notify: (message: string) => void) => Promise<void>;
+  /** Rewrites the person's input before it enters history (MCP resource mentions attach content). */
+  prepareInput?: (input: string, signal: AbortSignal, notify: (message: string) => void) => Promise<string>;
   maxRounds?: number;
   now?: () => Date;
 }
@@ -58,8 +60,10 @@ export class Agent {
   async runTurn(input: string, options: TurnOptions): Promise<TurnResult> {
     const { conversation } = this.deps;
     const mark = conversation.mark();
-    conversation.append({ role: 'user', content: input });
     try {
+      const notify = (message: string) => options.onEvent?.({ type: 'notice', message });
+      const content = (await this.deps.prepareInput?.(input, options.signal, notify)) ?? input;
+      conversation.append({ role: 'user', content });
       return await this.rounds(input, options);
     } catch (error) {
       conversation.rollback(mark);

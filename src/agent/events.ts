@@ -8,6 +8,7 @@ import type { ToolCallOutcome, ToolProgress } from '../tools/types.js';
 
 export type AgentEvent =
   | { type: 'waiting'; message: string }
+  | { type: 'notice'; message: string }
   | { type: 'round_start'; round: number }
   | { type: 'text'; delta: string }
   | { type: 'tool_start'; callId: string; name: string; arguments: string }

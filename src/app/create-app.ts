@@ -24,7 +24,9 @@ import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import { createMcpManager, waitForServers } from './create-mcp.js';
+import type { ClientFeatures } from '../mcp/client-features.js';
+import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
+import { createMcpManager, nonInteractiveFeatures, waitForServers } from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
@@ -38,6 +40,11 @@ export interface AppOptions {
   approver: Approver;
   /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
   tracker: ProcessGroupTracker;
+  /**
+   * How this face answers servers' requests (elicitation, sampling); default: nobody to ask, so
+   * decline. Gets the provider (sampling answers with the configured model) and the root.
+   */
+  features?: (context: { provider: ChatProvider; root: string }) => ClientFeatures;
 }
 
 export interface App {
@@ -98,6 +105,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     policies,
     acceptsMedia: provider.acceptsMedia,
+    features: (options.features ?? (({ root }) => nonInteractiveFeatures(root, false)))({
+      provider,
+      root: permissions.root,
+    }),
   });
   const conversation = new Conversation();
   const projectInstructions = await readProjectInstructions(permissions.root);
@@ -109,6 +120,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     root: permissions.root,
     prompt: { projectInstructions: () => projectInstructions },
     beforeModelRequest: (signal, notify) => waitForServers(mcp, signal, notify),
+    prepareInput: async (input, signal, notify) => {
+      if (!mentionsResources(input)) return input;
+      await waitForServers(mcp, signal, notify);
+      const expanded = await expandResourceMentions(input, (server) => mcp.connection(server), {
+        acceptsMedia: provider.acceptsMedia,
+        signal,
+      });
+      for (const mention of expanded.attached) notify(`attached ${mention}`);
+      for (const problem of expanded.problems) notify(problem);
+      return expanded.text;
+    },
   });
 
   return {

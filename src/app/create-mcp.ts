@@ -4,10 +4,11 @@
  * `geekagent mcp` subcommands.
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PACKAGE_VERSION } from '../config/version.js';
 import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
-import type { ClientFeatures } from '../mcp/client-features.js';
+import { type ClientFeatures, nonInteractiveElicitation, refuseSampling, type Root } from '../mcp/client-features.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { createTransportFactory } from '../mcp/transports.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
@@ -43,6 +44,19 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     clientVersion: PACKAGE_VERSION,
     features: options.features,
   });
+}
+
+/** Print mode and the `mcp` commands: nobody to ask, so decline (or accept form defaults). */
+export function nonInteractiveFeatures(root: string, acceptElicitationDefaults: boolean): ClientFeatures {
+  return {
+    elicitation: nonInteractiveElicitation(acceptElicitationDefaults),
+    sampling: refuseSampling,
+    roots: () => [rootOf(root)],
+  };
+}
+
+export function rootOf(root: string): Root {
+  return { uri: pathToFileURL(root).href, name: path.basename(root) || root };
 }
 
 export function authDirectory(homeDir: string): string {

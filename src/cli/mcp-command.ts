@@ -5,9 +5,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { createMcpManager } from '../app/create-mcp.js';
+import { authDirectory, createMcpManager, nonInteractiveFeatures } from '../app/create-mcp.js';
 import { loadDotEnv } from '../config/dotenv.js';
-import { addServerToConfig, mcpConfigPath, removeServerFromConfig } from '../mcp/config.js';
+import { type AuthorizationPrompter, canOpenBrowser, interactivePrompter } from '../mcp/auth/prompters.js';
+import { addServerToConfig, loadMcpConfig, mcpConfigPath, removeServerFromConfig } from '../mcp/config.js';
+import { tokenStoreFor } from '../mcp/remote-transport.js';
 import type { McpManager } from '../mcp/manager.js';
 import { convertCallToolResult } from '../mcp/results.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -57,14 +59,28 @@ export function mcpCommand(io: CliIO, setExitCode: (code: number) => void, cwd: 
 
   mcp
     .command('add')
-    .description('add a stdio server: geekagent mcp add <name> [-e KEY=VALUE]... -- <command> [args...]')
+    .description(
+      'add a server: geekagent mcp add <name> [-e KEY=VALUE]... -- <command> [args...], or --transport http|sse <name> <url>',
+    )
     .argument('<name>')
-    .argument('<command...>')
+    .argument('<target...>', 'the command and its arguments (stdio), or the URL (http, sse)')
     .addOption(scopeOption().default('project'))
-    .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect, [])
-    .action((name: string, command: string[], options: { scope: Scope; env: string[] }) =>
-      run(ctx, () => add(ctx, name, command, options)),
-    );
+    .addOption(new Option('-t, --transport <transport>', 'how to reach the server').choices(['stdio', 'http', 'sse']).default('stdio'))
+    .option('-e, --env <KEY=VALUE>', 'environment variable for a stdio server (repeatable)', collect, [])
+    .option('-H, --header <"Key: value">', 'HTTP header for a remote server (repeatable)', collect, [])
+    .action((name: string, target: string[], options: AddOptions) => run(ctx, () => add(ctx, name, target, options)));
+
+  mcp
+    .command('login')
+    .description('log in to a remote server that uses OAuth (opens the browser, or paste the redirect URL)')
+    .argument('<name>')
+    .action((name: string) => run(ctx, () => login(ctx, name)));
+
+  mcp
+    .command('logout')
+    .description("forget a remote server's OAuth tokens")
+    .argument('<name>')
+    .action((name: string) => run(ctx, () => logout(ctx, name)));
 
   mcp
     .command('remove')
@@ -97,6 +113,7 @@ async function withManager<T>(
   ctx: McpContext,
   only: ((name: string) => boolean) | undefined,
   body: (manager: McpManager, scope: ProcessScope) => Promise<T>,
+  prompter?: AuthorizationPrompter,
 ): Promise<T> {
   const projectDir = ctx.projectDir();
   loadDotEnv(projectDir, ctx.io.env);
@@ -109,6 +126,8 @@ async function withManager<T>(
       registry: new ToolRegistry(),
       policies: { ensureToolPolicy: () => undefined },
       acceptsMedia: false,
+      prompter,
+      features: nonInteractiveFeatures(projectDir, false),
       only: only ? (entry) => only(entry.name) : undefined,
     });
     scope.onShutdown(() => manager.shutdown());
@@ -149,31 +168,109 @@ async function get(ctx: McpContext, name: string): Promise<number> {
   );
 }
 
-async function add(
-  ctx: McpContext,
-  name: string,
-  command: string[],
-  options: { scope: Scope; env: string[] },
-): Promise<number> {
+interface AddOptions {
+  scope: Scope;
+  transport: 'stdio' | 'http' | 'sse';
+  env: string[];
+  header: string[];
+}
+
+async function add(ctx: McpContext, name: string, target: string[], options: AddOptions): Promise<number> {
   const file = mcpConfigPath(options.scope, { projectDir: ctx.projectDir(), homeDir: ctx.homeDir });
-  const env: Record<string, string> = {};
-  for (const pair of options.env) {
-    const at = pair.indexOf('=');
-    if (at <= 0) {
-      ctx.io.stderr.write(`invalid -e ${pair}: expected KEY=VALUE\n`);
-      return 1;
-    }
-    env[pair.slice(0, at)] = pair.slice(at + 1);
-  }
+  const entry = options.transport === 'stdio' ? stdioEntry(ctx, target, options.env) : remoteEntry(ctx, target, options);
+  if (!entry) return 1;
   if (await serverExists(file, name)) {
     ctx.io.stderr.write(`MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`);
     return 1;
   }
-  const [executable, ...args] = command;
-  const entry: Record<string, unknown> = { command: executable, ...(args.length > 0 ? { args } : {}) };
-  if (Object.keys(env).length > 0) entry.env = env;
   await addServerToConfig(file, name, entry);
-  ctx.io.stdout.write(`Added stdio MCP server ${name} to ${file}\n`);
+  ctx.io.stdout.write(`Added ${options.transport} MCP server ${name} to ${file}\n`);
+  return 0;
+}
+
+function stdioEntry(ctx: McpContext, command: string[], pairs: string[]): Record<string, unknown> | undefined {
+  const env = splitPairs(ctx, pairs, '=', '-e', 'KEY=VALUE');
+  if (!env) return undefined;
+  const [executable, ...args] = command;
+  return {
+    command: executable,
+    ...(args.length > 0 ? { args } : {}),
+    ...(Object.keys(env).length > 0 ? { env } : {}),
+  };
+}
+
+function remoteEntry(ctx: McpContext, target: string[], options: AddOptions): Record<string, unknown> | undefined {
+  if (target.length !== 1) {
+    ctx.io.stderr.write(`--transport ${options.transport} takes one URL, got: ${target.join(' ')}\n`);
+    return undefined;
+  }
+  const headers = splitPairs(ctx, options.header, ':', '--header', '"Key: value"');
+  if (!headers) return undefined;
+  return { type: options.transport, url: target[0], ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+}
+
+function splitPairs(
+  ctx: McpContext,
+  pairs: string[],
+  separator: string,
+  flag: string,
+  shape: string,
+): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf(separator);
+    if (at <= 0) {
+      ctx.io.stderr.write(`invalid ${flag} ${pair}: expected ${shape}\n`);
+      return undefined;
+    }
+    out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return out;
+}
+
+async function login(ctx: McpContext, name: string): Promise<number> {
+  const prompter = interactivePrompter({
+    output: ctx.io.stderr,
+    input: ctx.io.stdin,
+    openBrowser: canOpenBrowser(ctx.io.env),
+  });
+  return withManager(
+    ctx,
+    (server) => server === name,
+    async (manager) => {
+      const definition = manager.connection(name)?.definition;
+      if (!definition) {
+        ctx.io.stderr.write(`no MCP server named ${name} (see geekagent mcp list)\n`);
+        return 1;
+      }
+      if (definition.transport === 'stdio') {
+        ctx.io.stderr.write(`${name} is a stdio server; only remote (http, sse) servers log in\n`);
+        return 1;
+      }
+      manager.start();
+      await manager.whenSettled();
+      const state = manager.status(name)!.state;
+      if (state.state !== 'connected') {
+        ctx.io.stderr.write(`login to ${name} failed: ${state.state === 'failed' || state.state === 'needs_auth' ? state.error : state.state}\n`);
+        return 1;
+      }
+      ctx.io.stdout.write(`Logged in to ${name} (${state.tools.length} tools)\n`);
+      return 0;
+    },
+    prompter,
+  );
+}
+
+async function logout(ctx: McpContext, name: string): Promise<number> {
+  const entries = await loadMcpConfig({ projectDir: ctx.projectDir(), homeDir: ctx.homeDir, env: ctx.io.env });
+  const entry = entries.find((candidate) => candidate.name === name);
+  if (!entry || entry.kind !== 'ok' || entry.definition.transport === 'stdio') {
+    ctx.io.stderr.write(`no remote MCP server named ${name} (see geekagent mcp list)\n`);
+    return 1;
+  }
+  const store = tokenStoreFor(entry.definition, authDirectory(ctx.homeDir));
+  const removed = await store.clear();
+  ctx.io.stdout.write(removed ? `Logged out of ${name} (removed ${store.file})\n` : `${name} had no saved login\n`);
   return 0;
 }
 

@@ -7,6 +7,7 @@ import type { AgentEvent } from '../agent/events.js';
 import type { TurnResult } from '../agent/agent.js';
 import type { App } from '../app/create-app.js';
 import { createCommandTable } from '../commands/builtin.js';
+import { syncPromptCommands } from '../commands/mcp-prompts.js';
 import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
 import type { ApprovalAnswer, Approver } from '../permissions/types.js';
 import { ModelNotConfiguredError, ProviderError } from '../providers/types.js';
@@ -31,24 +32,37 @@ export class PrintModeApprover implements Approver {
   }
 }
 
-/** `geekagent -p /undo` and friends: the same command table as the TUI, output on stdout. */
-export async function runPrintCommand(app: App, input: string, io: PrintIO): Promise<number> {
+/**
+ * `geekagent -p /undo` and friends: the same command table as the TUI, output on stdout. A
+ * prompt command (`/mcp__server__prompt`) runs its text as the turn.
+ */
+export async function runPrintCommand(
+  app: App,
+  input: string,
+  io: PrintIO,
+  format: OutputFormat,
+  signal: AbortSignal,
+): Promise<number> {
   const commands = createCommandTable();
-  let failed = false;
-  if (commands.lookup(input)?.needsServers) {
+  let code = 0;
+  if (commands.lookup(input)?.needsServers || input.trim().startsWith('/mcp__')) {
     app.mcp.start();
     await app.mcp.whenSettled();
+    syncPromptCommands(commands, app.mcp, new Set());
   }
   await commands.dispatch(input, {
     app,
     commands,
     exit: () => undefined,
     print: (text, kind) => {
-      if (kind === 'error') failed = true;
+      if (kind === 'error') code = 1;
       (kind === 'error' ? io.stderr : io.stdout).write(`${text}\n`);
     },
+    submit: async (text) => {
+      code = await runPrintTurn(app, text, format, io, signal);
+    },
   });
-  return failed ? 1 : 0;
+  return code;
 }
 
 export async function runPrintTurn(
@@ -81,7 +95,7 @@ export async function runPrintTurn(
 
 function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
   if (format === 'json') return;
-  if (event.type === 'waiting') io.stderr.write(`${event.message}\n`);
+  if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${event.message}\n`);
   if (event.type === 'tool_end') io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
 }
 

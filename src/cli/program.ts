@@ -23,6 +23,7 @@ export interface ChatOptions {
   cwd?: string;
   model?: string;
   baseUrl?: string;
+  acceptElicitationDefaults?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -39,6 +40,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .option('--allow <pattern>', 'allow a tool (or pattern such as mcp_demo_*) for this run', collect, [])
     .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])
     .option('--cwd <dir>', 'project folder to work in (default: the current folder)')
+    .option('--accept-elicitation-defaults', 'print mode: accept MCP servers\' input forms with their defaults (else declined)')
     .option('--model <name>', 'model name (overrides OPENAI_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (overrides OPENAI_BASE_URL)')
     .configureOutput({

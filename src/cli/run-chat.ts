@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { type App, createApp } from '../app/create-app.js';
+import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { ConfigError } from '../util/json-file.js';
 import { errorMessage } from '../util/errors.js';
 import { CommandTable } from '../commands/types.js';
@@ -16,8 +17,9 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const interactive = options.print === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
   if (interactive) {
-    io.stderr.write('The interactive UI is not available yet; use -p "<prompt>".\n');
-    return 1;
+    // Loaded only here, so print mode never pays for React and Ink.
+    const { runTui } = await import('../tui/run-tui.js');
+    return runTui(cwd, options, io);
   }
 
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
@@ -43,8 +45,9 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         deny: options.deny,
         approver: new PrintModeApprover(),
         tracker,
+        features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
-      if (CommandTable.isCommand(prompt)) return await runPrintCommand(app, prompt, io);
+      if (CommandTable.isCommand(prompt)) return await runPrintCommand(app, prompt, io, options.outputFormat, turn.signal);
       return await runPrintTurn(app, prompt, options.outputFormat, io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);

@@ -1,11 +1,14 @@
 /** The core slash commands: /help, /undo, /mcp (status, tools, reconnect, logs), /exit. */
 import { describeServer, describeServers } from '../mcp/describe.js';
+import { describeResources } from '../mcp/resources.js';
 import { CommandTable, type CommandContext, type SlashCommand } from './types.js';
 
 const help: SlashCommand = {
   name: 'help',
   usage: '/help',
   description: 'list the commands',
+  // Lists the servers' prompt commands too, so non-interactive faces wait for them.
+  needsServers: true,
   run: async (_args, ctx) => {
     const width = Math.max(...ctx.commands.list().map((command) => command.usage.length));
     ctx.print(ctx.commands.list().map((command) => `${command.usage.padEnd(width)}  ${command.description}`).join('\n'));
@@ -30,8 +33,8 @@ const exit: SlashCommand = {
 
 const mcp: SlashCommand = {
   name: 'mcp',
-  usage: '/mcp [tools|reconnect|logs <server>]',
-  description: 'MCP servers: status and tools; tool descriptions, reconnect, or recent stderr of one server',
+  usage: '/mcp [tools|resources|reconnect|logs <server>]',
+  description: 'MCP servers: status and tools; or one server’s tool descriptions, resources, reconnect, recent log',
   needsServers: true,
   run: async (args, ctx) => {
     const [sub, server] = args;
@@ -45,7 +48,7 @@ const mcp: SlashCommand = {
       ctx.print(describeServers(statuses));
       return;
     }
-    if (!server || !['tools', 'reconnect', 'logs'].includes(sub)) {
+    if (!server || !['tools', 'resources', 'reconnect', 'logs'].includes(sub)) {
       ctx.print(`usage: ${mcp.usage}`, 'error');
       return;
     }
@@ -56,6 +59,9 @@ const mcp: SlashCommand = {
     }
     if (sub === 'tools') {
       ctx.print(describeServer(status, { descriptions: true }).join('\n'));
+    } else if (sub === 'resources') {
+      const connection = manager.connection(server);
+      ctx.print(connection?.connectedClient ? describeResources(connection) : `MCP server ${server} is not connected`);
     } else if (sub === 'reconnect') {
       ctx.print(`reconnecting ${server}…`);
       await manager.reconnect(server);

@@ -15,6 +15,8 @@ export interface CommandContext {
   exit(): void;
   /** The face's command table, so /help can list every command. */
   commands: CommandTable;
+  /** Sends text as the user's turn (prompt commands); absent where no turn can run. */
+  submit?: (text: string) => Promise<void>;
 }
 
 export interface SlashCommand {

@@ -3,6 +3,7 @@
  * a page cap), then include/exclude filtering, model-visible naming and schema normalisation.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type McpServerDefinition, toolIncluded } from './config.js';
 import { nameServerTools } from './naming.js';
@@ -95,4 +96,53 @@ export function catalogTools(definition: McpServerDefinition, serverTools: reado
     });
   });
   return { tools, warnings };
+}
+
+export interface ServerExtras {
+  resources: Resource[];
+  templates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+export const NO_EXTRAS: ServerExtras = { resources: [], templates: [], prompts: [] };
+
+/** Resources, templates and prompts of a server that offers them (each paginated, guarded). */
+export async function listExtras(client: Client, timeoutMs: number): Promise<ServerExtras> {
+  const capabilities = client.getServerCapabilities();
+  const options = { timeout: timeoutMs };
+  const [resources, templates, prompts] = await Promise.all([
+    capabilities?.resources
+      ? paginate(async (cursor) => {
+          const page = await client.listResources(cursor ? { cursor } : undefined, options);
+          return { items: page.resources, next: page.nextCursor };
+        })
+      : [],
+    capabilities?.resources
+      ? paginate(async (cursor) => {
+          const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, options);
+          return { items: page.resourceTemplates, next: page.nextCursor };
+        }).catch(() => [])
+      : [],
+    capabilities?.prompts
+      ? paginate(async (cursor) => {
+          const page = await client.listPrompts(cursor ? { cursor } : undefined, options);
+          return { items: page.prompts, next: page.nextCursor };
+        })
+      : [],
+  ]);
+  return { resources, templates, prompts };
+}
+
+async function paginate<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let count = 0; count < MAX_PAGES; count++) {
+    const result = await page(cursor);
+    items.push(...result.items);
+    cursor = result.next;
+    if (cursor === undefined || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
+  return items;
 }

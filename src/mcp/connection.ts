@@ -10,12 +10,14 @@ import {
   type CallToolResult,
   ErrorCode,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, type ToolProgress } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { NeedsLoginError } from './auth/oauth-fetch.js';
-import { type Catalog, catalogTools, listAllTools } from './catalog.js';
+import { type Catalog, catalogTools, listAllTools, listExtras, NO_EXTRAS, type ServerExtras } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
@@ -70,6 +72,7 @@ export class McpConnection {
   private connectedAt = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private catalog: Catalog | undefined;
+  private extrasValue: ServerExtras = NO_EXTRAS;
 
   constructor(private readonly options: ConnectionOptions) {
     this.stateValue = options.definition.disabled ? { state: 'disabled' } : { state: 'connecting', attempt: 1 };
@@ -89,6 +92,11 @@ export class McpConnection {
 
   get warnings(): string[] {
     return this.catalog?.warnings ?? [];
+  }
+
+  /** Resources, resource templates and prompts of the connected server. */
+  get extras(): ServerExtras {
+    return this.stateValue.state === 'connected' ? this.extrasValue : NO_EXTRAS;
   }
 
   /** The SDK client while connected (resources, prompts and the like go through it). */
@@ -177,6 +185,8 @@ export class McpConnection {
     client.onerror = (error) => this.handleClientError(generation, error);
     client.onclose = () => this.handleClose(generation);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(generation));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refreshExtras(generation));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refreshExtras(generation));
     this.client = client;
     this.opened = opened;
     try {
@@ -186,6 +196,10 @@ export class McpConnection {
         `no answer to initialize within ${seconds(definition.startupTimeoutMs)}`,
       );
       const tools = await listAllTools(client, definition.timeoutMs);
+      this.extrasValue = await listExtras(client, definition.timeoutMs).catch((error: unknown) => {
+        this.options.log.append(`${OWN_NOTE} listing resources/prompts failed: ${errorMessage(error)}`);
+        return NO_EXTRAS;
+      });
       if (generation !== this.generation || this.closed) {
         await client.close().catch(() => undefined);
         return new Error('superseded');
@@ -199,6 +213,17 @@ export class McpConnection {
       if (generation === this.generation) this.client = undefined;
       await client.close().catch(() => undefined);
       return error;
+    }
+  }
+
+  private async refreshExtras(generation: number): Promise<void> {
+    const client = this.client;
+    if (!client || generation !== this.generation || this.stateValue.state !== 'connected') return;
+    try {
+      this.extrasValue = await listExtras(client, this.options.definition.timeoutMs);
+      if (generation === this.generation && this.stateValue.state === 'connected') this.setState(this.stateValue);
+    } catch (error) {
+      this.options.log.append(`${OWN_NOTE} re-listing resources/prompts failed: ${errorMessage(error)}`);
     }
   }
 

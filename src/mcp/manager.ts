@@ -14,6 +14,7 @@ import type { ServerConfigEntry } from './config.js';
 import { McpConnection, type RestartPolicy } from './connection.js';
 import { ServerLog } from './server-log.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
+import { createResourceTools } from './resources.js';
 import { createMcpTool } from './tool-adapter.js';
 import type { TransportFactory } from './transports.js';
 
@@ -205,6 +206,17 @@ export class McpManager {
       this.options.policies.ensureToolPolicy(info.modelName, 'ask');
       registry.upsert(createMcpTool(connection, info, { acceptsMedia: this.options.acceptsMedia }));
       next.add(info.modelName);
+    }
+    if (connection.connectedClient?.getServerCapabilities()?.resources) {
+      for (const tool of createResourceTools(connection, { acceptsMedia: this.options.acceptsMedia })) {
+        if (next.has(tool.name) || (registry.get(tool.name) && !slot.registered.has(tool.name))) {
+          warnings.push(`no ${tool.name} tool: the name is taken by a tool of the same name`);
+          continue;
+        }
+        this.options.policies.ensureToolPolicy(tool.name, 'ask');
+        registry.upsert(tool);
+        next.add(tool.name);
+      }
     }
     for (const name of slot.registered) if (!next.has(name)) registry.unregister(name);
     slot.registered = next;
