@@ -30,7 +30,9 @@ export interface McpRuntimeOptions {
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
-  const entries = await loadMcpConfig({ projectDir: options.projectDir, homeDir: options.homeDir, env: options.env });
+  const loaded = await loadMcpConfig({ projectDir: options.projectDir, homeDir: options.homeDir, env: options.env });
+  // A login waits for a person in a browser: the start-up deadline must not cut it short.
+  const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   return new McpManager({
     entries: options.only ? entries.filter(options.only) : entries,
     registry: options.registry,
@@ -44,6 +46,14 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     clientVersion: PACKAGE_VERSION,
     features: options.features,
   });
+}
+
+const LOGIN_TIME_MS = 10 * 60_000;
+
+function withLoginTime(entry: ServerConfigEntry): ServerConfigEntry {
+  if (entry.kind !== 'ok') return entry;
+  const startupTimeoutMs = Math.max(entry.definition.startupTimeoutMs, LOGIN_TIME_MS);
+  return { ...entry, definition: { ...entry.definition, startupTimeoutMs } };
 }
 
 /** Print mode and the `mcp` commands: nobody to ask, so decline (or accept form defaults). */

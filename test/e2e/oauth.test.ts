@@ -1,0 +1,100 @@
+/**
+ * A server that demands OAuth, end to end through the CLI: needs_auth before login, `mcp login`
+ * through the paste-back path (no browser), a tool call on the stored token, the token store's
+ * 0600 file, refresh before expiry, and `mcp logout`.
+ */
+import { spawn } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth-server.js';
+import { CLI, createProject, type Project, runCli, testEnv } from './harness.js';
+
+let project: Project;
+let oauth: OAuthFixture;
+
+beforeEach(async () => {
+  project = await createProject();
+});
+afterEach(async () => {
+  await oauth?.close();
+  await project.cleanup();
+});
+
+/** Runs `mcp login`, and pastes back the URL the authorization page redirects to. */
+function loginByPasting(): Promise<{ code: number | null; stdout: string; stderr: string; pastedUrl: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'mcp', 'login', 'secure'], {
+      cwd: project.dir,
+      // No DISPLAY: the CLI must not try a browser and offers paste-back.
+      env: testEnv({ project }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let pastedUrl = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', async (chunk: string) => {
+      stderr += chunk;
+      const match = /open:\n\s+(\S+)/.exec(stderr);
+      if (!match || pastedUrl) return;
+      const response = await fetch(match[1]!, { redirect: 'manual' });
+      pastedUrl = response.headers.get('location') ?? '';
+      child.stdin.write(`${pastedUrl}\n`);
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`login did not finish:\n${stderr}`));
+    }, 30_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, pastedUrl });
+    });
+  });
+}
+
+describe('OAuth end to end', () => {
+  it('needs_auth → login by paste-back → tool call → refresh before expiry → logout', async () => {
+    // 30 s tokens are inside the 60 s refresh margin: every new run refreshes first.
+    oauth = await startOAuthFixture({ expiresInSeconds: 30 });
+    await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
+
+    const before = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<Record<string, string>>;
+    expect(before[0]).toMatchObject({ name: 'secure', status: 'needs_auth', error: 'run geekagent mcp login secure' });
+
+    const login = await loginByPasting();
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toContain('paste the URL you were redirected to');
+    expect(login.pastedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+    expect(login.stdout).toContain('Logged in to secure (1 tools)');
+    expect(oauth.grants.authorization_code).toBe(1);
+
+    const authDir = path.join(project.home, '.geekagent', 'auth');
+    const [file] = await readdir(authDir);
+    expect(file).toMatch(/^secure-[0-9a-f]{12}\.json$/);
+    expect((await stat(path.join(authDir, file!))).mode & 0o777).toBe(0o600);
+
+    const call = await runCli(['mcp', 'call', 'secure', 'whoami'], { project });
+    expect(call.code, call.stderr).toBe(0);
+    expect(call.stdout).toMatch(/^hello client-/);
+    expect(oauth.grants.refresh_token).toBeGreaterThanOrEqual(1);
+    expect(oauth.grants.authorization_code).toBe(1);
+
+    const logout = await runCli(['mcp', 'logout', 'secure'], { project });
+    expect(logout.stdout).toContain('Logged out of secure');
+    const after = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<Record<string, string>>;
+    expect(after[0]!.status).toBe('needs_auth');
+  });
+
+  it('a needs_auth server never blocks the others', async () => {
+    oauth = await startOAuthFixture();
+    await project.mcpServers({
+      secure: { type: 'http', url: oauth.mcpUrl },
+      demo: { command: 'node', args: [path.resolve(import.meta.dirname, '../../examples/demo-server.mjs')] },
+    });
+    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<Record<string, string>>;
+    expect(list.map((s) => s.status)).toEqual(['needs_auth', 'connected']);
+  });
+});
