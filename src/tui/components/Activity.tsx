@@ -1,0 +1,79 @@
+/**
+ * What is happening right now, under the transcript: running tools with a spinner and elapsed
+ * time (MCP progress as a bar with the server's message), "thinking" while the model works, and
+ * messages queued behind the running turn.
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import type { ToolProgress } from '../../tools/types.js';
+import type { RunningTool } from '../types.js';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const BAR_WIDTH = 16;
+
+export interface ActivityProps {
+  busy: boolean;
+  turnStartedAt: number | undefined;
+  tools: readonly RunningTool[];
+  queued: readonly string[];
+  /** A question is open: tools wait on it, so no spinner pretends they are running. */
+  waitingForAnswer: boolean;
+  now?: () => number;
+}
+
+export function Activity({
+  busy,
+  turnStartedAt,
+  tools,
+  queued,
+  waitingForAnswer,
+  now = Date.now,
+}: ActivityProps) {
+  const ticking = busy && !waitingForAnswer;
+  const frame = useTick(ticking);
+  const spinner = FRAMES[frame % FRAMES.length];
+  return (
+    <Box flexDirection="column">
+      {ticking && tools.length === 0 && turnStartedAt !== undefined ? (
+        <Text color="gray">{`${spinner} thinking… ${elapsed(now() - turnStartedAt)}`}</Text>
+      ) : null}
+      {ticking
+        ? tools.map((tool) => (
+            <Box key={tool.callId} flexDirection="column">
+              <Text color="yellow">{`${spinner} ${tool.name} ${elapsed(now() - tool.startedAt)}`}</Text>
+              {tool.progress ? <Text color="yellow">{`  ${progressBar(tool.progress)}`}</Text> : null}
+            </Box>
+          ))
+        : null}
+      {queued.length > 0 ? (
+        <Text color="gray">{queued.map((text) => `queued › ${text}`).join('\n')}</Text>
+      ) : null}
+    </Box>
+  );
+}
+
+/** `[██████░░░░░░░░░░] 40% message`, or a count with the message when the total is unknown. */
+export function progressBar(progress: ToolProgress): string {
+  const message = progress.message ? ` ${progress.message}` : '';
+  if (!progress.total || progress.total <= 0) return `${progress.progress}${message}`;
+  const ratio = Math.min(1, Math.max(0, progress.progress / progress.total));
+  const filled = Math.round(ratio * BAR_WIDTH);
+  return `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}] ${Math.round(ratio * 100)}%${message}`;
+}
+
+export function elapsed(ms: number): string {
+  const seconds = Math.max(0, ms) / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  return `${Math.floor(seconds / 60)}m${String(Math.floor(seconds % 60)).padStart(2, '0')}s`;
+}
+
+/** A frame counter that advances five times a second (each tick redraws the screen) while `active`, and costs nothing otherwise. */
+function useTick(active: boolean): number {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setTick((n) => n + 1), 200);
+    return () => clearInterval(timer);
+  }, [active]);
+  return tick;
+}

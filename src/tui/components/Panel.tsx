@@ -1,0 +1,32 @@
+/** The 28-column side panel: model, root, instructions, MCP status, token use, TODO. */
+import { Box, Text } from 'ink';
+import { PANEL_WIDTH, panelRows } from '../panel-lines.js';
+import type { PanelData } from '../types.js';
+
+export function Panel({ data }: { data: PanelData }) {
+  return (
+    <Box
+      flexDirection="column"
+      width={PANEL_WIDTH}
+      flexShrink={0}
+      borderStyle="single"
+      borderTop={false}
+      borderRight={false}
+      borderBottom={false}
+      borderDimColor
+      paddingLeft={1}
+      overflow="hidden"
+    >
+      {/* Rows keep their height on a short terminal: the panel is clipped, never squeezed. */}
+      <Box flexDirection="column" flexShrink={0}>
+        {panelRows(data).map((row) => (
+          <Text key={row.label || 'percent'} wrap="wrap">
+            {row.label ? <Text bold>{row.label}</Text> : null}
+            {row.label ? ' ' : ''}
+            {row.value}
+          </Text>
+        ))}
+      </Box>
+    </Box>
+  );
+}

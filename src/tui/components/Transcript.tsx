@@ -1,0 +1,48 @@
+/**
+ * The scrolling transcript: a clipped box that starts at the top and, once full, keeps the newest
+ * line at the bottom (flex-end). Scrolling shifts the content down by `scroll` rows (a negative
+ * bottom margin), revealing older lines.
+ */
+import { Box, type DOMElement, measureElement } from 'ink';
+import { useEffect, useRef } from 'react';
+import type { Entry } from '../types.js';
+import { EntryView } from './EntryView.js';
+
+/** Only this many of the newest entries are laid out; older ones stay in memory, off screen. */
+export const RENDERED_ENTRIES = 300;
+
+export interface TranscriptProps {
+  entries: readonly Entry[];
+  /** Rows scrolled up from the bottom; 0 follows the newest line. */
+  scroll?: number;
+  /** Told the visible height and the content height after each layout, for paging and clamping. */
+  onMeasure?: (visible: number, content: number) => void;
+}
+
+export function Transcript({ entries, scroll = 0, onMeasure }: TranscriptProps) {
+  const outer = useRef<DOMElement>(null);
+  const inner = useRef<DOMElement>(null);
+  useEffect(() => {
+    if (!onMeasure || !outer.current || !inner.current) return;
+    onMeasure(measureElement(outer.current).height, measureElement(inner.current).height);
+  });
+  const shown = entries.length > RENDERED_ENTRIES ? entries.slice(-RENDERED_ENTRIES) : entries;
+  return (
+    <Box
+      ref={outer}
+      flexDirection="column"
+      flexGrow={1}
+      flexShrink={1}
+      overflow="hidden"
+      justifyContent="flex-end"
+    >
+      <Box ref={inner} flexDirection="column" flexShrink={0} marginBottom={-scroll}>
+        {shown.map((entry) => (
+          <EntryView key={entry.id} entry={entry} />
+        ))}
+      </Box>
+      {/* Takes the free space while the transcript is short, so it starts at the top. */}
+      <Box flexGrow={1} />
+    </Box>
+  );
+}

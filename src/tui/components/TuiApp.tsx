@@ -1,0 +1,11 @@
+/** The root component: follows the session's snapshot and the terminal's size, renders the Screen. */
+import { useSyncExternalStore } from 'react';
+import { useTerminalSize } from '../hooks.js';
+import type { TuiSession } from '../session.js';
+import { Screen } from './Screen.js';
+
+export function TuiApp({ session, stdout }: { session: TuiSession; stdout: NodeJS.WriteStream }) {
+  const snapshot = useSyncExternalStore(session.subscribe, session.snapshot);
+  const { cols, rows } = useTerminalSize(stdout);
+  return <Screen snapshot={snapshot} target={session} cols={cols} rows={rows} />;
+}

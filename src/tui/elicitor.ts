@@ -1,0 +1,195 @@
+/**
+ * The TUI's answer to a server's elicitation: a form built from the requested schema, filled in
+ * one field at a time in the input line (defaults prefilled), then accepted, declined or
+ * cancelled. Requests queue like approval questions; a cancelled request withdraws its form.
+ */
+import type { ElicitationAnswer, ElicitationHandler, ElicitationRequest, FieldValue } from '../mcp/client-features.js';
+
+export interface FormField {
+  name: string;
+  label: string;
+  description?: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
+  options?: string[];
+  required: boolean;
+  default?: FieldValue;
+}
+
+export interface FormView {
+  /** Changes whenever the input line should be refilled (a new form, or the next field). */
+  key: string;
+  server: string;
+  message: string;
+  fields: FormField[];
+  values: Record<string, FieldValue>;
+  /** The field being asked; `fields.length` is the final accept/decline step. */
+  index: number;
+  error?: string;
+  /** What the input line starts with for this step. */
+  prefill: string;
+}
+
+interface Waiting {
+  request: ElicitationRequest;
+  fields: FormField[];
+  values: Record<string, FieldValue>;
+  index: number;
+  error?: string;
+  id: number;
+  resolve: (answer: ElicitationAnswer) => void;
+}
+
+export class TuiElicitor implements ElicitationHandler {
+  private readonly waiting: Waiting[] = [];
+  private readonly listeners = new Set<() => void>();
+  private nextId = 1;
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
+    return new Promise((resolve) => {
+      const item: Waiting = { request, fields: formFields(request), values: {}, index: 0, id: this.nextId++, resolve };
+      const onAbort = () => this.finish(item, { action: 'cancel' });
+      item.resolve = (answer) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(answer);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(item);
+      this.notify();
+    });
+  }
+
+  current(): FormView | undefined {
+    const head = this.waiting[0];
+    if (!head) return undefined;
+    const field = head.fields[head.index];
+    const value = field ? (head.values[field.name] ?? field.default) : undefined;
+    return {
+      key: `${head.id}:${head.index}`,
+      server: head.request.server,
+      message: head.request.message,
+      fields: head.fields,
+      values: head.values,
+      index: head.index,
+      error: head.error,
+      prefill: value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value),
+    };
+  }
+
+  /** Enter: the current field's text, or at the last step `''` accepts and `d` declines. */
+  input(text: string): void {
+    const head = this.waiting[0];
+    if (!head) return;
+    const field = head.fields[head.index];
+    if (!field) {
+      const choice = text.trim().toLowerCase();
+      if (choice === 'd' || choice === 'decline') this.finish(head, { action: 'decline' });
+      else if (choice === 'c' || choice === 'cancel') this.finish(head, { action: 'cancel' });
+      else this.finish(head, { action: 'accept', content: head.values });
+      return;
+    }
+    const parsed = parseField(field, text);
+    if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) {
+      head.error = parsed.error;
+    } else {
+      head.error = undefined;
+      if (parsed === undefined) delete head.values[field.name];
+      else head.values[field.name] = parsed;
+      head.index++;
+    }
+    this.notify();
+  }
+
+  cancel(): boolean {
+    const head = this.waiting[0];
+    if (!head) return false;
+    this.finish(head, { action: 'cancel' });
+    return true;
+  }
+
+  private finish(item: Waiting, answer: ElicitationAnswer): void {
+    const index = this.waiting.indexOf(item);
+    if (index < 0) return;
+    this.waiting.splice(index, 1);
+    item.resolve(answer);
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export function formFields(request: ElicitationRequest): FormField[] {
+  const required = new Set(request.schema.required ?? []);
+  return Object.entries(request.schema.properties ?? {}).map(([name, schema]) => {
+    const options = choiceOptions(schema);
+    const items = schema.items as Record<string, unknown> | undefined;
+    const itemOptions = items ? choiceOptions(items) : undefined;
+    const type: FormField['type'] =
+      schema.type === 'array' && itemOptions
+        ? 'choices'
+        : options
+          ? 'choice'
+          : schema.type === 'number' || schema.type === 'integer' || schema.type === 'boolean'
+            ? schema.type
+            : 'string';
+    return {
+      name,
+      label: typeof schema.title === 'string' ? schema.title : name,
+      ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+      type,
+      ...(options || itemOptions ? { options: options ?? itemOptions } : {}),
+      required: required.has(name),
+      ...(schema.default !== undefined ? { default: schema.default as FieldValue } : {}),
+    };
+  });
+}
+
+function choiceOptions(schema: Record<string, unknown>): string[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum.map(String);
+  const variants = (schema.oneOf ?? schema.anyOf) as Array<{ const?: unknown }> | undefined;
+  if (Array.isArray(variants) && variants.every((v) => v.const !== undefined)) return variants.map((v) => String(v.const));
+  return undefined;
+}
+
+/** The value for a field, undefined for "left empty", or an error to show. */
+export function parseField(field: FormField, raw: string): FieldValue | undefined | { error: string } {
+  const text = raw.trim();
+  if (text === '') return field.required ? { error: `${field.label} is required` } : undefined;
+  switch (field.type) {
+    case 'number':
+    case 'integer': {
+      const value = Number(text);
+      if (!Number.isFinite(value) || (field.type === 'integer' && !Number.isInteger(value))) {
+        return { error: `${field.label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
+      }
+      return value;
+    }
+    case 'boolean':
+      if (/^(y|yes|true|1)$/i.test(text)) return true;
+      if (/^(n|no|false|0)$/i.test(text)) return false;
+      return { error: `${field.label}: answer y or n` };
+    case 'choice':
+      return pick(field, text);
+    case 'choices': {
+      const picked = text.split(',').map((part) => pick(field, part.trim()));
+      const bad = picked.find((p) => typeof p === 'object');
+      return bad ?? (picked as string[]);
+    }
+    default:
+      return text;
+  }
+}
+
+function pick(field: FormField, text: string): string | { error: string } {
+  const options = field.options ?? [];
+  const byNumber = Number(text);
+  if (Number.isInteger(byNumber) && byNumber >= 1 && byNumber <= options.length) return options[byNumber - 1]!;
+  const match = options.find((option) => option.toLowerCase() === text.toLowerCase());
+  return match ?? { error: `${field.label}: choose one of ${options.join(', ')}` };
+}

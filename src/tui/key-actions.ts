@@ -1,0 +1,133 @@
+/**
+ * What each key does: editing keys change the buffer, Enter submits, ↑/↓ walk the history,
+ * PgUp/PgDn scroll, Esc / Ctrl+C / Ctrl+D cancel or leave; with a question open, the key is the
+ * answer. The decisions are the session's; this only routes keys to them.
+ */
+import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
+import type { InputHistory } from './history.js';
+import type { KeyEvent } from './keys.js';
+import * as edit from './line-editor.js';
+
+/** The part of the session keys drive. */
+export interface KeyTarget {
+  submit(input: string): void;
+  /** Answers `question`, the one on screen; a question not yet drawn is never answered blind. */
+  answer(answer: ApprovalAnswer, question: ApprovalRequest): void;
+  cancel(): void;
+  interrupt(): void;
+  requestExit(): void;
+  /** Enter while an elicitation form is open: the text for its current field. */
+  formInput(text: string): void;
+  readonly history: InputHistory;
+}
+
+export interface KeyContext {
+  target: KeyTarget;
+  /** The question on screen, if any: keys answer it instead of editing. */
+  question: ApprovalRequest | undefined;
+  /** The question was answered: until the next one is drawn, keys edit the buffer again. */
+  answered(): void;
+  /** An elicitation form is open: Enter feeds its current field instead of submitting. */
+  form: boolean;
+  buffer: edit.Buffer;
+  setBuffer(buffer: edit.Buffer): void;
+  /** Pages the transcript: +1 towards older lines, -1 towards newer, 0 back to the newest. */
+  scroll(pages: 1 | -1 | 0): void;
+}
+
+export function handleKey(event: KeyEvent, ctx: KeyContext): void {
+  if (globalKey(event, ctx)) return;
+  if (ctx.question) {
+    ctx.target.answer(answerFor(event), ctx.question);
+    ctx.answered();
+    return;
+  }
+  if (event.type === 'text') {
+    ctx.setBuffer(edit.insert(ctx.buffer, event.text));
+  } else if (event.type === 'ctrl') {
+    ctrlKey(event.letter, ctx);
+  } else {
+    namedKey(event.name, ctx);
+  }
+}
+
+/** Keys that mean the same with or without a question open. */
+function globalKey(event: KeyEvent, ctx: KeyContext): boolean {
+  if (event.type === 'ctrl' && event.letter === 'c') ctx.target.interrupt();
+  else if (event.type === 'ctrl' && event.letter === 'd') ctx.target.requestExit();
+  else if (event.type === 'key' && event.name === 'escape') ctx.target.cancel();
+  else if (event.type === 'key' && event.name === 'pageUp') ctx.scroll(1);
+  else if (event.type === 'key' && event.name === 'pageDown') ctx.scroll(-1);
+  else return false;
+  return true;
+}
+
+/** `y` once, `a` always, anything else no — the safe reading of a stray key. */
+export function answerFor(event: KeyEvent): ApprovalAnswer {
+  if (event.type !== 'text') return 'no';
+  const text = event.text.trim().toLowerCase();
+  if (text === 'y' || text === 'yes') return 'yes';
+  if (text === 'a' || text === 'always') return 'always';
+  return 'no';
+}
+
+function ctrlKey(letter: string, ctx: KeyContext): void {
+  const { buffer, setBuffer } = ctx;
+  if (letter === 'a') setBuffer(edit.home(buffer));
+  else if (letter === 'e') setBuffer(edit.end(buffer));
+  else if (letter === 'u') setBuffer(edit.killToStart(buffer));
+  else if (letter === 'k') setBuffer(edit.killToEnd(buffer));
+  else if (letter === 'w') setBuffer(edit.deleteWordBack(buffer));
+  else if (letter === 'b') setBuffer(edit.left(buffer));
+  else if (letter === 'f') setBuffer(edit.right(buffer));
+}
+
+function namedKey(name: Exclude<KeyEvent, { type: 'text' | 'ctrl' }>['name'], ctx: KeyContext): void {
+  const { buffer, setBuffer, target } = ctx;
+  if (name === 'enter' && ctx.form) {
+    setBuffer(edit.EMPTY);
+    target.formInput(buffer.text);
+    return;
+  }
+  if (name === 'enter') {
+    if (buffer.text.trim() === '') return;
+    setBuffer(edit.EMPTY);
+    ctx.scroll(0);
+    target.submit(buffer.text);
+    return;
+  }
+  const next =
+    name === 'up'
+      ? historyBuffer(target.history.previous(buffer.text))
+      : name === 'down'
+        ? historyBuffer(target.history.next())
+        : editKey(name, buffer);
+  if (next) setBuffer(next);
+}
+
+function historyBuffer(entry: string | undefined): edit.Buffer | undefined {
+  return entry === undefined ? undefined : edit.fromText(entry);
+}
+
+function editKey(name: string, buffer: edit.Buffer): edit.Buffer | undefined {
+  switch (name) {
+    case 'newline':
+      return edit.insert(buffer, '\n');
+    case 'backspace':
+      return edit.backspace(buffer);
+    case 'delete':
+      return edit.deleteForward(buffer);
+    case 'wordBack':
+      return edit.deleteWordBack(buffer);
+    case 'left':
+      return edit.left(buffer);
+    case 'right':
+      return edit.right(buffer);
+    case 'home':
+      return edit.home(buffer);
+    case 'end':
+      return edit.end(buffer);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * How one turn's agent events read on screen: streamed text grows a model entry, tool calls show
+ * as running until their `[Calling tool …]` line lands, answered questions are recorded, usage
+ * updates this turn's token count.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import { formatToolLine } from '../tools/format.js';
+import type { TranscriptStore } from './transcript-store.js';
+import type { RunningTool } from './types.js';
+
+export class TurnView {
+  private readonly running = new Map<string, RunningTool>();
+  private roundHadText = false;
+  private tokens = 0;
+
+  constructor(
+    private readonly transcript: TranscriptStore,
+    private readonly now: () => number,
+  ) {}
+
+  get tools(): RunningTool[] {
+    return [...this.running.values()];
+  }
+
+  get turnTokens(): number {
+    return this.tokens;
+  }
+
+  /** A new turn: nothing running, the token count starts again. */
+  begin(): void {
+    this.running.clear();
+    this.tokens = 0;
+    this.roundHadText = false;
+  }
+
+  /** The turn ended: its final text is shown if it was not streamed (`finalText` may be empty). */
+  finish(finalText: string | undefined): void {
+    if (finalText && !this.roundHadText) this.transcript.line('model', finalText);
+    this.running.clear();
+    this.transcript.endStream();
+  }
+
+  apply(event: AgentEvent): void {
+    switch (event.type) {
+      case 'waiting':
+      case 'notice':
+        this.transcript.line('system', event.message);
+        return;
+      case 'round_start':
+        this.roundHadText = false;
+        this.transcript.endStream();
+        return;
+      case 'text':
+        this.roundHadText = true;
+        this.transcript.modelText(event.delta);
+        return;
+      case 'tool_start':
+        this.transcript.endStream();
+        this.running.set(event.callId, { callId: event.callId, name: event.name, startedAt: this.now() });
+        return;
+      case 'tool_progress': {
+        const tool = this.running.get(event.callId);
+        if (tool) this.running.set(event.callId, { ...tool, progress: event.progress });
+        return;
+      }
+      case 'approval':
+        this.transcript.question(event.request, event.answer);
+        return;
+      case 'tool_end':
+        this.running.delete(event.callId);
+        // formatToolLine flattens and shortens the result: the full text went to the model.
+        this.transcript.line('tool', formatToolLine(event.outcome.name, event.outcome.output));
+        return;
+      case 'usage':
+        this.tokens = event.turn.total_tokens;
+        return;
+    }
+  }
+}

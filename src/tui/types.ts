@@ -1,0 +1,58 @@
+/**
+ * The TUI's view vocabulary: transcript entries, running tools and the snapshot the components
+ * render. Plain data only — the session produces it, the components read it.
+ */
+import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
+import type { ToolProgress } from '../tools/types.js';
+import type { FormView } from './elicitor.js';
+
+/**
+ * How a line is coloured: user cyan, model green (Markdown), tool yellow, system grey, error red;
+ * `title` is the greeting's first line.
+ */
+export type LineKind = 'title' | 'user' | 'model' | 'tool' | 'system' | 'error';
+
+export type Entry =
+  | { id: number; kind: LineKind; text: string }
+  /** A confirmation that was answered: the question as shown, plus the answer. */
+  | { id: number; kind: 'question'; request: ApprovalRequest; answer: ApprovalAnswer };
+
+export interface RunningTool {
+  callId: string;
+  name: string;
+  startedAt: number;
+  progress?: ToolProgress;
+}
+
+/** Everything the side panel shows, already resolved to display values. */
+export interface PanelData {
+  /** The model name, or undefined when no API key is configured. */
+  model: string | undefined;
+  root: string;
+  instructions: boolean;
+  mcp: string;
+  contextTokens: number;
+  contextWindow: number;
+  turnTokens: number;
+  totalTokens: number;
+}
+
+export interface SessionSnapshot {
+  entries: readonly Entry[];
+  busy: boolean;
+  /** When the running turn started (ms since epoch), for the elapsed-time readout. */
+  turnStartedAt: number | undefined;
+  queued: readonly string[];
+  tools: readonly RunningTool[];
+  /** The open confirmation, if any (the approver holds the rest of the queue). */
+  question: ApprovalRequest | undefined;
+  /** An open elicitation form, if any (shown when no confirmation is open). */
+  form: FormView | undefined;
+  panel: PanelData;
+}
+
+export const CONFIRM_PROMPT = 'Confirm execution? [y/N/a]';
+
+export function answerLetter(answer: ApprovalAnswer): string {
+  return answer === 'yes' ? 'y' : answer === 'always' ? 'a' : 'n';
+}

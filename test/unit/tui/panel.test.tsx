@@ -1,0 +1,126 @@
+/** The side panel: its lines in order, MCP states, root shortening, and hiding on narrow terminals. */
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { panelMcpLine } from '../../../src/mcp/status.js';
+import { Panel } from '../../../src/tui/components/Panel.js';
+import { Screen } from '../../../src/tui/components/Screen.js';
+import { shortenPath } from '../../../src/tui/panel-lines.js';
+import { connected, panelData, plain, recordingTarget, snapshot, status } from './helpers.js';
+
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = '1';
+});
+
+const rendered: Array<{ unmount(): void }> = [];
+afterEach(() => {
+  for (const instance of rendered.splice(0)) instance.unmount();
+});
+
+function panelText(data = panelData()): string[] {
+  const instance = render(<Panel data={data} />);
+  rendered.push(instance);
+  // Drop the border column so each line reads as the person sees the panel's text.
+  return plain(instance.lastFrame())
+    .split('\n')
+    .map((line) => line.replace(/^│\s?/, '').trimEnd());
+}
+
+describe('Panel', () => {
+  it('shows the lines in the specified order', () => {
+    const lines = panelText(
+      panelData({
+        instructions: true,
+        mcp: 'demo(2)',
+        contextTokens: 3_200,
+        turnTokens: 345,
+        totalTokens: 4_000,
+      }),
+    );
+    expect(lines).toEqual([
+      'Model fake-model',
+      'Session none',
+      'Root /tmp/p',
+      'Memory none',
+      'Instructions loaded',
+      'Skills none',
+      'MCP demo(2)',
+      'Context 3,200 / 128,000',
+      '3% used',
+      'Turn 345 tokens',
+      'Total 4,000 tokens',
+      'TODO none',
+    ]);
+  });
+
+  it('says not configured when there is no API key, and none without AGENTS.md', () => {
+    const lines = panelText(panelData({ model: undefined, instructions: false }));
+    expect(lines).toContain('Model not configured');
+    expect(lines).toContain('Instructions none');
+  });
+
+  it('shows each MCP state the status line can take', () => {
+    const statuses = [
+      connected('demo', ['word_count', 'dice']),
+      status('broken', { state: 'failed', error: 'spawn ENOENT', during: 'startup' }),
+      status('slow', { state: 'connecting', attempt: 1 }),
+    ];
+    expect(panelText(panelData({ mcp: panelMcpLine([]) }))).toContain('MCP none');
+    // The line wraps inside the 26 usable columns; read it back as one line.
+    const lines = panelText(panelData({ mcp: panelMcpLine(statuses) }))
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    expect(lines).toContain('MCP demo(2), broken(failed to start),');
+    expect(lines).toContain('slow(connecting)');
+  });
+
+  it('shortens a long root to …/basename', () => {
+    const root = '/home/someone/projects/clients/acme/geekagent-checkout';
+    expect(panelText(panelData({ root }))).toContain('Root …/geekagent-checkout');
+    expect(shortenPath('/a/b', 21)).toBe('/a/b');
+    expect(shortenPath('/very/long/path/with/a-basename-that-is-too-long', 21)).toBe('…/a-basename-that-is…');
+  });
+});
+
+describe('Screen layout', () => {
+  const frameAt = (cols: number) => {
+    const instance = render(
+      <Screen
+        snapshot={snapshot({ panel: panelData({ mcp: 'demo(2)' }) })}
+        target={recordingTarget()}
+        cols={cols}
+        rows={16}
+      />,
+    );
+    rendered.push(instance);
+    return plain(instance.lastFrame());
+  };
+
+  it('shows the panel at 60 columns and more, and hides it below', () => {
+    expect(frameAt(60)).toContain('MCP demo(2)');
+    expect(frameAt(59)).not.toContain('MCP demo(2)');
+    expect(frameAt(50)).not.toContain('Model');
+  });
+
+  it('clips the panel on a short terminal instead of squeezing its lines together', () => {
+    const instance = render(<Screen snapshot={snapshot()} target={recordingTarget()} cols={80} rows={8} />);
+    rendered.push(instance);
+    const panel = plain(instance.lastFrame())
+      .split('\n')
+      .map((line) => line.split('│')[1]?.trim() ?? '');
+    expect(panel.slice(0, 6)).toEqual([
+      'Model fake-model',
+      'Session none',
+      'Root /tmp/p',
+      'Memory none',
+      'Instructions none',
+      'Skills none',
+    ]);
+  });
+
+  it('fills the terminal height and puts the input under a rule at the bottom', () => {
+    const lines = frameAt(80).split('\n');
+    expect(lines).toHaveLength(16);
+    expect(lines[14]).toMatch(/^─{80}$/);
+    expect(lines[15]).toMatch(/^› /);
+  });
+});
