@@ -9,7 +9,8 @@ const server = new McpServer({ name: 'geekagent-demo', version: '1.0.0' });
 server.registerTool(
   'word_count',
   {
-    description: 'Count the characters and words of a piece of text (words are counted by splitting on whitespace).',
+    description:
+      'Count the characters and words of a piece of text (words are counted by splitting on whitespace).',
     inputSchema: { text: z.string().describe('The text to count') },
   },
   async ({ text }) => {

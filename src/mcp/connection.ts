@@ -129,9 +129,15 @@ export class McpConnection {
     const client = this.connectedClient;
     if (!client) throw new ToolError(this.unavailableMessage());
     const { timeoutMs } = this.options.definition;
+    // The SDK leaves an abort listener on the signal of every request; a turn's signal serves
+    // many calls, so each call gets its own child signal, unhooked when it settles.
+    const callAbort = new AbortController();
+    const forward = () => callAbort.abort(options.signal?.reason);
+    if (options.signal?.aborted) forward();
+    options.signal?.addEventListener('abort', forward, { once: true });
     try {
       const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
-        signal: options.signal,
+        signal: callAbort.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
@@ -146,6 +152,8 @@ export class McpConnection {
         this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
       }
       throw new ToolError(this.describeCallError(error, toolName));
+    } finally {
+      options.signal?.removeEventListener('abort', forward);
     }
   }
 

@@ -1,114 +1,221 @@
 /**
- * One server's stderr (and the agent's notes about it): a bounded in-memory ring of recent lines
- * for `/mcp logs`, plus a log file under `.geekagent/logs/`. Never blocks and never grows without
- * bound: when the file stream is backed up, lines are dropped and counted.
+ * One server's stderr (and the agent's notes about it): a bounded ring of recent lines in memory
+ * for `/mcp logs`, plus `<project>/.geekagent/logs/<server>.log`, rotated to `.log.1`. A server
+ * flooding stderr must never grow our memory or stall the agent: when the file stream is backed up,
+ * lines are dropped, counted, and the count written once it drains.
  */
-import { createWriteStream, mkdirSync, renameSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 
 const MAX_LINE_CHARS = 4000;
+/** Lines kept while the file is being opened or rotated (async work): beyond this they drop. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
 
 export interface ServerLogOptions {
   maxLines?: number;
   maxFileBytes?: number;
 }
 
+type FileState = 'unopened' | 'opening' | 'open' | 'rotating' | 'failed' | 'closed';
+
 export class ServerLog {
   private readonly ring: string[] = [];
+  /** Index of the oldest line once the ring is full. */
+  private ringStart = 0;
   private readonly maxLines: number;
   private readonly maxFileBytes: number;
+  private state: FileState;
   private stream: WriteStream | undefined;
   private fileBytes = 0;
   private backedUp = false;
+  private queue: string[] = [];
+  private queuedBytes = 0;
   private dropped = 0;
-  private pendingDropNote = 0;
-  private failed = false;
-  private closed = false;
+  private unreported = 0;
+  /** The open or rotation in progress, for close() to wait on. */
+  private work: Promise<void> = Promise.resolve();
+  private closing: Promise<void> | undefined;
 
   constructor(
     readonly server: string,
     private readonly file: string | undefined,
     options: ServerLogOptions = {},
   ) {
-    this.maxLines = options.maxLines ?? 200;
+    this.maxLines = Math.max(1, options.maxLines ?? 200);
     this.maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
+    this.state = file === undefined ? 'closed' : 'unopened';
   }
 
+  /** Lines that never reached the file (memory always has the latest). */
   get droppedLines(): number {
     return this.dropped;
   }
 
-  append(rawLine: string): void {
-    const line = rawLine.length > MAX_LINE_CHARS ? `${rawLine.slice(0, MAX_LINE_CHARS)}… (line cut)` : rawLine;
-    this.ring.push(line);
-    if (this.ring.length > this.maxLines) this.ring.splice(0, this.ring.length - this.maxLines);
-    this.writeToFile(line);
+  append(text: string): void {
+    try {
+      for (const raw of text.includes('\n') ? text.split('\n') : [text]) {
+        const line = cut(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+        this.remember(line);
+        this.toFile(`${new Date().toISOString()} ${line}\n`);
+      }
+    } catch {
+      // logging must never take the agent down
+    }
   }
 
-  tail(count = 50): string[] {
-    return this.ring.slice(-count);
+  /** The last `count` lines, newest last. */
+  tail(count = this.maxLines): string[] {
+    const ordered = [...this.ring.slice(this.ringStart), ...this.ring.slice(0, this.ringStart)];
+    return count >= ordered.length ? ordered : ordered.slice(ordered.length - Math.max(0, count));
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    const stream = this.stream;
-    this.stream = undefined;
-    if (!stream) return;
-    await new Promise<void>((resolve) => stream.end(() => resolve()));
+  close(): Promise<void> {
+    this.closing ??= this.finish();
+    return this.closing;
   }
 
-  private writeToFile(line: string): void {
-    if (!this.file || this.failed || this.closed) return;
-    const stream = this.stream ?? this.open();
-    if (!stream) return;
-    if (this.backedUp) {
-      this.dropped++;
-      this.pendingDropNote++;
+  private remember(line: string): void {
+    if (this.ring.length < this.maxLines) {
+      this.ring.push(line);
       return;
     }
-    let text = `${new Date().toISOString()} ${line}\n`;
-    if (this.pendingDropNote > 0) {
-      text = `[${this.pendingDropNote} lines dropped]\n${text}`;
-      this.pendingDropNote = 0;
-    }
-    this.fileBytes += Buffer.byteLength(text);
-    if (!stream.write(text)) {
-      this.backedUp = true;
-      stream.once('drain', () => {
-        this.backedUp = false;
-      });
-    }
-    if (this.fileBytes >= this.maxFileBytes) this.rotate(stream);
+    this.ring[this.ringStart] = line;
+    this.ringStart = (this.ringStart + 1) % this.maxLines;
   }
 
-  private open(): WriteStream | undefined {
-    try {
-      mkdirSync(path.dirname(this.file!), { recursive: true });
-      const stream = createWriteStream(this.file!, { flags: 'a' });
-      stream.on('error', () => {
-        this.failed = true;
-      });
-      this.stream = stream;
-      this.fileBytes = 0;
-      return stream;
-    } catch {
-      this.failed = true;
-      return undefined;
+  private toFile(entry: string): void {
+    switch (this.state) {
+      case 'unopened':
+        this.state = 'opening';
+        this.enqueue(entry);
+        this.work = this.open();
+        return;
+      case 'opening':
+      case 'rotating':
+        if (this.queuedBytes + entry.length <= MAX_QUEUED_BYTES) this.enqueue(entry);
+        else this.drop();
+        return;
+      case 'open':
+        if (this.backedUp) {
+          this.drop();
+          return;
+        }
+        if (this.fileBytes > 0 && this.fileBytes + Buffer.byteLength(entry) > this.maxFileBytes) {
+          this.state = 'rotating';
+          this.enqueue(entry);
+          this.work = this.rotate();
+          return;
+        }
+        this.write(entry);
+        return;
+      default:
+        return; // failed or closed: memory only
     }
   }
 
-  /** Keeps one previous file (`<name>.log.1`); lines arriving meanwhile count as dropped. */
-  private rotate(stream: WriteStream): void {
+  private write(entry: string): void {
+    const stream = this.stream!;
+    this.fileBytes += Buffer.byteLength(entry);
+    if (stream.write(entry)) return;
     this.backedUp = true;
-    this.stream = stream;
-    stream.end(() => {
-      try {
-        renameSync(this.file!, `${this.file}.1`);
-      } catch {
-        // another agent rotated it first; appending to whatever is there is fine
-      }
-      this.stream = undefined;
+    stream.once('drain', () => {
       this.backedUp = false;
+      this.reportDrops();
     });
   }
+
+  private enqueue(entry: string): void {
+    this.queue.push(entry);
+    this.queuedBytes += entry.length;
+  }
+
+  private drop(): void {
+    this.dropped++;
+    this.unreported++;
+  }
+
+  private reportDrops(): void {
+    if (this.unreported === 0 || !this.stream) return;
+    const note = `${new Date().toISOString()} [${this.unreported} lines dropped]\n`;
+    this.unreported = 0;
+    this.fileBytes += note.length;
+    this.stream.write(note);
+  }
+
+  private async open(): Promise<void> {
+    const file = this.file!;
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      this.fileBytes = (await stat(file).catch(() => undefined))?.size ?? 0;
+      if (this.fileBytes >= this.maxFileBytes) await this.shiftOld(file);
+      this.attach(file);
+    } catch {
+      this.fail();
+    }
+  }
+
+  private async rotate(): Promise<void> {
+    const file = this.file!;
+    const old = this.stream;
+    this.stream = undefined;
+    if (old) await endStream(old);
+    await this.shiftOld(file);
+    // A write error while the old stream flushed has turned the file off for good.
+    if (this.state === 'rotating') this.attach(file);
+  }
+
+  private async shiftOld(file: string): Promise<void> {
+    // Another agent on the same project may have rotated it first: appending is fine then.
+    await rename(file, `${file}.1`).catch(() => undefined);
+    this.fileBytes = 0;
+  }
+
+  private attach(file: string): void {
+    const stream = createWriteStream(file, { flags: 'a' });
+    stream.on('error', () => this.fail());
+    this.stream = stream;
+    this.state = 'open';
+    this.backedUp = false;
+    const queued = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.reportDrops();
+    // A long queue may itself fill the stream or the file: route each entry as if new.
+    for (const entry of queued) this.toFile(entry);
+  }
+
+  private fail(): void {
+    this.state = 'failed';
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.stream?.destroy();
+    this.stream = undefined;
+  }
+
+  private async finish(): Promise<void> {
+    // Each open/rotation may start another while it flushes its queue: wait until none runs.
+    while (this.state === 'opening' || this.state === 'rotating') await this.work;
+    const stream = this.stream;
+    this.stream = undefined;
+    if (this.state !== 'failed') this.state = 'closed';
+    if (!stream) return;
+    if (this.unreported > 0) {
+      stream.write(`${new Date().toISOString()} [${this.unreported} lines dropped]\n`);
+      this.unreported = 0;
+    }
+    await endStream(stream);
+  }
+}
+
+/** Ends a stream and waits until it is flushed (or failed: a log never reports errors). */
+function endStream(stream: WriteStream): Promise<void> {
+  stream.end();
+  return finished(stream).catch(() => undefined);
+}
+
+function cut(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  return `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} characters cut]`;
 }

@@ -1,23 +1,23 @@
 /**
- * Our stdio Transport for the SDK `Client`. The SDK's StdioClientTransport signals only its direct
- * child (an `npx`/`sh -c` grandchild survives), notices an exit only on 'close' (a grandchild
- * holding stdout hides a crash until the request times out), re-copies its read buffer for every
- * chunk (quadratic on multi-MB messages) and drops the connection on messages over 10 MiB. This
- * one runs the server in its own process group, detects exit from the process itself, frames
- * lines in linear time and survives garbage and oversized lines. Message (de)serialisation stays
- * the SDK's.
+ * Our stdio Transport for the SDK `Client`, replacing StdioClientTransport, which signals only its
+ * direct child (an `npx`/`sh -c` grandchild survives), notices an exit only on 'close' (a grandchild
+ * holding stdout hides a crash until the request times out), re-copies its read buffer on every
+ * chunk (quadratic on multi-MB messages) and drops the connection on any message over 10 MiB.
+ * Message (de)serialisation stays the SDK's.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { killGroup, type ProcessGroupTracker } from '../process/group-tracker.js';
 
 export interface StdioLaunch {
   command: string;
   args: string[];
-  /** The complete environment of the server (the caller merged defaults and declared env). */
+  /** The complete environment of the server: the caller merged the defaults and declared env. */
   env: Record<string, string>;
   cwd?: string;
 }
@@ -36,9 +36,23 @@ export interface StdioTransportOptions {
 }
 
 const NEWLINE = 0x0a;
+const CR = 0x0d;
 const MAX_STDERR_LINE = 8192;
-/** After the server exits, how long its last buffered output may take to arrive. */
-const EXIT_DRAIN_MS = 100;
+/** After the exit (and the group kill), how long the last buffered output may take to arrive. */
+const EXIT_DRAIN_MS = 200;
+/** Bytes kept of each end of an oversized line: enough to find its JSON-RPC id. */
+const EDGE = 256;
+const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+/** `{"jsonrpc":"2.0","id":7,"result"…` — how most non-JS servers order a response. */
+const HEAD_ID = new RegExp(
+  String.raw`^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*${ID}\s*,\s*"(?:result|error)"`,
+);
+/** `…,"jsonrpc":"2.0","id":7}` — how the TypeScript SDK orders one (id last). */
+const TAIL_ID = new RegExp(String.raw`,\s*"id"\s*:\s*${ID}\s*\}\s*$`);
+
+export function describeProcessExit(exit: ProcessExit): string {
+  return exit.signal ? `server was killed by ${exit.signal}` : `server exited with code ${exit.code}`;
+}
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -51,11 +65,15 @@ export class GroupStdioTransport implements Transport {
   private closing = false;
   private closeNotified = false;
   private closePromise: Promise<void> | undefined;
+  /** Output after the exit is no longer ours to deliver. */
+  private stopped = false;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  /** Skipping the rest of a line that was too long. */
-  private discarding = false;
-  private stderrPartial = '';
+  /** The line being skipped because it is over the limit. */
+  private oversized: { bytes: number; head: Buffer; tail: Buffer } | undefined;
+  private stderrParts: string[] = [];
+  private stderrLength = 0;
+  private stderrCut = false;
   private readonly maxMessageBytes: number;
 
   constructor(private readonly options: StdioTransportOptions) {
@@ -71,33 +89,48 @@ export class GroupStdioTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.child) throw new Error('GroupStdioTransport already started');
-    const { command, args, env, cwd } = this.options.launch;
+    if (this.child || this.closePromise)
+      return Promise.reject(new Error('GroupStdioTransport was already started'));
+    const { launch, tracker } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env, cwd, detached: true, stdio: 'pipe', shell: false, windowsHide: true });
-      this.child = child;
-      let spawned = false;
-      this.exited = new Promise((exited) => {
-        child.once('exit', (code, signal) => {
-          this.handleExit(child, { code, signal }).finally(exited);
-        });
+      // detached: the server leads its own process group (pgid = pid), so the whole family can be
+      // signalled at once; env is exactly what we were given, never process.env.
+      const child = spawn(launch.command, launch.args, {
+        env: launch.env,
+        cwd: launch.cwd,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
       });
+      this.child = child;
+      const pid = child.pid;
+      // Registered before 'spawn' so an agent dying in between still leaves nothing behind.
+      if (pid !== undefined) tracker.add(pid);
+      let spawned = false;
       child.once('spawn', () => {
         spawned = true;
-        this.options.tracker.add(child.pid!);
         resolve();
       });
       child.on('error', (error: NodeJS.ErrnoException) => {
-        if (spawned) {
-          this.onerror?.(error);
-          return;
-        }
-        reject(describeSpawnError(error, this.options.launch));
+        if (spawned) return this.onerror?.(error);
+        reject(describeSpawnError(error, launch));
         this.notifyClose();
       });
-      child.stdin.on('error', () => undefined); // EPIPE after an exit: the exit handler reports it
+      if (pid !== undefined) {
+        this.exited = new Promise((done) => {
+          // 'exit', not 'close': 'close' waits for every holder of the pipes, grandchildren included.
+          child.once(
+            'exit',
+            (code, signal) => void this.handleExit(child, pid, { code, signal }).finally(done),
+          );
+        });
+      }
+      // EPIPE after an exit: the exit itself is what we report.
+      child.stdin.on('error', () => undefined);
       child.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
       child.stdout.on('error', () => undefined);
+      // Always drained, listener or not: a full stderr pipe would block the server.
       child.stderr.setEncoding('utf8');
       child.stderr.on('data', (chunk: string) => this.onStderr(chunk));
       child.stderr.on('error', () => undefined);
@@ -107,26 +140,20 @@ export class GroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || this.exitInfo || !stdin.writable) {
-        reject(new Error('server is not running'));
-        return;
-      }
-      if (stdin.write(serializeMessage(message))) {
-        resolve();
-        return;
-      }
-      const done = () => {
-        stdin.off('drain', done);
-        stdin.off('close', done);
-        if (this.exitInfo) reject(new Error('server is not running'));
+      if (!stdin || this.exitInfo || !stdin.writable) return reject(new Error('server is not running'));
+      if (stdin.write(serializeMessage(message))) return resolve();
+      const settle = () => {
+        stdin.off('drain', settle);
+        stdin.off('close', settle);
+        if (this.exitInfo || stdin.destroyed) reject(new Error('server is not running'));
         else resolve();
       };
-      stdin.on('drain', done);
-      stdin.on('close', done);
+      stdin.on('drain', settle);
+      stdin.on('close', settle);
     });
   }
 
-  /** stdin end → grace → SIGTERM the group → grace → SIGKILL the group. Idempotent. */
+  /** End stdin → grace → SIGTERM the group → grace → SIGKILL the group. Idempotent. */
   close(): Promise<void> {
     this.closePromise ??= this.shutDown();
     return this.closePromise;
@@ -135,51 +162,47 @@ export class GroupStdioTransport implements Transport {
   private async shutDown(): Promise<void> {
     this.closing = true;
     const child = this.child;
-    if (!child?.pid || !this.exited) {
-      this.notifyClose();
-      return;
-    }
+    const pid = child?.pid;
+    if (!child || pid === undefined || !this.exited) return this.notifyClose();
     const grace = this.options.closeGraceMs ?? 1000;
     if (!this.exitInfo) {
       child.stdin.end();
-      if (!(await this.waitForExit(grace))) {
-        killGroup(child.pid, 'SIGTERM');
-        if (!(await this.waitForExit(grace))) killGroup(child.pid, 'SIGKILL');
+      if (!(await this.exitWithin(grace))) {
+        killGroup(pid, 'SIGTERM');
+        if (!(await this.exitWithin(grace))) killGroup(pid, 'SIGKILL');
       }
     }
     await this.exited;
   }
 
-  private waitForExit(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      this.exited!.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+  private exitWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+    return Promise.race([this.exited!.then(() => true), late]).finally(() => clearTimeout(timer));
   }
 
-  private async handleExit(child: ChildProcessWithoutNullStreams, exit: ProcessExit): Promise<void> {
+  private async handleExit(
+    child: ChildProcessWithoutNullStreams,
+    pid: number,
+    exit: ProcessExit,
+  ): Promise<void> {
     this.exitInfo = exit;
-    // Grandchildren may still hold our pipes (and would hide the exit): take the group down.
-    killGroup(child.pid!, 'SIGKILL');
-    this.options.tracker.remove(child.pid!);
-    // Output the server wrote just before exiting may still be in the pipe: let it arrive.
-    await new Promise<void>((resolve) => {
-      if (child.stdout.readableEnded) return resolve();
-      const timer = setTimeout(resolve, EXIT_DRAIN_MS);
-      child.stdout.once('end', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    // Grandchildren may still hold our pipes (which would hide the exit): take the group down.
+    killGroup(pid, 'SIGKILL');
+    this.options.tracker.remove(pid);
+    // What the server wrote just before exiting may still be in the pipes (its last response, its
+    // dying words on stderr): they end as soon as the group is gone, or we stop waiting.
+    await Promise.race([
+      Promise.all([ended(child.stdout), ended(child.stderr)]),
+      new Promise((resolve) => setTimeout(resolve, EXIT_DRAIN_MS)),
+    ]);
+    this.stopped = true;
     child.stdout.destroy();
     child.stderr.destroy();
-    if (this.stderrPartial !== '') this.options.onStderrLine?.(this.stderrPartial);
-    this.stderrPartial = '';
+    child.stdin.destroy();
+    if (this.stderrParts.length > 0) this.flushStderr();
     this.pending = [];
-    this.pendingBytes = 0;
+    this.oversized = undefined;
     if (!this.closing) this.onerror?.(new Error(describeProcessExit(exit)));
     this.notifyClose();
   }
@@ -190,42 +213,59 @@ export class GroupStdioTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Linear-time framing: only each new chunk is scanned for newlines; one concat per message. */
+  /** Linear framing: only each new chunk is scanned for newlines; one concat per message. */
   private onStdout(chunk: Buffer): void {
-    if (this.exitInfo && this.closeNotified) return;
+    if (this.stopped) return;
     let start = 0;
-    let index = chunk.indexOf(NEWLINE);
-    while (index !== -1) {
-      const piece = chunk.subarray(start, index);
-      if (this.discarding) {
-        this.discarding = false;
-      } else if (this.pending.length > 0) {
-        this.pending.push(piece);
-        const line = Buffer.concat(this.pending, this.pendingBytes + piece.length);
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.deliver(line);
-      } else {
-        this.deliver(piece);
-      }
-      start = index + 1;
-      index = chunk.indexOf(NEWLINE, start);
+    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+      this.takePiece(chunk.subarray(start, nl), true);
+      start = nl + 1;
     }
-    if (start >= chunk.length || this.discarding) return;
-    const rest = chunk.subarray(start);
-    if (this.pendingBytes + rest.length > this.maxMessageBytes) {
+    if (start < chunk.length) this.takePiece(chunk.subarray(start), false);
+  }
+
+  private takePiece(piece: Buffer, endsLine: boolean): void {
+    const total = this.pendingBytes + piece.length;
+    if (!this.oversized && total > this.maxMessageBytes) {
+      // The first piece of the line holds its start (a chunk boundary inside the first few bytes
+      // only costs us the id, see discardOversized).
+      const head = Buffer.from((this.pending[0] ?? piece).subarray(0, EDGE));
+      this.oversized = { bytes: this.pendingBytes, head, tail: Buffer.alloc(0) };
       this.pending = [];
       this.pendingBytes = 0;
-      this.discarding = true;
-      this.onerror?.(new Error(`dropped a message from the server larger than ${this.maxMessageBytes} bytes`));
+    }
+    const skipped = this.oversized;
+    if (skipped) {
+      skipped.bytes += piece.length;
+      skipped.tail = Buffer.from(Buffer.concat([skipped.tail, piece.subarray(-EDGE)]).subarray(-EDGE));
+      if (endsLine) this.discardOversized(skipped);
       return;
     }
-    this.pending.push(rest);
-    this.pendingBytes += rest.length;
+    if (!endsLine) {
+      this.pending.push(piece);
+      this.pendingBytes = total;
+      return;
+    }
+    const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece], total);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.deliver(line);
+  }
+
+  /**
+   * The line is dropped and the connection lives on. If it was a response, the waiting request
+   * would only fail at its timeout: answer it at once with an error for the same id instead.
+   */
+  private discardOversized(skipped: { bytes: number; head: Buffer; tail: Buffer }): void {
+    this.oversized = undefined;
+    const reason = `discarded a ${skipped.bytes}-byte message from the server: larger than the ${this.maxMessageBytes}-byte limit`;
+    this.onerror?.(new Error(reason));
+    const id = oversizedResponseId(skipped.head.toString('utf8'), skipped.tail.toString('utf8'));
+    if (id !== undefined) this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: reason } });
   }
 
   private deliver(raw: Buffer): void {
-    const end = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.length - 1 : raw.length;
+    const end = raw.length > 0 && raw[raw.length - 1] === CR ? raw.length - 1 : raw.length;
     if (end === 0) return;
     const line = raw.toString('utf8', 0, end);
     let message: JSONRPCMessage;
@@ -240,27 +280,61 @@ export class GroupStdioTransport implements Transport {
   }
 
   private onStderr(chunk: string): void {
-    const text = this.stderrPartial + chunk;
-    const lines = text.split('\n');
-    this.stderrPartial = lines.pop() ?? '';
-    if (this.stderrPartial.length > MAX_STDERR_LINE) {
-      lines.push(this.stderrPartial);
-      this.stderrPartial = '';
+    const pieces = chunk.split('\n');
+    const partial = pieces.pop()!;
+    for (const piece of pieces) {
+      this.addStderr(piece);
+      this.flushStderr();
     }
-    for (const line of lines) this.options.onStderrLine?.(line.replace(/\r$/, ''));
+    if (partial !== '') this.addStderr(partial);
+  }
+
+  /** Keeps at most MAX_STDERR_LINE characters of a line; the rest of it is skipped. */
+  private addStderr(piece: string): void {
+    if (this.stderrCut) return;
+    const room = MAX_STDERR_LINE - this.stderrLength;
+    if (piece.length > room) this.stderrCut = true;
+    const kept = this.stderrCut ? piece.slice(0, room) : piece;
+    this.stderrParts.push(kept);
+    this.stderrLength += kept.length;
+  }
+
+  private flushStderr(): void {
+    let line = this.stderrParts.join('');
+    if (this.stderrCut) line += '… [line cut]';
+    else if (line.endsWith('\r')) line = line.slice(0, -1);
+    this.stderrParts = [];
+    this.stderrLength = 0;
+    this.stderrCut = false;
+    this.options.onStderrLine?.(line);
   }
 }
 
-export function describeProcessExit(exit: ProcessExit): string {
-  return exit.signal ? `server was killed by ${exit.signal}` : `server exited with code ${exit.code}`;
+function oversizedResponseId(head: string, tail: string): RequestId | undefined {
+  const match = HEAD_ID.exec(head) ?? (head.includes('"method"') ? null : TAIL_ID.exec(tail));
+  if (!match?.[1]) return undefined;
+  try {
+    const id: unknown = JSON.parse(match[1]);
+    return typeof id === 'number' || typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ended(stream: Readable): Promise<unknown> {
+  return finished(stream, { writable: false }).catch(() => undefined);
 }
 
 function describeSpawnError(error: NodeJS.ErrnoException, launch: StdioLaunch): Error {
-  if (error.code === 'ENOENT' && launch.cwd && !existsSync(launch.cwd)) {
-    return new Error(`working directory does not exist: ${launch.cwd}`);
+  // spawn reports a missing cwd as ENOENT too, which would blame the command.
+  if (error.code === 'ENOENT' && launch.cwd !== undefined && !existsSync(launch.cwd)) {
+    return new Error(`working directory not found: ${launch.cwd}`);
   }
   if (error.code === 'ENOENT') {
-    return new Error(`command not found: ${launch.command} (is it installed and on the PATH the server gets: ${launch.env.PATH ?? '(no PATH)'}?)`);
+    const where = launch.command.includes('/')
+      ? 'no such file'
+      : `not on the PATH the server gets: ${launch.env.PATH ?? '(PATH is not set)'}`;
+    return new Error(`command not found: ${launch.command} (${where}; install it or use an absolute path)`);
   }
   if (error.code === 'EACCES') return new Error(`permission denied running ${launch.command}`);
   return new Error(`cannot start ${launch.command}: ${error.message}`);

@@ -43,6 +43,11 @@ class CompiledRules {
     this.patterns.sort((a, b) => compareSpecificity(a.pattern, b.pattern));
   }
 
+  /** One exact rule more, without recompiling the rest (MCP servers add hundreds of defaults). */
+  addExact(toolName: string, policy: Policy): void {
+    this.exact.set(toolName, policy);
+  }
+
   match(toolName: string): { policy: Policy; rule: string } | undefined {
     const exact = this.exact.get(toolName);
     if (exact !== undefined) return { policy: exact, rule: toolName };
@@ -122,8 +127,14 @@ export class PolicyStore implements PolicyLookup {
   ensureToolPolicy(toolName: string, policy: Policy): void {
     if (Object.hasOwn(this.defaults, toolName)) return;
     this.defaults[toolName] = policy;
-    this.compiledDefaults = new CompiledRules(this.defaults);
-    this.decisions.clear();
+    if (toolName.includes('*')) {
+      this.compiledDefaults = new CompiledRules(this.defaults);
+      this.decisions.clear();
+      return;
+    }
+    // An exact default changes only this name's decision: no recompiling, no cache flush.
+    this.compiledDefaults.addExact(toolName, policy);
+    this.decisions.delete(toolName);
   }
 
   /** An "always" answer: `allow` for this exact name in the project layer, then saved. */

@@ -1,97 +1,85 @@
 /**
  * Tracks the process groups the agent starts (each MCP server runs in its own group) so every way
- * the agent ends can take them down. Normal exits and signals call killAll(); for SIGKILL of the
- * agent — which runs no code at all — a tiny reaper process holds a pipe from us and kills every
- * group still listed when that pipe closes.
- *
- * Why a reaper: the alternatives are sweeping leftovers at the next start (orphans live until
- * then, and pid reuse makes the sweep risky) or trusting servers to exit when stdin closes
- * (grandchildren such as `npx`/`sh -c` children don't). The reaper acts at once and costs one
- * `/bin/sh` (~1 MB), not a node process.
+ * the agent ends can take them down: killAll() for normal exits and signals, and a reaper process
+ * (see reaper.ts) for a SIGKILLed agent, which runs no code at all.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import type { Socket } from 'node:net';
+import { type ReaperHandle, startReaper } from './reaper.js';
 
-/** Reads `+<pgid>` / `-<pgid>` lines; at EOF (the agent is gone) SIGKILLs what is left. */
-export const REAPER_SCRIPT = [
-  "trap '' INT HUP TERM",
-  "groups=' '",
-  "remove() { kept=' '; for g in $groups; do [ \"$g\" = \"$1\" ] || kept=\"$kept$g \"; done; groups=\"$kept\"; }",
-  'while IFS= read -r line; do',
-  '  case "$line" in',
-  '    +*) groups="$groups${line#+} " ;;',
-  '    -*) remove "${line#-}" ;;',
-  '  esac',
-  'done',
-  // `kill -9 -PGID` is the spelling dash and bash both accept for a whole group.
-  'for g in $groups; do kill -9 "-$g" 2>/dev/null; done',
-].join('\n');
-
+/**
+ * Signals a whole process group; false when it is already gone (ESRCH) or not ours (EPERM).
+ * Refuses pgid 0 and 1: `kill(-1)` would signal every process we may signal, `kill(-0)` our own.
+ */
 export function killGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  if (!isGroupId(pgid)) return false;
   try {
     process.kill(-pgid, signal);
     return true;
   } catch {
-    return false; // ESRCH: the group is already gone
+    return false;
   }
+}
+
+function isGroupId(pgid: number): boolean {
+  return Number.isSafeInteger(pgid) && pgid > 1;
 }
 
 export class ProcessGroupTracker {
   private readonly groups = new Set<number>();
-  private reaper: ChildProcess | undefined;
   private readonly useReaper: boolean;
+  private reaper: ReaperHandle | undefined;
+  /** /bin/sh could not start (no POSIX shell): stop trying, killAll() still works. */
+  private reaperFailed = false;
 
   constructor(options: { reaper?: boolean } = {}) {
-    this.useReaper = options.reaper ?? true;
+    this.useReaper = (options.reaper ?? true) && process.platform !== 'win32';
   }
 
   get size(): number {
     return this.groups.size;
   }
 
+  /** The reaper's pid while one runs (for diagnostics and tests). */
+  get reaperPid(): number | undefined {
+    return this.reaper?.pid;
+  }
+
   add(pgid: number): void {
+    if (!isGroupId(pgid) || this.groups.has(pgid)) return;
     this.groups.add(pgid);
-    this.tellReaper(`+${pgid}`);
+    // Started lazily: a run that never starts a server never pays for a reaper.
+    if (!this.ensureReaper()) this.reaper?.tell(`+${pgid}`);
   }
 
   remove(pgid: number): void {
     if (!this.groups.delete(pgid)) return;
-    this.tellReaper(`-${pgid}`);
+    this.reaper?.tell(`-${pgid}`);
   }
 
-  /** Synchronous, so it is safe in process.on('exit'). */
+  /** Synchronous, so it is safe in process.on('exit'); groups already gone are ignored. */
   killAll(signal: NodeJS.Signals = 'SIGKILL'): void {
     for (const pgid of this.groups) killGroup(pgid, signal);
-    if (signal === 'SIGKILL') {
-      for (const pgid of [...this.groups]) this.remove(pgid);
-    }
+    // After SIGKILL nothing is left to track; unlisting also spares the reaper a later kill of a
+    // group id the system may have reused by then.
+    if (signal === 'SIGKILL') for (const pgid of [...this.groups]) this.remove(pgid);
   }
 
-  /** Ends the reaper; anything still tracked is killed by it on the way out. */
+  /** Ends the reaper cleanly (it kills whatever is still listed on its way out). */
   dispose(): void {
     const reaper = this.reaper;
     this.reaper = undefined;
-    reaper?.stdin?.end();
+    reaper?.end();
   }
 
-  private tellReaper(line: string): void {
-    if (!this.useReaper) return;
-    const reaper = this.ensureReaper();
-    if (reaper?.stdin?.writable) reaper.stdin.write(`${line}\n`);
-  }
-
-  private ensureReaper(): ChildProcess | undefined {
-    if (this.reaper) return this.reaper;
-    const reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT], {
-      detached: true,
-      stdio: ['pipe', 'ignore', 'ignore'],
+  /** Starts the reaper if needed; true when it was started now (it was told every group). */
+  private ensureReaper(): boolean {
+    if (this.reaper || !this.useReaper || this.reaperFailed) return false;
+    const reaper = startReaper((reason) => {
+      if (this.reaper === reaper) this.reaper = undefined;
+      if (reason === 'failed') this.reaperFailed = true;
     });
-    reaper.on('error', () => undefined);
-    reaper.stdin?.on('error', () => undefined);
-    // Never keep the agent alive for the reaper's sake.
-    reaper.unref();
-    (reaper.stdin as Socket | null)?.unref();
     this.reaper = reaper;
-    return reaper;
+    // A fresh reaper (first add, or the previous one died) must learn every live group.
+    for (const pgid of this.groups) reaper.tell(`+${pgid}`);
+    return true;
   }
 }

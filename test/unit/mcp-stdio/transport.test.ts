@@ -1,16 +1,17 @@
 /**
- * GroupStdioTransport under the SDK Client, against real fixture servers: crashes noticed at once
- * (even with a grandchild holding stdout), process groups killed, garbage and oversized lines
- * survived, 10 MB results intact, stderr floods drained, the environment exactly as given.
+ * GroupStdioTransport, mostly under the SDK Client against real fixture servers: crashes noticed at
+ * once (even with a grandchild holding stdout), whole process groups killed, garbage and oversized
+ * lines survived, 10 MB results intact, stderr floods drained, the environment exactly as given.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServerLog } from '../../../src/mcp/server-log.js';
-import { GroupStdioTransport } from '../../../src/mcp/stdio-transport.js';
+import { GroupStdioTransport, type StdioLaunch } from '../../../src/mcp/stdio-transport.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
 import { isAlive, waitFor } from '../../helpers/wait.js';
 
@@ -19,7 +20,8 @@ const DEMO = path.resolve(import.meta.dirname, '../../../examples/demo-server.mj
 
 let tracker: ProcessGroupTracker;
 let dir: string;
-const open: Array<{ client: Client; transport: GroupStdioTransport }> = [];
+const transports: GroupStdioTransport[] = [];
+const clients: Client[] = [];
 
 beforeEach(async () => {
   tracker = new ProcessGroupTracker({ reaper: false });
@@ -27,133 +29,265 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(open.splice(0).map(({ client }) => client.close().catch(() => undefined)));
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await Promise.all(transports.splice(0).map((transport) => transport.close()));
   tracker.killAll();
   await rm(dir, { recursive: true, force: true });
 });
 
-async function connect(
-  script: string,
-  options: { env?: Record<string, string>; onStderrLine?: (line: string) => void; maxMessageBytes?: number } = {},
-) {
-  const transport = new GroupStdioTransport({
-    launch: { command: process.execPath, args: [script], env: { ...getDefaultEnvironment(), ...options.env } },
-    tracker,
-    onStderrLine: options.onStderrLine,
-    maxMessageBytes: options.maxMessageBytes,
-  });
+interface Options {
+  env?: Record<string, string>;
+  onStderrLine?: (line: string) => void;
+  maxMessageBytes?: number;
+  closeGraceMs?: number;
+  cwd?: string;
+}
+
+function transportFor(launch: StdioLaunch, options: Options = {}) {
+  const transport = new GroupStdioTransport({ launch, tracker, ...options });
+  transports.push(transport);
+  return transport;
+}
+
+const node = (script: string, options: Options = {}): StdioLaunch => ({
+  command: process.execPath,
+  args: [script],
+  env: { ...getDefaultEnvironment(), ...options.env },
+  cwd: options.cwd,
+});
+
+async function connect(script: string, options: Options = {}) {
+  const transport = transportFor(node(script, options), options);
   const errors: string[] = [];
+  let closes = 0;
   const client = new Client({ name: 'test', version: '1' });
   client.onerror = (error) => errors.push(error.message);
+  client.onclose = () => closes++;
   await client.connect(transport);
-  open.push({ client, transport });
-  return { client, transport, errors };
+  clients.push(client);
+  return { client, transport, errors, closes: () => closes };
 }
 
 const text = (result: unknown) =>
   ((result as { content: Array<{ text?: string }> }).content ?? []).map((part) => part.text ?? '').join('');
+const echo = async (client: Client, value: string) =>
+  text(await client.callTool({ name: 'echo', arguments: { text: value } }));
+const readPid = (file: string) => waitFor(() => readFile(file, 'utf8').then(Number, () => undefined));
 
-describe('GroupStdioTransport', () => {
+describe('GroupStdioTransport with the SDK Client', () => {
   it('lists and calls the demo server’s tools', async () => {
     const { client } = await connect(DEMO);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['word_count', 'dice']);
-    expect(text(await client.callTool({ name: 'word_count', arguments: { text: 'Model Context Protocol' } }))).toBe(
-      'Characters 22, words 3',
-    );
+    const counted = await client.callTool({
+      name: 'word_count',
+      arguments: { text: 'Model Context Protocol' },
+    });
+    expect(text(counted)).toBe('Characters 22, words 3');
+    expect(text(await client.callTool({ name: 'dice', arguments: {} }))).toMatch(/^Roll: [1-6]$/);
   });
 
-  it('survives garbage lines on stdout and reports them', async () => {
+  it('survives lines on stdout that are not JSON-RPC, and reports each', async () => {
     const { client, errors } = await connect(path.join(FIXTURES, 'garbage.mjs'));
-    expect(text(await client.callTool({ name: 'echo', arguments: { text: 'still fine' } }))).toBe('still fine');
-    expect(errors.some((e) => e.startsWith('ignored a line that is not JSON-RPC: log: about to answer'))).toBe(true);
+    expect(await echo(client, 'still fine')).toBe('still fine');
+    expect(await echo(client, 'and again')).toBe('and again');
+    expect(errors).toContain('ignored a line that is not JSON-RPC: *** garbage server v1 starting ***');
+    expect(errors).toContain('ignored a line that is not JSON-RPC: {"hello":"not a JSON-RPC message"}');
+    expect(errors.filter((e) => e.endsWith('log: about to answer {not json')).length).toBeGreaterThanOrEqual(
+      3,
+    );
   });
 
   it('rejects a pending call as soon as the server exits, with its exit code', async () => {
-    const { client, transport } = await connect(path.join(FIXTURES, 'crash.mjs'));
+    const { client, transport, errors, closes } = await connect(path.join(FIXTURES, 'crash.mjs'));
     const started = Date.now();
-    await expect(client.callTool({ name: 'crash', arguments: { code: 3 } }, undefined, { timeout: 30_000 })).rejects.toThrow(
-      /Connection closed/,
-    );
+    // The SDK's own timeout is far away: only the exit detection can end this call in time.
+    const call = client.callTool({ name: 'crash', arguments: {} }, undefined, { timeout: 60_000 });
+    await expect(call).rejects.toThrow(/Connection closed/);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(transport.exit).toEqual({ code: 3, signal: null });
+    expect(errors).toContain('server exited with code 3');
+    expect(closes()).toBe(1);
+    expect(tracker.size).toBe(0);
+    await expect(transport.send({ jsonrpc: '2.0', method: 'ping', id: 99 })).rejects.toThrow(
+      'server is not running',
+    );
   });
 
   it('notices the exit at once although a grandchild holds stdout, and kills the grandchild', async () => {
     const pidFile = path.join(dir, 'grandchild.pid');
-    const { client } = await connect(path.join(FIXTURES, 'grandchild.mjs'), { env: { PID_FILE: pidFile } });
-    const grandchild = Number(await waitFor(() => readFile(pidFile, 'utf8').catch(() => undefined)));
+    const { client, transport } = await connect(path.join(FIXTURES, 'grandchild.mjs'), {
+      env: { PID_FILE: pidFile },
+    });
+    const grandchild = await readPid(pidFile);
     expect(isAlive(grandchild)).toBe(true);
     const started = Date.now();
-    await expect(client.callTool({ name: 'crash', arguments: {} }, undefined, { timeout: 30_000 })).rejects.toThrow();
+    const call = client.callTool({ name: 'crash', arguments: {} }, undefined, { timeout: 60_000 });
+    await expect(call).rejects.toThrow(/Connection closed/);
     expect(Date.now() - started).toBeLessThan(5_000);
+    expect(transport.exit).toEqual({ code: 4, signal: null });
     await waitFor(() => !isAlive(grandchild), { what: 'the grandchild to die' });
   });
 
-  it('close() takes the whole process group down', async () => {
+  it('close() takes the whole process group down, grandchild included', async () => {
     const pidFile = path.join(dir, 'grandchild.pid');
-    const { client, transport } = await connect(path.join(FIXTURES, 'grandchild.mjs'), { env: { PID_FILE: pidFile } });
-    const grandchild = Number(await waitFor(() => readFile(pidFile, 'utf8').catch(() => undefined)));
+    const { client, transport, closes } = await connect(path.join(FIXTURES, 'grandchild.mjs'), {
+      env: { PID_FILE: pidFile },
+      closeGraceMs: 300,
+    });
+    const grandchild = await readPid(pidFile);
     const server = transport.pid!;
+    // The grandchild keeps the server's event loop alive, so ending stdin is not enough: this
+    // goes through SIGTERM to the group.
     await client.close();
+    expect(transport.exit).toEqual({ code: null, signal: 'SIGTERM' });
     expect(isAlive(server)).toBe(false);
     await waitFor(() => !isAlive(grandchild), { what: 'the grandchild to die' });
     expect(tracker.size).toBe(0);
+    expect(closes()).toBe(1);
   });
 
-  it('fails to start a missing command with a clear message', async () => {
-    const transport = new GroupStdioTransport({
-      launch: { command: 'definitely-not-a-command-xyz', args: [], env: getDefaultEnvironment() },
-      tracker,
-    });
-    await expect(transport.start()).rejects.toThrow(/^command not found: definitely-not-a-command-xyz/);
-  });
-
-  it('gives the server exactly the environment it was launched with', async () => {
-    const { client } = await connect(path.join(FIXTURES, 'env.mjs'), { env: { ONLY_THIS: 'yes' } });
-    const { env } = JSON.parse(text(await client.callTool({ name: 'env', arguments: {} }))) as {
-      env: Record<string, string>;
-    };
+  it('gives the server exactly the environment and working directory it was launched with', async () => {
+    const { client } = await connect(path.join(FIXTURES, 'env.mjs'), { env: { ONLY_THIS: 'yes' }, cwd: dir });
+    const result = JSON.parse(text(await client.callTool({ name: 'env', arguments: {} })));
+    const { env, cwd } = result as { env: Record<string, string>; cwd: string };
+    expect(cwd).toBe(await import('node:fs/promises').then((fs) => fs.realpath(dir)));
     expect(env.ONLY_THIS).toBe('yes');
-    expect(env.OPENAI_API_KEY).toBeUndefined();
-    const allowed = new Set(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'ONLY_THIS']);
-    // Node may add a few of its own at start-up; nothing of the parent's beyond the allowlist.
-    const leaked = Object.keys(env).filter((key) => !allowed.has(key) && key in process.env && !key.startsWith('npm_'));
+    expect(env.PATH).toBe(process.env.PATH);
+    const allowed = new Set([...Object.keys(getDefaultEnvironment()), 'ONLY_THIS']);
+    // Node itself may add a variable or two at start-up, but nothing of ours beyond what we gave.
+    const leaked = Object.keys(env).filter((key) => !allowed.has(key) && key in process.env);
     expect(leaked).toEqual([]);
   });
 
   it('carries a 10 MB result intact', async () => {
     const { client } = await connect(path.join(FIXTURES, 'content.mjs'));
-    const result = await client.callTool({ name: 'big', arguments: { mb: 10 } }, undefined, { timeout: 30_000 });
+    const result = await client.callTool({ name: 'big', arguments: { mb: 10 } }, undefined, {
+      timeout: 30_000,
+    });
     const body = text(result);
     expect(body.length).toBe(10 * 1024 * 1024);
-    expect(body[0]).toBe('y');
+    expect(/^y+$/.test(body)).toBe(true);
   });
 
-  it('drops an oversized message and keeps the connection', async () => {
-    const { client, errors } = await connect(path.join(FIXTURES, 'content.mjs'), { maxMessageBytes: 1024 * 1024 });
-    await expect(client.callTool({ name: 'big', arguments: { mb: 2 } }, undefined, { timeout: 1_000 })).rejects.toThrow(
-      /timed out/i,
-    );
-    expect(errors.some((e) => e.includes('larger than 1048576 bytes'))).toBe(true);
+  it('fails a response above maxMessageBytes at once, and the connection keeps working', async () => {
+    const { client, errors } = await connect(path.join(FIXTURES, 'content.mjs'), {
+      maxMessageBytes: 1024 * 1024,
+    });
+    const started = Date.now();
+    const call = client.callTool({ name: 'big', arguments: { mb: 2 } }, undefined, { timeout: 60_000 });
+    await expect(call).rejects.toThrow(/message from the server: larger than the 1048576-byte limit/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(errors.some((e) => /^discarded a \d+-byte message from the server/.test(e))).toBe(true);
     expect(text(await client.callTool({ name: 'image', arguments: {} }))).toBe('a pixel:');
+    const small = await client.callTool({ name: 'big', arguments: { mb: 0.5 } });
+    expect(text(small).length).toBe(512 * 1024);
   });
 
   it('drains a stderr flood while answering calls, with bounded log memory', async () => {
-    const log = new ServerLog('flood', path.join(dir, 'flood.log'), { maxLines: 50 });
+    const log = new ServerLog('flood', path.join(dir, 'logs', 'flood.log'), { maxLines: 50 });
     let lines = 0;
-    const { client } = await connect(path.join(FIXTURES, 'flood.mjs'), {
-      env: { FLOOD_MB: '40' },
+    const { client, transport } = await connect(path.join(FIXTURES, 'flood.mjs'), {
+      env: { FLOOD_MB: '0' }, // floods until killed: every answer below comes during the flood
       onStderrLine: (line) => {
         lines++;
         log.append(line);
       },
     });
-    for (let i = 0; i < 5; i++) {
-      expect(text(await client.callTool({ name: 'echo', arguments: { text: `ping ${i}` } }))).toBe(`ping ${i}`);
-    }
-    await waitFor(() => lines >= 200, { what: 'stderr lines' });
-    expect(log.tail(1000).length).toBeLessThanOrEqual(50);
+    await waitFor(() => lines >= 50, { what: 'the flood to start' });
+    for (let i = 0; i < 5; i++) expect(await echo(client, `ping ${i}`)).toBe(`ping ${i}`);
+    const seen = lines;
+    await waitFor(() => lines >= seen + 200, { what: 'the flood to go on' });
+    expect(log.tail().length).toBe(50);
+    expect(log.tail()[0]).toMatch(/^x{4000}… \[\d+ characters cut\]$/);
+    await client.close();
+    expect(transport.exit).toBeDefined();
     await log.close();
+  });
+});
+
+describe('GroupStdioTransport on its own', () => {
+  it('frames CRLF, blank, split and batched lines; survives oversized ones; splits stderr lines', async () => {
+    const stderr: string[] = [];
+    const transport = transportFor(node(path.join(FIXTURES, 'raw-framing.mjs'), {}), {
+      maxMessageBytes: 4096,
+      onStderrLine: (line) => stderr.push(line),
+    });
+    const messages: JSONRPCMessage[] = [];
+    const errors: string[] = [];
+    let closed = 0;
+    transport.onmessage = (message) => messages.push(message);
+    transport.onerror = (error) => errors.push(error.message);
+    transport.onclose = () => closed++;
+    await transport.start();
+    await waitFor(() => messages.length === 1, { what: 'the first message' });
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await waitFor(() => closed === 1, { what: 'the exit' });
+
+    const data = messages.map((m) => ('params' in m ? m.params?.data : undefined));
+    expect(data).toEqual([1, 2, 3, 4, undefined, undefined, 5]);
+    // Oversized responses are answered with an error for their id; the server request is not.
+    expect(messages.filter((m) => 'error' in m).map((m) => ('id' in m ? m.id : undefined))).toEqual([
+      'head-id',
+      41,
+    ]);
+    expect(errors.filter((e) => e.startsWith('discarded a ')).length).toBe(3);
+    expect(errors.filter((e) => e.startsWith('ignored a line'))).toEqual([]);
+    expect(errors.at(-1)).toBe('server exited with code 0');
+    expect(stderr).toEqual(['first part', 'second', `${'e'.repeat(8192)}… [line cut]`, 'last words']);
+  });
+
+  it('close() escalates to SIGKILL for a server that ignores stdin EOF and SIGTERM', async () => {
+    const ignoring = "process.on('SIGTERM', () => {}); setInterval(() => {}, 1e6); console.error('ready')";
+    let ready = false;
+    const transport = transportFor(
+      { command: process.execPath, args: ['-e', ignoring], env: getDefaultEnvironment() },
+      { closeGraceMs: 200, onStderrLine: (line) => (ready ||= line === 'ready') },
+    );
+    const errors: string[] = [];
+    transport.onerror = (error) => errors.push(error.message);
+    await transport.start();
+    await waitFor(() => ready, { what: 'the SIGTERM handler' });
+    const first = transport.close();
+    expect(transport.close()).toBe(first);
+    await first;
+    expect(transport.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(errors).toEqual([]); // we closed it: its death is no error
+  });
+
+  it('close() of a server that exits on stdin EOF needs no signal', async () => {
+    const transport = transportFor(node(DEMO), { closeGraceMs: 30_000 });
+    await transport.start();
+    const started = Date.now();
+    await transport.close();
+    expect(transport.exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('close() before start() resolves and reports the close once', async () => {
+    const transport = transportFor(node(DEMO));
+    let closed = 0;
+    transport.onclose = () => closed++;
+    await transport.close();
+    await transport.close();
+    expect(closed).toBe(1);
+    await expect(transport.start()).rejects.toThrow('already started');
+  });
+
+  it('explains spawn failures: missing command, not executable, missing working directory', async () => {
+    const env = { PATH: '/nowhere:/also-nowhere' };
+    const missing = transportFor({ command: 'definitely-not-a-command-xyz', args: [], env });
+    await expect(missing.start()).rejects.toThrow(
+      'command not found: definitely-not-a-command-xyz (not on the PATH the server gets: /nowhere:/also-nowhere;',
+    );
+    const script = path.join(dir, 'not-executable.sh');
+    await writeFile(script, '#!/bin/sh\necho hi\n');
+    await chmod(script, 0o644);
+    const denied = transportFor({ command: script, args: [], env: getDefaultEnvironment() });
+    await expect(denied.start()).rejects.toThrow(`permission denied running ${script}`);
+    const nowhere = path.join(dir, 'no-such-dir');
+    const badCwd = transportFor({ ...node(DEMO), cwd: nowhere });
+    await expect(badCwd.start()).rejects.toThrow(`working directory not found: ${nowhere}`);
+    expect(tracker.size).toBe(0);
   });
 });

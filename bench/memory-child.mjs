@@ -1,0 +1,68 @@
+// Child of memory.mjs (run with --expose-gc): heap and RSS growth of the process that holds the
+// connections, from before connecting SERVERS many-tools servers to after all their tools are in.
+// Usage: node --expose-gc bench/memory-child.mjs <agent|sdk|agent-incremental> <servers> <tools>.
+// `agent-incremental` is a what-if: PolicyStore.ensureToolPolicy patched to add one exact default
+// instead of recompiling every default per tool (same decisions), to size that suggestion.
+import { PolicyStore } from '../dist/permissions/policy.js';
+import { agentMcp, definition, MANY_TOOLS, sdkCloseAll, sdkConnect, sleep } from './lib.mjs';
+
+const [modeArg, serversArg, toolsArg] = process.argv.slice(2);
+const mode = modeArg === 'agent-incremental' ? 'agent' : modeArg;
+if (modeArg === 'agent-incremental') {
+  PolicyStore.prototype.ensureToolPolicy = function ensureToolPolicy(toolName, policy) {
+    if (Object.hasOwn(this.defaults, toolName)) return;
+    this.defaults[toolName] = policy;
+    // MCP model names never contain `*` (naming.ts), so this is always an exact rule.
+    this.compiledDefaults.exact.set(toolName, policy); // private fields of the built class
+    this.decisions.delete(toolName);
+  };
+}
+const servers = Number(serversArg);
+const toolsPer = Number(toolsArg);
+const defs = (count, tools) =>
+  Array.from({ length: count }, (_, i) =>
+    definition(`many${i}`, MANY_TOOLS, { env: { TOOL_COUNT: String(tools) } }),
+  );
+
+/** Connects, returns the number of tools held and a close function. */
+async function connect(list) {
+  if (mode === 'agent') {
+    const mcp = agentMcp(list);
+    mcp.manager.start();
+    await mcp.manager.whenSettled();
+    return { tools: mcp.registry.list().length, close: () => mcp.close(), keep: mcp };
+  }
+  const connections = await Promise.all(list.map((def) => sdkConnect(def)));
+  return {
+    tools: connections.reduce((n, c) => n + c.tools.length, 0),
+    close: () => sdkCloseAll(connections),
+    keep: connections,
+  };
+}
+
+function reading() {
+  for (let i = 0; i < 3; i++) globalThis.gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heapUsed, rss };
+}
+
+let held;
+try {
+  // Warm-up: one small server connected and closed, so lazily loaded code and one-time caches
+  // (module loading, zod schema compilation) are not counted as per-connection memory.
+  const warm = await connect(defs(1, 5));
+  await warm.close();
+  await sleep(100);
+  const before = reading();
+  held = await connect(defs(servers, toolsPer));
+  if (held.tools !== servers * toolsPer)
+    throw new Error(`${mode}: ${held.tools} tools, expected ${servers * toolsPer}`);
+  await sleep(200); // let stream and stderr bookkeeping settle
+  const after = reading();
+  process.stdout.write(
+    `${JSON.stringify({ mode: modeArg, tools: held.tools, heapUsed: after.heapUsed - before.heapUsed, rss: after.rss - before.rss })}\n`,
+  );
+} finally {
+  await held?.close();
+}
+process.exit(0);

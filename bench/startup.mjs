@@ -1,0 +1,109 @@
+// Target 1: time-to-first-model-request of the built CLI (`node dist/cli/main.js -p hi`) with 0 vs 20
+// demo servers in .geekagent/mcp.json. A tiny in-bench OpenAI-compatible server notes when the first
+// POST /v1/chat/completions arrives; ttfr20 − ttfr0 is what 20 servers add to start-up. The SDK
+// baseline (target 2's connect of 20) is measured again here, rotated with the CLI runs.
+import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { sdkConnectOnce } from './connect.mjs';
+import { CLI, DEMO, killQuietly, median, now, rotate, spawnGroup, tempDir } from './lib.mjs';
+
+const CHUNK = { choices: [{ delta: { content: 'ok' }, finish_reason: 'stop', index: 0 }] };
+
+/** The fake model: answers every chat request with one SSE chunk and [DONE]; reports each request. */
+async function startModel() {
+  let onRequest = () => undefined;
+  const server = http.createServer((req, res) => {
+    const arrived = now();
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url.endsWith('/chat/completions')) {
+        onRequest(arrived, body);
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: ${JSON.stringify(CHUNK)}\n\ndata: [DONE]\n\n`);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    next: () => new Promise((resolve) => (onRequest = (arrived, body) => resolve({ arrived, body }))),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+async function makeProject(servers) {
+  const base = await tempDir(`ttfr${servers}`);
+  const dir = path.join(base, 'project');
+  const home = path.join(base, 'home');
+  await mkdir(path.join(dir, '.geekagent'), { recursive: true });
+  await mkdir(home, { recursive: true });
+  const mcpServers = Object.fromEntries(
+    Array.from({ length: servers }, (_, i) => [`demo${i}`, { command: process.execPath, args: [DEMO] }]),
+  );
+  await writeFile(path.join(dir, '.geekagent', 'mcp.json'), JSON.stringify({ mcpServers }, null, 2));
+  return { dir, home };
+}
+
+/** One CLI run: ms from spawn until the first chat request arrived; waits for the CLI to exit. */
+async function ttfrOnce(model, project, servers) {
+  const request = model.next();
+  const t0 = now();
+  const child = spawnGroup(process.execPath, [CLI, '-p', 'hi'], {
+    cwd: project.dir,
+    env: {
+      PATH: process.env.PATH,
+      HOME: project.home,
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'x',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_MODEL: 'bench-model',
+      GEEKAGENT_MAX_RETRIES: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const timer = setTimeout(() => killQuietly(-child.pid), 30_000);
+  try {
+    const first = await Promise.race([request, exited.then(() => null)]);
+    if (!first) throw new Error(`CLI exited before any model request:\n${output}`);
+    const tools = (JSON.parse(first.body).tools ?? []).filter((t) => t.function?.name?.startsWith('mcp_'));
+    if (tools.length !== servers * 2)
+      throw new Error(`first request had ${tools.length} MCP tools, expected ${servers * 2}:\n${output}`);
+    const code = await exited;
+    if (code !== 0) throw new Error(`CLI exited with ${code}:\n${output}`);
+    return first.arrived - t0;
+  } finally {
+    clearTimeout(timer);
+    killQuietly(-child.pid); // the CLI's group, should anything be left
+  }
+}
+
+export async function benchStartup({ reps = 5 } = {}) {
+  const model = await startModel();
+  try {
+    const p0 = await makeProject(0);
+    const p20 = await makeProject(20);
+    await ttfrOnce(model, p20, 20); // warm-up (file cache, compile cache)
+    const samples = await rotate(reps, {
+      ttfr0: () => ttfrOnce(model, p0, 0),
+      ttfr20: () => ttfrOnce(model, p20, 20),
+      sdk: () => sdkConnectOnce(),
+    });
+    return {
+      ttfr0: median(samples.ttfr0),
+      ttfr20: median(samples.ttfr20),
+      sdk: median(samples.sdk),
+      samples,
+    };
+  } finally {
+    await model.close();
+  }
+}
