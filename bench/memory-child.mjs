@@ -1,22 +1,9 @@
 // Child of memory.mjs (run with --expose-gc): heap and RSS growth of the process that holds the
 // connections, from before connecting SERVERS many-tools servers to after all their tools are in.
-// Usage: node --expose-gc bench/memory-child.mjs <agent|sdk|agent-incremental> <servers> <tools>.
-// `agent-incremental` is a what-if: PolicyStore.ensureToolPolicy patched to add one exact default
-// instead of recompiling every default per tool (same decisions), to size that suggestion.
-import { PolicyStore } from '../dist/permissions/policy.js';
+// Usage: node --expose-gc bench/memory-child.mjs <agent|sdk> <servers> <tools>.
 import { agentMcp, definition, MANY_TOOLS, sdkCloseAll, sdkConnect, sleep } from './lib.mjs';
 
-const [modeArg, serversArg, toolsArg] = process.argv.slice(2);
-const mode = modeArg === 'agent-incremental' ? 'agent' : modeArg;
-if (modeArg === 'agent-incremental') {
-  PolicyStore.prototype.ensureToolPolicy = function ensureToolPolicy(toolName, policy) {
-    if (Object.hasOwn(this.defaults, toolName)) return;
-    this.defaults[toolName] = policy;
-    // MCP model names never contain `*` (naming.ts), so this is always an exact rule.
-    this.compiledDefaults.exact.set(toolName, policy); // private fields of the built class
-    this.decisions.delete(toolName);
-  };
-}
+const [mode, serversArg, toolsArg] = process.argv.slice(2);
 const servers = Number(serversArg);
 const toolsPer = Number(toolsArg);
 const defs = (count, tools) =>

@@ -1,7 +1,6 @@
 // Target 5: client memory for 20 servers × 50 tools (1,000 tools). Each measurement runs in a fresh
 // `node --expose-gc` child (memory-child.mjs) so earlier sections cannot skew it; medians of `reps`.
-// Also: the plain SDK holding the same 1,000 tools, the agent with 20 × 1 tool (fixed cost), and
-// a what-if with an incremental PolicyStore.ensureToolPolicy (see memory-child.mjs).
+// Also: the plain SDK holding the same 1,000 tools, and the agent with 20 × 1 tool (fixed cost).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -27,7 +26,6 @@ export async function benchMemory({ reps = 2 } = {}) {
     agent: ['agent', 20, 50],
     sdk: ['sdk', 20, 50],
     agentFixed: ['agent', 20, 1],
-    agentIncremental: ['agent-incremental', 20, 50],
   };
   const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (let r = 0; r < reps; r++) {

@@ -14,10 +14,18 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     send({
       jsonrpc: '2.0',
       id: message.id,
-      result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'prebuilt', version: '1' } },
+      result: {
+        protocolVersion: message.params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'prebuilt', version: '1' },
+      },
     });
   } else if (message.method === 'tools/list') {
-    send({ jsonrpc: '2.0', id: message.id, result: { tools: [{ name: 'big', inputSchema: { type: 'object', properties: {} } }] } });
+    send({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: { tools: [{ name: 'big', inputSchema: { type: 'object', properties: {} } }] },
+    });
   } else if (message.method === 'tools/call') {
     process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)}`);
     process.stdout.write(suffix);

@@ -195,9 +195,6 @@ try {
     notes.push(
       `5: baseline column = plain SDK holding the same 1,000 tools (reference, no target); agent with 20 × 1 tool: heap ${fmtMB(m.agentFixed.heapUsed)}, RSS ${fmtMB(m.agentFixed.rss)}; marginal heap per 1,000 tools ${fmtMB(marginal)}`,
     );
-    notes.push(
-      `5: what-if — PolicyStore.ensureToolPolicy adding one exact default instead of recompiling all: heap ${fmtMB(m.agentIncremental.heapUsed)}, RSS ${fmtMB(m.agentIncremental.rss)} per 1,000 tools`,
-    );
   });
 
   await section('big', async () => {

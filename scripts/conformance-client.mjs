@@ -28,7 +28,11 @@ function oauthSettings() {
       grant: 'cross_app_access',
       clientId: context.client_id,
       clientSecret: context.client_secret,
-      idp: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: context.idp_id_token },
+      idp: {
+        tokenEndpoint: context.idp_token_endpoint,
+        clientId: context.idp_client_id,
+        idToken: context.idp_id_token,
+      },
     };
   }
   if (context.private_key_pem) {
@@ -67,7 +71,9 @@ const projectDir = path.join(base, 'project');
 mkdirSync(path.join(projectDir, '.geekagent'), { recursive: true });
 writeFileSync(
   path.join(projectDir, '.geekagent', 'mcp.json'),
-  JSON.stringify({ mcpServers: { conformance: { type: 'http', url: serverUrl, timeout: 20000, oauth: oauthSettings() } } }),
+  JSON.stringify({
+    mcpServers: { conformance: { type: 'http', url: serverUrl, timeout: 20000, oauth: oauthSettings() } },
+  }),
 );
 
 const tracker = new ProcessGroupTracker({ reaper: false });
@@ -98,11 +104,18 @@ try {
     console.error(`geekagent conformance: not connected: ${JSON.stringify(status?.state)}`);
     code = 1;
   } else {
-    const ctx = { signal: new AbortController().signal, sandbox: new RootSandbox(projectDir), undo: { record: async () => {} }, env: {} };
+    const ctx = {
+      signal: new AbortController().signal,
+      sandbox: new RootSandbox(projectDir),
+      undo: { record: async () => {} },
+      env: {},
+    };
     for (const tool of registry.list()) {
       try {
         const output = await tool.run(sampleArguments(tool.parameters), ctx);
-        console.log(`${tool.name}: ${typeof output === 'string' ? output.slice(0, 200) : JSON.stringify(output).slice(0, 200)}`);
+        console.log(
+          `${tool.name}: ${typeof output === 'string' ? output.slice(0, 200) : JSON.stringify(output).slice(0, 200)}`,
+        );
       } catch (error) {
         console.error(`${tool.name} failed: ${error.message}`);
         code = 1;

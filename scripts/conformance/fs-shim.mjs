@@ -9,5 +9,9 @@ export function globSync(pattern, options = {}) {
   const patterns = Array.isArray(pattern) ? pattern : [pattern];
   return fs.globSync
     ? fs.globSync(pattern, options)
-    : tinyGlobSync(patterns, { cwd: options.cwd ? String(options.cwd) : process.cwd(), onlyFiles: false, expandDirectories: false });
+    : tinyGlobSync(patterns, {
+        cwd: options.cwd ? String(options.cwd) : process.cwd(),
+        onlyFiles: false,
+        expandDirectories: false,
+      });
 }

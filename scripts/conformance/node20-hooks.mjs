@@ -4,6 +4,7 @@ const SHIM = new URL('./fs-shim.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, nextResolve) {
   const fromConformance = context.parentURL?.includes('/@modelcontextprotocol/conformance/');
-  if (fromConformance && (specifier === 'fs' || specifier === 'node:fs')) return { url: SHIM, shortCircuit: true };
+  if (fromConformance && (specifier === 'fs' || specifier === 'node:fs'))
+    return { url: SHIM, shortCircuit: true };
   return nextResolve(specifier, context);
 }

@@ -17,21 +17,32 @@ const PARALLEL = Number(process.env.CONFORMANCE_PARALLEL ?? 3);
 
 const listing = execFileSync(process.execPath, [...runner, 'list', '--client'], { encoding: 'utf8' });
 const only = process.argv.slice(2);
-const scenarios = [...listing.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]).filter((s) => only.length === 0 || only.includes(s));
+const scenarios = [...listing.matchAll(/^\s+- (\S+)/gm)]
+  .map((m) => m[1])
+  .filter((s) => only.length === 0 || only.includes(s));
 
 function runScenario(scenario) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...runner, 'client', '--command', clientCommand, '--scenario', scenario], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...runner, 'client', '--command', clientCommand, '--scenario', scenario],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code) => {
       const passed = /OVERALL: PASSED/.test(output) && code === 0;
       const counts = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
-      resolve({ scenario, passed, counts: counts ? `${counts[1]}/${counts[2]} checks` : 'no result', output });
+      resolve({
+        scenario,
+        passed,
+        counts: counts ? `${counts[1]}/${counts[2]} checks` : 'no result',
+        output,
+      });
     });
   });
 }

@@ -112,7 +112,12 @@ export class Agent {
       reply.toolCalls.forEach((call, index) => {
         const outcome = outcomes[index]!;
         toolCalls.push(outcome);
-        conversation.append({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.output });
+        conversation.append({
+          role: 'tool',
+          tool_call_id: call.id,
+          name: call.name,
+          content: outcome.output,
+        });
       });
       if (round >= maxRounds) {
         return {
@@ -133,7 +138,8 @@ export class Agent {
     const started = Date.now();
     onEvent?.({ type: 'tool_start', callId: call.id, name: call.name, arguments: call.arguments });
     const outcome = await this.deps.executor.execute(call, signal, {
-      onProgress: (progress) => onEvent?.({ type: 'tool_progress', callId: call.id, name: call.name, progress }),
+      onProgress: (progress) =>
+        onEvent?.({ type: 'tool_progress', callId: call.id, name: call.name, progress }),
       onApproval: (request, answer) => onEvent?.({ type: 'approval', callId: call.id, request, answer }),
     });
     onEvent?.({ type: 'tool_end', callId: call.id, outcome, elapsedMs: Date.now() - started });

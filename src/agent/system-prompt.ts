@@ -18,7 +18,7 @@ export interface PromptContext {
 
 export function agentInstructions(context: PromptContext): string {
   return [
-    'You are GeekAgent, an AI agent working in a terminal on the user\'s project.',
+    "You are GeekAgent, an AI agent working in a terminal on the user's project.",
     `The project root is ${context.root}; file tools take paths relative to it and cannot leave it.`,
     `Today is ${context.now.toISOString().slice(0, 10)}.`,
     'Use the tools to inspect and change the project instead of guessing. Prefer patch over rewriting whole files.',
@@ -31,7 +31,9 @@ export function agentInstructions(context: PromptContext): string {
 export function buildSystemPrompt(sources: PromptSources, context: PromptContext, userInput: string): string {
   const sections = [agentInstructions(context)];
   const project = sources.projectInstructions?.();
-  sections.push(project ? `Project instructions (AGENTS.md):\n${project}` : 'Project instructions (AGENTS.md): none');
+  sections.push(
+    project ? `Project instructions (AGENTS.md):\n${project}` : 'Project instructions (AGENTS.md): none',
+  );
   const skill = sources.activeSkill?.();
   if (skill) sections.push(`Active skill: ${skill.name}\n${skill.instructions}`);
   const memories = sources.recallMemories?.(userInput);

@@ -10,22 +10,22 @@ import { Conversation } from '../agent/conversation.js';
 import { loadDotEnv } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
 import { readProjectInstructions } from '../config/project-instructions.js';
-import { type PermissionConfig, loadPermissionConfig, saveAllowRule } from '../permissions/config.js';
+import type { ClientFeatures } from '../mcp/client-features.js';
+import type { McpManager } from '../mcp/manager.js';
+import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
+import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
-import { type Redactor, createRedactor } from '../permissions/redact.js';
+import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver, Policy } from '../permissions/types.js';
 import { UndoStack } from '../permissions/undo.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
-import type { McpManager } from '../mcp/manager.js';
-import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import type { ClientFeatures } from '../mcp/client-features.js';
-import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { createMcpManager, nonInteractiveFeatures, waitForServers } from './create-mcp.js';
 
 export interface AppOptions {

@@ -6,9 +6,14 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_VERSION } from '../config/version.js';
-import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
-import { type ClientFeatures, nonInteractiveElicitation, refuseSampling, type Root } from '../mcp/client-features.js';
+import {
+  type ClientFeatures,
+  nonInteractiveElicitation,
+  type Root,
+  refuseSampling,
+} from '../mcp/client-features.js';
+import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { createTransportFactory } from '../mcp/transports.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
@@ -30,7 +35,11 @@ export interface McpRuntimeOptions {
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
-  const loaded = await loadMcpConfig({ projectDir: options.projectDir, homeDir: options.homeDir, env: options.env });
+  const loaded = await loadMcpConfig({
+    projectDir: options.projectDir,
+    homeDir: options.homeDir,
+    env: options.env,
+  });
   // A login waits for a person in a browser: the start-up deadline must not cut it short.
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   return new McpManager({

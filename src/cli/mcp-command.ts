@@ -9,8 +9,8 @@ import { authDirectory, createMcpManager, nonInteractiveFeatures } from '../app/
 import { loadDotEnv } from '../config/dotenv.js';
 import { type AuthorizationPrompter, canOpenBrowser, interactivePrompter } from '../mcp/auth/prompters.js';
 import { addServerToConfig, loadMcpConfig, mcpConfigPath, removeServerFromConfig } from '../mcp/config.js';
-import { tokenStoreFor } from '../mcp/remote-transport.js';
 import type { McpManager } from '../mcp/manager.js';
+import { tokenStoreFor } from '../mcp/remote-transport.js';
 import { convertCallToolResult } from '../mcp/results.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { outputToText } from '../tools/types.js';
@@ -31,7 +31,11 @@ interface McpContext {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export function mcpCommand(io: CliIO, setExitCode: (code: number) => void, cwd: () => string | undefined): Command {
+export function mcpCommand(
+  io: CliIO,
+  setExitCode: (code: number) => void,
+  cwd: () => string | undefined,
+): Command {
   const ctx: McpContext = {
     io,
     projectDir: () => path.resolve(cwd() ?? process.cwd()),
@@ -40,10 +44,10 @@ export function mcpCommand(io: CliIO, setExitCode: (code: number) => void, cwd: 
   };
   const mcp = new Command('mcp').description('configure and inspect MCP servers');
   const scopeOption = () =>
-    new Option('-s, --scope <scope>', 'which config file: project (.geekagent/mcp.json) or user (~/.geekagent/mcp.json)').choices([
-      'project',
-      'user',
-    ]);
+    new Option(
+      '-s, --scope <scope>',
+      'which config file: project (.geekagent/mcp.json) or user (~/.geekagent/mcp.json)',
+    ).choices(['project', 'user']);
 
   mcp
     .command('list')
@@ -65,10 +69,16 @@ export function mcpCommand(io: CliIO, setExitCode: (code: number) => void, cwd: 
     .argument('<name>')
     .argument('<target...>', 'the command and its arguments (stdio), or the URL (http, sse)')
     .addOption(scopeOption().default('project'))
-    .addOption(new Option('-t, --transport <transport>', 'how to reach the server').choices(['stdio', 'http', 'sse']).default('stdio'))
+    .addOption(
+      new Option('-t, --transport <transport>', 'how to reach the server')
+        .choices(['stdio', 'http', 'sse'])
+        .default('stdio'),
+    )
     .option('-e, --env <KEY=VALUE>', 'environment variable for a stdio server (repeatable)', collect, [])
     .option('-H, --header <"Key: value">', 'HTTP header for a remote server (repeatable)', collect, [])
-    .action((name: string, target: string[], options: AddOptions) => run(ctx, () => add(ctx, name, target, options)));
+    .action((name: string, target: string[], options: AddOptions) =>
+      run(ctx, () => add(ctx, name, target, options)),
+    );
 
   mcp
     .command('login')
@@ -104,7 +114,9 @@ async function run(ctx: McpContext, body: () => Promise<number>): Promise<void> 
   try {
     ctx.setExitCode(await body());
   } catch (error) {
-    ctx.io.stderr.write(`${error instanceof ConfigError ? error.message : `geekagent mcp: ${errorMessage(error)}`}\n`);
+    ctx.io.stderr.write(
+      `${error instanceof ConfigError ? error.message : `geekagent mcp: ${errorMessage(error)}`}\n`,
+    );
     ctx.setExitCode(1);
   }
 }
@@ -177,10 +189,13 @@ interface AddOptions {
 
 async function add(ctx: McpContext, name: string, target: string[], options: AddOptions): Promise<number> {
   const file = mcpConfigPath(options.scope, { projectDir: ctx.projectDir(), homeDir: ctx.homeDir });
-  const entry = options.transport === 'stdio' ? stdioEntry(ctx, target, options.env) : remoteEntry(ctx, target, options);
+  const entry =
+    options.transport === 'stdio' ? stdioEntry(ctx, target, options.env) : remoteEntry(ctx, target, options);
   if (!entry) return 1;
   if (await serverExists(file, name)) {
-    ctx.io.stderr.write(`MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`);
+    ctx.io.stderr.write(
+      `MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`,
+    );
     return 1;
   }
   await addServerToConfig(file, name, entry);
@@ -188,7 +203,11 @@ async function add(ctx: McpContext, name: string, target: string[], options: Add
   return 0;
 }
 
-function stdioEntry(ctx: McpContext, command: string[], pairs: string[]): Record<string, unknown> | undefined {
+function stdioEntry(
+  ctx: McpContext,
+  command: string[],
+  pairs: string[],
+): Record<string, unknown> | undefined {
   const env = splitPairs(ctx, pairs, '=', '-e', 'KEY=VALUE');
   if (!env) return undefined;
   const [executable, ...args] = command;
@@ -199,7 +218,11 @@ function stdioEntry(ctx: McpContext, command: string[], pairs: string[]): Record
   };
 }
 
-function remoteEntry(ctx: McpContext, target: string[], options: AddOptions): Record<string, unknown> | undefined {
+function remoteEntry(
+  ctx: McpContext,
+  target: string[],
+  options: AddOptions,
+): Record<string, unknown> | undefined {
   if (target.length !== 1) {
     ctx.io.stderr.write(`--transport ${options.transport} takes one URL, got: ${target.join(' ')}\n`);
     return undefined;
@@ -251,7 +274,9 @@ async function login(ctx: McpContext, name: string): Promise<number> {
       await manager.whenSettled();
       const state = manager.status(name)!.state;
       if (state.state !== 'connected') {
-        ctx.io.stderr.write(`login to ${name} failed: ${state.state === 'failed' || state.state === 'needs_auth' ? state.error : state.state}\n`);
+        ctx.io.stderr.write(
+          `login to ${name} failed: ${state.state === 'failed' || state.state === 'needs_auth' ? state.error : state.state}\n`,
+        );
         return 1;
       }
       ctx.io.stdout.write(`Logged in to ${name} (${state.tools.length} tools)\n`);
@@ -262,15 +287,21 @@ async function login(ctx: McpContext, name: string): Promise<number> {
 }
 
 async function logout(ctx: McpContext, name: string): Promise<number> {
-  const entries = await loadMcpConfig({ projectDir: ctx.projectDir(), homeDir: ctx.homeDir, env: ctx.io.env });
+  const entries = await loadMcpConfig({
+    projectDir: ctx.projectDir(),
+    homeDir: ctx.homeDir,
+    env: ctx.io.env,
+  });
   const entry = entries.find((candidate) => candidate.name === name);
-  if (!entry || entry.kind !== 'ok' || entry.definition.transport === 'stdio') {
+  if (entry?.kind !== 'ok' || entry.definition.transport === 'stdio') {
     ctx.io.stderr.write(`no remote MCP server named ${name} (see geekagent mcp list)\n`);
     return 1;
   }
   const store = tokenStoreFor(entry.definition, authDirectory(ctx.homeDir));
   const removed = await store.clear();
-  ctx.io.stdout.write(removed ? `Logged out of ${name} (removed ${store.file})\n` : `${name} had no saved login\n`);
+  ctx.io.stdout.write(
+    removed ? `Logged out of ${name} (removed ${store.file})\n` : `${name} had no saved login\n`,
+  );
   return 0;
 }
 

@@ -12,7 +12,10 @@ export function formatServerList(statuses: readonly ServerStatus[], projectDir: 
   return `${describeServers(statuses, { descriptions: true })}\n`;
 }
 
-export function formatServerDetail(status: ServerStatus, definition: McpServerDefinition | undefined): string {
+export function formatServerDetail(
+  status: ServerStatus,
+  definition: McpServerDefinition | undefined,
+): string {
   const [head, ...rest] = describeServer(status, { descriptions: true });
   const lines = [head ?? status.name, ...(definition ? describeDefinition(definition) : []), ...rest];
   return `${lines.join('\n')}\n`;

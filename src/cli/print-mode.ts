@@ -3,8 +3,9 @@
  * progress lines on stderr; JSON format prints one object. An `ask` that no rule settles is
  * refused, since nobody is there to answer.
  */
-import type { AgentEvent } from '../agent/events.js';
+
 import type { TurnResult } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { createCommandTable } from '../commands/builtin.js';
 import { syncPromptCommands } from '../commands/mcp-prompts.js';
@@ -96,7 +97,8 @@ export async function runPrintTurn(
 function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
   if (format === 'json') return;
   if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${event.message}\n`);
-  if (event.type === 'tool_end') io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
+  if (event.type === 'tool_end')
+    io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
 }
 
 export function describeTurnError(error: unknown): string {

@@ -4,8 +4,8 @@
  */
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../config/version.js';
-import { type OutputFormat } from './print-mode.js';
 import { mcpCommand } from './mcp-command.js';
+import type { OutputFormat } from './print-mode.js';
 import { runChat } from './run-chat.js';
 
 export interface CliIO {
@@ -40,7 +40,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .option('--allow <pattern>', 'allow a tool (or pattern such as mcp_demo_*) for this run', collect, [])
     .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])
     .option('--cwd <dir>', 'project folder to work in (default: the current folder)')
-    .option('--accept-elicitation-defaults', 'print mode: accept MCP servers\' input forms with their defaults (else declined)')
+    .option(
+      '--accept-elicitation-defaults',
+      "print mode: accept MCP servers' input forms with their defaults (else declined)",
+    )
     .option('--model <name>', 'model name (overrides OPENAI_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (overrides OPENAI_BASE_URL)')
     .configureOutput({

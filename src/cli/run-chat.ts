@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { type App, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
-import { ConfigError } from '../util/json-file.js';
-import { errorMessage } from '../util/errors.js';
 import { CommandTable } from '../commands/types.js';
+import { errorMessage } from '../util/errors.js';
+import { ConfigError } from '../util/json-file.js';
 import { PrintModeApprover, runPrintCommand, runPrintTurn } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -47,7 +47,8 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         tracker,
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
-      if (CommandTable.isCommand(prompt)) return await runPrintCommand(app, prompt, io, options.outputFormat, turn.signal);
+      if (CommandTable.isCommand(prompt))
+        return await runPrintCommand(app, prompt, io, options.outputFormat, turn.signal);
       return await runPrintTurn(app, prompt, options.outputFormat, io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);

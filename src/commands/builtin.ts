@@ -1,7 +1,7 @@
 /** The core slash commands: /help, /undo, /mcp (status, tools, reconnect, logs), /exit. */
 import { describeServer, describeServers } from '../mcp/describe.js';
 import { describeResources } from '../mcp/resources.js';
-import { CommandTable, type CommandContext, type SlashCommand } from './types.js';
+import { type CommandContext, CommandTable, type SlashCommand } from './types.js';
 
 const help: SlashCommand = {
   name: 'help',
@@ -11,7 +11,12 @@ const help: SlashCommand = {
   needsServers: true,
   run: async (_args, ctx) => {
     const width = Math.max(...ctx.commands.list().map((command) => command.usage.length));
-    ctx.print(ctx.commands.list().map((command) => `${command.usage.padEnd(width)}  ${command.description}`).join('\n'));
+    ctx.print(
+      ctx.commands
+        .list()
+        .map((command) => `${command.usage.padEnd(width)}  ${command.description}`)
+        .join('\n'),
+    );
   },
 };
 
@@ -19,6 +24,7 @@ const undo: SlashCommand = {
   name: 'undo',
   usage: '/undo',
   description: 'restore the last confirmed write or patch (repeat to go further back)',
+  idleOnly: true,
   run: async (_args, ctx) => {
     ctx.print(await ctx.app.undo.undo());
   },
@@ -34,7 +40,8 @@ const exit: SlashCommand = {
 const mcp: SlashCommand = {
   name: 'mcp',
   usage: '/mcp [tools|resources|reconnect|logs <server>]',
-  description: 'MCP servers: status and tools; or one server’s tool descriptions, resources, reconnect, recent log',
+  description:
+    'MCP servers: status and tools; or one server’s tool descriptions, resources, reconnect, recent log',
   needsServers: true,
   run: async (args, ctx) => {
     const [sub, server] = args;
@@ -42,7 +49,9 @@ const mcp: SlashCommand = {
     if (sub === undefined) {
       const statuses = manager.statuses();
       if (statuses.length === 0) {
-        ctx.print('(no MCP servers configured; declare them in .geekagent/mcp.json or run geekagent mcp add)');
+        ctx.print(
+          '(no MCP servers configured; declare them in .geekagent/mcp.json or run geekagent mcp add)',
+        );
         return;
       }
       ctx.print(describeServers(statuses));
@@ -61,7 +70,9 @@ const mcp: SlashCommand = {
       ctx.print(describeServer(status, { descriptions: true }).join('\n'));
     } else if (sub === 'resources') {
       const connection = manager.connection(server);
-      ctx.print(connection?.connectedClient ? describeResources(connection) : `MCP server ${server} is not connected`);
+      ctx.print(
+        connection?.connectedClient ? describeResources(connection) : `MCP server ${server} is not connected`,
+      );
     } else if (sub === 'reconnect') {
       ctx.print(`reconnecting ${server}…`);
       await manager.reconnect(server);

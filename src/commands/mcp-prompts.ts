@@ -27,7 +27,9 @@ export function promptArguments(prompt: Prompt, args: string[]): Record<string, 
     values[next.name] = arg;
   }
   const missing = declared.filter((d) => d.required && !(d.name in values)).map((d) => d.name);
-  return missing.length > 0 ? `missing argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` : values;
+  return missing.length > 0
+    ? `missing argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`
+    : values;
 }
 
 export function promptText(result: GetPromptResult): string {
@@ -37,7 +39,9 @@ export function promptText(result: GetPromptResult): string {
       if (content.type === 'text') return content.text;
       if (content.type === 'resource') {
         const resource = content.resource;
-        return 'text' in resource ? `[resource ${resource.uri}]\n${resource.text}` : `[resource ${resource.uri}]`;
+        return 'text' in resource
+          ? `[resource ${resource.uri}]\n${resource.text}`
+          : `[resource ${resource.uri}]`;
       }
       return `[${content.type}]`;
     })
@@ -46,7 +50,9 @@ export function promptText(result: GetPromptResult): string {
 
 function promptCommand(manager: McpManager, server: string, prompt: Prompt): SlashCommand {
   const name = promptCommandName(server, prompt.name);
-  const argsUsage = (prompt.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  const argsUsage = (prompt.arguments ?? [])
+    .map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`))
+    .join(' ');
   return {
     name,
     usage: `/${name}${argsUsage ? ` ${argsUsage}` : ''}`,

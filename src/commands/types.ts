@@ -26,6 +26,8 @@ export interface SlashCommand {
   description: string;
   /** Non-interactive faces wait for MCP servers to settle before running it. */
   needsServers?: boolean;
+  /** Refused while a turn runs (it would race the turn's own changes). */
+  idleOnly?: boolean;
   run(args: string[], ctx: CommandContext): Promise<void>;
 }
 

@@ -80,7 +80,8 @@ export function catalogTools(definition: McpServerDefinition, serverTools: reado
     (collision) =>
       `tools ${collision.originalNames.map((n) => `"${n}"`).join(', ')} of server ${server} share the name ${collision.modelName}; all but the first got a hash suffix`,
   );
-  for (const name of duplicates) warnings.push(`server ${server} lists the tool "${name}" more than once; using the first`);
+  for (const name of duplicates)
+    warnings.push(`server ${server} lists the tool "${name}" more than once; using the first`);
   const tools: McpToolInfo[] = [];
   included.forEach((tool, index) => {
     const schema = normalizeToolSchema(tool.inputSchema);
@@ -133,7 +134,9 @@ export async function listExtras(client: Client, timeoutMs: number): Promise<Ser
   return { resources, templates, prompts };
 }
 
-async function paginate<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+async function paginate<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>,
+): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;

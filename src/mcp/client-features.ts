@@ -59,7 +59,12 @@ export interface ClientFeatures {
   roots: () => Root[];
 }
 
-export function configureClientFeatures(client: Client, server: string, features: ClientFeatures, log: ServerLog): void {
+export function configureClientFeatures(
+  client: Client,
+  server: string,
+  features: ClientFeatures,
+  log: ServerLog,
+): void {
   client.registerCapabilities({
     elicitation: { form: { applyDefaults: true } },
     sampling: {},
@@ -69,7 +74,10 @@ export function configureClientFeatures(client: Client, server: string, features
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const params = request.params;
     if (params.mode === 'url') {
-      throw new McpError(ErrorCode.InvalidParams, 'GeekAgent does not open URLs for servers (URL-mode elicitation)');
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        'GeekAgent does not open URLs for servers (URL-mode elicitation)',
+      );
     }
     const answer = await features.elicitation.elicit(
       { server, message: params.message, schema: params.requestedSchema as ElicitationSchema },
@@ -111,7 +119,8 @@ export function schemaDefaults(schema: ElicitationSchema): Record<string, FieldV
 /** Print mode: decline, unless `--accept-elicitation-defaults` (then accept with the defaults). */
 export function nonInteractiveElicitation(acceptDefaults: boolean): ElicitationHandler {
   return {
-    elicit: async (request) => (acceptDefaults ? { action: 'accept', content: schemaDefaults(request.schema) } : { action: 'decline' }),
+    elicit: async (request) =>
+      acceptDefaults ? { action: 'accept', content: schemaDefaults(request.schema) } : { action: 'decline' },
   };
 }
 

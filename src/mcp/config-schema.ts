@@ -75,7 +75,9 @@ export const oauthSchema = strict({
     .optional(),
   grant: z
     .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
-    .describe('How to get tokens: a browser login (default), machine credentials, or an enterprise IdP token.')
+    .describe(
+      'How to get tokens: a browser login (default), machine credentials, or an enterprise IdP token.',
+    )
     .optional(),
   privateKey: z
     .string()

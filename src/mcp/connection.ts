@@ -5,20 +5,37 @@
  */
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallToolResult,
-  ErrorCode,
-  McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, type ToolProgress } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
-import { NeedsLoginError } from './auth/oauth-fetch.js';
-import { type Catalog, catalogTools, listAllTools, listExtras, NO_EXTRAS, type ServerExtras } from './catalog.js';
+import {
+  type Catalog,
+  catalogTools,
+  listAllTools,
+  listExtras,
+  NO_EXTRAS,
+  type ServerExtras,
+} from './catalog.js';
 import type { McpServerDefinition } from './config.js';
+import {
+  answersLikeSseOnly,
+  callErrorMessage,
+  isNetworkFailure,
+  lastServerLine,
+  loginHint,
+  networkCause,
+  OWN_NOTE,
+  seconds,
+  startupFailureReason,
+  unavailableMessage,
+  withDeadline,
+  withLine,
+} from './connection-errors.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 import type { OpenedTransport, TransportFactory } from './transports.js';
@@ -37,9 +54,6 @@ export const DEFAULT_RESTART_POLICY: RestartPolicy = {
   maxDelayMs: 30_000,
   stableAfterMs: 60_000,
 };
-
-/** Prefix of the agent's own notes in a server's log, told apart from the server's stderr. */
-const OWN_NOTE = '[geekagent]';
 
 /** Progress resets the per-request timeout, but no call runs longer than this. */
 const MAX_TOTAL_CALL_MS = 10 * 60_000;
@@ -75,7 +89,9 @@ export class McpConnection {
   private extrasValue: ServerExtras = NO_EXTRAS;
 
   constructor(private readonly options: ConnectionOptions) {
-    this.stateValue = options.definition.disabled ? { state: 'disabled' } : { state: 'connecting', attempt: 1 };
+    this.stateValue = options.definition.disabled
+      ? { state: 'disabled' }
+      : { state: 'connecting', attempt: 1 };
   }
 
   get name(): string {
@@ -125,7 +141,11 @@ export class McpConnection {
     await this.disconnect();
   }
 
-  async callTool(toolName: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
     const client = this.connectedClient;
     if (!client) throw new ToolError(this.unavailableMessage());
     const { timeoutMs } = this.options.definition;
@@ -194,7 +214,9 @@ export class McpConnection {
     client.onclose = () => this.handleClose(generation);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(generation));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refreshExtras(generation));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refreshExtras(generation));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+      this.refreshExtras(generation),
+    );
     this.client = client;
     this.opened = opened;
     try {
@@ -229,7 +251,8 @@ export class McpConnection {
     if (!client || generation !== this.generation || this.stateValue.state !== 'connected') return;
     try {
       this.extrasValue = await listExtras(client, this.options.definition.timeoutMs);
-      if (generation === this.generation && this.stateValue.state === 'connected') this.setState(this.stateValue);
+      if (generation === this.generation && this.stateValue.state === 'connected')
+        this.setState(this.stateValue);
     } catch (error) {
       this.options.log.append(`${OWN_NOTE} re-listing resources/prompts failed: ${errorMessage(error)}`);
     }
@@ -240,7 +263,9 @@ export class McpConnection {
     // The SDK's Streamable HTTP transport gives up on its event stream without closing: the
     // server is gone as far as we are concerned.
     if (generation === this.generation && /Maximum reconnection attempts/.test(error.message)) {
-      this.connectionLost(`lost the connection to ${this.options.definition.transport === 'stdio' ? 'the server' : this.urlOf()}`);
+      this.connectionLost(
+        `lost the connection to ${this.options.definition.transport === 'stdio' ? 'the server' : this.urlOf()}`,
+      );
     }
   }
 
@@ -268,7 +293,9 @@ export class McpConnection {
       this.catalog = catalogTools(this.options.definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
     } catch (error) {
-      this.options.log.append(`${OWN_NOTE} re-listing tools after list_changed failed: ${errorMessage(error)}`);
+      this.options.log.append(
+        `${OWN_NOTE} re-listing tools after list_changed failed: ${errorMessage(error)}`,
+      );
     }
   }
 
@@ -303,7 +330,8 @@ export class McpConnection {
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       void this.connectOnce('runtime').then((ok) => {
-        if (!ok && !this.closed && this.stateValue.state === 'failed') this.scheduleRestart(this.stateValue.error);
+        if (!ok && !this.closed && this.stateValue.state === 'failed')
+          this.scheduleRestart(this.stateValue.error);
       });
     }, inMs);
     this.restartTimer.unref();
@@ -329,86 +357,31 @@ export class McpConnection {
   }
 
   private unavailableMessage(): string {
-    const s = this.stateValue;
-    const prefix = `MCP server ${this.name} is not connected`;
-    switch (s.state) {
-      case 'failed':
-        return s.retry
-          ? `${prefix}: ${s.error}; restarting (attempt ${s.retry.attempt} of ${s.retry.maxAttempts}), try again shortly`
-          : `${prefix}: ${s.error}`;
-      case 'connecting':
-        return `${prefix} yet: it is ${s.attempt > 1 ? 'restarting' : 'starting'}, try again shortly`;
-      case 'disabled':
-        return `${prefix}: it is disabled in ${this.options.definition.file}`;
-      case 'needs_auth':
-        return `${prefix}: ${s.error}`;
-      case 'connected':
-        return `${prefix}`;
-    }
+    return unavailableMessage(this.name, this.stateValue, this.options.definition.file);
   }
 
   private describeCallError(error: unknown, toolName: string): string {
-    const server = this.name;
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return `MCP server ${server} did not answer tools/call "${toolName}" within ${seconds(this.options.definition.timeoutMs)}; the request was cancelled (raise "timeout" for ${server} in ${this.options.definition.file} if it needs longer)`;
-    }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      const reason = this.opened?.exitReason() ?? (this.stateValue.state === 'failed' ? this.stateValue.error : undefined);
-      return `MCP server ${server} went away during tools/call "${toolName}": ${reason ?? 'connection closed'}`;
-    }
-    if (this.stateValue.state === 'failed') {
-      return `MCP server ${server} went away during tools/call "${toolName}": ${this.stateValue.error}`;
-    }
-    return `MCP server ${server} returned an error for tools/call "${toolName}": ${errorMessage(error)}`;
+    const { definition } = this.options;
+    return callErrorMessage(error, {
+      server: this.name,
+      toolName,
+      timeoutMs: definition.timeoutMs,
+      file: definition.file,
+      exitReason: this.opened?.exitReason(),
+      state: this.stateValue,
+    });
   }
 
   private failureReason(error: unknown, opened: OpenedTransport): string {
-    const exit = opened.exitReason();
-    if (exit) return this.withLastStderr(`${exit} during start-up`);
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return `no answer to initialize within ${seconds(this.options.definition.startupTimeoutMs)}`;
-    }
-    return errorMessage(error);
+    return startupFailureReason(error, {
+      exitReason: opened.exitReason(),
+      startupTimeoutMs: this.options.definition.startupTimeoutMs,
+      target: this.urlOf(),
+      lastStderr: lastServerLine(this.options.log),
+    });
   }
 
-  /** The server's last stderr line usually says why it died (a missing module, a bad flag). */
   private withLastStderr(reason: string): string {
-    const last = this.options.log
-      .tail(20)
-      .filter((line) => !line.startsWith(OWN_NOTE))
-      .at(-1)
-      ?.trim();
-    return last ? `${reason}: ${last.slice(0, 300)}` : reason;
+    return withLine(reason, lastServerLine(this.options.log));
   }
-}
-
-/** Streamable HTTP POST refused with 400/404/405: what a legacy SSE-only server answers. */
-function answersLikeSseOnly(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
-}
-
-function loginHint(server: string, error: UnauthorizedError): string {
-  return error instanceof NeedsLoginError ? `run geekagent mcp login ${server}` : `${error.message} (run geekagent mcp login ${server})`;
-}
-
-/** fetch() rejects with a TypeError whose cause carries the socket error code. */
-function isNetworkFailure(error: unknown): boolean {
-  return error instanceof TypeError && typeof (error.cause as { code?: unknown } | undefined)?.code === 'string';
-}
-
-function networkCause(error: unknown): string {
-  return String((error as { cause?: { code?: string } }).cause?.code ?? 'network error');
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** Rejects when the deadline passes first; the caller closes what was being waited on. */
-function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -25,10 +25,13 @@ export function stateLabel(state: ServerState): string {
 /** One block per server: `demo (2 tools)` + indented tool names, or `× name: error`. */
 export function describeServer(status: ServerStatus, options: { descriptions?: boolean } = {}): string[] {
   const s = status.state;
-  if (s.state === 'failed' || s.state === 'needs_auth') return [`× ${status.name}: ${stateLabel(s)}`, ...warningLines(status)];
+  if (s.state === 'failed' || s.state === 'needs_auth')
+    return [`× ${status.name}: ${stateLabel(s)}`, ...warningLines(status)];
   if (s.state !== 'connected') return [`${status.name} (${stateLabel(s)})`];
   const tools = s.tools.map((tool) =>
-    options.descriptions && tool.description ? `  ${tool.modelName} — ${firstLine(tool.description)}` : `  ${tool.modelName}`,
+    options.descriptions && tool.description
+      ? `  ${tool.modelName} — ${firstLine(tool.description)}`
+      : `  ${tool.modelName}`,
   );
   return [`${status.name} (${stateLabel(s)})`, ...tools, ...warningLines(status)];
 }
@@ -42,7 +45,10 @@ function firstLine(text: string): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
-export function describeServers(statuses: readonly ServerStatus[], options: { descriptions?: boolean } = {}): string {
+export function describeServers(
+  statuses: readonly ServerStatus[],
+  options: { descriptions?: boolean } = {},
+): string {
   return statuses.flatMap((status) => describeServer(status, options)).join('\n');
 }
 
@@ -63,14 +69,21 @@ export function serverListJson(statuses: readonly ServerStatus[]): ServerListEnt
       ...(s.state === 'failed' || s.state === 'needs_auth' ? { error: s.error } : {}),
       tools:
         s.state === 'connected'
-          ? s.tools.map((tool) => ({ name: tool.modelName, originalName: tool.originalName, description: tool.description }))
+          ? s.tools.map((tool) => ({
+              name: tool.modelName,
+              originalName: tool.originalName,
+              description: tool.description,
+            }))
           : [],
     };
   });
 }
 
 export function describeDefinition(definition: McpServerDefinition): string[] {
-  const lines = [`  source: ${definition.file} (${definition.source})`, `  transport: ${definition.transport}`];
+  const lines = [
+    `  source: ${definition.file} (${definition.source})`,
+    `  transport: ${definition.transport}`,
+  ];
   if (definition.transport === 'stdio') {
     lines.push(`  command: ${[definition.command, ...definition.args].join(' ')}`);
     lines.push(`  cwd: ${definition.cwd}`);

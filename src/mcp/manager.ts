@@ -12,9 +12,9 @@ import type { Catalog } from './catalog.js';
 import { type ClientFeatures, configureClientFeatures } from './client-features.js';
 import type { ServerConfigEntry } from './config.js';
 import { McpConnection, type RestartPolicy } from './connection.js';
+import { createResourceTools } from './resources.js';
 import { ServerLog } from './server-log.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
-import { createResourceTools } from './resources.js';
 import { createMcpTool } from './tool-adapter.js';
 import type { TransportFactory } from './transports.js';
 
@@ -129,7 +129,9 @@ export class McpManager {
   /** Tells every connected server that the roots changed (the permission root moved). */
   async notifyRootsChanged(): Promise<void> {
     await Promise.all(
-      this.slots.map((slot) => slot.connection?.connectedClient?.sendRootsListChanged().catch(() => undefined)),
+      this.slots.map((slot) =>
+        slot.connection?.connectedClient?.sendRootsListChanged().catch(() => undefined),
+      ),
     );
   }
 
@@ -143,7 +145,9 @@ export class McpManager {
   }
 
   private createSlot(entry: ServerConfigEntry): ServerSlot {
-    const logFile = this.options.logDir ? path.join(this.options.logDir, `${safeFileName(entry.name)}.log`) : undefined;
+    const logFile = this.options.logDir
+      ? path.join(this.options.logDir, `${safeFileName(entry.name)}.log`)
+      : undefined;
     const slot: ServerSlot = {
       entry,
       connection: undefined,

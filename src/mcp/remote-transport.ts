@@ -51,7 +51,9 @@ function remoteAuth(definition: RemoteDefinition, options: RemoteOptions): Remot
     store: tokenStoreFor(definition, options.authDir),
     redirectUrl: `http://127.0.0.1:${callbackPort(definition)}/callback`,
   });
-  return { fetch: createOAuthFetch({ server: definition.name, serverUrl, provider, prompter: options.prompter }) };
+  return {
+    fetch: createOAuthFetch({ server: definition.name, serverUrl, provider, prompter: options.prompter }),
+  };
 }
 
 export function openRemoteTransport(definition: RemoteDefinition, options: RemoteOptions): OpenedTransport {

@@ -4,7 +4,7 @@
  * user's input that attach the resource's content to the message.
  */
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Tool, ToolError, type ToolOutput, outputToText } from '../tools/types.js';
+import { outputToText, type Tool, ToolError, type ToolOutput } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import type { McpConnection } from './connection.js';
 import { sanitizeName } from './naming.js';
@@ -26,7 +26,10 @@ export async function readResource(
   if (!client) throw new ToolError(`MCP server ${connection.name} is not connected`);
   let result: ReadResourceResult;
   try {
-    result = await client.readResource({ uri }, { signal: options.signal, timeout: connection.definition.timeoutMs });
+    result = await client.readResource(
+      { uri },
+      { signal: options.signal, timeout: connection.definition.timeoutMs },
+    );
   } catch (error) {
     throw new ToolError(`MCP server ${connection.name} could not read ${uri}: ${errorMessage(error)}`);
   }
@@ -41,9 +44,11 @@ export async function readResource(
 export function describeResources(connection: McpConnection): string {
   const { resources, templates } = connection.extras;
   const lines = resources.map(
-    (r) => `${r.uri} — ${r.name}${r.mimeType ? ` (${r.mimeType})` : ''}${r.description ? `: ${r.description}` : ''}`,
+    (r) =>
+      `${r.uri} — ${r.name}${r.mimeType ? ` (${r.mimeType})` : ''}${r.description ? `: ${r.description}` : ''}`,
   );
-  for (const t of templates) lines.push(`${t.uriTemplate} — ${t.name} (template)${t.description ? `: ${t.description}` : ''}`);
+  for (const t of templates)
+    lines.push(`${t.uriTemplate} — ${t.name} (template)${t.description ? `: ${t.description}` : ''}`);
   return lines.length === 0 ? `(server ${connection.name} lists no resources)` : lines.join('\n');
 }
 
@@ -74,7 +79,8 @@ export function createResourceTools(connection: McpConnection, options: { accept
       },
       describeApproval: approval(names.read),
       run: async (args, ctx) => {
-        if (typeof args.uri !== 'string' || args.uri === '') throw new ToolError(`${names.read}: "uri" must be a string`);
+        if (typeof args.uri !== 'string' || args.uri === '')
+          throw new ToolError(`${names.read}: "uri" must be a string`);
         return readResource(connection, args.uri, { acceptsMedia: options.acceptsMedia, signal: ctx.signal });
       },
     },

@@ -23,7 +23,9 @@ function contentText(content: unknown): string {
   const parts = Array.isArray(content) ? content : [content];
   return parts
     .map((part: { type?: string; text?: string; mimeType?: string }) =>
-      part?.type === 'text' ? (part.text ?? '') : `[${part?.type ?? 'unknown'}${part?.mimeType ? `: ${part.mimeType}` : ''}]`,
+      part?.type === 'text'
+        ? (part.text ?? '')
+        : `[${part?.type ?? 'unknown'}${part?.mimeType ? `: ${part.mimeType}` : ''}]`,
     )
     .join('\n');
 }
@@ -32,22 +34,37 @@ export function modelSampling(provider: ChatProvider, approver: SamplingApprover
   return {
     sample: async (server, params, signal): Promise<CreateMessageResult> => {
       if (!(await approver.approve(server, params, signal))) {
-        throw new McpError(ErrorCode.InvalidRequest, `sampling request from ${server} was declined by the user`);
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `sampling request from ${server} was declined by the user`,
+        );
       }
       const messages: ChatMessage[] = [];
       if (params.systemPrompt) messages.push({ role: 'system', content: params.systemPrompt });
       for (const message of params.messages) {
         const text = contentText(message.content);
-        messages.push(message.role === 'assistant' ? { role: 'assistant', content: text } : { role: 'user', content: text });
+        messages.push(
+          message.role === 'assistant'
+            ? { role: 'assistant', content: text }
+            : { role: 'user', content: text },
+        );
       }
       let text: string;
       try {
         text = (await provider.complete({ messages, tools: [], signal })).text;
       } catch (error) {
-        throw new McpError(ErrorCode.InternalError, `the model could not answer: ${(error as Error).message}`);
+        throw new McpError(
+          ErrorCode.InternalError,
+          `the model could not answer: ${(error as Error).message}`,
+        );
       }
       approver.answered?.(server, text);
-      return { role: 'assistant', content: { type: 'text', text }, model: provider.model, stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text },
+        model: provider.model,
+        stopReason: 'endTurn',
+      };
     },
   };
 }

@@ -3,7 +3,7 @@
  * go to the model, the server's original name goes out in `tools/call`, and the result is
  * converted (text joined, media kept, big results cut, `isError` as an error result).
  */
-import { type Tool, ToolError, outputToText } from '../tools/types.js';
+import { outputToText, type Tool, ToolError } from '../tools/types.js';
 import type { McpConnection } from './connection.js';
 import { convertCallToolResult } from './results.js';
 import type { McpToolInfo } from './status.js';

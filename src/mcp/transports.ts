@@ -22,7 +22,10 @@ export interface OpenedTransport {
 
 export type TransportFactory = (definition: McpServerDefinition, log: ServerLog) => OpenedTransport;
 
-export function createTransportFactory(tracker: ProcessGroupTracker, remote: RemoteOptions): TransportFactory {
+export function createTransportFactory(
+  tracker: ProcessGroupTracker,
+  remote: RemoteOptions,
+): TransportFactory {
   return (definition, log) => {
     if (definition.transport !== 'stdio') return openRemoteTransport(definition, remote);
     const transport = new GroupStdioTransport({

@@ -14,7 +14,8 @@ export class RootSandbox implements PathSandbox {
   async resolve(requested: string): Promise<string> {
     const absolute = path.resolve(this.root, requested);
     if (!isInside(this.root, absolute)) throw outside(requested);
-    const realRoot = await (this.realRoot ??= realpath(this.root).catch(() => this.root));
+    this.realRoot ??= realpath(this.root).catch(() => this.root);
+    const realRoot = await this.realRoot;
     // The path may not exist yet (write creates it): check the deepest part that does.
     const real = await realpathOfExistingPrefix(absolute);
     if (!isInside(realRoot, real)) throw outside(requested);
@@ -34,7 +35,10 @@ function outside(requested: string): ToolError {
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   // `..notes` is a fine name inside root; only `..` itself or `../…` leaves it.
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 /**

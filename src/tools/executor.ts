@@ -43,7 +43,11 @@ export class ToolExecutor {
 
   constructor(private readonly deps: ExecutorDeps) {}
 
-  async execute(call: ToolCallRequest, signal: AbortSignal, hooks: ExecuteHooks = {}): Promise<ToolCallOutcome> {
+  async execute(
+    call: ToolCallRequest,
+    signal: AbortSignal,
+    hooks: ExecuteHooks = {},
+  ): Promise<ToolCallOutcome> {
     const outcome = (decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome => ({
       name: call.name,
       arguments: call.arguments,
@@ -54,10 +58,15 @@ export class ToolExecutor {
 
     const tool = this.deps.registry.get(call.name);
     if (!tool) {
-      return outcome('deny', `unknown tool: ${call.name}. Call one of the tools listed in this request.`, true);
+      return outcome(
+        'deny',
+        `unknown tool: ${call.name}. Call one of the tools listed in this request.`,
+        true,
+      );
     }
     const policy = this.deps.policies.policyFor(call.name);
-    if (policy === 'deny') return outcome('deny', `permission denied: tool ${call.name} is not allowed`, true);
+    if (policy === 'deny')
+      return outcome('deny', `permission denied: tool ${call.name} is not allowed`, true);
 
     const args = parseArguments(call);
     if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);
@@ -104,7 +113,9 @@ export class ToolExecutor {
     hooks: ExecuteHooks,
   ): Promise<ApprovalAnswer> {
     const turn = this.approvals.then(async () => {
-      const prompt = tool.describeApproval ? await tool.describeApproval(args, ctx) : genericPrompt(tool, args);
+      const prompt = tool.describeApproval
+        ? await tool.describeApproval(args, ctx)
+        : genericPrompt(tool, args);
       const request: ApprovalRequest = {
         ...prompt,
         title: this.deps.redact(prompt.title),
@@ -122,13 +133,18 @@ export class ToolExecutor {
   private redactOutput(output: ToolOutput): ToolOutput {
     if (typeof output === 'string') return this.deps.redact(output);
     return output.map(
-      (part): ContentPart => (part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part),
+      (part): ContentPart =>
+        part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part,
     );
   }
 }
 
 function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPrompt {
-  return { title: `About to call tool: ${tool.name}`, detail: JSON.stringify(args, null, 2), kind: 'generic' };
+  return {
+    title: `About to call tool: ${tool.name}`,
+    detail: JSON.stringify(args, null, 2),
+    kind: 'generic',
+  };
 }
 
 /** The arguments as an object, or the error text for the model. */

@@ -1,5 +1,5 @@
 /** The one-line progress form of a tool call, `[Calling tool NAME → RESULT]`, shared by every face. */
-import { type ToolOutput, outputToText } from './types.js';
+import { outputToText, type ToolOutput } from './types.js';
 
 export function oneLine(text: string, maxChars: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -91,14 +91,13 @@ export interface ToolCallOutcome {
 /** Joins the text parts of an output; media parts become a short placeholder. */
 export function outputToText(output: ToolOutput): string {
   if (typeof output === 'string') return output;
-  return output
-    .map((part) => (part.type === 'text' ? part.text : mediaPlaceholder(part)))
-    .join('\n');
+  return output.map((part) => (part.type === 'text' ? part.text : mediaPlaceholder(part))).join('\n');
 }
 
 /** `[image: image/png, 12.3 KB]` — used where a provider or display cannot take media. */
 export function mediaPlaceholder(part: Exclude<ContentPart, { type: 'text' }>): string {
   const bytes = Math.floor((part.data.length * 3) / 4);
-  const size = bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
+  const size =
+    bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
   return `[${part.type}: ${part.mimeType}, ${size}]`;
 }

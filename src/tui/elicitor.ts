@@ -3,7 +3,12 @@
  * one field at a time in the input line (defaults prefilled), then accepted, declined or
  * cancelled. Requests queue like approval questions; a cancelled request withdraws its form.
  */
-import type { ElicitationAnswer, ElicitationHandler, ElicitationRequest, FieldValue } from '../mcp/client-features.js';
+import type {
+  ElicitationAnswer,
+  ElicitationHandler,
+  ElicitationRequest,
+  FieldValue,
+} from '../mcp/client-features.js';
 
 export interface FormField {
   name: string;
@@ -51,7 +56,14 @@ export class TuiElicitor implements ElicitationHandler {
 
   elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
     return new Promise((resolve) => {
-      const item: Waiting = { request, fields: formFields(request), values: {}, index: 0, id: this.nextId++, resolve };
+      const item: Waiting = {
+        request,
+        fields: formFields(request),
+        values: {},
+        index: 0,
+        id: this.nextId++,
+        resolve,
+      };
       const onAbort = () => this.finish(item, { action: 'cancel' });
       item.resolve = (answer) => {
         signal.removeEventListener('abort', onAbort);
@@ -153,7 +165,8 @@ export function formFields(request: ElicitationRequest): FormField[] {
 function choiceOptions(schema: Record<string, unknown>): string[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum.map(String);
   const variants = (schema.oneOf ?? schema.anyOf) as Array<{ const?: unknown }> | undefined;
-  if (Array.isArray(variants) && variants.every((v) => v.const !== undefined)) return variants.map((v) => String(v.const));
+  if (Array.isArray(variants) && variants.every((v) => v.const !== undefined))
+    return variants.map((v) => String(v.const));
   return undefined;
 }
 
@@ -166,7 +179,9 @@ export function parseField(field: FormField, raw: string): FieldValue | undefine
     case 'integer': {
       const value = Number(text);
       if (!Number.isFinite(value) || (field.type === 'integer' && !Number.isInteger(value))) {
-        return { error: `${field.label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
+        return {
+          error: `${field.label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}`,
+        };
       }
       return value;
     }
@@ -189,7 +204,8 @@ export function parseField(field: FormField, raw: string): FieldValue | undefine
 function pick(field: FormField, text: string): string | { error: string } {
   const options = field.options ?? [];
   const byNumber = Number(text);
-  if (Number.isInteger(byNumber) && byNumber >= 1 && byNumber <= options.length) return options[byNumber - 1]!;
+  if (Number.isInteger(byNumber) && byNumber >= 1 && byNumber <= options.length)
+    return options[byNumber - 1]!;
   const match = options.find((option) => option.toLowerCase() === text.toLowerCase());
   return match ?? { error: `${field.label}: choose one of ${options.join(', ')}` };
 }

@@ -5,16 +5,16 @@
  */
 import { render } from 'ink';
 import { type App, createApp } from '../app/create-app.js';
+import { rootOf } from '../app/create-mcp.js';
 import { withProcessScope } from '../cli/process-scope.js';
 import type { ChatOptions, CliIO } from '../cli/program.js';
 import { describeStartupError } from '../cli/run-chat.js';
 import { createCommandTable } from '../commands/builtin.js';
-import { rootOf } from '../app/create-mcp.js';
 import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
 import type { ApprovalRequest } from '../permissions/types.js';
 import { TuiApprover } from './approver.js';
-import { TuiElicitor } from './elicitor.js';
 import { TuiApp } from './components/TuiApp.js';
+import { TuiElicitor } from './elicitor.js';
 import { InputHistory } from './history.js';
 import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
@@ -39,7 +39,7 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
 }
 
 export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Promise<number> {
-  return withProcessScope(io.stderr, async ({ tracker, onShutdown }) => {
+  return withProcessScope(io.stderr, async ({ tracker, onShutdown, beforeFatal }) => {
     const approver = new TuiApprover();
     const elicitor = new TuiElicitor();
     // The session exists only after the app; sampling reports to it through this late link.
@@ -57,7 +57,10 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
         tracker,
         features: ({ provider, root }) => ({
           elicitation: elicitor,
-          sampling: modelSampling(provider, samplingApprover(approver, () => session)),
+          sampling: modelSampling(
+            provider,
+            samplingApprover(approver, () => session),
+          ),
           roots: () => [rootOf(root)],
         }),
       });
@@ -87,8 +90,9 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
       leaveFullScreen();
       releaseOutput();
     };
+    beforeFatal(restoreTerminal);
     onShutdown(async () => {
-      session.requestExit();
+      session?.requestExit();
       restoreTerminal();
       await app.shutdown();
     });

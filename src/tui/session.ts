@@ -159,6 +159,13 @@ export class TuiSession {
     const { app, commands } = this.deps;
     this.transcript.line('user', input);
     this.refresh();
+    if (this.turn && commands.lookup(input)?.idleOnly) {
+      this.notice(
+        `${input.split(/\s+/)[0]} waits for the running turn: try again when it ends (Esc cancels it)`,
+        'error',
+      );
+      return;
+    }
     try {
       await commands.dispatch(input, {
         app,

@@ -72,7 +72,11 @@ export function jsonPath(pathParts: readonly PropertyKey[]): string {
 }
 
 /** One line per issue: `<file>: at <json path>: <message>`. */
-export function describeSchemaError(file: string, error: z.ZodError, prefix: readonly PropertyKey[] = []): string {
+export function describeSchemaError(
+  file: string,
+  error: z.ZodError,
+  prefix: readonly PropertyKey[] = [],
+): string {
   return error.issues
     .map((issue) => `${file}: at ${jsonPath([...prefix, ...issue.path])}: ${issue.message}`)
     .join('\n');

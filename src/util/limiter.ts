@@ -5,7 +5,8 @@ export class Limiter {
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly slots: number) {
-    if (!Number.isInteger(slots) || slots < 1) throw new RangeError(`slots must be a positive integer, got ${slots}`);
+    if (!Number.isInteger(slots) || slots < 1)
+      throw new RangeError(`slots must be a positive integer, got ${slots}`);
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {

@@ -101,7 +101,9 @@ export function runCli(args: string[], options: RunOptions): Promise<RunResult> 
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`geekagent ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`geekagent ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, options.timeoutMs ?? 45_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {

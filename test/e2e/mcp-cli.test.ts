@@ -28,9 +28,14 @@ describe('geekagent mcp', () => {
         {
           name: 'mcp_demo_word_count',
           originalName: 'word_count',
-          description: 'Count the characters and words of a piece of text (words are counted by splitting on whitespace).',
+          description:
+            'Count the characters and words of a piece of text (words are counted by splitting on whitespace).',
         },
-        { name: 'mcp_demo_dice', originalName: 'dice', description: 'Roll a six-sided die and return the random result.' },
+        {
+          name: 'mcp_demo_dice',
+          originalName: 'dice',
+          description: 'Roll a six-sided die and return the random result.',
+        },
       ],
     });
     expect(list[1]).toMatchObject({ name: 'broken', status: 'failed', tools: [] });
@@ -38,14 +43,20 @@ describe('geekagent mcp', () => {
   });
 
   it('list (text) shows the seed format: demo (2 tools) and × name: error', async () => {
-    await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] }, broken: { command: 'no-such-command-here' } });
+    await project.mcpServers({
+      demo: { command: 'node', args: [DEMO_SERVER] },
+      broken: { command: 'no-such-command-here' },
+    });
     const run = await runCli(['mcp', 'list'], { project });
     expect(run.stdout).toContain('demo (2 tools)\n  mcp_demo_word_count');
     expect(run.stdout).toMatch(/× broken: command not found: no-such-command-here/);
   });
 
   it('add, get and remove round-trip the project and user files', async () => {
-    const add = await runCli(['mcp', 'add', 'demo', '-e', 'LEVEL=${LEVEL:-3}', '--', 'node', DEMO_SERVER, '--flag'], { project });
+    const add = await runCli(
+      ['mcp', 'add', 'demo', '-e', 'LEVEL=${LEVEL:-3}', '--', 'node', DEMO_SERVER, '--flag'],
+      { project },
+    );
     expect(add.code, add.stderr).toBe(0);
     const file = path.join(project.dir, '.geekagent', 'mcp.json');
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
@@ -60,12 +71,18 @@ describe('geekagent mcp', () => {
     expect(get.stdout).toContain(`source: ${file} (project)`);
     expect(get.stdout).toContain('env: LEVEL (values not shown)');
 
-    const user = await runCli(['mcp', 'add', '--scope', 'user', 'other', '--', 'node', DEMO_SERVER], { project });
+    const user = await runCli(['mcp', 'add', '--scope', 'user', 'other', '--', 'node', DEMO_SERVER], {
+      project,
+    });
     expect(user.stdout).toContain(path.join(project.home, '.geekagent', 'mcp.json'));
-    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<{ name: string }>;
+    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<{
+      name: string;
+    }>;
     expect(list.map((s) => s.name)).toEqual(['demo', 'other']);
 
-    expect((await runCli(['mcp', 'remove', 'demo'], { project })).stdout).toContain(`Removed MCP server demo from ${file}`);
+    expect((await runCli(['mcp', 'remove', 'demo'], { project })).stdout).toContain(
+      `Removed MCP server demo from ${file}`,
+    );
     expect((await runCli(['mcp', 'remove', 'other'], { project })).code).toBe(0);
     const missing = await runCli(['mcp', 'remove', 'demo'], { project });
     expect(missing.code).toBe(1);
@@ -77,7 +94,9 @@ describe('geekagent mcp', () => {
       demo: { command: 'node', args: [DEMO_SERVER] },
       content: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'content.mjs')] },
     });
-    const ok = await runCli(['mcp', 'call', 'demo', 'word_count', '{"text":"Model Context Protocol"}'], { project });
+    const ok = await runCli(['mcp', 'call', 'demo', 'word_count', '{"text":"Model Context Protocol"}'], {
+      project,
+    });
     expect([ok.code, ok.stdout]).toEqual([0, 'Characters 22, words 3\n']);
     const failing = await runCli(['mcp', 'call', 'content', 'fails'], { project });
     expect([failing.code, failing.stderr]).toEqual([1, 'it failed on purpose\n']);
@@ -94,7 +113,9 @@ describe('geekagent mcp', () => {
       needy: { command: 'node', args: [DEMO_SERVER], env: { TOKEN: '${SURELY_UNSET_VAR_123}' } },
       demo: { command: 'node', args: [DEMO_SERVER] },
     });
-    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<Record<string, string>>;
+    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<
+      Record<string, string>
+    >;
     expect(list[0]!.status).toBe('failed');
     expect(list[0]!.error).toContain('SURELY_UNSET_VAR_123');
     expect(list[1]!.status).toBe('connected');

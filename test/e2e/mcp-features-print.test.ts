@@ -60,26 +60,47 @@ describe('MCP features in print mode', () => {
     const call = { name: 'mcp_everything_trigger-elicitation-request', arguments: '{}' };
     fake.push({ toolCalls: [call] }, { text: 'done' });
     const declined = parseJsonOutput(
-      await runCli(['-p', 'ask me', '--output-format', 'json', '--allow', 'mcp_everything_*'], { project, modelUrl: fake.url }),
+      await runCli(['-p', 'ask me', '--output-format', 'json', '--allow', 'mcp_everything_*'], {
+        project,
+        modelUrl: fake.url,
+      }),
     );
     expect(declined.tool_calls[0]!.result).toMatch(/decline/i);
     fake.push({ toolCalls: [call] }, { text: 'done' });
     const accepted = parseJsonOutput(
-      await runCli(['-p', 'ask me', '--output-format', 'json', '--allow', 'mcp_everything_*', '--accept-elicitation-defaults'], {
-        project,
-        modelUrl: fake.url,
-      }),
+      await runCli(
+        [
+          '-p',
+          'ask me',
+          '--output-format',
+          'json',
+          '--allow',
+          'mcp_everything_*',
+          '--accept-elicitation-defaults',
+        ],
+        {
+          project,
+          modelUrl: fake.url,
+        },
+      ),
     );
     expect(accepted.tool_calls[0]!.result).toMatch(/accept/i);
   });
 
   it('sampling is refused with a reason in print mode', async () => {
     fake.push(
-      { toolCalls: [{ name: 'mcp_everything_trigger-sampling-request', arguments: '{"prompt":"hi","maxTokens":10}' }] },
+      {
+        toolCalls: [
+          { name: 'mcp_everything_trigger-sampling-request', arguments: '{"prompt":"hi","maxTokens":10}' },
+        ],
+      },
       { text: 'done' },
     );
     const out = parseJsonOutput(
-      await runCli(['-p', 'sample', '--output-format', 'json', '--allow', 'mcp_everything_*'], { project, modelUrl: fake.url }),
+      await runCli(['-p', 'sample', '--output-format', 'json', '--allow', 'mcp_everything_*'], {
+        project,
+        modelUrl: fake.url,
+      }),
     );
     expect(out.tool_calls[0]!.is_error).toBe(true);
     expect(out.tool_calls[0]!.result).toContain('running non-interactively and nobody can approve it');

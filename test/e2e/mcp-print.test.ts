@@ -6,7 +6,14 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, DEMO_SERVER, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
+import {
+  createProject,
+  DEMO_SERVER,
+  FIXTURE_SERVERS,
+  type Project,
+  parseJsonOutput,
+  runCli,
+} from './harness.js';
 
 let project: Project;
 let fake: FakeModel;
@@ -22,7 +29,8 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-const SEED_PROMPT = 'Roll the die once, then count the characters and words in the phrase "Model Context Protocol"';
+const SEED_PROMPT =
+  'Roll the die once, then count the characters and words in the phrase "Model Context Protocol"';
 
 function scriptSeedTurn() {
   fake.push(
@@ -56,7 +64,9 @@ describe('MCP in print mode', () => {
     expect(out.tool_calls[1]!.result).toBe('Characters 22, words 3');
     expect(out.result).toMatch(/^Results: Roll: [1-6] \| Characters 22, words 3$/);
     // The model saw the server's tools on its very first request, with the [MCP:demo] description.
-    const tools = (fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string; description: string } }>;
+    const tools = (fake.requests[0]!.body.tools ?? []) as Array<{
+      function: { name: string; description: string };
+    }>;
     const dice = tools.find((t) => t.function.name === 'mcp_demo_dice');
     expect(dice?.function.description).toBe('[MCP:demo] Roll a six-sided die and return the random result.');
   });
@@ -74,13 +84,17 @@ describe('MCP in print mode', () => {
   it('"mcp_demo_dice": "allow" runs without asking; "deny" is refused by the permission layer', async () => {
     await project.tools({ mcp_demo_dice: 'allow' });
     fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'rolled' });
-    const allowed = parseJsonOutput(await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }));
+    const allowed = parseJsonOutput(
+      await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }),
+    );
     expect(allowed.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
     expect(allowed.tool_calls[0]!.result).toMatch(/^Roll: [1-6]$/);
 
     await project.tools({ mcp_demo_dice: 'deny' });
     fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'denied' });
-    const denied = parseJsonOutput(await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }));
+    const denied = parseJsonOutput(
+      await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }),
+    );
     expect(denied.tool_calls[0]).toMatchObject({
       decision: 'deny',
       is_error: true,
@@ -91,7 +105,9 @@ describe('MCP in print mode', () => {
   it('a pattern rule like mcp_demo_* works, and an exact rule beats it', async () => {
     await project.tools({ 'mcp_demo_*': 'allow', mcp_demo_word_count: 'deny' });
     scriptSeedTurn();
-    const out = parseJsonOutput(await runCli(['-p', SEED_PROMPT, '--output-format', 'json'], { project, modelUrl: fake.url }));
+    const out = parseJsonOutput(
+      await runCli(['-p', SEED_PROMPT, '--output-format', 'json'], { project, modelUrl: fake.url }),
+    );
     expect(out.tool_calls.map((c) => c.decision)).toEqual(['allow', 'deny']);
   });
 
@@ -104,7 +120,9 @@ describe('MCP in print mode', () => {
     const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('waiting for MCP servers');
-    const names = ((fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    const names = ((fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>).map(
+      (t) => t.function.name,
+    );
     expect(names).toContain('mcp_demo_dice');
     expect(names.some((n) => n.startsWith('mcp_hung_'))).toBe(false);
   });
@@ -113,7 +131,10 @@ describe('MCP in print mode', () => {
     await project.mcpServers({ crash: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'crash.mjs')] } });
     fake.push({ toolCalls: [{ name: 'mcp_crash_crash', arguments: '{}' }] }, { text: 'it crashed' });
     const out = parseJsonOutput(
-      await runCli(['-p', 'crash it', '--output-format', 'json', '--allow', 'mcp_crash_*'], { project, modelUrl: fake.url }),
+      await runCli(['-p', 'crash it', '--output-format', 'json', '--allow', 'mcp_crash_*'], {
+        project,
+        modelUrl: fake.url,
+      }),
     );
     expect(out.tool_calls[0]!.is_error).toBe(true);
     expect(out.tool_calls[0]!.result).toContain('server exited with code 3');
@@ -121,10 +142,15 @@ describe('MCP in print mode', () => {
   });
 
   it('an unparsable mcp.json stops start-up naming the file, line and column', async () => {
-    await project.write('.geekagent/mcp.json', '{\n  "mcpServers": {\n    "demo": { "command": "node", }\n  }\n}\n');
+    await project.write(
+      '.geekagent/mcp.json',
+      '{\n  "mcpServers": {\n    "demo": { "command": "node", }\n  }\n}\n',
+    );
     const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`${path.join(project.dir, '.geekagent', 'mcp.json')}: invalid JSON at line 3, column`);
+    expect(run.stderr).toContain(
+      `${path.join(project.dir, '.geekagent', 'mcp.json')}: invalid JSON at line 3, column`,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 });

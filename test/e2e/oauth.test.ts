@@ -22,7 +22,12 @@ afterEach(async () => {
 });
 
 /** Runs `mcp login`, and pastes back the URL the authorization page redirects to. */
-function loginByPasting(): Promise<{ code: number | null; stdout: string; stderr: string; pastedUrl: string }> {
+function loginByPasting(): Promise<{
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  pastedUrl: string;
+}> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'mcp', 'login', 'secure'], {
       cwd: project.dir,
@@ -61,8 +66,14 @@ describe('OAuth end to end', () => {
     oauth = await startOAuthFixture({ expiresInSeconds: 30 });
     await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
 
-    const before = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<Record<string, string>>;
-    expect(before[0]).toMatchObject({ name: 'secure', status: 'needs_auth', error: 'run geekagent mcp login secure' });
+    const before = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<
+      Record<string, string>
+    >;
+    expect(before[0]).toMatchObject({
+      name: 'secure',
+      status: 'needs_auth',
+      error: 'run geekagent mcp login secure',
+    });
 
     const login = await loginByPasting();
     expect(login.code, login.stderr).toBe(0);
@@ -84,7 +95,9 @@ describe('OAuth end to end', () => {
 
     const logout = await runCli(['mcp', 'logout', 'secure'], { project });
     expect(logout.stdout).toContain('Logged out of secure');
-    const after = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<Record<string, string>>;
+    const after = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<
+      Record<string, string>
+    >;
     expect(after[0]!.status).toBe('needs_auth');
   });
 
@@ -94,7 +107,9 @@ describe('OAuth end to end', () => {
       secure: { type: 'http', url: oauth.mcpUrl },
       demo: { command: 'node', args: [path.resolve(import.meta.dirname, '../../examples/demo-server.mjs')] },
     });
-    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<Record<string, string>>;
+    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<
+      Record<string, string>
+    >;
     expect(list.map((s) => s.status)).toEqual(['needs_auth', 'connected']);
   });
 });

@@ -25,7 +25,11 @@ afterEach(async () => {
 async function agentMidTurn() {
   const pidFile = path.join(project.dir, 'grandchild.pid');
   await project.mcpServers({
-    family: { command: 'sh', args: ['-c', `exec node ${path.join(FIXTURE_SERVERS, 'grandchild.mjs')}`], env: { PID_FILE: pidFile } },
+    family: {
+      command: 'sh',
+      args: ['-c', `exec node ${path.join(FIXTURE_SERVERS, 'grandchild.mjs')}`],
+      env: { PID_FILE: pidFile },
+    },
     demo: { command: 'node', args: [DEMO_SERVER] },
   });
   fake.push({ kind: 'hang' });

@@ -34,7 +34,18 @@ describe('print mode', () => {
       { text: 'The file now says hello agent.' },
     );
     const run = await runCli(
-      ['-p', 'make a note', '--output-format', 'json', '--allow', 'write', '--allow', 'patch', '--allow', 'run_shell'],
+      [
+        '-p',
+        'make a note',
+        '--output-format',
+        'json',
+        '--allow',
+        'write',
+        '--allow',
+        'patch',
+        '--allow',
+        'run_shell',
+      ],
       { project, modelUrl: fake.url },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -67,13 +78,25 @@ describe('print mode', () => {
   it('never runs a denied tool, however often the model asks', async () => {
     await project.tools({ write: 'deny' });
     const attempt = call('write', { path: 'evil.txt', content: 'x' });
-    fake.push({ toolCalls: [attempt] }, { toolCalls: [attempt] }, { toolCalls: [attempt] }, { text: 'I cannot write.' });
-    const run = await runCli(['-p', 'write evil.txt', '--output-format', 'json'], { project, modelUrl: fake.url });
+    fake.push(
+      { toolCalls: [attempt] },
+      { toolCalls: [attempt] },
+      { toolCalls: [attempt] },
+      { text: 'I cannot write.' },
+    );
+    const run = await runCli(['-p', 'write evil.txt', '--output-format', 'json'], {
+      project,
+      modelUrl: fake.url,
+    });
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls).toHaveLength(3);
     for (const c of out.tool_calls) {
-      expect(c).toMatchObject({ decision: 'deny', is_error: true, result: 'permission denied: tool write is not allowed' });
+      expect(c).toMatchObject({
+        decision: 'deny',
+        is_error: true,
+        result: 'permission denied: tool write is not allowed',
+      });
     }
     expect(existsSync(path.join(project.dir, 'evil.txt'))).toBe(false);
   });
@@ -81,7 +104,12 @@ describe('print mode', () => {
   it('--deny beats an allow in the config file, and an unsettled ask is refused with a hint', async () => {
     await project.tools({ run_shell: 'allow' });
     fake.push(
-      { toolCalls: [call('run_shell', { command: 'touch ran.txt' }), call('write', { path: 'w.txt', content: 'x' })] },
+      {
+        toolCalls: [
+          call('run_shell', { command: 'touch ran.txt' }),
+          call('write', { path: 'w.txt', content: 'x' }),
+        ],
+      },
       { text: 'done' },
     );
     const run = await runCli(['-p', 'go', '--output-format', 'json', '--deny', 'run_*'], {
@@ -121,7 +149,10 @@ describe('print mode', () => {
   });
 
   it('redacts secret env values in run_shell output, before the model sees them', async () => {
-    fake.push({ toolCalls: [call('run_shell', { command: 'echo "token is $SERVICE_API_TOKEN"' })] }, { text: 'ok' });
+    fake.push(
+      { toolCalls: [call('run_shell', { command: 'echo "token is $SERVICE_API_TOKEN"' })] },
+      { text: 'ok' },
+    );
     const run = await runCli(['-p', 'show', '--output-format', 'json', '--allow', 'run_shell'], {
       project,
       modelUrl: fake.url,
@@ -166,7 +197,10 @@ describe('print mode', () => {
   });
 
   it('turns malformed tool-call JSON into an error result and carries on', async () => {
-    fake.push({ toolCalls: [{ name: 'write', arguments: '{"path": "x.txt", "content": ' }] }, { text: 'sorry' });
+    fake.push(
+      { toolCalls: [{ name: 'write', arguments: '{"path": "x.txt", "content": ' }] },
+      { text: 'sorry' },
+    );
     const run = await runCli(['-p', 'hi', '--output-format', 'json', '--allow', 'write'], {
       project,
       modelUrl: fake.url,
@@ -181,16 +215,26 @@ describe('print mode', () => {
   });
 
   it('exits 1 with a one-line hint when no API key is configured', async () => {
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url, env: { OPENAI_API_KEY: undefined } });
+    const run = await runCli(['-p', 'hi'], {
+      project,
+      modelUrl: fake.url,
+      env: { OPENAI_API_KEY: undefined },
+    });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toBe('OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)');
+    expect(run.stderr.trim()).toBe(
+      'OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)',
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
   it('reads the key from .env in the working folder', async () => {
     await project.write('.env', 'OPENAI_API_KEY=from-dotenv\n');
     fake.push({ text: 'hello' });
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url, env: { OPENAI_API_KEY: undefined } });
+    const run = await runCli(['-p', 'hi'], {
+      project,
+      modelUrl: fake.url,
+      env: { OPENAI_API_KEY: undefined },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer from-dotenv');
   });

@@ -37,9 +37,12 @@ async function started(): Promise<PtySession> {
 
 describe('MCP server requests in the TUI', () => {
   it('fills in and accepts an elicitation form', async () => {
-    fake.push({ toolCalls: [{ name: 'mcp_everything_trigger-elicitation-request', arguments: '{}' }] }, (request) => ({
-      text: `tool said: ${String(request.body.messages.filter((m) => m.role === 'tool').at(-1)?.content).slice(0, 300)}`,
-    }));
+    fake.push(
+      { toolCalls: [{ name: 'mcp_everything_trigger-elicitation-request', arguments: '{}' }] },
+      (request) => ({
+        text: `tool said: ${String(request.body.messages.filter((m) => m.role === 'tool').at(-1)?.content).slice(0, 300)}`,
+      }),
+    );
     const screen = await started();
     screen.send(`fill the form${KEYS.enter}`);
     await screen.waitFor('MCP server everything asks for input:');
@@ -61,7 +64,14 @@ describe('MCP server requests in the TUI', () => {
 
   it('asks before sampling, answers with the fixture model and shows the text', async () => {
     fake.push(
-      { toolCalls: [{ name: 'mcp_everything_trigger-sampling-request', arguments: '{"prompt":"a haiku","maxTokens":40}' }] },
+      {
+        toolCalls: [
+          {
+            name: 'mcp_everything_trigger-sampling-request',
+            arguments: '{"prompt":"a haiku","maxTokens":40}',
+          },
+        ],
+      },
       { text: 'waves fold into foam' },
       { text: 'the server got its answer' },
     );

@@ -3,11 +3,12 @@
  * providers) and cross-app access (SEP-990: trade an enterprise IdP's ID token for an ID-JAG
  * grant, then the ID-JAG for an access token with the jwt-bearer grant).
  */
+
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   ClientCredentialsProvider,
   PrivateKeyJwtProvider,
 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -18,7 +19,10 @@ import type { OAuthSettings } from '../config.js';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** A provider for a machine grant, or undefined when the settings ask for a browser login. */
-export function machineProvider(server: string, settings: OAuthSettings | undefined): OAuthClientProvider | undefined {
+export function machineProvider(
+  server: string,
+  settings: OAuthSettings | undefined,
+): OAuthClientProvider | undefined {
   if (!settings?.grant || settings.grant === 'authorization_code') return undefined;
   const clientId = required(server, settings.clientId, 'oauth.clientId');
   const scope = settings.scopes?.join(' ') || undefined;
@@ -39,13 +43,19 @@ export function machineProvider(server: string, settings: OAuthSettings | undefi
       scope,
     });
   }
-  return new CrossAppAccessProvider(server, clientId, required(server, settings.clientSecret, 'oauth.clientSecret'), {
-    ...required(server, settings.idp, 'oauth.idp'),
-  });
+  return new CrossAppAccessProvider(
+    server,
+    clientId,
+    required(server, settings.clientSecret, 'oauth.clientSecret'),
+    {
+      ...required(server, settings.idp, 'oauth.idp'),
+    },
+  );
 }
 
 function required<T>(server: string, value: T | undefined, key: string): T {
-  if (value === undefined || value === '') throw new Error(`server ${server}: ${key} is required for this oauth.grant`);
+  if (value === undefined || value === '')
+    throw new Error(`server ${server}: ${key} is required for this oauth.grant`);
   return value;
 }
 
@@ -74,7 +84,11 @@ class CrossAppAccessProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed {
-    return { client_id: this.clientId, client_secret: this.clientSecret, token_endpoint_auth_method: 'client_secret_basic' };
+    return {
+      client_id: this.clientId,
+      client_secret: this.clientSecret,
+      token_endpoint_auth_method: 'client_secret_basic',
+    };
   }
 
   tokens(): OAuthTokens | undefined {
@@ -105,9 +119,11 @@ class CrossAppAccessProvider implements OAuthClientProvider {
 
   /** Step 1 at the IdP (RFC 8693 token exchange → ID-JAG), step 2 is the request returned here. */
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
-    const issuer = this.discovery?.authorizationServerMetadata?.issuer ?? this.discovery?.authorizationServerUrl;
+    const issuer =
+      this.discovery?.authorizationServerMetadata?.issuer ?? this.discovery?.authorizationServerUrl;
     const resource = this.discovery?.resourceMetadata?.resource;
-    if (!issuer || !resource) throw new Error(`server ${this.server}: discovery did not name the authorization server`);
+    if (!issuer || !resource)
+      throw new Error(`server ${this.server}: discovery did not name the authorization server`);
     const exchange = new URLSearchParams({
       grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
       requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
@@ -123,7 +139,8 @@ class CrossAppAccessProvider implements OAuthClientProvider {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: exchange,
     });
-    if (!response.ok) throw new Error(`IdP token exchange failed: HTTP ${response.status}: ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`IdP token exchange failed: HTTP ${response.status}: ${await response.text()}`);
     const { access_token: grant } = (await response.json()) as { access_token?: string };
     if (!grant) throw new Error('IdP token exchange returned no ID-JAG');
     return new URLSearchParams({ grant_type: JWT_BEARER, assertion: grant, ...(scope ? { scope } : {}) });

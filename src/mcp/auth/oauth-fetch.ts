@@ -75,7 +75,12 @@ export async function authorize(
   challenge: { resourceMetadataUrl?: URL; scope?: string } = {},
 ): Promise<void> {
   const { provider, serverUrl } = options;
-  const flow = { serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: challenge.scope, fetchFn };
+  const flow = {
+    serverUrl,
+    resourceMetadataUrl: challenge.resourceMetadataUrl,
+    scope: challenge.scope,
+    fetchFn,
+  };
   if ((await auth(provider, flow)) === 'AUTHORIZED') return;
   const pending = (provider as Partial<GeekAgentOAuthProvider>).pendingAuthorization;
   if (!options.prompter || !pending || !provider.redirectUrl) throw new NeedsLoginError(options.server);

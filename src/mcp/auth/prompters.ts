@@ -40,7 +40,8 @@ export const followRedirectPrompter: AuthorizationPrompter = {
     const response = await fetch(authorizationUrl, { redirect: 'manual' });
     await response.body?.cancel();
     const location = response.headers.get('location');
-    if (!location) throw new Error(`the authorization endpoint answered HTTP ${response.status} without a redirect`);
+    if (!location)
+      throw new Error(`the authorization endpoint answered HTTP ${response.status} without a redirect`);
     return codeFromRedirect(new URL(location, authorizationUrl), expectedState);
   },
 };
@@ -82,7 +83,9 @@ export function interactivePrompter(options: InteractivePrompterOptions): Author
             return;
           }
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-          res.end('<!doctype html><title>GeekAgent</title><p>GeekAgent: login finished, you can close this tab.</p>');
+          res.end(
+            '<!doctype html><title>GeekAgent</title><p>GeekAgent: login finished, you can close this tab.</p>',
+          );
           finish(() => codeFromRedirect(url, request.expectedState));
         });
         callback.on('error', () => undefined); // port busy: paste-back still works
@@ -106,7 +109,9 @@ export function interactivePrompter(options: InteractivePrompterOptions): Author
 
         options.output.write(`To log in to ${request.server}, open:\n  ${request.authorizationUrl.href}\n`);
         if (options.openBrowser) openInBrowser(request.authorizationUrl.href);
-        options.output.write('Waiting for the browser… (or paste the URL you were redirected to and press Enter)\n');
+        options.output.write(
+          'Waiting for the browser… (or paste the URL you were redirected to and press Enter)\n',
+        );
       }),
   };
 }
@@ -119,7 +124,8 @@ export function canOpenBrowser(env: NodeJS.ProcessEnv): boolean {
 }
 
 function openInBrowser(url: string): void {
-  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   const child = spawn(command, [url], { detached: true, stdio: 'ignore' });
   child.on('error', () => undefined);
   child.unref();

@@ -89,7 +89,8 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
   async tokens(): Promise<OAuthTokens | undefined> {
     const stored = await this.stored();
     const tokens = stored.tokens;
-    if (!tokens?.refresh_token || !expiresSoon(tokens, stored.tokensSavedAt, REFRESH_MARGIN_MS)) return tokens;
+    if (!tokens?.refresh_token || !expiresSoon(tokens, stored.tokensSavedAt, REFRESH_MARGIN_MS))
+      return tokens;
     return (await this.refreshSoonExpiring().catch(() => undefined)) ?? tokens;
   }
 
@@ -107,7 +108,8 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
 
   async codeVerifier(): Promise<string> {
     const verifier = (await this.stored()).codeVerifier;
-    if (!verifier) throw new Error(`no PKCE code verifier saved for ${this.options.server}; start the login again`);
+    if (!verifier)
+      throw new Error(`no PKCE code verifier saved for ${this.options.server}; start the login again`);
     return verifier;
   }
 
@@ -161,7 +163,9 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
         metadata,
         clientInformation,
         refreshToken: tokens.refresh_token,
-        ...(discovery.resourceMetadata?.resource ? { resource: new URL(discovery.resourceMetadata.resource) } : {}),
+        ...(discovery.resourceMetadata?.resource
+          ? { resource: new URL(discovery.resourceMetadata.resource) }
+          : {}),
       });
       await this.saveTokens(refreshed);
       return refreshed;

@@ -76,7 +76,10 @@ export class TokenStore {
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+        const age = await stat(lock).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        );
         if (age > LOCK_STALE_MS) await rm(lock, { force: true });
         else if (Date.now() > deadline) throw new Error(`another agent holds ${lock}; try again`);
         else await new Promise((resolve) => setTimeout(resolve, 50));
@@ -91,7 +94,12 @@ export class TokenStore {
 }
 
 /** Whether tokens saved at `savedAt` expire within `marginMs`. */
-export function expiresSoon(tokens: OAuthTokens, savedAt: number | undefined, marginMs: number, now = Date.now()): boolean {
+export function expiresSoon(
+  tokens: OAuthTokens,
+  savedAt: number | undefined,
+  marginMs: number,
+  now = Date.now(),
+): boolean {
   if (tokens.expires_in === undefined || savedAt === undefined) return false;
   return savedAt + tokens.expires_in * 1000 - now <= marginMs;
 }

@@ -49,7 +49,11 @@ class ScriptedApprover implements Approver {
   }
 }
 
-function setup(tools: Tool[], rules: Record<string, 'allow' | 'ask' | 'deny'>, approver = new ScriptedApprover('yes')) {
+function setup(
+  tools: Tool[],
+  rules: Record<string, 'allow' | 'ask' | 'deny'>,
+  approver = new ScriptedApprover('yes'),
+) {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
   const policies = new PolicyStore({ layers: [{ label: 'project', rules }] });
@@ -146,7 +150,9 @@ describe('Agent.runTurn', () => {
     await agent.runTurn('one', { signal: new AbortController().signal });
     expect(conversation.messages).toHaveLength(2);
     fake.push({ kind: 'http_error', status: 503, message: 'busy' });
-    await expect(agent.runTurn('two', { signal: new AbortController().signal })).rejects.toThrow('HTTP 503: busy');
+    await expect(agent.runTurn('two', { signal: new AbortController().signal })).rejects.toThrow(
+      'HTTP 503: busy',
+    );
     expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 

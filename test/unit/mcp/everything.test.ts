@@ -87,8 +87,17 @@ afterEach(async () => {
 
 async function connect(entry: Record<string, unknown>) {
   await mkdir(path.join(dir, '.geekagent'), { recursive: true });
-  await writeFile(path.join(dir, '.geekagent', 'mcp.json'), JSON.stringify({ mcpServers: { everything: entry } }));
-  const provider = new OpenAIChatProvider({ baseURL: fake.url, apiKey: 'k', model: 'fake', contextWindow: 1000, maxRetries: 0 });
+  await writeFile(
+    path.join(dir, '.geekagent', 'mcp.json'),
+    JSON.stringify({ mcpServers: { everything: entry } }),
+  );
+  const provider = new OpenAIChatProvider({
+    baseURL: fake.url,
+    apiKey: 'k',
+    model: 'fake',
+    contextWindow: 1000,
+    maxRetries: 0,
+  });
   const features: ClientFeatures = {
     elicitation: {
       elicit: async (request) => {
@@ -123,7 +132,11 @@ const ctx = (onProgress?: (p: ToolProgress) => void) => ({
   env: {},
 });
 
-async function call(name: string, args: Record<string, unknown> = {}, onProgress?: (p: ToolProgress) => void) {
+async function call(
+  name: string,
+  args: Record<string, unknown> = {},
+  onProgress?: (p: ToolProgress) => void,
+) {
   const tool = registry.get(`mcp_everything_${name}`);
   if (!tool) throw new Error(`no tool ${name}`);
   return String(await tool.run(args, ctx(onProgress)));
@@ -138,7 +151,9 @@ describe.each([
     expect(await call('echo', { message: 'hi there' })).toContain('hi there');
     expect(connection.extras.resources.length).toBeGreaterThan(0);
     const uri = connection.extras.resources.find((r) => r.uri.endsWith('features.md'))!.uri;
-    expect(String(await readResource(connection, uri, { acceptsMedia: false }))).toContain(`[resource ${uri}]`);
+    expect(String(await readResource(connection, uri, { acceptsMedia: false }))).toContain(
+      `[resource ${uri}]`,
+    );
     expect(await call('list_resources')).toContain(uri);
     expect(await call('read_resource', { uri })).toContain(uri);
   });
@@ -146,7 +161,10 @@ describe.each([
   it('lists prompts and gets one with arguments', async () => {
     const connection = await connect(entry());
     expect(connection.extras.prompts.map((p) => p.name)).toContain('args-prompt');
-    const result = await connection.connectedClient!.getPrompt({ name: 'args-prompt', arguments: { city: 'Paris' } });
+    const result = await connection.connectedClient!.getPrompt({
+      name: 'args-prompt',
+      arguments: { city: 'Paris' },
+    });
     expect(JSON.stringify(result.messages)).toContain('Paris');
   });
 
@@ -185,7 +203,10 @@ describe.each([
     const lines = await waitFor(
       () => {
         const tail = manager!.logTail('everything', 50) ?? [];
-        return tail.some((line) => /^\[(debug|info|notice|warning|error|critical|alert|emergency)\]/.test(line)) && tail;
+        return (
+          tail.some((line) => /^\[(debug|info|notice|warning|error|critical|alert|emergency)\]/.test(line)) &&
+          tail
+        );
       },
       { timeoutMs: 15_000, what: 'a logging notification' },
     );

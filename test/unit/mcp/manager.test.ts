@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
 import { McpManager } from '../../../src/mcp/manager.js';
 import { createTransportFactory } from '../../../src/mcp/transports.js';
+import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import type { ToolContext, ToolProgress } from '../../../src/tools/types.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -43,7 +43,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const node = (script: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [script], ...extra });
+const node = (script: string, extra: Record<string, unknown> = {}) => ({
+  command: process.execPath,
+  args: [script],
+  ...extra,
+});
 
 async function start(servers: Record<string, unknown>, options: { restartDelayMs?: number } = {}) {
   await mkdir(path.join(dir, '.geekagent'), { recursive: true });
@@ -57,7 +61,12 @@ async function start(servers: Record<string, unknown>, options: { restartDelayMs
     logDir: path.join(dir, '.geekagent', 'logs'),
     acceptsMedia: false,
     clientVersion: '0.0.0-test',
-    restartPolicy: { maxAttempts: 3, baseDelayMs: options.restartDelayMs ?? 50, maxDelayMs: 200, stableAfterMs: 60_000 },
+    restartPolicy: {
+      maxAttempts: 3,
+      baseDelayMs: options.restartDelayMs ?? 50,
+      maxDelayMs: 200,
+      stableAfterMs: 60_000,
+    },
   });
   manager.start();
   await manager.whenSettled();
@@ -65,12 +74,24 @@ async function start(servers: Record<string, unknown>, options: { restartDelayMs
 }
 
 function context(signal = new AbortController().signal, onProgress?: (p: ToolProgress) => void): ToolContext {
-  return { signal, onProgress, sandbox: new RootSandbox(dir), undo: { record: async () => undefined }, env: {} };
+  return {
+    signal,
+    onProgress,
+    sandbox: new RootSandbox(dir),
+    undo: { record: async () => undefined },
+    env: {},
+  };
 }
 
 async function run(name: string, args: Record<string, unknown> = {}, ctx = context()) {
   const tool = registry.get(name);
-  if (!tool) throw new Error(`no tool ${name}; have ${registry.list().map((t) => t.name).join(', ')}`);
+  if (!tool)
+    throw new Error(
+      `no tool ${name}; have ${registry
+        .list()
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   return tool.run(args, ctx);
 }
 
@@ -84,7 +105,9 @@ describe('McpManager', () => {
     const dice = registry.get('mcp_demo_dice')!;
     expect(dice.description).toBe('[MCP:demo] Roll a six-sided die and return the random result.');
     expect(policies.get('mcp_second_word_count')).toBe('ask');
-    expect(await run('mcp_demo_word_count', { text: 'Model Context Protocol' })).toBe('Characters 22, words 3');
+    expect(await run('mcp_demo_word_count', { text: 'Model Context Protocol' })).toBe(
+      'Characters 22, words 3',
+    );
     expect(await run('mcp_demo_dice')).toMatch(/^Roll: [1-6]$/);
     const approval = await dice.describeApproval!({}, context());
     expect(approval.title).toBe('About to call MCP tool: mcp_demo_dice (from server demo)');
@@ -100,14 +123,21 @@ describe('McpManager', () => {
     });
     const byName = Object.fromEntries(m.statuses().map((s) => [s.name, s.state]));
     expect(byName.missing).toMatchObject({ state: 'failed', during: 'startup' });
-    expect(byName.missing?.state === 'failed' && byName.missing.error).toMatch(/^command not found: no-such-binary-anywhere/);
+    expect(byName.missing?.state === 'failed' && byName.missing.error).toMatch(
+      /^command not found: no-such-binary-anywhere/,
+    );
     expect(byName.crashing?.state === 'failed' && byName.crashing.error).toBe(
       'server exited with code 2 during start-up: crash.mjs: refusing to start (CRASH_ON_START=1)',
     );
     expect(byName.broken?.state === 'failed' && byName.broken.error).toContain('mcpServers.broken.args[0]');
     expect(byName.off).toEqual({ state: 'disabled' });
     expect(byName.demo?.state).toBe('connected');
-    expect(registry.list().map((t) => t.name).sort()).toEqual(['mcp_demo_dice', 'mcp_demo_word_count']);
+    expect(
+      registry
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['mcp_demo_dice', 'mcp_demo_word_count']);
   });
 
   it('keeps model names within 64 characters, resolves collisions and repairs or skips schemas', async () => {
@@ -155,8 +185,14 @@ describe('McpManager', () => {
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     const state = m.status('crash')!.state;
-    expect(state).toMatchObject({ state: 'failed', during: 'runtime', retry: { attempt: 1, maxAttempts: 3 } });
-    await expect(run('mcp_crash_echo', { text: 'x' })).rejects.toThrow(/MCP server crash is not connected: .*restarting/);
+    expect(state).toMatchObject({
+      state: 'failed',
+      during: 'runtime',
+      retry: { attempt: 1, maxAttempts: 3 },
+    });
+    await expect(run('mcp_crash_echo', { text: 'x' })).rejects.toThrow(
+      /MCP server crash is not connected: .*restarting/,
+    );
     await waitFor(() => m.status('crash')!.state.state === 'connected', { what: 'the restart' });
     expect(registry.list().map((t) => t.name)).toEqual(before);
     expect(await run('mcp_crash_echo', { text: 'back' })).toBe('back');
@@ -164,7 +200,9 @@ describe('McpManager', () => {
 
   it('times out a hanging call, sends notifications/cancelled, and stays usable', async () => {
     const cancelLog = path.join(dir, 'cancel.log');
-    await start({ hang: node(path.join(FIXTURES, 'hang.mjs'), { timeout: 500, env: { CANCEL_LOG: cancelLog } }) });
+    await start({
+      hang: node(path.join(FIXTURES, 'hang.mjs'), { timeout: 500, env: { CANCEL_LOG: cancelLog } }),
+    });
     await expect(run('mcp_hang_hang')).rejects.toThrow(
       /MCP server hang did not answer tools\/call "hang" within 0.5 s; the request was cancelled/,
     );
@@ -185,11 +223,17 @@ describe('McpManager', () => {
   it('progress notifications reach the tool context and reset the request timeout', async () => {
     await start({ hang: node(path.join(FIXTURES, 'hang.mjs'), { timeout: 400 }) });
     const seen: ToolProgress[] = [];
-    const out = await run('mcp_hang_slow', { steps: 5, intervalMs: 200 }, context(undefined, (p) => seen.push(p)));
+    const out = await run(
+      'mcp_hang_slow',
+      { steps: 5, intervalMs: 200 },
+      context(undefined, (p) => seen.push(p)),
+    );
     expect(out).toBe('done after 5 steps');
     // The SDK may settle the response before dispatching the very last progress notification.
     expect(seen.length).toBeGreaterThanOrEqual(4);
-    expect(seen.map((p) => p.message)).toEqual(['step 1 of 5', 'step 2 of 5', 'step 3 of 5', 'step 4 of 5', 'step 5 of 5'].slice(0, seen.length));
+    expect(seen.map((p) => p.message)).toEqual(
+      ['step 1 of 5', 'step 2 of 5', 'step 3 of 5', 'step 4 of 5', 'step 5 of 5'].slice(0, seen.length),
+    );
     expect(seen[1]).toMatchObject({ progress: 2, total: 5 });
   });
 
@@ -208,8 +252,13 @@ describe('McpManager', () => {
   it('gives stdio servers the minimal environment plus their declared env', async () => {
     process.env.GEEKAGENT_TEST_SECRET_KEY = 'should-not-leak';
     try {
-      await start({ env: node(path.join(FIXTURES, 'env.mjs'), { env: { DECLARED: '${HOME:-none}' }, cwd: '.geekagent' }) });
-      const { env, cwd } = JSON.parse(String(await run('mcp_env_env'))) as { env: Record<string, string>; cwd: string };
+      await start({
+        env: node(path.join(FIXTURES, 'env.mjs'), { env: { DECLARED: '${HOME:-none}' }, cwd: '.geekagent' }),
+      });
+      const { env, cwd } = JSON.parse(String(await run('mcp_env_env'))) as {
+        env: Record<string, string>;
+        cwd: string;
+      };
       expect(env.GEEKAGENT_TEST_SECRET_KEY).toBeUndefined();
       expect(env.DECLARED).toBe(process.env.HOME ?? 'none');
       expect(env.PATH).toBe(process.env.PATH);

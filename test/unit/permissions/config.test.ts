@@ -113,9 +113,7 @@ describe('permission config', () => {
     await writeJson(projectFile, '{\n  "root": "..",\n  "tools": { "read": "allow", }\n}\n');
     const error = await loadError();
     expect(error.file).toBe(projectFile);
-    expect(error.message).toBe(
-      `${projectFile}: invalid JSON at line 3, column 31: property name expected`,
-    );
+    expect(error.message).toBe(`${projectFile}: invalid JSON at line 3, column 31: property name expected`);
   });
 
   it('reports malformed JSON in the user file, naming that file', async () => {

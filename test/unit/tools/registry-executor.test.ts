@@ -45,7 +45,11 @@ describe('ToolRegistry', () => {
     registry.register(tool('mcp_demo_dice'));
     registry.setVisibleFilter((t) => t.name.startsWith('mcp_'));
     expect(registry.toProviderTools()).toEqual([
-      { name: 'mcp_demo_dice', description: 'the mcp_demo_dice tool', parameters: { type: 'object', properties: {} } },
+      {
+        name: 'mcp_demo_dice',
+        description: 'the mcp_demo_dice tool',
+        parameters: { type: 'object', properties: {} },
+      },
     ]);
     registry.setVisibleFilter(null);
     expect(registry.visible()).toHaveLength(2);
@@ -64,7 +68,11 @@ class Answers implements Approver {
   }
 }
 
-function executor(tools: Tool[], rules: Record<string, 'allow' | 'ask' | 'deny'>, approver: Approver = new Answers('yes')) {
+function executor(
+  tools: Tool[],
+  rules: Record<string, 'allow' | 'ask' | 'deny'>,
+  approver: Approver = new Answers('yes'),
+) {
   const registry = new ToolRegistry();
   for (const t of tools) registry.register(t);
   const saved: string[] = [];
@@ -97,7 +105,15 @@ describe('ToolExecutor', () => {
 
   it('denies tools without a rule (unknown tools are deny) and never runs them', async () => {
     let ran = false;
-    const { exec } = executor([tool('x', async () => { ran = true; return 'ran'; })], {});
+    const { exec } = executor(
+      [
+        tool('x', async () => {
+          ran = true;
+          return 'ran';
+        }),
+      ],
+      {},
+    );
     const out = await exec.execute(req('x'), signal());
     expect(out.output).toBe('permission denied: tool x is not allowed');
     expect(ran).toBe(false);
@@ -105,14 +121,21 @@ describe('ToolExecutor', () => {
 
   it('rejects non-object and malformed arguments', async () => {
     const { exec } = executor([tool('x')], { x: 'allow' });
-    expect((await exec.execute(req('x', '[1]'), signal())).output).toContain('expected a JSON object, got an array');
-    expect((await exec.execute(req('x', '{oops'), signal())).output).toMatch(/^invalid JSON arguments for tool x/);
+    expect((await exec.execute(req('x', '[1]'), signal())).output).toContain(
+      'expected a JSON object, got an array',
+    );
+    expect((await exec.execute(req('x', '{oops'), signal())).output).toMatch(
+      /^invalid JSON arguments for tool x/,
+    );
     expect((await exec.execute(req('x', ''), signal())).isError).toBe(false);
   });
 
   it('asks for ask tools; no → the refusal message, always → saved as allow', async () => {
     const no = executor([tool('x')], { x: 'ask' }, new Answers('no'));
-    expect(await no.exec.execute(req('x'), signal())).toMatchObject({ decision: 'refused', output: 'declined x' });
+    expect(await no.exec.execute(req('x'), signal())).toMatchObject({
+      decision: 'refused',
+      output: 'declined x',
+    });
     const always = new Answers('always');
     const yes = executor([tool('x')], { x: 'ask' }, always);
     expect(await yes.exec.execute(req('x'), signal())).toMatchObject({ decision: 'approved', output: 'ok' });
@@ -133,7 +156,9 @@ describe('ToolExecutor', () => {
       ],
       { boom: 'allow', expected: 'allow' },
     );
-    expect((await exec.execute(req('boom'), signal())).output).toBe('error: password [REDACTED:PASSWORD] rejected');
+    expect((await exec.execute(req('boom'), signal())).output).toBe(
+      'error: password [REDACTED:PASSWORD] rejected',
+    );
     expect((await exec.execute(req('expected'), signal())).output).toBe('expected: bad input');
   });
 
@@ -148,7 +173,10 @@ describe('ToolExecutor', () => {
       ],
       { partial: 'allow' },
     );
-    expect(await exec.execute(req('partial'), controller.signal)).toMatchObject({ isError: true, output: 'cancelled' });
+    expect(await exec.execute(req('partial'), controller.signal)).toMatchObject({
+      isError: true,
+      output: 'cancelled',
+    });
   });
 
   it('returns a describeApproval ToolError to the model without asking', async () => {
@@ -160,7 +188,10 @@ describe('ToolExecutor', () => {
       },
     };
     const { exec } = executor([bad], { patchy: 'ask' }, approver);
-    expect(await exec.execute(req('patchy'), signal())).toMatchObject({ output: 'patch: hunk 1 not found', isError: true });
+    expect(await exec.execute(req('patchy'), signal())).toMatchObject({
+      output: 'patch: hunk 1 not found',
+      isError: true,
+    });
     expect(approver.asked).toBe(0);
   });
 });

@@ -1,0 +1,120 @@
+/**
+ * What a connection says when something goes wrong — messages that name the server, the tool,
+ * the reason and the fix — and the small classifiers behind them (by error class and code, never
+ * by searching message text).
+ */
+import type { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../util/errors.js';
+import { NeedsLoginError } from './auth/oauth-fetch.js';
+import type { ServerLog } from './server-log.js';
+import type { ServerState } from './status.js';
+
+/** Prefix of the agent's own notes in a server's log, told apart from the server's stderr. */
+export const OWN_NOTE = '[geekagent]';
+
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function unavailableMessage(server: string, state: ServerState, file: string): string {
+  const prefix = `MCP server ${server} is not connected`;
+  switch (state.state) {
+    case 'failed':
+      return state.retry
+        ? `${prefix}: ${state.error}; restarting (attempt ${state.retry.attempt} of ${state.retry.maxAttempts}), try again shortly`
+        : `${prefix}: ${state.error}`;
+    case 'connecting':
+      return `${prefix} yet: it is ${state.attempt > 1 ? 'restarting' : 'starting'}, try again shortly`;
+    case 'disabled':
+      return `${prefix}: it is disabled in ${file}`;
+    case 'needs_auth':
+      return `${prefix}: ${state.error}`;
+    case 'connected':
+      return prefix;
+  }
+}
+
+export interface CallContext {
+  server: string;
+  toolName: string;
+  timeoutMs: number;
+  file: string;
+  exitReason: string | undefined;
+  state: ServerState;
+}
+
+export function callErrorMessage(error: unknown, c: CallContext): string {
+  const call = `tools/call "${c.toolName}"`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return `MCP server ${c.server} did not answer ${call} within ${seconds(c.timeoutMs)}; the request was cancelled (raise "timeout" for ${c.server} in ${c.file} if it needs longer)`;
+  }
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    const reason = c.exitReason ?? (c.state.state === 'failed' ? c.state.error : undefined);
+    return `MCP server ${c.server} went away during ${call}: ${reason ?? 'connection closed'}`;
+  }
+  if (c.state.state === 'failed') return `MCP server ${c.server} went away during ${call}: ${c.state.error}`;
+  return `MCP server ${c.server} returned an error for ${call}: ${errorMessage(error)}`;
+}
+
+export function startupFailureReason(
+  error: unknown,
+  c: {
+    exitReason: string | undefined;
+    startupTimeoutMs: number;
+    target: string;
+    lastStderr: string | undefined;
+  },
+): string {
+  if (c.exitReason) return withLine(`${c.exitReason} during start-up`, c.lastStderr);
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return `no answer to initialize within ${seconds(c.startupTimeoutMs)}`;
+  }
+  if (isNetworkFailure(error)) return `cannot reach ${c.target}: ${networkCause(error)}`;
+  return errorMessage(error);
+}
+
+/** The server's last stderr line usually says why it died (a missing module, a bad flag). */
+export function lastServerLine(log: ServerLog): string | undefined {
+  return log
+    .tail(20)
+    .filter((line) => !line.startsWith(OWN_NOTE))
+    .at(-1)
+    ?.trim();
+}
+
+export function withLine(reason: string, line: string | undefined): string {
+  return line ? `${reason}: ${line.slice(0, 300)}` : reason;
+}
+
+/** Streamable HTTP POST refused with 400/404/405: what a legacy SSE-only server answers. */
+export function answersLikeSseOnly(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
+}
+
+export function loginHint(server: string, error: UnauthorizedError): string {
+  return error instanceof NeedsLoginError
+    ? `run geekagent mcp login ${server}`
+    : `${error.message} (run geekagent mcp login ${server})`;
+}
+
+/** fetch() rejects with a TypeError whose cause carries the socket error code. */
+export function isNetworkFailure(error: unknown): boolean {
+  return (
+    error instanceof TypeError && typeof (error.cause as { code?: unknown } | undefined)?.code === 'string'
+  );
+}
+
+export function networkCause(error: unknown): string {
+  return String((error as { cause?: { code?: string } }).cause?.code ?? 'network error');
+}
+
+/** Rejects when the deadline passes first; the caller closes what was being waited on. */
+export function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
