@@ -47,7 +47,7 @@ try {
   await sleep(200); // let stream and stderr bookkeeping settle
   const after = reading();
   process.stdout.write(
-    `${JSON.stringify({ mode: modeArg, tools: held.tools, heapUsed: after.heapUsed - before.heapUsed, rss: after.rss - before.rss })}\n`,
+    `${JSON.stringify({ mode, tools: held.tools, heapUsed: after.heapUsed - before.heapUsed, rss: after.rss - before.rss })}\n`,
   );
 } finally {
   await held?.close();
