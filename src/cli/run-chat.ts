@@ -4,7 +4,7 @@
  * shutdown on signals, and the exit code.
  */
 import path from 'node:path';
-import { type App, createApp } from '../app/create-app.js';
+import { type App, type AppOptions, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { CommandTable } from '../commands/types.js';
 import { errorMessage } from '../util/errors.js';
@@ -37,12 +37,7 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
     });
     try {
       app = await createApp({
-        cwd,
-        env: io.env,
-        model: options.model,
-        baseURL: options.baseUrl,
-        allow: options.allow,
-        deny: options.deny,
+        ...flagOptions(cwd, options, io),
         approver: new PrintModeApprover(),
         tracker,
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
@@ -57,6 +52,22 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
       await app?.shutdown();
     }
   });
+}
+
+/** What every face passes to createApp from the command line. */
+export function flagOptions(
+  cwd: string,
+  options: ChatOptions,
+  io: CliIO,
+): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny'> {
+  return {
+    cwd,
+    env: io.env,
+    model: options.model,
+    baseURL: options.baseUrl,
+    allow: options.allow,
+    deny: options.deny,
+  };
 }
 
 export function describeStartupError(error: unknown): string {

@@ -8,7 +8,7 @@ import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
 import { withProcessScope } from '../cli/process-scope.js';
 import type { ChatOptions, CliIO } from '../cli/program.js';
-import { describeStartupError } from '../cli/run-chat.js';
+import { describeStartupError, flagOptions } from '../cli/run-chat.js';
 import { createCommandTable } from '../commands/builtin.js';
 import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
 import type { ApprovalRequest } from '../permissions/types.js';
@@ -47,12 +47,7 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
     let app: App;
     try {
       app = await createApp({
-        cwd,
-        env: io.env,
-        model: options.model,
-        baseURL: options.baseUrl,
-        allow: options.allow,
-        deny: options.deny,
+        ...flagOptions(cwd, options, io),
         approver,
         tracker,
         features: ({ provider, root }) => ({

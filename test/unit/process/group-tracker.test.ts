@@ -8,16 +8,14 @@
  * That way the SIGKILL test runs the very tracker, spawn call and script the agent runs.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { killGroup, ProcessGroupTracker } from '../../../src/process/group-tracker.js';
 import { REAPER_COMMAND } from '../../../src/process/reaper.js';
+import { transpileProcessModules } from '../../helpers/process-modules.js';
 import { descendants, isAlive, waitFor } from '../../helpers/wait.js';
 
-const SRC = path.resolve(import.meta.dirname, '../../../src/process');
 const HARNESS = path.resolve(import.meta.dirname, '../../fixtures/mcp/orphan-harness.mjs');
 
 let modules: string;
@@ -26,14 +24,7 @@ const pids: number[] = [];
 const trackers: ProcessGroupTracker[] = [];
 
 beforeAll(async () => {
-  modules = await mkdtemp(path.join(os.tmpdir(), 'geekagent-process-'));
-  for (const name of ['group-tracker', 'reaper', 'lifecycle']) {
-    const source = await readFile(path.join(SRC, `${name}.ts`), 'utf8');
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
-    await writeFile(path.join(modules, `${name}.js`), outputText);
-  }
+  modules = await transpileProcessModules();
 });
 
 afterAll(async () => {
