@@ -4,7 +4,7 @@
  * 0600 file, refresh before expiry, and `mcp logout`.
  */
 import { spawn } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth-server.js';
@@ -21,8 +21,11 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-/** Runs `mcp login`, and pastes back the URL the authorization page redirects to. */
-function loginByPasting(): Promise<{
+/**
+ * Runs `mcp login` and plays the person: `paste` pastes back the URL the authorization page
+ * redirects to; `browser` follows that redirect to the CLI's loopback callback, as a browser does.
+ */
+function loginAs(how: 'paste' | 'browser'): Promise<{
   code: number | null;
   stdout: string;
   stderr: string;
@@ -47,7 +50,8 @@ function loginByPasting(): Promise<{
       if (!match || pastedUrl) return;
       const response = await fetch(match[1]!, { redirect: 'manual' });
       pastedUrl = response.headers.get('location') ?? '';
-      child.stdin.write(`${pastedUrl}\n`);
+      if (how === 'paste') child.stdin.write(`${pastedUrl}\n`);
+      else await (await fetch(pastedUrl)).text();
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -62,8 +66,8 @@ function loginByPasting(): Promise<{
 
 describe('OAuth end to end', () => {
   it('needs_auth → login by paste-back → tool call → refresh before expiry → logout', async () => {
-    // 30 s tokens are inside the 60 s refresh margin: every new run refreshes first.
-    oauth = await startOAuthFixture({ expiresInSeconds: 30 });
+    // 1 s tokens are due for refresh (half their life) by the next run, which refreshes first.
+    oauth = await startOAuthFixture({ expiresInSeconds: 1 });
     await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
 
     const before = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<
@@ -75,7 +79,7 @@ describe('OAuth end to end', () => {
       error: 'run geekagent mcp login secure',
     });
 
-    const login = await loginByPasting();
+    const login = await loginAs('paste');
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toContain('paste the URL you were redirected to');
     expect(login.pastedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
@@ -99,6 +103,35 @@ describe('OAuth end to end', () => {
       Record<string, string>
     >;
     expect(after[0]!.status).toBe('needs_auth');
+  });
+
+  it('logs in through the loopback callback, as a browser would', async () => {
+    oauth = await startOAuthFixture();
+    await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
+    const result = await loginAs('browser');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Logged in to secure (1 tools)');
+    const call = await runCli(['mcp', 'call', 'secure', 'whoami'], { project });
+    expect(call.stdout).toMatch(/^hello client-/);
+  });
+
+  it('mcp add --transport http writes a remote entry with headers', async () => {
+    oauth = await startOAuthFixture();
+    const add = await runCli(
+      ['mcp', 'add', '--transport', 'http', 'secure', oauth.mcpUrl, '--header', 'X-Team: ${TEAM:-core}'],
+      { project },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const config = JSON.parse(await readFile(path.join(project.dir, '.geekagent', 'mcp.json'), 'utf8'));
+    expect(config.mcpServers.secure).toEqual({
+      type: 'http',
+      url: oauth.mcpUrl,
+      headers: { 'X-Team': '${TEAM:-core}' },
+    });
+    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<
+      Record<string, string>
+    >;
+    expect(list[0]!.status).toBe('needs_auth');
   });
 
   it('a needs_auth server never blocks the others', async () => {

@@ -19,8 +19,14 @@ import type {
 import type { OAuthSettings } from '../config.js';
 import { expiresSoon, type StoredAuth, type TokenStore } from './token-store.js';
 
-/** Refresh this long before the access token expires. */
+/** Refresh this long before the access token expires — at most half its lifetime. */
 const REFRESH_MARGIN_MS = 60_000;
+
+function refreshMargin(tokens: OAuthTokens): number {
+  return tokens.expires_in === undefined
+    ? REFRESH_MARGIN_MS
+    : Math.min(REFRESH_MARGIN_MS, (tokens.expires_in * 1000) / 2);
+}
 
 export interface ProviderOptions {
   server: string;
@@ -89,9 +95,10 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
   async tokens(): Promise<OAuthTokens | undefined> {
     const stored = await this.stored();
     const tokens = stored.tokens;
-    if (!tokens?.refresh_token || !expiresSoon(tokens, stored.tokensSavedAt, REFRESH_MARGIN_MS))
+    if (!tokens?.refresh_token || !expiresSoon(tokens, stored.tokensSavedAt, refreshMargin(tokens))) {
       return tokens;
-    return (await this.refreshSoonExpiring().catch(() => undefined)) ?? tokens;
+    }
+    return (await this.refreshSoonExpiring(tokens.access_token).catch(() => undefined)) ?? tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
@@ -145,14 +152,15 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
    * Refresh under the lock; whoever holds it second finds fresh tokens already saved by the
    * first (another agent, or a parallel request of ours) and uses those instead.
    */
-  private async refreshSoonExpiring(): Promise<OAuthTokens | undefined> {
+  private async refreshSoonExpiring(seenAccessToken: string): Promise<OAuthTokens | undefined> {
     const { store } = this.options;
     return store.withLock(async () => {
       this.cache = undefined;
       const current = await this.stored();
       const tokens = current.tokens;
       if (!tokens?.refresh_token) return tokens;
-      if (!expiresSoon(tokens, current.tokensSavedAt, REFRESH_MARGIN_MS)) return tokens;
+      // Someone refreshed while we waited for the lock: theirs is the token to use.
+      if (tokens.access_token !== seenAccessToken) return tokens;
       const clientInformation = await this.clientInformation();
       const discovery = current.discoveryState;
       if (!clientInformation || !discovery) return tokens;

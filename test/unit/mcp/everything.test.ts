@@ -30,7 +30,9 @@ const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-ev
 const LOOPBACK = path.join(ROOT, 'test/fixtures/loopback-only.mjs');
 
 let httpServer: ChildProcess | undefined;
+let sseServer: ChildProcess | undefined;
 let httpUrl = '';
+let sseUrl = '';
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -40,26 +42,47 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-beforeAll(async () => {
-  const port = await freePort();
-  httpServer = spawn(process.execPath, ['--import', LOOPBACK, EVERYTHING, 'streamableHttp'], {
+/** server-everything in a network mode, bound to loopback, on `port`; resolves once it listens. */
+async function startEverything(mode: 'streamableHttp' | 'sse', port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', LOOPBACK, EVERYTHING, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
-    httpServer!.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk;
-      if (stderr.includes('listening')) resolve();
+      if (/listening|running/i.test(stderr)) resolve();
     });
-    httpServer!.once('exit', () => reject(new Error(`server-everything exited: ${stderr}`)));
+    child.once('exit', () => reject(new Error(`server-everything ${mode} exited: ${stderr}`)));
   });
-  httpUrl = `http://127.0.0.1:${port}/mcp`;
+  return child;
+}
+
+function stop(child: ChildProcess | undefined): void {
+  if (child?.pid) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+beforeAll(async () => {
+  const [httpPort, ssePort] = [await freePort(), await freePort()];
+  [httpServer, sseServer] = await Promise.all([
+    startEverything('streamableHttp', httpPort),
+    startEverything('sse', ssePort),
+  ]);
+  httpUrl = `http://127.0.0.1:${httpPort}/mcp`;
+  sseUrl = `http://127.0.0.1:${ssePort}/sse`;
 });
 
 afterAll(() => {
-  if (httpServer?.pid) process.kill(-httpServer.pid, 'SIGKILL');
+  stop(httpServer);
+  stop(sseServer);
 });
 
 let dir: string;
@@ -145,6 +168,7 @@ async function call(
 describe.each([
   ['stdio', () => ({ command: process.execPath, args: [EVERYTHING, 'stdio'] })],
   ['Streamable HTTP', () => ({ type: 'http', url: httpUrl })],
+  ['legacy SSE', () => ({ type: 'sse', url: sseUrl })],
 ])('server-everything over %s', (_transport, entry) => {
   it('calls tools and reads resources (also through the model-callable resource tools)', async () => {
     const connection = await connect(entry());
@@ -211,5 +235,37 @@ describe.each([
       { timeoutMs: 15_000, what: 'a logging notification' },
     );
     expect(lines.length).toBeGreaterThan(0);
+  });
+});
+
+describe('remote transports', () => {
+  it('falls back to SSE when an http entry points at an SSE-only server', async () => {
+    const connection = await connect({ type: 'http', url: sseUrl });
+    expect(await call('echo', { message: 'via sse' })).toContain('via sse');
+    expect(connection.definition.transport).toBe('http');
+    expect(manager!.logTail('everything', 20)!.some((line) => line.includes('trying SSE'))).toBe(true);
+  });
+
+  it('retries a lost HTTP connection with backoff and comes back when the server does', async () => {
+    const port = await freePort();
+    let server: ChildProcess | undefined = await startEverything('streamableHttp', port);
+    try {
+      await connect({ type: 'http', url: `http://127.0.0.1:${port}/mcp` });
+      stop(server);
+      await expect(call('echo', { message: 'x' })).rejects.toThrow();
+      await waitFor(() => manager!.status('everything')!.state.state !== 'connected', {
+        what: 'the loss to show',
+      });
+      const state = manager!.status('everything')!.state;
+      expect(state.state === 'failed' || state.state === 'connecting').toBe(true);
+      server = await startEverything('streamableHttp', port);
+      await waitFor(() => manager!.status('everything')!.state.state === 'connected', {
+        timeoutMs: 20_000,
+        what: 'the reconnect',
+      });
+      expect(await call('echo', { message: 'back again' })).toContain('back again');
+    } finally {
+      stop(server);
+    }
   });
 });
