@@ -1,10 +1,10 @@
 /**
  * A server that demands OAuth, end to end through the CLI: needs_auth before login, `mcp login`
  * through the paste-back path (no browser), a tool call on the stored token, the token store's
- * 0600 file, refresh before expiry, and `mcp logout`.
+ * 0600 file, refresh before expiry and after a rejected token, and `mcp logout`.
  */
 import { spawn } from 'node:child_process';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth-server.js';
@@ -41,17 +41,26 @@ function loginAs(how: 'paste' | 'browser'): Promise<{
     let stdout = '';
     let stderr = '';
     let pastedUrl = '';
+    let visited = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding('utf8').on('data', async (chunk: string) => {
-      stderr += chunk;
-      const match = /open:\n\s+(\S+)/.exec(stderr);
-      if (!match || pastedUrl) return;
-      const response = await fetch(match[1]!, { redirect: 'manual' });
+    const visit = async (authorizationUrl: string) => {
+      const response = await fetch(authorizationUrl, { redirect: 'manual' });
       pastedUrl = response.headers.get('location') ?? '';
       if (how === 'paste') child.stdin.write(`${pastedUrl}\n`);
       else await (await fetch(pastedUrl)).text();
+    };
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const match = /open:\n\s+(\S+)\n/.exec(stderr); // the whole URL, not a chunk of it
+      // Later chunks must not visit the page a second time while the first visit is in flight.
+      if (!match || visited) return;
+      visited = true;
+      visit(match[1]!).catch((error: unknown) => {
+        child.kill('SIGKILL');
+        reject(error);
+      });
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -65,9 +74,8 @@ function loginAs(how: 'paste' | 'browser'): Promise<{
 }
 
 describe('OAuth end to end', () => {
-  it('needs_auth → login by paste-back → tool call → refresh before expiry → logout', async () => {
-    // 1 s tokens are due for refresh (half their life) by the next run, which refreshes first.
-    oauth = await startOAuthFixture({ expiresInSeconds: 1 });
+  it('needs_auth → login by paste-back → tool call on the stored token → logout', async () => {
+    oauth = await startOAuthFixture();
     await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
 
     const before = JSON.parse((await runCli(['mcp', 'list', '--json'], { project })).stdout) as Array<
@@ -94,8 +102,7 @@ describe('OAuth end to end', () => {
     const call = await runCli(['mcp', 'call', 'secure', 'whoami'], { project });
     expect(call.code, call.stderr).toBe(0);
     expect(call.stdout).toMatch(/^hello client-/);
-    expect(oauth.grants.refresh_token).toBeGreaterThanOrEqual(1);
-    expect(oauth.grants.authorization_code).toBe(1);
+    expect(oauth.grants).toEqual({ authorization_code: 1, refresh_token: 0 });
 
     const logout = await runCli(['mcp', 'logout', 'secure'], { project });
     expect(logout.stdout).toContain('Logged out of secure');
@@ -103,6 +110,37 @@ describe('OAuth end to end', () => {
       Record<string, string>
     >;
     expect(after[0]!.status).toBe('needs_auth');
+  });
+
+  it('refreshes a token that is about to expire before using it', async () => {
+    oauth = await startOAuthFixture();
+    await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
+    expect((await loginAs('paste')).code).toBe(0);
+    // Age the stored token to the end of its life (the server still accepts it): the next run
+    // must refresh first rather than spend a token it believes is expiring.
+    const authDir = path.join(project.home, '.geekagent', 'auth');
+    const [file] = await readdir(authDir);
+    const stored = JSON.parse(await readFile(path.join(authDir, file!), 'utf8'));
+    stored.tokensSavedAt -= stored.tokens.expires_in * 1000;
+    await writeFile(path.join(authDir, file!), JSON.stringify(stored));
+
+    const call = await runCli(['mcp', 'call', 'secure', 'whoami'], { project });
+    expect(call.code, call.stderr).toBe(0);
+    expect(oauth.grants).toEqual({ authorization_code: 1, refresh_token: 1 });
+    expect(oauth.lastAccepted()).toBe(oauth.issued.at(-1));
+  });
+
+  it('a token the server rejected is refreshed and the call goes through', async () => {
+    oauth = await startOAuthFixture();
+    await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
+    expect((await loginAs('paste')).code).toBe(0);
+    oauth.expireAccessTokens();
+
+    const call = await runCli(['mcp', 'call', 'secure', 'whoami'], { project });
+    expect(call.code, call.stderr).toBe(0);
+    expect(call.stdout).toMatch(/^hello client-/);
+    expect(oauth.grants).toEqual({ authorization_code: 1, refresh_token: 1 });
+    expect(oauth.lastAccepted()).toBe(oauth.issued.at(-1));
   });
 
   it('logs in through the loopback callback, as a browser would', async () => {
