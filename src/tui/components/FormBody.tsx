@@ -31,7 +31,7 @@ export function FormBody({ form }: { form: FormView }) {
       {field ? (
         <Text>
           {`  ${field.label}`}
-          <Text dimColor>{` (${hint(field)})${field.description ? ` — ${field.description}` : ''}`}</Text>
+          <Text dimColor>{` [${form.index + 1}/${form.fields.length}] (${hint(field)})${field.description ? ` — ${field.description}` : ''}`}</Text>
         </Text>
       ) : (
         <Text bold>Enter = accept · d Enter = decline · Esc = cancel</Text>
