@@ -13,6 +13,10 @@ function hint(field: FormField): string {
   return parts.join(', ');
 }
 
+function about(field: FormField): string {
+  return field.description ? ` — ${field.description}` : '';
+}
+
 function shown(value: unknown): string {
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
@@ -31,7 +35,7 @@ export function FormBody({ form }: { form: FormView }) {
       {field ? (
         <Text>
           {`  ${field.label}`}
-          <Text dimColor>{` [${form.index + 1}/${form.fields.length}] (${hint(field)})${field.description ? ` — ${field.description}` : ''}`}</Text>
+          <Text dimColor>{` [${form.index + 1}/${form.fields.length}] (${hint(field)})${about(field)}`}</Text>
         </Text>
       ) : (
         <Text bold>Enter = accept · d Enter = decline · Esc = cancel</Text>
