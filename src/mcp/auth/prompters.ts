@@ -88,9 +88,10 @@ export function interactivePrompter(options: InteractivePrompterOptions): Author
           );
           finish(() => codeFromRedirect(url, request.expectedState));
         });
-        callback.on('error', () => undefined); // port busy: paste-back still works
-        callback.listen(Number(request.redirectUrl.port), request.redirectUrl.hostname);
-        cleanups.push(() => callback.close());
+        cleanups.push(() => {
+          callback.closeAllConnections();
+          callback.close();
+        });
 
         const lines = createInterface({ input: options.input, terminal: false });
         lines.on('line', (line) => {
@@ -107,11 +108,22 @@ export function interactivePrompter(options: InteractivePrompterOptions): Author
         });
         cleanups.push(() => lines.close());
 
-        options.output.write(`To log in to ${request.server}, open:\n  ${request.authorizationUrl.href}\n`);
-        if (options.openBrowser) openInBrowser(request.authorizationUrl.href);
-        options.output.write(
-          'Waiting for the browser… (or paste the URL you were redirected to and press Enter)\n',
-        );
+        // The URL is shown only once the callback listens, so a quick browser never finds it closed.
+        let shown = false;
+        const showUrl = (callbackReady: boolean) => {
+          if (settled || shown) return;
+          shown = true;
+          options.output.write(`To log in to ${request.server}, open:\n  ${request.authorizationUrl.href}\n`);
+          if (options.openBrowser) openInBrowser(request.authorizationUrl.href);
+          options.output.write(
+            callbackReady
+              ? 'Waiting for the browser… (or paste the URL you were redirected to and press Enter)\n'
+              : `The callback port ${request.redirectUrl.port} is busy: after logging in, paste the URL you were redirected to and press Enter.\n`,
+          );
+        };
+        callback.once('listening', () => showUrl(true));
+        callback.on('error', () => showUrl(false));
+        callback.listen(Number(request.redirectUrl.port), request.redirectUrl.hostname);
       }),
   };
 }
