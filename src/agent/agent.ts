@@ -98,10 +98,13 @@ export class Agent {
         const total = conversation.recordUsage(reply.usage);
         onEvent?.({ type: 'usage', round: reply.usage, turn: turnUsage, total });
       }
+      const calledTools = reply.toolCalls.length > 0;
       conversation.append({
         role: 'assistant',
         content: reply.text === '' ? null : reply.text,
-        ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}),
+        ...(calledTools ? { tool_calls: reply.toolCalls } : {}),
+        // Only tool-call rounds need their reasoning later; a final answer's is dropped (as the API does).
+        ...(calledTools && reply.reasoning !== '' ? { reasoning_content: reply.reasoning } : {}),
       });
       if (reply.toolCalls.length === 0) {
         return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };

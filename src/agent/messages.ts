@@ -14,5 +14,14 @@ export interface ToolCallRequest {
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCallRequest[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ToolCallRequest[];
+      /**
+       * The model's chain of thought for a round that called tools (DeepSeek's thinking mode): it
+       * must go back with that message in every later request, or the API answers 400.
+       */
+      reasoning_content?: string;
+    }
   | { role: 'tool'; tool_call_id: string; name: string; content: ToolOutput };

@@ -3,6 +3,7 @@
  * tool results goes as placeholder text, plus an extra user message with images for models that see.
  */
 import type {
+  ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
@@ -55,7 +56,7 @@ function convert(message: Exclude<ChatMessage, ToolMessage>): ChatCompletionMess
     case 'assistant': {
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: message.content };
-      return {
+      const param: ChatCompletionAssistantMessageParam & { reasoning_content?: string } = {
         role: 'assistant',
         content: message.content,
         tool_calls: calls.map((call) => ({
@@ -64,6 +65,9 @@ function convert(message: Exclude<ChatMessage, ToolMessage>): ChatCompletionMess
           function: { name: call.name, arguments: call.arguments },
         })),
       };
+      // Not in OpenAI's types: DeepSeek's thinking mode requires it back on tool-call rounds.
+      if (message.reasoning_content) param.reasoning_content = message.reasoning_content;
+      return param;
     }
   }
 }

@@ -23,6 +23,7 @@ export async function readRound(
   onText: ((delta: string) => void) | undefined,
 ): Promise<ChatRound> {
   let text = '';
+  let reasoning = '';
   let usage: Usage | undefined;
   let finishReason: string | null = null;
   const calls = new Map<number, PartialCall>();
@@ -33,6 +34,8 @@ export async function readRound(
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta;
+    const thought = (delta as { reasoning_content?: unknown } | undefined)?.reasoning_content;
+    if (typeof thought === 'string') reasoning += thought;
     if (typeof delta?.content === 'string' && delta.content !== '') {
       text += delta.content;
       if (onText) {
@@ -64,7 +67,7 @@ export async function readRound(
   const toolCalls: ToolCallRequest[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, call]) => ({ id: call.id ?? `call_${index}`, name: call.name, arguments: call.arguments }));
-  return { text, toolCalls, usage, finishReason };
+  return { text, reasoning, toolCalls, usage, finishReason };
 }
 
 export function cancelledError(): Error {

@@ -28,6 +28,8 @@ export interface ChatRequest {
 /** One model round, reassembled from the stream. */
 export interface ChatRound {
   text: string;
+  /** `reasoning_content` deltas (thinking models such as DeepSeek's), joined; '' when none. */
+  reasoning: string;
   toolCalls: ToolCallRequest[];
   usage: Usage | undefined;
   finishReason: string | null;

@@ -16,7 +16,12 @@ import { OpenAIChatProvider } from '../../../src/providers/openai.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { type FakeModel, startFakeModel } from '../../fixtures/fake-model.js';
+import {
+  type FakeModel,
+  type FakeReply,
+  type RecordedRequest,
+  startFakeModel,
+} from '../../fixtures/fake-model.js';
 
 let fake: FakeModel;
 let root: string;
@@ -193,5 +198,37 @@ describe('Agent.runTurn', () => {
     expect(usages).toHaveLength(2);
     expect(conversation.totalUsage.total_tokens).toBe(35);
     expect(conversation.contextTokens).toBe(20);
+  });
+
+  it('sends a tool round’s reasoning_content back in every later request, as DeepSeek requires', async () => {
+    const echo: Tool = {
+      name: 'echo',
+      description: 'echo',
+      parameters: { type: 'object', properties: {} },
+      run: async () => 'ok',
+    };
+    const { agent, conversation } = setup([echo], { echo: 'allow' });
+    // DeepSeek's thinking mode: a tool-call round without its reasoning_content is a 400.
+    const deepseek =
+      (answer: string) =>
+      (request: RecordedRequest): FakeReply => {
+        const rounds = request.body.messages.filter((m) => m.role === 'assistant' && m.tool_calls);
+        const missing = rounds.some((m) => m.reasoning_content !== 'I should call echo first.');
+        return missing
+          ? { kind: 'http_error', status: 400, message: 'The reasoning_content must be passed back' }
+          : { text: answer, reasoning: 'Now I can answer.' };
+      };
+    fake.push(
+      { reasoning: 'I should call echo first.', toolCalls: [call('echo', {})], fragmentSize: 4 },
+      deepseek('first'),
+      deepseek('second'),
+    );
+    const first = await agent.runTurn('one', { signal: new AbortController().signal });
+    expect(first.text).toBe('first');
+    const second = await agent.runTurn('two', { signal: new AbortController().signal });
+    expect(second.text).toBe('second');
+    // A final answer's reasoning is not kept: the API ignores it, it would only cost tokens.
+    const answers = conversation.messages.filter((m) => m.role === 'assistant' && !m.tool_calls);
+    expect(answers.map((m) => 'reasoning_content' in m)).toEqual([false, false]);
   });
 });

@@ -48,6 +48,7 @@ describe('OpenAIChatProvider', () => {
     expect(deltas).toEqual(['Hello ', 'from t', 'he mod', 'el']);
     expect(round).toEqual({
       text: 'Hello from the model',
+      reasoning: '',
       toolCalls: [],
       usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
       finishReason: 'stop',
@@ -57,6 +58,29 @@ describe('OpenAIChatProvider', () => {
     expect(body?.stream).toBe(true);
     expect(body?.stream_options).toEqual({ include_usage: true });
     expect(body && 'tools' in body).toBe(false);
+  });
+
+  it('collects reasoning_content apart from the answer and sends it back on a tool-call message', async () => {
+    const fake = await start([
+      { reasoning: 'The user wants a file read.', toolCalls: [{ name: 'read', arguments: '{}' }] },
+      { text: 'ok' },
+    ]);
+    const deltas: string[] = [];
+    const round = await provider(fake).complete(request({ onText: (d) => deltas.push(d) }));
+    expect(round.reasoning).toBe('The user wants a file read.');
+    expect(round.text).toBe('');
+    expect(deltas).toEqual([]);
+    const [toolCall] = round.toolCalls;
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, tool_calls: round.toolCalls, reasoning_content: round.reasoning },
+      { role: 'tool', tool_call_id: toolCall?.id ?? '', name: 'read', content: 'body' },
+    ];
+    await provider(fake).complete(request({ messages }));
+    expect(fake.requests[1]?.body.messages[1]).toMatchObject({
+      role: 'assistant',
+      reasoning_content: 'The user wants a file read.',
+    });
   });
 
   it('reassembles two parallel tool calls by index, with split names and arguments', async () => {
