@@ -102,6 +102,16 @@ function gatedTool(name: string) {
   return tool;
 }
 
+/** A tool that answers `output` at once. */
+function echoTool(output = 'ok'): Tool {
+  return {
+    name: 'echo',
+    description: 'echo',
+    parameters: { type: 'object', properties: {} },
+    run: async () => output,
+  };
+}
+
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
 describe('Agent.runTurn', () => {
@@ -120,12 +130,7 @@ describe('Agent.runTurn', () => {
   });
 
   it('asks approval questions one at a time for parallel calls', async () => {
-    const echo: Tool = {
-      name: 'echo',
-      description: 'echo',
-      parameters: { type: 'object', properties: {} },
-      run: async () => 'ok',
-    };
+    const echo = echoTool();
     const { agent, approver } = setup([echo], { echo: 'ask' });
     fake.push({ toolCalls: [call('echo', {}), call('echo', {}), call('echo', {})] }, { text: 'done' });
     const result = await agent.runTurn('go', { signal: new AbortController().signal });
@@ -135,12 +140,7 @@ describe('Agent.runTurn', () => {
   });
 
   it('stops after 30 tool rounds', async () => {
-    const echo: Tool = {
-      name: 'echo',
-      description: 'echo',
-      parameters: { type: 'object', properties: {} },
-      run: async () => 'again',
-    };
+    const echo = echoTool('again');
     const { agent } = setup([echo], { echo: 'allow' });
     for (let i = 0; i < 31; i++) fake.push({ toolCalls: [call('echo', {})] });
     const result = await agent.runTurn('loop', { signal: new AbortController().signal });
@@ -178,12 +178,7 @@ describe('Agent.runTurn', () => {
   });
 
   it('reports usage per round and cumulatively', async () => {
-    const echo: Tool = {
-      name: 'echo',
-      description: 'echo',
-      parameters: { type: 'object', properties: {} },
-      run: async () => 'ok',
-    };
+    const echo = echoTool();
     const { agent, conversation } = setup([echo], { echo: 'allow' });
     fake.push(
       { toolCalls: [call('echo', {})], usage: { prompt_tokens: 10, completion_tokens: 2 } },
@@ -201,12 +196,7 @@ describe('Agent.runTurn', () => {
   });
 
   it('sends a tool round’s reasoning_content back in every later request, as DeepSeek requires', async () => {
-    const echo: Tool = {
-      name: 'echo',
-      description: 'echo',
-      parameters: { type: 'object', properties: {} },
-      run: async () => 'ok',
-    };
+    const echo = echoTool();
     const { agent, conversation } = setup([echo], { echo: 'allow' });
     // DeepSeek's thinking mode: a tool-call round without its reasoning_content is a 400.
     const deepseek =
