@@ -106,7 +106,7 @@ export class Agent {
         // Only tool-call rounds need their reasoning later; a final answer's is dropped (as the API does).
         ...(calledTools && reply.reasoning !== '' ? { reasoning_content: reply.reasoning } : {}),
       });
-      if (reply.toolCalls.length === 0) {
+      if (!calledTools) {
         return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
       }
 
