@@ -23,7 +23,7 @@ const BYTES = MB * 1024 * 1024;
 /**
  * A child that writes a pre-built buffer each time it reads a line: 10 MiB of bytes (the pipe's own
  * cost), or with `json` the same result as one ready-made JSON-RPC line that the reader decodes and
- * JSON.parses (the least any JSON-RPC client pays once the server has its bytes ready).
+ * JSON.parses the naive way (Buffer.concat, UTF-8 decode, JSON.parse).
  */
 function rawPipe({ json = false } = {}) {
   const payload = json

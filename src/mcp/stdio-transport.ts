@@ -5,6 +5,8 @@
  * chunk (quadratic on multi-MB messages) and drops the connection on any message over 10 MiB.
  * Message (de)serialisation stays the SDK's.
  */
+
+import { isAscii } from 'node:buffer';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -13,6 +15,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { killGroup, type ProcessGroupTracker } from '../process/group-tracker.js';
+import { LineFramer, type SkippedLine } from './line-framer.js';
 
 export interface StdioLaunch {
   command: string;
@@ -35,13 +38,10 @@ export interface StdioTransportOptions {
   closeGraceMs?: number;
 }
 
-const NEWLINE = 0x0a;
 const CR = 0x0d;
 const MAX_STDERR_LINE = 8192;
 /** After the exit (and the group kill), how long the last buffered output may take to arrive. */
 const EXIT_DRAIN_MS = 200;
-/** Bytes kept of each end of an oversized line: enough to find its JSON-RPC id. */
-const EDGE = 256;
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 /** `{"jsonrpc":"2.0","id":7,"result"…` — how most non-JS servers order a response. */
 const HEAD_ID = new RegExp(
@@ -67,10 +67,7 @@ export class GroupStdioTransport implements Transport {
   private closePromise: Promise<void> | undefined;
   /** Output after the exit is no longer ours to deliver. */
   private stopped = false;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** The line being skipped because it is over the limit. */
-  private oversized: { bytes: number; head: Buffer; tail: Buffer } | undefined;
+  private readonly framer: LineFramer;
   private stderrParts: string[] = [];
   private stderrLength = 0;
   private stderrCut = false;
@@ -78,6 +75,10 @@ export class GroupStdioTransport implements Transport {
 
   constructor(private readonly options: StdioTransportOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? 256 * 1024 * 1024;
+    this.framer = new LineFramer(
+      { line: (bytes) => this.deliver(bytes), oversized: (skipped) => this.discardOversized(skipped) },
+      { maxLineBytes: this.maxMessageBytes },
+    );
   }
 
   get pid(): number | undefined {
@@ -128,7 +129,9 @@ export class GroupStdioTransport implements Transport {
       }
       // EPIPE after an exit: the exit itself is what we report.
       child.stdin.on('error', () => undefined);
-      child.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (!this.stopped) this.framer.push(chunk);
+      });
       child.stdout.on('error', () => undefined);
       // Always drained, listener or not: a full stderr pipe would block the server.
       child.stderr.setEncoding('utf8');
@@ -201,8 +204,7 @@ export class GroupStdioTransport implements Transport {
     child.stderr.destroy();
     child.stdin.destroy();
     if (this.stderrParts.length > 0) this.flushStderr();
-    this.pending = [];
-    this.oversized = undefined;
+    this.framer.reset();
     if (!this.closing) this.onerror?.(new Error(describeProcessExit(exit)));
     this.notifyClose();
   }
@@ -213,61 +215,24 @@ export class GroupStdioTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Linear framing: only each new chunk is scanned for newlines; one concat per message. */
-  private onStdout(chunk: Buffer): void {
-    if (this.stopped) return;
-    let start = 0;
-    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-      this.takePiece(chunk.subarray(start, nl), true);
-      start = nl + 1;
-    }
-    if (start < chunk.length) this.takePiece(chunk.subarray(start), false);
-  }
-
-  private takePiece(piece: Buffer, endsLine: boolean): void {
-    const total = this.pendingBytes + piece.length;
-    if (!this.oversized && total > this.maxMessageBytes) {
-      // The first piece of the line holds its start (a chunk boundary inside the first few bytes
-      // only costs us the id, see discardOversized).
-      const head = Buffer.from((this.pending[0] ?? piece).subarray(0, EDGE));
-      this.oversized = { bytes: this.pendingBytes, head, tail: Buffer.alloc(0) };
-      this.pending = [];
-      this.pendingBytes = 0;
-    }
-    const skipped = this.oversized;
-    if (skipped) {
-      skipped.bytes += piece.length;
-      skipped.tail = Buffer.from(Buffer.concat([skipped.tail, piece.subarray(-EDGE)]).subarray(-EDGE));
-      if (endsLine) this.discardOversized(skipped);
-      return;
-    }
-    if (!endsLine) {
-      this.pending.push(piece);
-      this.pendingBytes = total;
-      return;
-    }
-    const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece], total);
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.deliver(line);
-  }
-
   /**
    * The line is dropped and the connection lives on. If it was a response, the waiting request
    * would only fail at its timeout: answer it at once with an error for the same id instead.
    */
-  private discardOversized(skipped: { bytes: number; head: Buffer; tail: Buffer }): void {
-    this.oversized = undefined;
+  private discardOversized(skipped: SkippedLine): void {
     const reason = `discarded a ${skipped.bytes}-byte message from the server: larger than the ${this.maxMessageBytes}-byte limit`;
     this.onerror?.(new Error(reason));
     const id = oversizedResponseId(skipped.head.toString('utf8'), skipped.tail.toString('utf8'));
     if (id !== undefined) this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: reason } });
   }
 
+  /** `raw` is only valid during the call (the framer reuses its buffer): decoded at once. */
   private deliver(raw: Buffer): void {
     const end = raw.length > 0 && raw[raw.length - 1] === CR ? raw.length - 1 : raw.length;
     if (end === 0) return;
-    const line = raw.toString('utf8', 0, end);
+    const body = raw.subarray(0, end);
+    // Same string for ASCII, and several times faster than validating UTF-8 (10 MiB: ~1 vs ~6 ms).
+    const line = isAscii(body) ? body.toString('latin1') : body.toString('utf8');
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(line);

@@ -160,6 +160,16 @@ describe('GroupStdioTransport with the SDK Client', () => {
     expect(leaked).toEqual([]);
   });
 
+  it('decodes UTF-8 exactly in results that span many chunks, and ASCII ones after them', async () => {
+    const { client } = await connect(path.join(FIXTURES, 'garbage.mjs'));
+    // Odd-length multi-byte runs so characters straddle the pipe's chunk boundaries.
+    const unicode = 'héllo ✓ 🎲 ünïcödé — '.repeat(20_000);
+    expect(await echo(client, unicode)).toBe(unicode);
+    const ascii = 'plain '.repeat(10_000);
+    expect(await echo(client, ascii)).toBe(ascii);
+    expect(await echo(client, 'ß')).toBe('ß');
+  });
+
   it('carries a 10 MB result intact', async () => {
     const { client } = await connect(path.join(FIXTURES, 'content.mjs'));
     const result = await client.callTool({ name: 'big', arguments: { mb: 10 } }, undefined, {
