@@ -3,6 +3,7 @@
  * executor with results returned in the model's order, up to 30 rounds. A failed or cancelled
  * turn leaves history as it was before the turn.
  */
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { ChatProvider, Usage } from '../providers/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -13,6 +14,8 @@ import type { ChatMessage, ToolCallRequest } from './messages.js';
 import { buildSystemPrompt, type PromptSources } from './system-prompt.js';
 
 export const MAX_TOOL_ROUNDS = 30;
+/** Listeners on a turn's signal besides its tool calls' (the model stream, waits, the face). */
+const LISTENER_HEADROOM = 10;
 
 export interface AgentDeps {
   provider: ChatProvider;
@@ -110,6 +113,11 @@ export class Agent {
         return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
       }
 
+      // Each call in flight listens on the turn's signal: past Node's default of 10 it would print
+      // a "possible memory leak" warning (over the TUI) for what is only a wide round.
+      if (getMaxListeners(signal) < reply.toolCalls.length + LISTENER_HEADROOM) {
+        setMaxListeners(reply.toolCalls.length + LISTENER_HEADROOM, signal);
+      }
       const outcomes = await Promise.all(reply.toolCalls.map((call) => this.runCall(call, signal, onEvent)));
       signal.throwIfAborted();
       reply.toolCalls.forEach((call, index) => {

@@ -141,6 +141,25 @@ describe('MCP in print mode', () => {
     expect(out.result).toBe('it crashed');
   });
 
+  it('runs a round of 16 calls at once without a listener-leak warning on stderr', async () => {
+    const texts = Array.from({ length: 16 }, (_, i) => `call ${'word '.repeat(i)}`.trim());
+    fake.push(
+      { toolCalls: texts.map((text) => ({ name: 'mcp_demo_word_count', arguments: JSON.stringify({ text }) })) },
+      { text: 'counted' },
+    );
+    const run = await runCli(['-p', 'count them all', '--output-format', 'json', '--allow', 'mcp_demo_*'], {
+      project,
+      modelUrl: fake.url,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls.map((c) => c.result)).toEqual(
+      texts.map((text) => `Characters ${text.length}, words ${text.split(' ').length}`),
+    );
+    // Every call listens on the turn's signal; Node warns past 10 listeners unless told otherwise.
+    expect(run.stderr).not.toMatch(/MaxListenersExceeded|memory leak/);
+  });
+
   it('an unparsable mcp.json stops start-up naming the file, line and column', async () => {
     await project.write(
       '.geekagent/mcp.json',
