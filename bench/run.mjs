@@ -115,7 +115,7 @@ try {
   });
 
   await section('calls', async () => {
-    const c = await benchCalls({ calls: 3000, batch: 50, reps: 8, rounds: 4 });
+    const c = await benchCalls({ calls: 3000, batch: 50, reps: 40, rounds: 4 });
     const { agent, sdk } = c.latency;
     for (const p of ['p50', 'p99']) {
       const ratio = agent[p] / sdk[p];
@@ -162,7 +162,7 @@ try {
       `3: diagnostic — in-process over InMemoryTransport (no IPC; client + server code only): agent ${c.inProcess.agent.toFixed(1)} µs/call, sdk ${c.inProcess.sdk.toFixed(1)} µs/call (+${(c.inProcess.agent - c.inProcess.sdk).toFixed(1)} µs)`,
     );
     notes.push(
-      `3: finding — after 20 calls on one turn signal it holds ${c.leakedListeners} 'abort' listeners (the SDK never removes them)`,
+      `3: finding — after 20 calls on one turn signal it holds ${c.leakedListeners} 'abort' listeners (the SDK never removes its own; the agent takes each off when its call settles)`,
     );
   });
 
@@ -217,7 +217,7 @@ try {
       `6: the row's server answers with a pre-serialised result (bench/prebuilt-server.mjs), as the echo child only writes bytes; from the SDK server content.mjs (which builds and serialises 10 MiB per call) the agent takes ${fmtMs(b.agent)} = ${(b.agent / b.echo).toFixed(2)}× the echo, the SDK transport ${fmtMs(b.sdk)} = ${(b.sdk / b.echo).toFixed(2)}×`,
     );
     notes.push(
-      `6: a one-way read of a pre-built 10 MiB buffer (no echo) takes ${fmtMs(b.raw)}; agent is ${(b.agent / b.raw).toFixed(2)}× that, the SDK transport ${(b.sdk / b.raw).toFixed(2)}×`,
+      `6: a one-way read of a pre-built 10 MiB buffer (no echo) takes ${fmtMs(b.raw)}; the agent (row 6) is ${(b.prebuilt / b.raw).toFixed(2)}× that; from content.mjs the agent is ${(b.agent / b.raw).toFixed(2)}×, the SDK transport ${(b.sdk / b.raw).toFixed(2)}×`,
     );
     notes.push(
       `6: naive reader — the same result as a ready-made JSON-RPC line from a raw pipe, Buffer.concat + UTF-8 decode + JSON.parse: ${fmtMs(b.rawJson)} [${list(b.samples.rawJson)}]; the agent (row 6) is ${(b.prebuilt / b.rawJson).toFixed(2)}× that (it assembles into a warm buffer and decodes ASCII as latin1)`,

@@ -12,6 +12,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, type ToolProgress } from '../tools/types.js';
+import { abortListeners, addedListener } from '../util/abort-listeners.js';
 import { errorMessage } from '../util/errors.js';
 import {
   type Catalog,
@@ -149,31 +150,32 @@ export class McpConnection {
     const client = this.connectedClient;
     if (!client) throw new ToolError(this.unavailableMessage());
     const { timeoutMs } = this.options.definition;
-    // The SDK leaves an abort listener on the signal of every request; a turn's signal serves
-    // many calls, so each call gets its own child signal, unhooked when it settles.
-    const callAbort = new AbortController();
-    const forward = () => callAbort.abort(options.signal?.reason);
-    if (options.signal?.aborted) forward();
-    options.signal?.addEventListener('abort', forward, { once: true });
+    const { signal } = options;
+    const listening = signal ? abortListeners(signal) : [];
+    const call = client.callTool({ name: toolName, arguments: args }, undefined, {
+      signal,
+      timeout: timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
+      onprogress: options.onProgress
+        ? (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message })
+        : undefined,
+    });
+    // The SDK adds an 'abort' listener to the signal of every request, synchronously, and never
+    // removes it; a turn's signal serves many calls, so ours comes off once the call settles (else
+    // they pile up, and aborting the turn later would "cancel" calls that finished long ago). Cheaper
+    // than a child AbortController per call, which costs more than the rest of our call path.
+    const sdkListener = signal ? addedListener(signal, listening) : undefined;
     try {
-      const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
-        signal: callAbort.signal,
-        timeout: timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
-        onprogress: options.onProgress
-          ? (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message })
-          : undefined,
-      });
-      return result as CallToolResult;
+      return (await call) as CallToolResult;
     } catch (error) {
-      if (options.signal?.aborted) throw error;
+      if (signal?.aborted) throw error;
       if (this.options.definition.transport !== 'stdio' && isNetworkFailure(error)) {
         this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
       }
       throw new ToolError(this.describeCallError(error, toolName));
     } finally {
-      options.signal?.removeEventListener('abort', forward);
+      if (sdkListener) signal?.removeEventListener('abort', sdkListener);
     }
   }
 

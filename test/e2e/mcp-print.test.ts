@@ -144,7 +144,12 @@ describe('MCP in print mode', () => {
   it('runs a round of 16 calls at once without a listener-leak warning on stderr', async () => {
     const texts = Array.from({ length: 16 }, (_, i) => `call ${'word '.repeat(i)}`.trim());
     fake.push(
-      { toolCalls: texts.map((text) => ({ name: 'mcp_demo_word_count', arguments: JSON.stringify({ text }) })) },
+      {
+        toolCalls: texts.map((text) => ({
+          name: 'mcp_demo_word_count',
+          arguments: JSON.stringify({ text }),
+        })),
+      },
       { text: 'counted' },
     );
     const run = await runCli(['-p', 'count them all', '--output-format', 'json', '--allow', 'mcp_demo_*'], {

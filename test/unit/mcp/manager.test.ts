@@ -3,6 +3,7 @@
  * isolated per server, naming and schema repair, pagination and live re-listing, crash restarts
  * with stable names, timeouts with notifications/cancelled, progress, and server-everything.
  */
+import { getEventListeners } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -218,6 +219,26 @@ describe('McpManager', () => {
     controller.abort();
     await expect(call).rejects.toThrow();
     expect(await waitFor(() => readFile(cancelLog, 'utf8').catch(() => undefined))).toMatch(/^cancelled \d+/);
+  });
+
+  it('a turn signal serving many calls keeps none of their listeners; aborting it cancels only the running one', async () => {
+    const cancelLog = path.join(dir, 'cancel.log');
+    await start({ hang: node(path.join(FIXTURES, 'hang.mjs'), { env: { CANCEL_LOG: cancelLog } }) });
+    const turn = new AbortController();
+    for (let i = 0; i < 12; i++) {
+      expect(await run('mcp_hang_echo', { text: `call ${i}` }, context(turn.signal))).toBe(`call ${i}`);
+    }
+    // The SDK adds one per request and never removes it: they would pile up for the whole turn.
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    const hanging = run('mcp_hang_hang', {}, context(turn.signal));
+    await waitFor(() => getEventListeners(turn.signal, 'abort').length === 1, { what: 'the call to start' });
+    turn.abort();
+    await expect(hanging).rejects.toThrow();
+    await waitFor(() => readFile(cancelLog, 'utf8').catch(() => undefined), { what: 'the cancel to arrive' });
+    // One more round trip: any stray cancel for a finished call would have arrived before its answer.
+    expect(await run('mcp_hang_echo', { text: 'after' })).toBe('after');
+    expect((await readFile(cancelLog, 'utf8')).trim().split('\n')).toHaveLength(1);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
   });
 
   it('progress notifications reach the tool context and reset the request timeout', async () => {
