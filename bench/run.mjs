@@ -115,7 +115,7 @@ try {
   });
 
   await section('calls', async () => {
-    const c = await benchCalls({ calls: 3000, batch: 50, reps: 40, rounds: 4 });
+    const c = await benchCalls({ calls: 6000, batch: 50, reps: 60, rounds: 6 });
     const { agent, sdk } = c.latency;
     for (const p of ['p50', 'p99']) {
       const ratio = agent[p] / sdk[p];
@@ -198,7 +198,7 @@ try {
   });
 
   await section('big', async () => {
-    const b = await benchBigResult({ reps: 9 });
+    const b = await benchBigResult({ reps: 15 });
     // The echo child only moves bytes; so does the prebuilt server: what differs is the client.
     const ratio = b.prebuilt / b.echo;
     row(
@@ -211,7 +211,7 @@ try {
       ratio <= 2,
     );
     notes.push(
-      `6: samples agent [${list(b.samples.prebuilt)}] echo [${list(b.samples.echo)}] ms; from content.mjs, split: server until first byte ${fmtMs(b.split.server)}, client from first byte ${fmtMs(b.split.client)} (${(b.split.client / b.raw).toFixed(2)}× raw)`,
+      `6: samples agent [${list(b.samples.prebuilt)}] echo [${list(b.samples.echo)}] ms${globalThis.gc ? ' (each after a gc())' : ''}; from content.mjs, split: server until first byte ${fmtMs(b.split.server)}, client from first byte ${fmtMs(b.split.client)} (${(b.split.client / b.raw).toFixed(2)}× raw)`,
     );
     notes.push(
       `6: the row's server answers with a pre-serialised result (bench/prebuilt-server.mjs), as the echo child only writes bytes; from the SDK server content.mjs (which builds and serialises 10 MiB per call) the agent takes ${fmtMs(b.agent)} = ${(b.agent / b.echo).toFixed(2)}× the echo, the SDK transport ${fmtMs(b.sdk)} = ${(b.sdk / b.echo).toFixed(2)}×`,
