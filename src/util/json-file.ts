@@ -2,11 +2,10 @@
  * Reading and writing the agent's JSON config files, with errors a person can act on: the file,
  * the line and column of a syntax error, or the JSON path of a value that fails its schema.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { type ParseError, type ParseErrorCode, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { z } from 'zod';
+import { writeFileAtomic } from './safe-write.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -82,10 +81,7 @@ export function describeSchemaError(
     .join('\n');
 }
 
-/** Writes via a temporary file and rename, so a crash never leaves half a file. */
+/** Writes via a temporary file and rename (never through a symlink), so a crash never leaves half a file. */
 export async function writeJsonFileAtomic(file: string, value: unknown): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
-  await rename(temporary, file);
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }

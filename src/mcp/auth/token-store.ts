@@ -4,10 +4,11 @@
  * store never both spend one refresh token.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { withFileLock } from '../../util/file-lock.js';
 
 export interface StoredAuth {
   serverUrl: string;
@@ -67,29 +68,7 @@ export class TokenStore {
   /** Runs `body` holding the store's lock (a file created exclusively; stale locks are broken). */
   async withLock<T>(body: () => Promise<T>): Promise<T> {
     await mkdir(this.authDir, { recursive: true, mode: 0o700 });
-    const lock = `${this.file}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
-      try {
-        const handle = await open(lock, 'wx', 0o600);
-        await handle.close();
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const age = await stat(lock).then(
-          (s) => Date.now() - s.mtimeMs,
-          () => 0,
-        );
-        if (age > LOCK_STALE_MS) await rm(lock, { force: true });
-        else if (Date.now() > deadline) throw new Error(`another agent holds ${lock}; try again`);
-        else await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    try {
-      return await body();
-    } finally {
-      await rm(lock, { force: true });
-    }
+    return withFileLock(this.file, body, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
   }
 }
 
