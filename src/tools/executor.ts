@@ -1,11 +1,13 @@
 /**
  * execTool: runs one model tool call through permissions and the registry, and turns every
  * failure (unknown tool, bad JSON, denial, refusal, exception, cancellation) into a result for the
- * model instead of an exception in the loop. Approval questions are asked one at a time.
+ * model instead of an exception in the loop. Approval questions are asked one at a time. A
+ * cancelled call ends at once, even when the tool ignores its signal: its late result is dropped.
  */
 import type { ToolCallRequest } from '../agent/messages.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyLookup } from '../permissions/types.js';
 import { errorMessage } from '../util/errors.js';
+import { raceAbort } from '../util/race-abort.js';
 import type { ToolRegistry } from './registry.js';
 import {
   type ApprovalPrompt,
@@ -86,16 +88,21 @@ export class ToolExecutor {
       if (answer === 'no') return outcome('refused', this.deps.approver.refusalMessage(call.name), true);
       if (answer === 'always') {
         // The person said yes; a config file that cannot be written must not turn that into a no.
-        await this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
+        const saved = this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
           hooks.onNotice?.(`could not save "allow" for ${call.name}: ${errorMessage(error)}`);
         });
+        // Waiting for another agent's lock on the file must not outlast a cancel.
+        await raceAbort(saved, signal).catch(() => undefined);
       }
       decision = 'approved';
     }
 
     if (signal.aborted) return outcome(decision, 'cancelled before the tool ran', true);
     try {
-      const output = await tool.run(args, ctx);
+      const output = await raceAbort(
+        Promise.resolve().then(() => tool.run(args, ctx)),
+        signal,
+      );
       // Some work returns partial results when aborted instead of throwing: that is still a cancel.
       if (signal.aborted) return outcome(decision, 'cancelled', true);
       return outcome(decision, output, false);
@@ -112,7 +119,8 @@ export class ToolExecutor {
     ctx: ToolContext,
     hooks: ExecuteHooks,
   ): Promise<ApprovalAnswer> {
-    const turn = this.approvals.then(async () => {
+    const queued = this.approvals.then(async () => {
+      ctx.signal.throwIfAborted();
       const prompt = tool.describeApproval
         ? await tool.describeApproval(args, ctx)
         : genericPrompt(tool, args);
@@ -126,6 +134,9 @@ export class ToolExecutor {
       hooks.onApproval?.(request, answer);
       return answer;
     });
+    // A question whose text hangs (a diff of a file that never reads) ends with its turn's cancel,
+    // and the next question is not stuck behind it.
+    const turn = raceAbort(queued, ctx.signal);
     this.approvals = turn.catch(() => undefined);
     return turn;
   }
