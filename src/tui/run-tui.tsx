@@ -6,7 +6,7 @@
 import { render } from 'ink';
 import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
-import { withProcessScope } from '../cli/process-scope.js';
+import { cleanupWithin, withProcessScope } from '../cli/process-scope.js';
 import type { ChatOptions, CliIO } from '../cli/program.js';
 import { describeStartupError, flagOptions } from '../cli/run-chat.js';
 import { createCommandTable } from '../commands/builtin.js';
@@ -96,7 +96,8 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
     await session.exited;
     restoreTerminal();
     session.dispose();
-    await Promise.all([app.shutdown(), history.flush()]);
+    // Bounded: /exit ends the process within 2 s, whatever a tool or a server is doing.
+    await cleanupWithin(Promise.all([app.shutdown(), history.flush()]));
     io.stdout.write('bye\n');
     return 0;
   });
