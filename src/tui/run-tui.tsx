@@ -19,7 +19,10 @@ import { InputHistory } from './history.js';
 import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
 
-/** Sampling requests become questions in the same queue as tool approvals. */
+/**
+ * Sampling requests become questions in the same queue as tool approvals, answered only by an
+ * explicit choice: one can arrive while the person is typing.
+ */
 function samplingApprover(approver: TuiApprover, session: () => TuiSession | undefined): SamplingApprover {
   return {
     approve: async (server, params, signal) => {
@@ -30,7 +33,7 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
         kind: 'mcp',
         server,
       };
-      const answer = await approver.ask(request, signal);
+      const answer = await approver.ask(request, signal, { explicit: true });
       session()?.recordQuestion(request, answer);
       return answer !== 'no';
     },
