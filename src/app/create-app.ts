@@ -151,7 +151,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     agent,
     mcp,
     projectInstructions,
-    shutdown: () => mcp.shutdown(),
+    shutdown: async () => {
+      await Promise.all([mcp.shutdown(), policies.flush()]);
+    },
   };
 }
 

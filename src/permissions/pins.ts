@@ -57,11 +57,19 @@ export function definitionHash(definition: ToolDefinition): string {
 
 export class PinStore {
   private records: PinRecord[] | undefined;
+  private loading: Promise<void> | undefined;
   private problem: string | undefined;
+  /** Pinned by this process, not yet confirmed on disk. */
+  private unwritten: PinRecord[] = [];
   /** Writes run one at a time; each re-reads the file under the lock. */
   private writing: Promise<unknown> = Promise.resolve();
 
   constructor(readonly file: string) {}
+
+  /** Reads the file ahead of the first check, so a call does not wait for it. */
+  preload(): void {
+    this.loading ??= this.reload();
+  }
 
   /**
    * How `tool` compares with its pin. With `bindName`, a tool that has no pin of its own but whose
@@ -69,12 +77,18 @@ export class PinStore {
    * that name was meant for the other tool.
    */
   async check(tool: PinnedTool, options: { bindName: boolean }): Promise<PinCheck> {
-    if (this.records === undefined) await this.reload();
+    this.preload();
+    await this.loading;
     const first = compare(this.records ?? [], tool, options.bindName);
-    if (first.state === 'same') return first;
+    if (first.state !== 'changed') return first;
     // `geekagent mcp approve` in another terminal may have re-pinned it meanwhile.
     await this.reload();
     return compare(this.records ?? [], tool, options.bindName);
+  }
+
+  /** Resolves when every pin written so far is on disk (failures are reported by `pin`). */
+  async flush(): Promise<void> {
+    await this.writing;
   }
 
   /** A broken pins file, reported once (it is replaced by the next pin). */
@@ -88,6 +102,7 @@ export class PinStore {
   async pin(tools: readonly PinnedTool[]): Promise<void> {
     // Memory first, so parallel calls of a freshly pinned tool agree at once.
     this.records = withPins(this.records ?? [], tools);
+    this.unwritten = withPins(this.unwritten, tools);
     const write = this.writing.then(() =>
       withFileLock(this.file, async () => {
         const read = await readPins(this.file);
@@ -96,17 +111,16 @@ export class PinStore {
     );
     this.writing = write.catch(() => undefined);
     await write;
-  }
-
-  /** Whether this tool has a pin (of any definition). */
-  async pinned(server: string, tool: string): Promise<boolean> {
-    if (this.records === undefined) await this.reload();
-    return (this.records ?? []).some((record) => record.server === server && record.definition.name === tool);
+    this.unwritten = this.unwritten.filter(
+      (record) =>
+        !tools.some((tool) => sameTool(record, tool) && record.hash === definitionHash(tool.definition)),
+    );
   }
 
   private async reload(): Promise<void> {
     const read = await readPins(this.file);
-    this.records = read.records;
+    // Pins of this process not on disk yet still hold.
+    this.records = withPins(read.records, this.unwritten);
     if (read.problem) this.problem = read.problem;
   }
 }
@@ -119,7 +133,7 @@ async function readPins(file: string): Promise<{ records: PinRecord[]; problem?:
     if (parsed.success) return { records: parsed.data.pins };
     return { records: [], problem: `ignored ${describeSchemaError(file, parsed.error)}` };
   } catch (error) {
-    return { records: [], problem: `ignored ${(error as Error).message}` };
+    return { records: [], problem: `pins ignored: ${(error as Error).message}` };
   }
 }
 

@@ -50,6 +50,8 @@ export class PolicyStore implements PolicyLookup {
   private readonly mcpTools = new Map<string, PinnedTool>();
   private readonly persistAllow: ((rule: string) => Promise<void>) | undefined;
   private readonly pins: PinStore | undefined;
+  /** A background pin write that failed, told with the next verdict. */
+  private pinFailure: string | undefined;
   /** Saves run one at a time: each re-reads and rewrites the config file. */
   private persisting: Promise<unknown> = Promise.resolve();
 
@@ -96,6 +98,7 @@ export class PolicyStore implements PolicyLookup {
   registerMcpTool(modelName: string, server: string, definition: ToolDefinition): void {
     const previous = this.mcpTools.get(modelName);
     this.mcpTools.set(modelName, { server, modelName, definition });
+    this.pins?.preload();
     if (previous?.server !== server || previous.definition.name !== definition.name)
       this.decisions.delete(modelName);
   }
@@ -108,17 +111,17 @@ export class PolicyStore implements PolicyLookup {
     // A rule naming the identity was written for this very tool; a name rule may have been meant
     // for whichever tool had the name when it was approved.
     const check = await this.pins.check(tool, { bindName: !isIdentityRule(match.rule) });
-    const problem = this.pins.takeProblem();
+    const problem = this.pins.takeProblem() ?? this.takePinFailure();
     const verdict: PolicyVerdict = { policy: match.policy, ...(problem ? { notice: problem } : {}) };
     if (check.state === 'same') return verdict;
     if (check.state === 'unpinned') {
       if (match.policy !== 'allow') return verdict;
-      // First run under an allow: this is the definition the allow now stands for.
-      const saved = await this.pins.pin([tool]).then(
-        () => undefined,
-        (error: unknown) => `could not pin ${toolName} in ${this.pins?.file}: ${(error as Error).message}`,
-      );
-      return saved ? { ...verdict, notice: saved } : verdict;
+      // First run under an allow: this is the definition the allow now stands for. It holds in
+      // memory at once; the call does not wait for the file (flush() does, at shutdown).
+      this.pins.pin([tool]).catch((error: unknown) => {
+        this.pinFailure = `could not pin ${toolName} in ${this.pins?.file}: ${(error as Error).message}`;
+      });
+      return verdict;
     }
     const reason = `definition changed since approved: ${check.changes.join('; ')}`;
     if (match.policy === 'ask') return { ...verdict, review: { reason } };
@@ -130,6 +133,17 @@ export class PolicyStore implements PolicyLookup {
         refusal: `tool definition changed since it was approved: run geekagent mcp approve ${tool.server}`,
       },
     };
+  }
+
+  /** Resolves once every pin recorded so far is written (call before exiting). */
+  async flush(): Promise<void> {
+    await this.pins?.flush();
+  }
+
+  private takePinFailure(): string | undefined {
+    const failure = this.pinFailure;
+    this.pinFailure = undefined;
+    return failure;
   }
 
   /** A person approved a call: an MCP tool's current definition becomes its pin. */

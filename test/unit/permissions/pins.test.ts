@@ -132,6 +132,19 @@ describe('PinStore', () => {
     expect((await agent.check(changed, { bindName: true })).state).toBe('same');
   });
 
+  it('keeps its own pins when the file cannot be written, even after re-reading the file', async () => {
+    // The pins file's folder is a file: every write fails.
+    await writeFile(path.join(dir, '.geekagent'), 'not a folder');
+    const pins = new PinStore(file);
+    const current = tool('changing', 'mcp_changing_alpha', alpha);
+    await expect(pins.pin([current])).rejects.toThrow();
+    // A changed tool makes the store re-read the (missing) file; alpha's pin still holds.
+    expect(
+      (await pins.check(tool('changing', 'mcp_changing_alpha', alphaV2), { bindName: true })).state,
+    ).toBe('changed');
+    expect(await pins.check(current, { bindName: true })).toEqual({ state: 'same' });
+  });
+
   it('keeps every pin when several stores pin at once (locked read-modify-write)', async () => {
     const names = Array.from({ length: 8 }, (_, index) => `tool${index}`);
     await Promise.all(
@@ -165,6 +178,8 @@ describe('PolicyStore.verdictFor with pins', () => {
   it('pins on the first run under an allow, and drops a changed definition back to ask', async () => {
     const first = store({ mcp_changing_alpha: 'allow' });
     expect(await first.verdictFor('mcp_changing_alpha')).toEqual({ policy: 'allow' });
+    // The call does not wait for the file; shutdown does.
+    await first.flush();
     expect(JSON.parse(await readFile(file, 'utf8')).pins).toHaveLength(1);
 
     // The server changes the tool (after list_changed, or by the next start).
@@ -195,6 +210,21 @@ describe('PolicyStore.verdictFor with pins', () => {
     expect(verdict.policy).toBe('ask');
     expect(verdict.review?.reason).toMatch(/^definition changed since approved: description: /);
     expect(verdict.review?.refusal).toBeUndefined();
+  });
+
+  it('tells a failed pin write with the next verdict, and still holds the pin for this run', async () => {
+    await writeFile(path.join(dir, '.geekagent'), 'not a folder');
+    const policies = store({ mcp_changing_alpha: 'allow' });
+    expect(await policies.verdictFor('mcp_changing_alpha')).toEqual({
+      policy: 'allow',
+      notice: `pins ignored: cannot read ${file}: ENOTDIR: not a directory, open '${file}'`,
+    });
+    await policies.flush();
+    const next = await policies.verdictFor('mcp_changing_alpha');
+    expect(next.policy).toBe('allow');
+    expect(next.notice).toMatch(new RegExp(`^could not pin mcp_changing_alpha in ${escapeRegExp(file)}: `));
+    policies.registerMcpTool('mcp_changing_alpha', 'changing', alphaV2);
+    expect((await policies.verdictFor('mcp_changing_alpha')).policy).toBe('ask');
   });
 
   it('leaves denies and non-MCP tools alone', async () => {
