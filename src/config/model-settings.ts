@@ -99,7 +99,9 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: num
   if (!text) return undefined;
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (n >= min && n <= max) return n;
-  throw new SettingsError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  throw new SettingsError(
+    `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`,
+  );
 }
 
 /** GEEKAGENT_REQUEST_TIMEOUT: seconds (decimals allowed), as milliseconds. */
