@@ -88,7 +88,7 @@ export class OpenAIChatProvider implements ChatProvider {
       const stream = await client.chat.completions.create(params, { signal: requestAbort.signal });
       round = await readRound(stream, request.onText);
     } catch (error) {
-      if (watch.timedOut && !signal.aborted) throw watch.timeoutError();
+      if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
       throw this.#redacted(mapFailure(error, signal, this.#baseURL));
     } finally {
       watch.stop();
@@ -96,7 +96,7 @@ export class OpenAIChatProvider implements ChatProvider {
     }
     // The SDK ends the iteration quietly on abort, so a cancel can look like a short reply.
     if (signal.aborted) throw cancelledError();
-    if (watch.timedOut) throw watch.timeoutError();
+    if (watch.timedOut) throw this.#redacted(watch.timeoutError());
     if (round.finishReason === null) throw endedEarlyError();
     return round;
   }
