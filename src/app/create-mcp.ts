@@ -47,6 +47,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   return new McpManager({
     entries: options.only ? entries.filter(options.only) : entries,
+    serverNames: entries.map((entry) => entry.name),
     registry: options.registry,
     policies: options.policies,
     createTransport: createTransportFactory(options.tracker, {

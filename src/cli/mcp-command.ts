@@ -1,7 +1,7 @@
 /**
- * `geekagent mcp …` (matching `claude mcp`): list, get, add, remove and call. Each command that
- * talks to servers connects them exactly like the agent does, then shuts them down. Text output
- * shows control characters visibly (`out` / `err`); `list --json` is left to JSON.stringify.
+ * `geekagent mcp …` (matching `claude mcp`): list, get, add, remove, call and approve. Each command
+ * that talks to servers connects them exactly like the agent does, then shuts them down. Text
+ * output shows control characters visibly (`out` / `err`); `list --json` is left to JSON.stringify.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { outputToText } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError, readJsonFile } from '../util/json-file.js';
 import { visible } from '../util/terminal-text.js';
+import { approveServer } from './mcp-approve.js';
 import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
 import type { CliIO } from './program.js';
@@ -100,6 +101,12 @@ export function mcpCommand(
     .argument('<name>')
     .addOption(scopeOption())
     .action((name: string, options: { scope?: Scope }) => run(ctx, () => remove(ctx, name, options.scope)));
+
+  mcp
+    .command('approve')
+    .description('connect a server, show how its tools changed since approved, and pin their definitions')
+    .argument('<server>')
+    .action((name: string) => run(ctx, () => approve(ctx, name)));
 
   mcp
     .command('call')
@@ -367,6 +374,14 @@ async function call(ctx: McpContext, server: string, tool: string, json: string)
         return 1;
       }
     },
+  );
+}
+
+async function approve(ctx: McpContext, server: string): Promise<number> {
+  return withManager(
+    ctx,
+    (name) => name === server,
+    (manager) => approveServer(manager, server, ctx.projectDir(), ctx.io),
   );
 }
 

@@ -12,7 +12,7 @@ import type { App } from '../app/create-app.js';
 import { createCommandTable } from '../commands/builtin.js';
 import { syncPromptCommands } from '../commands/mcp-prompts.js';
 import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
-import type { ApprovalAnswer, Approver } from '../permissions/types.js';
+import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
 import { ModelNotConfiguredError, ProviderError } from '../providers/types.js';
 import { formatToolLine } from '../tools/format.js';
 import { outputToText } from '../tools/types.js';
@@ -31,8 +31,8 @@ export class PrintModeApprover implements Approver {
     return 'no';
   }
 
-  refusalMessage(toolName: string): string {
-    return `needs approval: run interactively or pass --allow ${toolName}`;
+  refusalMessage(toolName: string, review?: PolicyReview): string {
+    return review?.refusal ?? `needs approval: run interactively or pass --allow ${toolName}`;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * The permission config files: `<project>/.geekagent/GeekAgent.json` (created with the defaults
- * when missing, holds `root`) and the optional `<home>/.geekagent/GeekAgent.json` (rules only).
+ * The permission config files: `<project>/.geekagent/GeekAgent.json` (created when missing with
+ * `root` and no rules, so the built-in defaults stay defaults) and the optional
+ * `<home>/.geekagent/GeekAgent.json` (rules only).
  */
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -75,7 +76,7 @@ export async function loadPermissionConfig(options: {
   return {
     root,
     projectFile,
-    projectRules: { ...project.tools },
+    projectRules: withoutRepeatedDefaults(project.tools ?? {}),
     userFile,
     userRules: { ...user?.tools },
     projectFetchAllow: [...(project.fetch?.allowHosts ?? [])],
@@ -100,7 +101,19 @@ export async function saveAllowRule(projectFile: string, toolName: string): Prom
 }
 
 function initialProjectFile(): PermissionFile & { root: string; tools: Record<string, Policy> } {
-  return { root: '..', tools: { ...BUILTIN_POLICIES } };
+  return { root: '..', tools: {} };
+}
+
+/**
+ * Files created by older versions list every built-in default. Such an entry is not a decision
+ * anybody made, and as a project rule it would outrank the user's file: it stays a default.
+ */
+function withoutRepeatedDefaults(rules: Record<string, Policy>): Record<string, Policy> {
+  return Object.fromEntries(
+    Object.entries(rules).filter(
+      ([name, policy]) => !(Object.hasOwn(BUILTIN_POLICIES, name) && BUILTIN_POLICIES[name] === policy),
+    ),
+  );
 }
 
 async function readPermissionFile(file: string): Promise<PermissionFile | undefined> {
