@@ -15,6 +15,7 @@ import type { McpManager } from '../mcp/manager.js';
 import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
@@ -77,7 +78,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const policies = new PolicyStore({
     layers: policyLayers(permissions, options),
     defaults: { ...BUILTIN_POLICIES },
-    persistAllow: (toolName) => saveAllowRule(permissions.projectFile, toolName),
+    persistAllow: (rule) => saveAllowRule(permissions.projectFile, rule),
+    pins: new PinStore(mcpPinsFile(projectDir)),
   });
   const sandbox = new RootSandbox(permissions.root);
   const undo = new UndoStack(path.join(projectDir, '.geekagent', 'undo.json'), {
@@ -86,16 +88,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   const redact = createRedactor(env);
 
   const registry = new ToolRegistry();
-  for (const tool of createBuiltinTools()) registry.register(tool);
+  const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
+  for (const tool of createBuiltinTools({ fetchAllowHosts })) registry.register(tool);
   const executor = new ToolExecutor({
     registry,
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env },
+    context: { sandbox, undo, env, redact },
   });
 
-  const provider = new OpenAIChatProvider(settings);
+  const provider = new OpenAIChatProvider(settings, { redact });
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -105,6 +108,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     policies,
     acceptsMedia: provider.acceptsMedia,
+    redact,
     features: (options.features ?? (({ root }) => nonInteractiveFeatures(root, false)))({
       provider,
       root: permissions.root,
@@ -149,7 +153,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     agent,
     mcp,
     projectInstructions,
-    shutdown: () => mcp.shutdown(),
+    shutdown: async () => {
+      await Promise.all([mcp.shutdown(), policies.flush()]);
+    },
   };
 }
 

@@ -16,6 +16,7 @@ import {
 import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { createTransportFactory } from '../mcp/transports.js';
+import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -32,6 +33,8 @@ export interface McpRuntimeOptions {
   features?: ClientFeatures;
   /** Narrow to these servers (`mcp call` connects only the one it needs). */
   only?: (entry: ServerConfigEntry) => boolean;
+  /** Hides secrets in server logs; default: the secrets of `env`. */
+  redact?: Redactor;
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
@@ -44,6 +47,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   return new McpManager({
     entries: options.only ? entries.filter(options.only) : entries,
+    serverNames: entries.map((entry) => entry.name),
     registry: options.registry,
     policies: options.policies,
     createTransport: createTransportFactory(options.tracker, {
@@ -54,6 +58,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     acceptsMedia: options.acceptsMedia,
     clientVersion: PACKAGE_VERSION,
     features: options.features,
+    redact: options.redact ?? createRedactor(options.env),
   });
 }
 

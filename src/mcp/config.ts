@@ -21,6 +21,11 @@ interface DefinitionBase {
   includeTools?: string[];
   excludeTools?: string[];
   maxResultTokens: number;
+  /**
+   * Every other configured server's name, set by the manager: tool naming keeps this server's
+   * names apart from theirs (see mcp/naming.ts).
+   */
+  otherServers?: readonly string[];
 }
 
 export interface StdioDefinition extends DefinitionBase {

@@ -1,6 +1,7 @@
 /**
- * The permission config files: `<project>/.geekagent/GeekAgent.json` (created with the defaults
- * when missing, holds `root`) and the optional `<home>/.geekagent/GeekAgent.json` (rules only).
+ * The permission config files: `<project>/.geekagent/GeekAgent.json` (created when missing with
+ * `root` and no rules, so the built-in defaults stay defaults) and the optional
+ * `<home>/.geekagent/GeekAgent.json` (rules only).
  */
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { z } from 'zod';
 import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import { BUILTIN_POLICIES } from './defaults.js';
+import { parseAllowEntry } from './network.js';
 import type { Policy } from './types.js';
 
 export interface PermissionConfig {
@@ -18,6 +20,9 @@ export interface PermissionConfig {
   projectRules: Record<string, Policy>;
   userFile: string;
   userRules: Record<string, Policy>;
+  /** `fetch.allowHosts` of each file: hosts `fetch` may reach although private (permissions/network.ts). */
+  projectFetchAllow: string[];
+  userFetchAllow: string[];
   /** The project file was created by this load. */
   created: boolean;
 }
@@ -26,6 +31,18 @@ export interface PermissionConfig {
 export const permissionFileSchema = z.looseObject({
   root: z.string().optional(),
   tools: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
+  fetch: z
+    .looseObject({
+      allowHosts: z
+        .array(
+          z.string().superRefine((entry, ctx) => {
+            const parsed = parseAllowEntry(entry);
+            if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
 });
 
 type PermissionFile = z.infer<typeof permissionFileSchema>;
@@ -60,9 +77,11 @@ export async function loadPermissionConfig(options: {
   return {
     root,
     projectFile,
-    projectRules: { ...project.tools },
+    projectRules: withoutRepeatedDefaults(project.tools ?? {}),
     userFile,
     userRules: { ...user?.tools },
+    projectFetchAllow: [...(project.fetch?.allowHosts ?? [])],
+    userFetchAllow: [...(user?.fetch?.allowHosts ?? [])],
     created,
   };
 }
@@ -90,7 +109,19 @@ async function addAllowRule(projectFile: string, toolName: string): Promise<void
 }
 
 function initialProjectFile(): PermissionFile & { root: string; tools: Record<string, Policy> } {
-  return { root: '..', tools: { ...BUILTIN_POLICIES } };
+  return { root: '..', tools: {} };
+}
+
+/**
+ * Files created by older versions list every built-in default. Such an entry is not a decision
+ * anybody made, and as a project rule it would outrank the user's file: it stays a default.
+ */
+function withoutRepeatedDefaults(rules: Record<string, Policy>): Record<string, Policy> {
+  return Object.fromEntries(
+    Object.entries(rules).filter(
+      ([name, policy]) => !(Object.hasOwn(BUILTIN_POLICIES, name) && BUILTIN_POLICIES[name] === policy),
+    ),
+  );
 }
 
 async function readPermissionFile(file: string): Promise<PermissionFile | undefined> {

@@ -5,7 +5,14 @@
  * cancelled call ends at once, even when the tool ignores its signal: its late result is dropped.
  */
 import type { ToolCallRequest } from '../agent/messages.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyLookup } from '../permissions/types.js';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  PolicyLookup,
+  PolicyReview,
+  PolicyVerdict,
+} from '../permissions/types.js';
 import { errorMessage } from '../util/errors.js';
 import { raceAbort } from '../util/race-abort.js';
 import type { ToolRegistry } from './registry.js';
@@ -66,7 +73,9 @@ export class ToolExecutor {
         true,
       );
     }
-    const policy = this.deps.policies.policyFor(call.name);
+    const verdict = await verdictOf(this.deps.policies, call.name);
+    if (verdict.notice) hooks.onNotice?.(verdict.notice);
+    const policy = verdict.policy;
     if (policy === 'deny')
       return outcome('deny', `permission denied: tool ${call.name} is not allowed`, true);
 
@@ -78,14 +87,15 @@ export class ToolExecutor {
     if (policy === 'ask') {
       let answer: ApprovalAnswer;
       try {
-        answer = await this.askInTurn(tool, args, ctx, hooks);
+        answer = await this.askInTurn(tool, args, ctx, hooks, verdict.review);
       } catch (error) {
         if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
         // A tool that cannot describe the call (a patch that does not apply) says why itself.
         if (error instanceof ToolError) return outcome('refused', error.message, true);
         return outcome('refused', `could not ask for approval: ${errorMessage(error)}`, true);
       }
-      if (answer === 'no') return outcome('refused', this.deps.approver.refusalMessage(call.name), true);
+      if (answer === 'no')
+        return outcome('refused', this.deps.approver.refusalMessage(call.name, verdict.review), true);
       if (answer === 'always') {
         // The person said yes; a config file that cannot be written must not turn that into a no.
         const saved = this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
@@ -94,6 +104,10 @@ export class ToolExecutor {
         // Waiting for another agent's lock on the file must not outlast a cancel.
         await raceAbort(saved, signal).catch(() => undefined);
       }
+      // What the person saw is what they approved: an MCP tool's definition is pinned.
+      await this.deps.policies.approved?.(call.name).catch((error: unknown) => {
+        hooks.onNotice?.(`could not pin the definition of ${call.name}: ${errorMessage(error)}`);
+      });
       decision = 'approved';
     }
 
@@ -118,17 +132,21 @@ export class ToolExecutor {
     args: Record<string, unknown>,
     ctx: ToolContext,
     hooks: ExecuteHooks,
+    review: PolicyReview | undefined,
   ): Promise<ApprovalAnswer> {
     const queued = this.approvals.then(async () => {
       ctx.signal.throwIfAborted();
       const prompt = tool.describeApproval
         ? await tool.describeApproval(args, ctx)
         : genericPrompt(tool, args);
+      // Why an allowed tool is asked again comes first, above the call itself.
+      const detail = review ? `${review.reason}\n\n${prompt.detail}` : prompt.detail;
       const request: ApprovalRequest = {
         ...prompt,
         title: this.deps.redact(prompt.title),
-        detail: this.deps.redact(prompt.detail),
+        detail: this.deps.redact(detail),
         toolName: tool.name,
+        ...(review ? { review } : {}),
       };
       const answer = await this.deps.approver.ask(request, ctx.signal);
       hooks.onApproval?.(request, answer);
@@ -148,6 +166,11 @@ export class ToolExecutor {
         part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part,
     );
   }
+}
+
+/** The store's verdict, or just its policy when the lookup has no pins to check. */
+function verdictOf(policies: PolicyLookup, toolName: string): Promise<PolicyVerdict> | PolicyVerdict {
+  return policies.verdictFor ? policies.verdictFor(toolName) : { policy: policies.policyFor(toolName) };
 }
 
 function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPrompt {
