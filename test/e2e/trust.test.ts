@@ -45,20 +45,24 @@ describe('an untrusted folder', () => {
     const untrusted = { project, modelUrl: fake.url, trusted: false };
 
     const turn = await runCli(['-p', 'hi'], untrusted);
+    expect(existsSync(marker)).toBe(false);
     expect(turn.code, turn.stderr).toBe(0);
     expect(turn.stdout).toBe('hello\n');
     expect(turn.stderr).toContain(NOT_TRUSTED);
 
     const help = await runCli(['-p', '/help'], untrusted);
+    expect(existsSync(marker)).toBe(false);
     expect(help.code).toBe(0);
     expect(help.stderr).toContain(NOT_TRUSTED);
 
     const list = await runCli(['mcp', 'list', '--json'], untrusted);
+    expect(existsSync(marker)).toBe(false);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([]);
     expect(list.stderr).toBe(NOT_TRUSTED);
 
     const get = await runCli(['mcp', 'get', 'marked'], untrusted);
+    expect(existsSync(marker)).toBe(false);
     expect(get.code).toBe(1);
     expect(get.stderr).toContain(
       'MCP server marked is declared in .geekagent/mcp.json, but this folder is not trusted: run "geekagent trust" or pass --trust',
@@ -129,9 +133,6 @@ describe('an untrusted folder', () => {
       modelUrl: fake.url,
       trusted: false,
     });
-    expect(run.stderr).toContain(
-      'geekagent: folder not trusted: ignoring 2 allow rules, root outside the folder — run "geekagent trust" or pass --trust',
-    );
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]).toMatchObject({
       name: 'run_shell',
@@ -143,6 +144,9 @@ describe('an untrusted folder', () => {
     expect(out.tool_calls[2]).toMatchObject({ name: 'write', decision: 'refused' });
     expect(existsSync(path.join(project.dir, 'ran.txt'))).toBe(false);
     expect(existsSync(path.join(project.dir, 'w.txt'))).toBe(false);
+    expect(run.stderr).toContain(
+      'geekagent: folder not trusted: ignoring 2 allow rules, root outside the folder — run "geekagent trust" or pass --trust',
+    );
 
     // Trusted, the same rules apply: the contrast shows it was trust, not something else.
     fake.push(attempt(), { text: 'done' });
@@ -165,9 +169,9 @@ describe('an untrusted folder', () => {
         trusted: false,
       });
       expect(run.stdout).toBe('from the real endpoint\n');
-      expect(run.stderr).toContain('ignoring .env (2 settings)');
       expect(fake.requests[0]!.body.model).toBe('deepseek-v4-flash');
       expect(evil.requests).toHaveLength(0);
+      expect(run.stderr).toContain('ignoring .env (2 settings)');
 
       // Once trusted, .env fills what the real environment leaves unset.
       expect((await runCli(['trust'], { project, trusted: false })).code).toBe(0);
@@ -228,9 +232,10 @@ describe('a project server named like a user server', () => {
       `${path.join(project.dir, '.geekagent', 'mcp.json')}: the user's server runs, the project's is skipped (rename one to use both)\n`;
 
     const get = await runCli(['mcp', 'get', 'gh'], { project });
-    expect(get.stderr).toBe(notice);
+    expect(existsSync(marker)).toBe(false);
     expect(get.stdout).toContain('gh (2 tools)');
     expect(get.stdout).toContain(`source: ${path.join(userDir, 'mcp.json')} (user)`);
+    expect(get.stderr).toBe(notice);
 
     fake.push({ text: 'ok' });
     const turn = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
