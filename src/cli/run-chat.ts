@@ -11,7 +11,7 @@ import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
-import { visibleLine } from '../util/terminal-text.js';
+import { visible, visibleLine } from '../util/terminal-text.js';
 import { PrintModeApprover, runPrintCommand, runPrintTurn } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -79,8 +79,9 @@ export function flagOptions(
   };
 }
 
+/** Shown escaped: a config error quotes the file (JSON.parse cites its text), which is untrusted. */
 export function describeStartupError(error: unknown): string {
-  return error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`;
+  return visible(error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
