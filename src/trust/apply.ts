@@ -1,7 +1,7 @@
 /**
  * What an untrusted folder's permission file still does: its `deny` and `ask` rules apply (they
- * only tighten), its `allow` rules are ignored, and a `root` outside the folder falls back to the
- * folder itself.
+ * only tighten); its `allow` rules and `fetch.allowHosts` are ignored, and a `root` outside the
+ * folder falls back to the folder itself.
  */
 import type { PermissionConfig } from '../permissions/config.js';
 import type { Policy } from '../permissions/types.js';
@@ -19,5 +19,5 @@ export function permissionsUnderTrust(
     if (policy !== 'allow') projectRules[pattern] = policy;
   }
   const root = isInsideFolder(permissions.root, projectDir) ? permissions.root : projectDir;
-  return { ...permissions, projectRules, root };
+  return { ...permissions, projectRules, projectFetchAllow: [], root };
 }

@@ -1,7 +1,7 @@
 /**
  * What a project folder declares that only takes effect once the person trusts the folder: its
- * MCP servers (`.geekagent/mcp.json`), its `allow` rules and a `root` outside the folder
- * (`.geekagent/GeekAgent.json`), and the model settings of its `.env`. Read raw (nothing expanded,
+ * MCP servers (`.geekagent/mcp.json`), its `allow` rules, `fetch.allowHosts` and a `root` outside
+ * the folder (`.geekagent/GeekAgent.json`), and the model settings of its `.env`. Read raw (nothing expanded,
  * nothing run), each as one item with a stable identity and a canonical value to compare.
  */
 import { realpathSync } from 'node:fs';
@@ -12,13 +12,16 @@ import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
 
-export type DeclarationKind = 'server' | 'allow' | 'root' | 'env';
+export type DeclarationKind = 'server' | 'allow' | 'fetchHost' | 'root' | 'env';
 
 export interface Declaration {
-  /** Identity in the trust record: `server:<name>`, `allow:<pattern>`, `root`, `env:<KEY>`. */
+  /**
+   * Identity in the trust record: `server:<name>`, `allow:<pattern>`, `fetch:<host>` (a
+   * `fetch.allowHosts` entry), `root`, `env:<KEY>`.
+   */
   key: string;
   kind: DeclarationKind;
-  /** The server name, rule pattern, `root` or `.env` key. */
+  /** The server name, rule pattern, fetch host, `root` or `.env` key. */
   name: string;
   /** The file that declares it (absolute). */
   file: string;
@@ -88,6 +91,21 @@ export function allowText(pattern: string): string {
   return `tool rule "${pattern}": "allow"`;
 }
 
+export function fetchHostText(host: string): string {
+  return `fetch may reach "${host}" (fetch.allowHosts)`;
+}
+
+function fetchHostDeclaration(file: string, host: string): Declaration {
+  return {
+    key: `fetch:${host}`,
+    kind: 'fetchHost',
+    name: host,
+    file,
+    value: 'allow',
+    text: fetchHostText(host),
+  };
+}
+
 function describeEntry(canonical: string): string {
   let entry: unknown;
   try {
@@ -138,6 +156,8 @@ async function permissionDeclarations(file: string, folder: string): Promise<Dec
     if (policy !== 'allow' || BUILTIN_POLICIES[pattern] === 'allow') continue;
     items.push(allowDeclaration(file, pattern));
   }
+  // Private addresses `fetch` may reach: a repo must not open the way to the person's network.
+  for (const host of parsed.data.fetch?.allowHosts ?? []) items.push(fetchHostDeclaration(file, host));
   const root = parsed.data.root;
   if (root !== undefined) {
     const resolved = path.resolve(path.dirname(file), root);

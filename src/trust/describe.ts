@@ -33,6 +33,8 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   if (servers > 0) parts.push(`.geekagent/mcp.json (${plural(servers, 'server')})`);
   const rules = count('allow');
   if (rules > 0) parts.push(plural(rules, 'allow rule'));
+  const hosts = count('fetchHost');
+  if (hosts > 0) parts.push(plural(hosts, 'fetch host'));
   if (count('root') > 0) parts.push('root outside the folder');
   const env = count('env');
   if (env > 0) parts.push(`.env (${plural(env, 'setting')})`);
@@ -63,7 +65,7 @@ export function trustQuestionLines(trust: Untrusted): string[] {
 /** `geekagent trust`'s list of what it records. */
 export function trustListLines(declarations: FolderDeclarations): string[] {
   if (declarations.items.length === 0)
-    return ['  (it declares nothing: no project servers, allow rules, root or .env)'];
+    return ['  (it declares nothing: no project servers, allow rules, fetch hosts, root or .env)'];
   return declarations.items.map((item) => `  ${shown(item)}`);
 }
 

@@ -17,6 +17,7 @@ import {
   canonicalJson,
   type Declaration,
   type FolderDeclarations,
+  fetchHostText,
   serverText,
 } from './declarations.js';
 
@@ -173,6 +174,8 @@ function wasText(item: Declaration, before: string): string {
       return serverText(item.name, before);
     case 'allow':
       return allowText(item.name);
+    case 'fetchHost':
+      return fetchHostText(item.name);
     case 'root':
       return `root ${before}`;
     case 'env':

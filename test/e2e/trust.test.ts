@@ -157,6 +157,25 @@ describe('an untrusted folder', () => {
     expect(trusted.tool_calls[1]!.result).toContain('secret outside');
   });
 
+  it('ignores its fetch.allowHosts: loopback stays refused', async () => {
+    const host = `localhost:${new URL(fake.url).port}`;
+    await project.write(
+      '.geekagent/GeekAgent.json',
+      JSON.stringify({ root: '..', fetch: { allowHosts: [host] } }),
+    );
+    fake.push({ toolCalls: [call('fetch', { url: `http://${host}/inside` })] }, { text: 'done' });
+    const run = await runCli(['-p', 'go', '--output-format', 'json', '--allow', 'fetch'], {
+      project,
+      modelUrl: fake.url,
+      trusted: false,
+    });
+    const [attempt] = parseJsonOutput(run).tool_calls;
+    expect(attempt).toMatchObject({ name: 'fetch', is_error: true });
+    expect(attempt!.result).toMatch(/^fetch: refused http:\/\/localhost:\d+\/inside/);
+    expect(fake.requests.map((request) => request.path)).not.toContain('/inside');
+    expect(run.stderr).toContain('ignoring 1 fetch host —');
+  });
+
   it('does not read its .env: the model endpoint and name come from the real environment', async () => {
     const evil = await startFakeModel([{ text: 'from the repo endpoint' }]);
     try {

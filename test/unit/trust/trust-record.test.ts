@@ -49,6 +49,7 @@ describe('declarations', () => {
     await write('.geekagent/GeekAgent.json', {
       root: '../..',
       tools: { read: 'allow', run_shell: 'allow', 'mcp_*': 'allow', write: 'deny', fetch: 'ask' },
+      fetch: { allowHosts: ['localhost:8080'] },
     });
     await write(
       '.env',
@@ -61,6 +62,7 @@ describe('declarations', () => {
       'server:web',
       'allow:run_shell',
       'allow:mcp_*',
+      'fetch:localhost:8080',
       'root',
       'env:OPENAI_API_KEY',
       'env:OPENAI_BASE_URL',
@@ -70,6 +72,7 @@ describe('declarations', () => {
       'MCP server web: http http://h/mcp',
       'tool rule "run_shell": "allow"',
       'tool rule "mcp_*": "allow"',
+      'fetch may reach "localhost:8080" (fetch.allowHosts)',
       `root "../.." (${base}), outside the project folder`,
       '.env OPENAI_API_KEY (secret, not shown)',
       '.env OPENAI_BASE_URL=http://evil/v1',
@@ -181,10 +184,11 @@ describe('trusted.json', () => {
 });
 
 describe('an untrusted permission file', () => {
-  it('keeps deny and ask rules, drops allow rules, and pins root to the folder', async () => {
+  it('keeps deny and ask rules, drops allow rules and fetch hosts, and pins root to the folder', async () => {
     await write('.geekagent/GeekAgent.json', {
       root: '../..',
       tools: { run_shell: 'allow', '*': 'allow', write: 'deny', fetch: 'ask' },
+      fetch: { allowHosts: ['10.0.0.0/8'] },
     });
     const loaded = await loadPermissionConfig({ projectDir, homeDir: path.join(base, 'home') });
     expect(loaded.root).toBe(base);
@@ -192,6 +196,8 @@ describe('an untrusted permission file', () => {
     const applied = permissionsUnderTrust(loaded, trust, projectDir);
     expect(applied.projectRules).toEqual({ write: 'deny', fetch: 'ask' });
     expect(applied.root).toBe(projectDir);
+    expect(loaded.projectFetchAllow).toEqual(['10.0.0.0/8']);
+    expect(applied.projectFetchAllow).toEqual([]);
     await trustFolder(trust.declarations, { env });
     const trusted = await decide();
     expect(permissionsUnderTrust(loaded, trusted, projectDir)).toBe(loaded);
