@@ -21,6 +21,7 @@ import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError, readJsonFile } from '../util/json-file.js';
 import { visible } from '../util/terminal-text.js';
+import { remoteEntry, stdioEntry } from './mcp-entry.js';
 import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -223,8 +224,11 @@ interface AddOptions {
 async function add(ctx: McpContext, name: string, target: string[], options: AddOptions): Promise<number> {
   const projectDir = ctx.projectDir();
   const file = mcpConfigPath(options.scope, { projectDir, homeDir: ctx.homeDir, userDir: ctx.userDir });
+  const report = (text: string) => err(ctx, text);
   const entry =
-    options.transport === 'stdio' ? stdioEntry(ctx, target, options.env) : remoteEntry(ctx, target, options);
+    options.transport === 'stdio'
+      ? stdioEntry(report, target, options.env)
+      : remoteEntry(report, target, options.transport, options.header);
   if (!entry) return 1;
   if (await serverExists(file, name)) {
     err(ctx, `MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`);
@@ -241,54 +245,6 @@ async function add(ctx: McpContext, name: string, target: string[], options: Add
   else if (trust?.state === 'untrusted')
     err(ctx, `note: this folder is not trusted, so its servers do not start: ${TRUST_HINT}\n`);
   return 0;
-}
-
-function stdioEntry(
-  ctx: McpContext,
-  command: string[],
-  pairs: string[],
-): Record<string, unknown> | undefined {
-  const env = splitPairs(ctx, pairs, '=', '-e', 'KEY=VALUE');
-  if (!env) return undefined;
-  const [executable, ...args] = command;
-  return {
-    command: executable,
-    ...(args.length > 0 ? { args } : {}),
-    ...(Object.keys(env).length > 0 ? { env } : {}),
-  };
-}
-
-function remoteEntry(
-  ctx: McpContext,
-  target: string[],
-  options: AddOptions,
-): Record<string, unknown> | undefined {
-  if (target.length !== 1) {
-    err(ctx, `--transport ${options.transport} takes one URL, got: ${target.join(' ')}\n`);
-    return undefined;
-  }
-  const headers = splitPairs(ctx, options.header, ':', '--header', '"Key: value"');
-  if (!headers) return undefined;
-  return { type: options.transport, url: target[0], ...(Object.keys(headers).length > 0 ? { headers } : {}) };
-}
-
-function splitPairs(
-  ctx: McpContext,
-  pairs: string[],
-  separator: string,
-  flag: string,
-  shape: string,
-): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  for (const pair of pairs) {
-    const at = pair.indexOf(separator);
-    if (at <= 0) {
-      err(ctx, `invalid ${flag} ${pair}: expected ${shape}\n`);
-      return undefined;
-    }
-    out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
-  }
-  return out;
 }
 
 async function login(ctx: McpContext, name: string): Promise<number> {
