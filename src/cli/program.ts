@@ -7,6 +7,7 @@ import { PACKAGE_VERSION } from '../config/version.js';
 import { mcpCommand } from './mcp-command.js';
 import type { OutputFormat } from './print-mode.js';
 import { runChat } from './run-chat.js';
+import { trustCommand } from './trust-command.js';
 
 export interface CliIO {
   stdin: NodeJS.ReadStream;
@@ -24,6 +25,8 @@ export interface ChatOptions {
   model?: string;
   baseUrl?: string;
   acceptElicitationDefaults?: boolean;
+  /** Use the folder's declarations this run without recording trust. */
+  trust?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -41,6 +44,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])
     .option('--cwd <dir>', 'project folder to work in (default: the current folder)')
     .option(
+      '--trust',
+      'trust the folder for this run only: use its MCP servers, allow rules, root and .env (see geekagent trust)',
+    )
+    .option(
       '--accept-elicitation-defaults',
       "print mode: accept MCP servers' input forms with their defaults (else declined)",
     )
@@ -56,6 +63,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     });
   program.addCommand(
     mcpCommand(
+      io,
+      (code) => {
+        exitCode = code;
+      },
+      () => program.opts<ChatOptions>(),
+    ),
+  );
+  program.addCommand(
+    trustCommand(
       io,
       (code) => {
         exitCode = code;
