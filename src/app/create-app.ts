@@ -9,6 +9,7 @@ import { Agent } from '../agent/agent.js';
 import { Conversation } from '../agent/conversation.js';
 import { loadDotEnv } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
+import { userStateDir } from '../config/paths.js';
 import { readProjectInstructions } from '../config/project-instructions.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -16,6 +17,7 @@ import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
+import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver, Policy } from '../permissions/types.js';
@@ -26,6 +28,7 @@ import type { ChatProvider } from '../providers/types.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { checkStateDir, stateFilePath } from '../util/state-dir.js';
 import { createMcpManager, nonInteractiveFeatures, waitForServers } from './create-mcp.js';
 
 export interface AppOptions {
@@ -37,6 +40,8 @@ export interface AppOptions {
   /** `--allow` / `--deny` patterns, layered above the config files for this run. */
   allow?: string[];
   deny?: string[];
+  /** `--allow-protected` paths: protected paths (.geekagent/, .env) this run may change unasked. */
+  allowProtected?: string[];
   approver: Approver;
   /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
   tracker: ProcessGroupTracker;
@@ -70,6 +75,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const projectDir = path.resolve(options.cwd);
   const homeDir = options.homeDir ?? os.homedir();
   const env = options.env;
+  // A planted `.geekagent` link would aim every state and config write elsewhere: refuse it first.
+  await checkStateDir(projectDir);
+  // Before .env is read: a project's .env must not move the protected user folder.
+  const stateHome = userStateDir(env, homeDir);
   loadDotEnv(projectDir, env);
   const settings = resolveModelSettings(env, { model: options.model, baseURL: options.baseURL });
 
@@ -80,8 +89,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     persistAllow: (toolName) => saveAllowRule(permissions.projectFile, toolName),
   });
   const sandbox = new RootSandbox(permissions.root);
-  const undo = new UndoStack(path.join(projectDir, '.geekagent', 'undo.json'), {
-    display: (absolute) => sandbox.display(absolute),
+  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
+  const protectedPaths = new ProtectedPaths({
+    projectDir,
+    userStateDir: stateHome,
+    allowed: options.allowProtected,
   });
   const redact = createRedactor(env);
 
@@ -92,7 +104,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env },
+    context: { sandbox, undo, env, protectedPaths },
   });
 
   const provider = new OpenAIChatProvider(settings);

@@ -28,7 +28,11 @@ export class PrintModeApprover implements Approver {
     return 'no';
   }
 
-  refusalMessage(toolName: string): string {
+  refusalMessage(toolName: string, protectedPaths?: string[]): string {
+    if (protectedPaths && protectedPaths.length > 0) {
+      const flags = protectedPaths.map((shown) => `--allow-protected ${shown}`).join(' ');
+      return `protected path: ${protectedPaths.join(', ')} — pass ${flags} to allow it`;
+    }
     return `needs approval: run interactively or pass --allow ${toolName}`;
   }
 }

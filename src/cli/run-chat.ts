@@ -59,7 +59,7 @@ export function flagOptions(
   cwd: string,
   options: ChatOptions,
   io: CliIO,
-): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny'> {
+): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected'> {
   return {
     cwd,
     env: io.env,
@@ -67,6 +67,7 @@ export function flagOptions(
     baseURL: options.baseUrl,
     allow: options.allow,
     deny: options.deny,
+    allowProtected: options.allowProtected,
   };
 }
 

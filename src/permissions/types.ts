@@ -11,13 +11,15 @@ export type ApprovalAnswer = 'yes' | 'always' | 'no';
 
 export interface ApprovalRequest extends ApprovalPrompt {
   toolName: string;
+  /** Protected paths the call touches (asked even under `allow`). */
+  protectedPaths?: string[];
 }
 
 /** Who answers `ask` questions: the TUI asks a person, print mode refuses. */
 export interface Approver {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
-  /** Text returned to the model when the answer is no. */
-  refusalMessage(toolName: string): string;
+  /** Text returned to the model when the answer is no; `protectedPaths` as in the request. */
+  refusalMessage(toolName: string, protectedPaths?: string[]): string;
 }
 
 /** What the executor needs from the policy store. */
