@@ -98,16 +98,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   const redact = createRedactor(env);
 
   const registry = new ToolRegistry();
-  for (const tool of createBuiltinTools()) registry.register(tool);
+  const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
+  for (const tool of createBuiltinTools({ fetchAllowHosts })) registry.register(tool);
   const executor = new ToolExecutor({
     registry,
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env, protectedPaths },
+    context: { sandbox, undo, env, redact, protectedPaths },
   });
 
-  const provider = new OpenAIChatProvider(settings);
+  const provider = new OpenAIChatProvider(settings, { redact });
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -117,6 +118,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     policies,
     acceptsMedia: provider.acceptsMedia,
+    redact,
     features: (options.features ?? (({ root }) => nonInteractiveFeatures(root, false)))({
       provider,
       root: permissions.root,

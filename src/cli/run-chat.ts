@@ -9,6 +9,7 @@ import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { CommandTable } from '../commands/types.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
+import { visible } from '../util/terminal-text.js';
 import { PrintModeApprover, runPrintCommand, runPrintTurn } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -71,8 +72,9 @@ export function flagOptions(
   };
 }
 
+/** Shown escaped: a config error quotes the file (JSON.parse cites its text), which is untrusted. */
 export function describeStartupError(error: unknown): string {
-  return error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`;
+  return visible(error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

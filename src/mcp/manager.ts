@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import type { Redactor } from '../permissions/redact.js';
 import type { Policy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { Limiter } from '../util/limiter.js';
@@ -37,6 +38,8 @@ export interface McpManagerOptions {
   restartPolicy?: RestartPolicy;
   /** What servers may ask of us (elicitation, sampling, roots); none declared when absent. */
   features?: ClientFeatures;
+  /** Hides secret values in server logs (file and memory). */
+  redact?: Redactor;
 }
 
 interface ServerSlot {
@@ -151,7 +154,7 @@ export class McpManager {
     const slot: ServerSlot = {
       entry,
       connection: undefined,
-      log: new ServerLog(entry.name, logFile),
+      log: new ServerLog(entry.name, logFile, { redact: this.options.redact }),
       registered: new Set(),
       warnings: [],
       started: undefined,
