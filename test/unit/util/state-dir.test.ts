@@ -1,13 +1,14 @@
 /**
  * The state folder helper: `.geekagent` and its subfolders are created as real folders, a
  * symlinked one is refused with a clear message, and state files are read only when regular
- * (a FIFO never blocks, a link is not followed).
+ * (a FIFO never blocks, a link is not followed). Config files are read without blocking too.
  */
 import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readJsonFile } from '../../../src/util/json-file.js';
 import { UnsafePathError } from '../../../src/util/safe-write.js';
 import { checkStateDir, ensureStateDir, readStateFile, stateFilePath } from '../../../src/util/state-dir.js';
 
@@ -67,5 +68,16 @@ describe('state folder', () => {
 
     execFileSync('mkfifo', [path.join(dir, 'fifo')]);
     await expect(readStateFile(path.join(dir, 'fifo'))).rejects.toThrow(/not a regular file/);
+  });
+});
+
+describe('config files (readJsonFile)', () => {
+  it('refuses a FIFO planted as a config file at once instead of hanging the start', async () => {
+    const dir = await ensureStateDir(project);
+    execFileSync('mkfifo', [path.join(dir, 'mcp.json')]);
+    await expect(readJsonFile(path.join(dir, 'mcp.json'))).rejects.toThrow(
+      /cannot read .*mcp\.json: it is not a regular file/,
+    );
+    expect(await readJsonFile(path.join(dir, 'missing.json'))).toEqual({ kind: 'missing' });
   });
 });
