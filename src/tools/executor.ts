@@ -74,6 +74,7 @@ export class ToolExecutor {
     const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress };
     // Protected paths (.geekagent/, .env, ~/.geekagent) are asked even under `allow`.
     const guarded = await protectedTargets(tool, args, ctx);
+    ctx.approvedProtected = guarded;
     let decision: ToolDecision = 'allow';
     if (policy === 'ask' || guarded.length > 0) {
       let answer: ApprovalAnswer;

@@ -67,6 +67,8 @@ export interface ToolContext {
   undo: UndoRecorder;
   /** Absent: nothing is protected (unit tests of single tools). */
   protectedPaths?: ProtectedPathGuard;
+  /** The protected paths the person approved for this call (set by the executor). */
+  approvedProtected?: readonly string[];
   /** Environment the tool may use (shell tools); already the agent's own env. */
   env: NodeJS.ProcessEnv;
   /**

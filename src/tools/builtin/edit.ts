@@ -206,6 +206,10 @@ async function readExisting(ctx: ToolContext, absolute: string, label: FileLabel
 async function apply(edit: PlannedEdit, ctx: ToolContext): Promise<void> {
   // Last point where a cancel can still leave the file untouched.
   if (ctx.signal.aborted) throw new ToolError(`${edit.label.tool}: cancelled`);
+  // A link swapped since the approval may now lead into a protected path nobody approved.
+  const protectedNow = ctx.protectedPaths?.check([edit.canonical, edit.target]) ?? [];
+  if (protectedNow.some((shown) => !ctx.approvedProtected?.includes(shown)))
+    throw new ToolError(`${edit.label.tool}: ${edit.label.requested} now leads to a protected path; refused`);
   // Undo first: if recording fails, the file must not change.
   await ctx.undo.record(edit.canonical, edit.previous);
   await writeInRoot(ctx.sandbox, edit.target, edit.next, edit.label);

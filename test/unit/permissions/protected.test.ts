@@ -191,4 +191,41 @@ describe('the executor and protected paths', () => {
     expect(allowed).toMatchObject({ decision: 'allow', isError: false });
     expect(await readFile(path.join(project, '.geekagent', 'mcp.json'), 'utf8')).toBe(mcpJson);
   });
+
+  it('refuses a write whose path was switched into .geekagent after the question', async () => {
+    await mkdir(path.join(project, '.geekagent'));
+    await mkdir(path.join(project, 'cfg'));
+    // While the person is asked (about cfg/mcp.json, not protected), cfg becomes a link to .geekagent.
+    const switching: Approver = {
+      ask: async () => {
+        await rm(path.join(project, 'cfg'), { recursive: true });
+        await symlink('.geekagent', path.join(project, 'cfg'));
+        return 'yes';
+      },
+      refusalMessage: (name) => `declined ${name}`,
+    };
+    const registry = new ToolRegistry();
+    for (const tool of createBuiltinTools()) registry.register(tool);
+    const exec = new ToolExecutor({
+      registry,
+      policies: new PolicyStore({
+        layers: [{ label: 'cli', rules: { write: 'ask' } }],
+        persistAllow: async () => undefined,
+      }),
+      approver: switching,
+      redact: (text) => text,
+      context: {
+        sandbox: new RootSandbox(project),
+        undo: { record: async () => undefined },
+        env: {},
+        protectedPaths: guard(),
+      },
+    });
+    const out = await exec.execute(call('write', { path: 'cfg/mcp.json', content: mcpJson }), signal());
+    expect(out).toMatchObject({
+      isError: true,
+      output: 'write: cfg/mcp.json now leads to a protected path; refused',
+    });
+    await expect(readFile(path.join(project, '.geekagent', 'mcp.json'))).rejects.toThrow(/ENOENT/);
+  });
 });
