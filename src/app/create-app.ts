@@ -18,6 +18,7 @@ import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../p
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
+import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver, Policy } from '../permissions/types.js';
@@ -31,6 +32,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
+import { checkStateDir, stateFilePath } from '../util/state-dir.js';
 import { createMcpManager, nonInteractiveFeatures, waitForServers } from './create-mcp.js';
 
 export interface AppOptions {
@@ -51,6 +53,8 @@ export interface AppOptions {
   /** `--allow` / `--deny` patterns, layered above the config files for this run. */
   allow?: string[];
   deny?: string[];
+  /** `--allow-protected` paths: protected paths (.geekagent/, .env) this run may change unasked. */
+  allowProtected?: string[];
   approver: Approver;
   /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
   tracker: ProcessGroupTracker;
@@ -89,6 +93,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const projectDir = path.resolve(options.cwd);
   const homeDir = options.homeDir ?? os.homedir();
   const env = options.env;
+  // A planted `.geekagent` link would aim every state and config write elsewhere: refuse it first.
+  await checkStateDir(projectDir);
+  // From the real environment only: a project's .env must not move the protected user folder.
   const userDir = userStateDir(env, homeDir);
   const trust = options.trust;
   const trusted = trust.state === 'trusted';
@@ -113,8 +120,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     pins: new PinStore(mcpPinsFile(projectDir)),
   });
   const sandbox = new RootSandbox(permissions.root);
-  const undo = new UndoStack(path.join(projectDir, '.geekagent', 'undo.json'), {
-    display: (absolute) => sandbox.display(absolute),
+  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
+  const protectedPaths = new ProtectedPaths({
+    projectDir,
+    userStateDir: userDir,
+    allowed: options.allowProtected,
   });
   const redact = createRedactor(settingsEnv);
 
@@ -126,7 +136,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env, redact },
+    context: { sandbox, undo, env, redact, protectedPaths },
   });
 
   const provider = new OpenAIChatProvider(settings, { redact });

@@ -21,6 +21,8 @@ export interface ChatOptions {
   outputFormat: OutputFormat;
   allow: string[];
   deny: string[];
+  /** `--allow-protected` paths (relative to the project folder). */
+  allowProtected: string[];
   cwd?: string;
   model?: string;
   baseUrl?: string;
@@ -42,6 +44,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     )
     .option('--allow <pattern>', 'allow a tool (or pattern such as mcp_demo_*) for this run', collect, [])
     .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])
+    .option(
+      '--allow-protected <path>',
+      'let write/patch/run_shell touch this protected path (.geekagent/…, .env, ~/.geekagent) without the forced question',
+      collect,
+      [],
+    )
     .option('--cwd <dir>', 'project folder to work in (default: the current folder)')
     .option(
       '--trust',

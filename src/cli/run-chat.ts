@@ -68,7 +68,7 @@ export function flagOptions(
   cwd: string,
   options: ChatOptions,
   io: CliIO,
-): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny'> {
+): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected'> {
   return {
     cwd,
     env: io.env,
@@ -76,6 +76,7 @@ export function flagOptions(
     baseURL: options.baseUrl,
     allow: options.allow,
     deny: options.deny,
+    allowProtected: options.allowProtected,
   };
 }
 

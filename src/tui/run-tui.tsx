@@ -88,6 +88,7 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
     const history = InputHistory.forProject(app.projectDir);
     await history.load();
     session = new TuiSession({ app, commands: createCommandTable(), approver, elicitor, history });
+    history.listen((message) => session?.notice(message, 'error'));
 
     const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
     const releaseOutput = captureOutput((text, kind) => session.notice(text, kind));
