@@ -115,7 +115,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     persistAllow: async (rule) => {
       await saveAllowRule(permissions.projectFile, rule);
       // The person's own answer: a trusted folder stays trusted with it.
-      if (trust.state === 'trusted') await trust.remember?.([allowDeclaration(permissions.projectFile, rule)]);
+      if (trust.state === 'trusted')
+        await trust.remember?.([allowDeclaration(permissions.projectFile, rule)]);
     },
     pins: new PinStore(mcpPinsFile(projectDir)),
   });
