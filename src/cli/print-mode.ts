@@ -31,7 +31,11 @@ export class PrintModeApprover implements Approver {
     return 'no';
   }
 
-  refusalMessage(toolName: string, review?: PolicyReview): string {
+  refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string {
+    if (protectedPaths && protectedPaths.length > 0) {
+      const flags = protectedPaths.map((shown) => `--allow-protected ${shown}`).join(' ');
+      return `protected path: ${protectedPaths.join(', ')} — pass ${flags} to allow it`;
+    }
     return review?.refusal ?? `needs approval: run interactively or pass --allow ${toolName}`;
   }
 }

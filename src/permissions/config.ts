@@ -57,10 +57,15 @@ function permissionFilePath(baseDir: string): string {
 export async function loadPermissionConfig(options: {
   projectDir: string;
   homeDir: string;
+  /** Where user-level state lives (`userStateDir`); default `<homeDir>/.geekagent`. */
+  userDir?: string;
 }): Promise<PermissionConfig> {
   const projectDir = path.resolve(options.projectDir);
   const projectFile = permissionFilePath(projectDir);
-  const userFile = permissionFilePath(path.resolve(options.homeDir));
+  const userFile = path.join(
+    path.resolve(options.userDir ?? path.join(options.homeDir, CONFIG_DIR)),
+    CONFIG_NAME,
+  );
 
   let created = false;
   let project = await readPermissionFile(projectFile);

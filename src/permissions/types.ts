@@ -20,13 +20,15 @@ export interface PolicyReview {
 export interface ApprovalRequest extends ApprovalPrompt {
   toolName: string;
   review?: PolicyReview;
+  /** Protected paths the call touches (asked even under `allow`). */
+  protectedPaths?: string[];
 }
 
 /** Who answers `ask` questions: the TUI asks a person, print mode refuses. */
 export interface Approver {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
-  /** Text returned to the model when the answer is no. */
-  refusalMessage(toolName: string, review?: PolicyReview): string;
+  /** Text returned to the model when the answer is no; `protectedPaths` as in the request. */
+  refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string;
 }
 
 /** The decision for one call about to run. */

@@ -83,19 +83,28 @@ export class ToolExecutor {
     if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);
 
     const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress };
+    // Protected paths (.geekagent/, .env, ~/.geekagent) are asked even under `allow`.
+    const guarded = await protectedTargets(tool, args, ctx);
+    ctx.approvedProtected = guarded;
     let decision: ToolDecision = 'allow';
-    if (policy === 'ask') {
+    if (policy === 'ask' || guarded.length > 0) {
       let answer: ApprovalAnswer;
       try {
-        answer = await this.askInTurn(tool, args, ctx, hooks, verdict.review);
+        answer = await this.askInTurn(tool, args, ctx, hooks, verdict.review, guarded);
       } catch (error) {
         if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
         // A tool that cannot describe the call (a patch that does not apply) says why itself.
         if (error instanceof ToolError) return outcome('refused', error.message, true);
         return outcome('refused', `could not ask for approval: ${errorMessage(error)}`, true);
       }
-      if (answer === 'no')
-        return outcome('refused', this.deps.approver.refusalMessage(call.name, verdict.review), true);
+      if (answer === 'no') {
+        const message = this.deps.approver.refusalMessage(
+          call.name,
+          verdict.review,
+          guarded.length > 0 ? guarded : undefined,
+        );
+        return outcome('refused', message, true);
+      }
       if (answer === 'always') {
         // The person said yes; a config file that cannot be written must not turn that into a no.
         const saved = this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
@@ -133,6 +142,7 @@ export class ToolExecutor {
     ctx: ToolContext,
     hooks: ExecuteHooks,
     review: PolicyReview | undefined,
+    guarded: string[],
   ): Promise<ApprovalAnswer> {
     const queued = this.approvals.then(async () => {
       ctx.signal.throwIfAborted();
@@ -141,12 +151,15 @@ export class ToolExecutor {
         : genericPrompt(tool, args);
       // Why an allowed tool is asked again comes first, above the call itself.
       const detail = review ? `${review.reason}\n\n${prompt.detail}` : prompt.detail;
+      const title =
+        guarded.length > 0 ? `${prompt.title} — protected path: ${guarded.join(', ')}` : prompt.title;
       const request: ApprovalRequest = {
         ...prompt,
-        title: this.deps.redact(prompt.title),
+        title: this.deps.redact(title),
         detail: this.deps.redact(detail),
         toolName: tool.name,
         ...(review ? { review } : {}),
+        ...(guarded.length > 0 ? { protectedPaths: guarded } : {}),
       };
       const answer = await this.deps.approver.ask(request, ctx.signal);
       hooks.onApproval?.(request, answer);
@@ -171,6 +184,18 @@ export class ToolExecutor {
 /** The store's verdict, or just its policy when the lookup has no pins to check. */
 function verdictOf(policies: PolicyLookup, toolName: string): Promise<PolicyVerdict> | PolicyVerdict {
   return policies.verdictFor ? policies.verdictFor(toolName) : { policy: policies.policyFor(toolName) };
+}
+
+/** A check that fails counts as protected: asking once too often beats a silent write. */
+async function protectedTargets(
+  tool: Tool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<string[]> {
+  if (!tool.protectedTargets || !ctx.protectedPaths) return [];
+  return tool
+    .protectedTargets(args, ctx)
+    .catch((error: unknown) => [`(could not be checked: ${errorMessage(error)})`]);
 }
 
 function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPrompt {
