@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 import { isAlive, waitFor } from '../helpers/wait.js';
-import { CLI, createProject, FIXTURE_SERVERS, type Project, testEnv } from './harness.js';
+import { CLI, cliArgs, createProject, FIXTURE_SERVERS, type Project, testEnv } from './harness.js';
 import { KEYS, type PtySession, spawnTui } from './pty.js';
 
 const LIMIT_MS = 2000;
@@ -135,7 +135,7 @@ describe('in the TUI', () => {
 
 describe('signals', () => {
   function printRun(prompt: string) {
-    const agent = spawn(process.execPath, [CLI, '-p', prompt], {
+    const agent = spawn(process.execPath, [CLI, ...cliArgs(['-p', prompt], true)], {
       cwd: project.dir,
       env: testEnv({ project, modelUrl: fake.url }),
       stdio: 'ignore',
