@@ -1,19 +1,24 @@
 /**
  * One user turn: system prompt, model rounds (streamed), tool calls run concurrently through the
- * executor with results returned in the model's order, up to 30 rounds. A failed or cancelled
- * turn leaves history as it was before the turn.
+ * executor (at most 16 at once; the rest queue) with results returned in the model's order, up
+ * to 30 rounds. A failed or cancelled turn leaves history as it was before the turn.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { ChatProvider, Usage } from '../providers/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCallOutcome } from '../tools/types.js';
+import { Limiter } from '../util/limiter.js';
 import type { Conversation } from './conversation.js';
 import { type AgentEventListener, addUsage, emptyUsage } from './events.js';
 import type { ChatMessage, ToolCallRequest } from './messages.js';
 import { buildSystemPrompt, type PromptSources } from './system-prompt.js';
 
 export const MAX_TOOL_ROUNDS = 30;
+/** Tool calls of one round running at once: a round of 200 calls must not start 200 shells. */
+export const MAX_CONCURRENT_TOOL_CALLS = 16;
+/** Listeners one running call may hold on the turn's signal (executor, tool or SDK, approver). */
+const LISTENERS_PER_CALL = 3;
 /** Listeners on a turn's signal besides its tool calls' (the model stream, waits, the face). */
 const LISTENER_HEADROOM = 10;
 
@@ -115,10 +120,13 @@ export class Agent {
 
       // Each call in flight listens on the turn's signal: past Node's default of 10 it would print
       // a "possible memory leak" warning (over the TUI) for what is only a wide round.
-      if (getMaxListeners(signal) < reply.toolCalls.length + LISTENER_HEADROOM) {
-        setMaxListeners(reply.toolCalls.length + LISTENER_HEADROOM, signal);
-      }
-      const outcomes = await Promise.all(reply.toolCalls.map((call) => this.runCall(call, signal, onEvent)));
+      const width = Math.min(reply.toolCalls.length, MAX_CONCURRENT_TOOL_CALLS);
+      const listeners = width * LISTENERS_PER_CALL + LISTENER_HEADROOM;
+      if (getMaxListeners(signal) < listeners) setMaxListeners(listeners, signal);
+      const slots = new Limiter(MAX_CONCURRENT_TOOL_CALLS);
+      const outcomes = await Promise.all(
+        reply.toolCalls.map((call) => slots.run(() => this.runCall(call, signal, onEvent))),
+      );
       signal.throwIfAborted();
       reply.toolCalls.forEach((call, index) => {
         const outcome = outcomes[index]!;

@@ -6,7 +6,7 @@
 import { render } from 'ink';
 import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
-import { withProcessScope } from '../cli/process-scope.js';
+import { cleanupWithin, withProcessScope } from '../cli/process-scope.js';
 import type { ChatOptions, CliIO } from '../cli/program.js';
 import { describeStartupError, flagOptions } from '../cli/run-chat.js';
 import { createCommandTable } from '../commands/builtin.js';
@@ -22,7 +22,10 @@ import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
 import { askTrust } from './trust-question.js';
 
-/** Sampling requests become questions in the same queue as tool approvals. */
+/**
+ * Sampling requests become questions in the same queue as tool approvals, answered only by an
+ * explicit choice: one can arrive while the person is typing.
+ */
 function samplingApprover(approver: TuiApprover, session: () => TuiSession | undefined): SamplingApprover {
   return {
     approve: async (server, params, signal) => {
@@ -33,7 +36,7 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
         kind: 'mcp',
         server,
       };
-      const answer = await approver.ask(request, signal);
+      const answer = await approver.ask(request, signal, { explicit: true });
       session()?.recordQuestion(request, answer);
       return answer !== 'no';
     },
@@ -122,7 +125,8 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
     await session.exited;
     restoreTerminal();
     session.dispose();
-    await Promise.all([app.shutdown(), history.flush()]);
+    // Bounded: /exit ends the process within 2 s, whatever a tool or a server is doing.
+    await cleanupWithin(Promise.all([app.shutdown(), history.flush()]));
     io.stdout.write('bye\n');
     return 0;
   });
