@@ -82,6 +82,7 @@ const mcp: SlashCommand = {
       await manager.reconnect(server);
       ctx.print(describeServer(manager.status(server)!).join('\n'));
     } else {
+      await manager.logSettled(server);
       const lines = manager.logTail(server, 40) ?? [];
       ctx.print(lines.length === 0 ? `(no stderr output from ${server})` : lines.join('\n'));
     }

@@ -130,6 +130,11 @@ export class McpManager {
     return this.slots.find((slot) => slot.entry.name === name)?.log.tail(count);
   }
 
+  /** Resolves once the server's log file has opened (or noted why it could not). */
+  async logSettled(name: string): Promise<void> {
+    await this.slots.find((slot) => slot.entry.name === name)?.log.settled();
+  }
+
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -73,6 +73,11 @@ export class ServerLog {
     }
   }
 
+  /** Resolves once no open or rotation is under way (so a failed open has left its note). */
+  async settled(): Promise<void> {
+    while (this.state === 'opening' || this.state === 'rotating') await this.work;
+  }
+
   /** The last `count` lines, newest last. */
   tail(count = this.maxLines): string[] {
     const ordered = [...this.ring.slice(this.ringStart), ...this.ring.slice(0, this.ringStart)];
@@ -218,7 +223,7 @@ export class ServerLog {
 
   private async finish(): Promise<void> {
     // Each open/rotation may start another while it flushes its queue: wait until none runs.
-    while (this.state === 'opening' || this.state === 'rotating') await this.work;
+    await this.settled();
     const stream = this.stream;
     this.stream = undefined;
     if (this.state !== 'failed') this.state = 'closed';
