@@ -1,0 +1,350 @@
+/**
+ * The BM25 index: documents with named fields, each field with a boost; add / replace / remove by
+ * id at any time; ranked search. Score of a document for a query = Σ over query clauses of the
+ * clause's best alternative, where an alternative's score is
+ *   weight × Σ_fields boost_f × idf_f(t) × tf·(k1+1) / (tf + k1·(1 − b + b·len_f/avglen_f))
+ * with idf_f(t) = ln(1 + (N − n_f(t) + 0.5) / (n_f(t) + 0.5)) (N live documents, n_f(t) of them
+ * with t in field f): plain BM25 per field (k1 1.2, b 0.75 by default), summed with boosts.
+ */
+import { type IndexState, newState } from './index-state.js';
+import { appendPosting, findPosting, newPostingList, removePosting } from './postings.js';
+import { compileSynonyms, EMPTY_SYNONYMS, parseQuery, type QueryClause, type SynonymTable } from './query.js';
+import { type SerializedIndex, serializeIndex } from './serialize.js';
+import { ENGLISH_STOP_WORDS } from './stop-words.js';
+import { DEFAULT_SYNONYMS, type SynonymGroups } from './synonyms.js';
+import { type Analyzer, createAnalyzer } from './tokenizer.js';
+import { TopK } from './top-k.js';
+
+export interface FieldOptions {
+  /** Multiplies the field's score (default 1). */
+  boost?: number;
+}
+
+/** Query-time behaviour: not stored in a serialised index, given again to `loadIndex`. */
+export interface QueryBehaviour {
+  /** Synonym groups applied to queries (default DEFAULT_SYNONYMS); false for none. */
+  synonyms?: SynonymGroups | false;
+  /** Weight of a synonym relative to the word itself (default 0.5). */
+  synonymWeight?: number;
+  /** Stop words dropped from queries (default English); false for none. */
+  stopWords?: ReadonlySet<string> | false;
+}
+
+export interface IndexOptions extends QueryBehaviour {
+  fields: Record<string, FieldOptions>;
+  /** BM25 term-frequency saturation (default 1.2). */
+  k1?: number;
+  /** BM25 length normalisation (default 0.75). */
+  b?: number;
+  /** English (Porter) stemming of documents and queries (default true). */
+  stem?: boolean;
+}
+
+/** A document: field name → text (or several texts, e.g. parameter names). Unknown fields ignored. */
+export type SearchDocument = Readonly<Record<string, string | readonly string[] | undefined | null>>;
+
+export interface SearchOptions {
+  /** Most hits returned (default 10). */
+  limit?: number;
+  /** Only hits scoring above this (default 0). */
+  minScore?: number;
+  /** Only documents this accepts. */
+  filter?: (id: string) => boolean;
+}
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  /** The query words (or synonym phrases) this document matched, in query order. */
+  matches: string[];
+}
+
+export const DEFAULT_K1 = 1.2;
+export const DEFAULT_B = 0.75;
+export const DEFAULT_SYNONYM_WEIGHT = 0.5;
+
+export class SearchIndex {
+  readonly state: IndexState;
+  private readonly analyzer: Analyzer;
+  private readonly stopWords: ReadonlySet<string>;
+  private readonly synonyms: SynonymTable;
+  // Scratch score buffers, reused across queries (per index, never shared).
+  private total = new Float64Array(0);
+  private clause = new Float64Array(0);
+  private alt = new Float64Array(0);
+
+  constructor(state: IndexState, behaviour: QueryBehaviour = {}) {
+    this.state = state;
+    this.analyzer = createAnalyzer({ stem: state.stem });
+    this.stopWords = behaviour.stopWords === false ? new Set() : (behaviour.stopWords ?? ENGLISH_STOP_WORDS);
+    const groups = behaviour.synonyms === false ? [] : (behaviour.synonyms ?? DEFAULT_SYNONYMS);
+    this.synonyms =
+      groups.length === 0
+        ? EMPTY_SYNONYMS
+        : compileSynonyms(groups, this.analyzer, behaviour.synonymWeight ?? DEFAULT_SYNONYM_WEIGHT);
+  }
+
+  /** Number of documents. */
+  get size(): number {
+    return this.state.docNums.size;
+  }
+
+  has(id: string): boolean {
+    return this.state.docNums.has(id);
+  }
+
+  /** The ids of all documents, in insertion order. */
+  ids(): string[] {
+    return this.state.docIds.filter((id): id is string => id !== undefined);
+  }
+
+  /** Adds a document; an id already present is an error (use `replace`). */
+  add(id: string, doc: SearchDocument): void {
+    if (this.state.docNums.has(id)) throw new Error(`search index: document "${id}" is already indexed`);
+    this.insert(id, doc);
+  }
+
+  /** Adds a document, or replaces the one with the same id. */
+  replace(id: string, doc: SearchDocument): void {
+    this.remove(id);
+    this.insert(id, doc);
+  }
+
+  /** Removes a document; false when no document has this id. */
+  remove(id: string): boolean {
+    const s = this.state;
+    const num = s.docNums.get(id);
+    if (num === undefined) return false;
+    const keys = forwardKeys(s)[num];
+    for (const key of keys ?? []) {
+      const list = s.postings[key];
+      if (!list) continue;
+      removePosting(list, num);
+      if (list.length === 0) s.postings[key] = undefined;
+    }
+    s.forward![num] = undefined;
+    for (let f = 0; f < s.fields.length; f++) {
+      s.totalLength[f]! -= s.lengths[f]![num]!;
+      s.lengths[f]![num] = 0;
+    }
+    s.docIds[num] = undefined;
+    s.docNums.delete(id);
+    if (s.docIds.length > 1024 && s.docNums.size * 2 < s.docIds.length) compactDocs(s);
+    return true;
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const clauses = parseQuery(query, this.analyzer, { stopWords: this.stopWords, synonyms: this.synonyms });
+    return this.run(clauses, options);
+  }
+
+  /** How a query is understood: its clauses and their weighted alternatives (for explaining). */
+  explain(query: string): QueryClause[] {
+    return parseQuery(query, this.analyzer, { stopWords: this.stopWords, synonyms: this.synonyms });
+  }
+
+  /** A JSON value `loadIndex` restores (query-time behaviour — synonyms, stop words — excluded). */
+  toJSON(): SerializedIndex {
+    return serializeIndex(this.state);
+  }
+
+  private insert(id: string, doc: SearchDocument): void {
+    const s = this.state;
+    const num = s.docIds.length;
+    s.docIds.push(id);
+    s.docNums.set(id, num);
+    const keys: number[] = [];
+    const F = s.fields.length;
+    for (let f = 0; f < F; f++) {
+      const value = doc[s.fields[f]!.name];
+      const counts = new Map<string, number>();
+      let length = 0;
+      const count = (term: string) => {
+        length++;
+        counts.set(term, (counts.get(term) ?? 0) + 1);
+      };
+      if (typeof value === 'string') this.analyzer.forEachTerm(value, count);
+      else if (Array.isArray(value)) for (const v of value) this.analyzer.forEachTerm(String(v), count);
+      pushLength(s, f, num, length);
+      for (const [term, tf] of counts) {
+        let termId = s.termIds.get(term);
+        if (termId === undefined) {
+          termId = s.terms.length;
+          s.terms.push(term);
+          s.termIds.set(term, termId);
+        }
+        const key = termId * F + f;
+        let list = s.postings[key];
+        if (!list) {
+          list = newPostingList();
+          s.postings[key] = list;
+        }
+        appendPosting(list, num, Math.min(tf, 0xffffffff));
+        keys.push(key);
+      }
+    }
+    if (s.forward) s.forward[num] = Uint32Array.from(keys);
+  }
+
+  private run(clauses: QueryClause[], options: SearchOptions): SearchHit[] {
+    const s = this.state;
+    const limit = Math.max(0, Math.floor(options.limit ?? 10));
+    if (clauses.length === 0 || limit === 0 || s.docNums.size === 0) return [];
+    const capacity = s.docIds.length;
+    if (this.total.length < capacity) {
+      const size = Math.max(capacity, this.total.length * 2);
+      this.total = new Float64Array(size);
+      this.clause = new Float64Array(size);
+      this.alt = new Float64Array(size);
+    }
+    const { total, clause, alt } = this;
+    const touched: number[] = [];
+    for (const c of clauses) {
+      const clauseTouched: number[] = [];
+      for (const a of c.alternatives) {
+        const altTouched: number[] = [];
+        const w = a.weight / a.terms.length;
+        for (const term of a.terms) this.scoreTerm(term, w, alt, altTouched);
+        for (const d of altTouched) {
+          const v = alt[d]!;
+          alt[d] = 0;
+          if (v === 0) continue;
+          if (clause[d] === 0) clauseTouched.push(d);
+          if (v > clause[d]!) clause[d] = v;
+        }
+      }
+      for (const d of clauseTouched) {
+        if (total[d] === 0) touched.push(d);
+        total[d]! += clause[d]!;
+        clause[d] = 0;
+      }
+    }
+    const minScore = options.minScore ?? 0;
+    const top = new TopK(limit);
+    for (const d of touched) {
+      const score = total[d]!;
+      total[d] = 0;
+      if (score <= minScore) continue;
+      if (options.filter && !options.filter(s.docIds[d]!)) continue;
+      top.offer(d, score);
+    }
+    return top.sorted().map(({ doc, score }) => ({
+      id: s.docIds[doc]!,
+      score,
+      matches: clauses.filter((c) => this.matchesClause(c, doc)).map((c) => c.label),
+    }));
+  }
+
+  /** Adds w × Σ_f boost_f × BM25_f(term) into `acc` for every document containing `term`. */
+  private scoreTerm(term: string, w: number, acc: Float64Array, touched: number[]): void {
+    const s = this.state;
+    const termId = s.termIds.get(term);
+    if (termId === undefined) return;
+    const F = s.fields.length;
+    const N = s.docNums.size;
+    const { k1, b } = s;
+    for (let f = 0; f < F; f++) {
+      const list = s.postings[termId * F + f];
+      if (!list || list.length === 0) continue;
+      const n = list.length;
+      const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
+      const avg = s.totalLength[f]! / N;
+      const lengths = s.lengths[f]!;
+      const scale = w * s.fields[f]!.boost * idf * (k1 + 1);
+      const data = list.data;
+      for (let i = 0; i < n; i++) {
+        const d = data[i * 2]!;
+        const tf = data[i * 2 + 1]!;
+        const norm = avg > 0 ? 1 - b + (b * lengths[d]!) / avg : 1;
+        if (acc[d] === 0) touched.push(d);
+        acc[d]! += (scale * tf) / (tf + k1 * norm);
+      }
+    }
+  }
+
+  private matchesClause(c: QueryClause, doc: number): boolean {
+    const s = this.state;
+    const F = s.fields.length;
+    for (const a of c.alternatives) {
+      for (const term of a.terms) {
+        const termId = s.termIds.get(term);
+        if (termId === undefined) continue;
+        for (let f = 0; f < F; f++) {
+          const list = s.postings[termId * F + f];
+          if (list && findPosting(list, doc) >= 0) return true;
+        }
+      }
+    }
+    return false;
+  }
+}
+
+export function createIndex(options: IndexOptions): SearchIndex {
+  const fields = Object.entries(options.fields).map(([name, o]) => ({ name, boost: o.boost ?? 1 }));
+  if (fields.length === 0) throw new Error('search index: at least one field is needed');
+  for (const f of fields) {
+    if (!(Number.isFinite(f.boost) && f.boost > 0)) {
+      throw new Error(`search index: field "${f.name}" needs a positive boost`);
+    }
+  }
+  const k1 = options.k1 ?? DEFAULT_K1;
+  const b = options.b ?? DEFAULT_B;
+  if (!(Number.isFinite(k1) && k1 >= 0)) throw new Error('search index: k1 must be a number ≥ 0');
+  if (!(Number.isFinite(b) && b >= 0 && b <= 1)) throw new Error('search index: b must be between 0 and 1');
+  return new SearchIndex(newState(fields, k1, b, options.stem !== false), options);
+}
+
+function pushLength(s: IndexState, f: number, num: number, length: number): void {
+  let lengths = s.lengths[f]!;
+  if (num >= lengths.length) {
+    const grown = new Uint32Array(Math.max(64, lengths.length * 2));
+    grown.set(lengths);
+    lengths = grown;
+    s.lengths[f] = lengths;
+  }
+  lengths[num] = length;
+  s.totalLength[f]! += length;
+}
+
+/** Per document, the posting keys it appears under; rebuilt from the postings after a load. */
+function forwardKeys(s: IndexState): (Uint32Array | undefined)[] {
+  if (s.forward) return s.forward;
+  const perDoc: number[][] = s.docIds.map(() => []);
+  s.postings.forEach((list, key) => {
+    if (!list) return;
+    for (let i = 0; i < list.length; i++) perDoc[list.data[i * 2]!]!.push(key);
+  });
+  s.forward = perDoc.map((keys, num) => (s.docIds[num] === undefined ? undefined : Uint32Array.from(keys)));
+  return s.forward;
+}
+
+/** Renumbers live documents densely once most numbers belong to removed documents. */
+function compactDocs(s: IndexState): void {
+  const remap = new Int32Array(s.docIds.length).fill(-1);
+  const ids: (string | undefined)[] = [];
+  s.docIds.forEach((id, num) => {
+    if (id === undefined) return;
+    remap[num] = ids.length;
+    ids.push(id);
+  });
+  for (const list of s.postings) {
+    if (!list) continue;
+    for (let i = 0; i < list.length; i++) list.data[i * 2] = remap[list.data[i * 2]!]!;
+  }
+  s.lengths = s.lengths.map((old) => {
+    const lengths = new Uint32Array(Math.max(64, ids.length));
+    remap.forEach((to, from) => {
+      if (to >= 0) lengths[to] = old[from]!;
+    });
+    return lengths;
+  });
+  if (s.forward) {
+    const forward: (Uint32Array | undefined)[] = [];
+    remap.forEach((to, from) => {
+      if (to >= 0) forward[to] = s.forward![from];
+    });
+    s.forward = forward;
+  }
+  s.docIds = ids;
+  s.docNums = new Map(ids.map((id, num) => [id!, num]));
+}
