@@ -121,12 +121,10 @@ export function decodeIndexState(
   });
   if (new Set(fields.map((f) => f.name)).size !== fields.length) fail('two fields have the same name');
   const ids = stringList(v.ids, 'ids');
-  const docNums = new Map<string, number>();
-  ids.forEach((id, num) => docNums.set(id, num));
+  const docNums = new Map(ids.map((id, num) => [id, num]));
   if (docNums.size !== ids.length) fail('two documents have the same id');
   const terms = stringList(v.terms, 'terms');
-  const termIds = new Map<string, number>();
-  terms.forEach((term, id) => termIds.set(term, id));
+  const termIds = new Map(terms.map((term, id) => [term, id]));
   if (termIds.size !== terms.length) fail('a term is listed twice');
 
   const D = ids.length;
