@@ -6,6 +6,7 @@
  * with idf_f(t) = ln(1 + (N − n_f(t) + 0.5) / (n_f(t) + 0.5)) (N live documents, n_f(t) of them
  * with t in field f): plain BM25 per field (k1 1.2, b 0.75 by default), summed with boosts.
  */
+import { ForwardIndex } from './forward.js';
 import { type IndexState, newState } from './index-state.js';
 import { appendPosting, findPosting, newPostingList, removePosting } from './postings.js';
 import { compileSynonyms, EMPTY_SYNONYMS, parseQuery, type QueryClause, type SynonymTable } from './query.js';
@@ -68,10 +69,23 @@ export class SearchIndex {
   private readonly analyzer: Analyzer;
   private readonly stopWords: ReadonlySet<string>;
   private readonly synonyms: SynonymTable;
-  // Scratch score buffers, reused across queries (per index, never shared).
-  private total = new Float64Array(0);
-  private clause = new Float64Array(0);
-  private alt = new Float64Array(0);
+  /** Bumped by every change, so the cached length norms are recomputed. */
+  private version = 0;
+  private normsVersion = -1;
+  private norms: Float64Array[] = [];
+  // Score buffers and touched-document lists, reused across queries (per index, never shared).
+  private buffers:
+    | {
+        total: Float64Array;
+        clause: Float64Array;
+        alt: Float64Array;
+        totalList: Int32Array;
+        clauseList: Int32Array;
+        altList: Int32Array;
+        tf: Float64Array;
+        tfList: Int32Array;
+      }
+    | undefined;
 
   constructor(state: IndexState, behaviour: QueryBehaviour = {}) {
     this.state = state;
@@ -115,14 +129,15 @@ export class SearchIndex {
     const s = this.state;
     const num = s.docNums.get(id);
     if (num === undefined) return false;
-    const keys = forwardKeys(s)[num];
-    for (const key of keys ?? []) {
+    this.version++;
+    const forward = forwardIndex(s);
+    for (const key of forward.get(num)) {
       const list = s.postings[key];
       if (!list) continue;
       removePosting(list, num);
       if (list.length === 0) s.postings[key] = undefined;
     }
-    s.forward![num] = undefined;
+    forward.delete(num);
     for (let f = 0; f < s.fields.length; f++) {
       s.totalLength[f]! -= s.lengths[f]![num]!;
       s.lengths[f]![num] = 0;
@@ -151,6 +166,7 @@ export class SearchIndex {
   private insert(id: string, doc: SearchDocument): void {
     const s = this.state;
     const num = s.docIds.length;
+    this.version++;
     s.docIds.push(id);
     s.docNums.set(id, num);
     const keys: number[] = [];
@@ -183,45 +199,42 @@ export class SearchIndex {
         keys.push(key);
       }
     }
-    if (s.forward) s.forward[num] = Uint32Array.from(keys);
+    s.forward?.set(num, keys);
   }
 
   private run(clauses: QueryClause[], options: SearchOptions): SearchHit[] {
     const s = this.state;
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     if (clauses.length === 0 || limit === 0 || s.docNums.size === 0) return [];
-    const capacity = s.docIds.length;
-    if (this.total.length < capacity) {
-      const size = Math.max(capacity, this.total.length * 2);
-      this.total = new Float64Array(size);
-      this.clause = new Float64Array(size);
-      this.alt = new Float64Array(size);
-    }
-    const { total, clause, alt } = this;
-    const touched: number[] = [];
+    const buffers = this.scratch();
+    const { total, clause, alt, totalList, clauseList, altList } = buffers;
+    let totalCount = 0;
     for (const c of clauses) {
-      const clauseTouched: number[] = [];
+      let clauseCount = 0;
       for (const a of c.alternatives) {
-        const altTouched: number[] = [];
         const w = a.weight / a.terms.length;
-        for (const term of a.terms) this.scoreTerm(term, w, alt, altTouched);
-        for (const d of altTouched) {
+        let altCount = 0;
+        for (const term of a.terms) altCount = this.scoreTerm(term, w, alt, altList, altCount);
+        // The clause keeps each document's best alternative.
+        for (let i = 0; i < altCount; i++) {
+          const d = altList[i]!;
           const v = alt[d]!;
           alt[d] = 0;
-          if (v === 0) continue;
-          if (clause[d] === 0) clauseTouched.push(d);
+          if (clause[d] === 0) clauseList[clauseCount++] = d;
           if (v > clause[d]!) clause[d] = v;
         }
       }
-      for (const d of clauseTouched) {
-        if (total[d] === 0) touched.push(d);
+      for (let i = 0; i < clauseCount; i++) {
+        const d = clauseList[i]!;
+        if (total[d] === 0) totalList[totalCount++] = d;
         total[d]! += clause[d]!;
         clause[d] = 0;
       }
     }
     const minScore = options.minScore ?? 0;
     const top = new TopK(limit);
-    for (const d of touched) {
+    for (let i = 0; i < totalCount; i++) {
+      const d = totalList[i]!;
       const score = total[d]!;
       total[d] = 0;
       if (score <= minScore) continue;
@@ -235,31 +248,77 @@ export class SearchIndex {
     }));
   }
 
-  /** Adds w × Σ_f boost_f × BM25_f(term) into `acc` for every document containing `term`. */
-  private scoreTerm(term: string, w: number, acc: Float64Array, touched: number[]): void {
+  /** Score buffers sized to the document numbers, and the length norms, fresh for this state. */
+  private scratch() {
+    const capacity = this.state.docIds.length;
+    if (!this.buffers || this.buffers.total.length < capacity) {
+      const size = Math.max(capacity, (this.buffers?.total.length ?? 0) * 2, 64);
+      this.buffers = {
+        total: new Float64Array(size),
+        clause: new Float64Array(size),
+        alt: new Float64Array(size),
+        totalList: new Int32Array(size),
+        clauseList: new Int32Array(size),
+        altList: new Int32Array(size),
+        tf: new Float64Array(size),
+        tfList: new Int32Array(size),
+      };
+    }
+    if (this.normsVersion !== this.version) {
+      this.norms = this.state.fields.map((_, f) => this.lengthNorms(f));
+      this.normsVersion = this.version;
+    }
+    return this.buffers;
+  }
+
+  /** Per document, 1 − b + b · len / avglen for field f. */
+  private lengthNorms(f: number): Float64Array {
+    const s = this.state;
+    const avg = s.totalLength[f]! / Math.max(1, s.docNums.size);
+    const lengths = s.lengths[f]!;
+    const norms = new Float64Array(s.docIds.length);
+    for (let d = 0; d < norms.length; d++)
+      norms[d] = s.k1 * (avg > 0 ? 1 - s.b + (s.b * lengths[d]!) / avg : 1);
+    return norms;
+  }
+
+  /**
+   * Adds w × BM25F(term) into `acc` for every document containing `term`; documents seen for the
+   * first time are appended to `list` from `count` on. Returns the new count.
+   */
+  private scoreTerm(term: string, w: number, acc: Float64Array, list: Int32Array, count: number): number {
     const s = this.state;
     const termId = s.termIds.get(term);
-    if (termId === undefined) return;
+    if (termId === undefined) return count;
     const F = s.fields.length;
-    const N = s.docNums.size;
-    const { k1, b } = s;
+    const { tf: tfs, tfList } = this.buffers!;
+    // Pass 1: the term's weighted, length-normalised frequency over all fields, per document.
+    let df = 0;
     for (let f = 0; f < F; f++) {
-      const list = s.postings[termId * F + f];
-      if (!list || list.length === 0) continue;
-      const n = list.length;
-      const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
-      const avg = s.totalLength[f]! / N;
-      const lengths = s.lengths[f]!;
-      const scale = w * s.fields[f]!.boost * idf * (k1 + 1);
-      const data = list.data;
-      for (let i = 0; i < n; i++) {
+      const postings = s.postings[termId * F + f];
+      if (!postings || postings.length === 0) continue;
+      const norms = this.norms[f]!;
+      const boost = s.fields[f]!.boost;
+      const data = postings.data;
+      for (let i = 0; i < postings.length; i++) {
         const d = data[i * 2]!;
-        const tf = data[i * 2 + 1]!;
-        const norm = avg > 0 ? 1 - b + (b * lengths[d]!) / avg : 1;
-        if (acc[d] === 0) touched.push(d);
-        acc[d]! += (scale * tf) / (tf + k1 * norm);
+        if (tfs[d] === 0) tfList[df++] = d;
+        tfs[d]! += (boost * data[i * 2 + 1]!) / norms[d]!;
       }
     }
+    // Pass 2: one saturation and one idf per document (df = documents with the term anywhere).
+    const N = s.docNums.size;
+    const k1 = s.k1;
+    const scale = w * Math.log(1 + (N - df + 0.5) / (df + 0.5)) * (k1 + 1);
+    let n = count;
+    for (let i = 0; i < df; i++) {
+      const d = tfList[i]!;
+      const t = tfs[d]!;
+      tfs[d] = 0;
+      if (acc[d] === 0) list[n++] = d;
+      acc[d]! += (scale * t) / (t + k1);
+    }
+    return n;
   }
 
   private matchesClause(c: QueryClause, doc: number): boolean {
@@ -307,14 +366,8 @@ function pushLength(s: IndexState, f: number, num: number, length: number): void
 }
 
 /** Per document, the posting keys it appears under; rebuilt from the postings after a load. */
-function forwardKeys(s: IndexState): (Uint32Array | undefined)[] {
-  if (s.forward) return s.forward;
-  const perDoc: number[][] = s.docIds.map(() => []);
-  s.postings.forEach((list, key) => {
-    if (!list) return;
-    for (let i = 0; i < list.length; i++) perDoc[list.data[i * 2]!]!.push(key);
-  });
-  s.forward = perDoc.map((keys, num) => (s.docIds[num] === undefined ? undefined : Uint32Array.from(keys)));
+function forwardIndex(s: IndexState): ForwardIndex {
+  s.forward ??= ForwardIndex.fromPostings(s.postings, s.docIds.length);
   return s.forward;
 }
 
@@ -338,13 +391,7 @@ function compactDocs(s: IndexState): void {
     });
     return lengths;
   });
-  if (s.forward) {
-    const forward: (Uint32Array | undefined)[] = [];
-    remap.forEach((to, from) => {
-      if (to >= 0) forward[to] = s.forward![from];
-    });
-    s.forward = forward;
-  }
+  s.forward?.renumber((doc) => remap[doc]!);
   s.docIds = ids;
   s.docNums = new Map(ids.map((id, num) => [id!, num]));
 }

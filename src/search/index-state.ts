@@ -3,6 +3,7 @@
  * (serialize.ts). Documents are numbered densely in insertion order; a removed document leaves a
  * hole (`docIds[num] === undefined`) until the numbers are compacted.
  */
+import { ForwardIndex } from './forward.js';
 import type { PostingList } from './postings.js';
 
 export interface FieldSpec {
@@ -27,7 +28,7 @@ export interface IndexState {
   /** Key `termId * fields.length + field` → the term's postings in that field. */
   postings: (PostingList | undefined)[];
   /** Document number → its posting keys (to remove it); undefined after a load until needed. */
-  forward: (Uint32Array | undefined)[] | undefined;
+  forward: ForwardIndex | undefined;
 }
 
 export function newState(fields: FieldSpec[], k1: number, b: number, stem: boolean): IndexState {
@@ -43,6 +44,6 @@ export function newState(fields: FieldSpec[], k1: number, b: number, stem: boole
     terms: [],
     termIds: new Map(),
     postings: [],
-    forward: [],
+    forward: new ForwardIndex(),
   };
 }

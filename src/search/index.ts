@@ -36,12 +36,14 @@ export {
   type SearchOptions,
 } from './bm25-index.js';
 export { chunkText, MEMORY_CHUNK, RAG_CHUNK, type TextChunk } from './chunk.js';
+export { evaluateQueries, hitAt, type LabelledQuery, type QueryOutcome } from './evaluate.js';
 export { porterStem } from './porter.js';
 export type { Alternative, QueryClause } from './query.js';
 export { INDEX_FORMAT, SearchIndexFormatError, type SerializedIndex } from './serialize.js';
 export { ENGLISH_STOP_WORDS } from './stop-words.js';
 export { DEFAULT_SYNONYMS, type SynonymGroups } from './synonyms.js';
 export { ANALYZER_VERSION, createAnalyzer, tokenize } from './tokenizer.js';
+export { TOOL_FIELDS, type ToolDefinition, toolDocument } from './tool-documents.js';
 
 export interface LoadOptions extends QueryBehaviour {
   /** Boosts to use instead of the stored ones, by field name. */

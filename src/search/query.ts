@@ -8,7 +8,7 @@
 
 import type { SynonymGroups } from './synonyms.js';
 import type { Analyzer } from './tokenizer.js';
-import { tokenize } from './tokenizer.js';
+import { tokenizeWords } from './tokenizer.js';
 
 export interface Alternative {
   /** Index terms; a multi-term alternative (a phrase synonym) scores the mean of its terms. */
@@ -63,13 +63,30 @@ export interface QueryOptions {
 }
 
 export function parseQuery(query: string, analyzer: Analyzer, options: QueryOptions): QueryClause[] {
-  const tokens = tokenize(query);
-  const kept = tokens.filter((t) => !options.stopWords.has(t));
-  const words = kept.length > 0 ? kept : tokens;
+  const words = tokenizeWords(query);
+  const isStop = (word: string[]) => word.length === 1 && options.stopWords.has(word[0]!);
+  const kept = words.filter((w) => !isStop(w));
+  const used = kept.length > 0 ? kept : words;
   const clauses: QueryClause[] = [];
   const seen = new Set<string>();
-  for (const word of words) {
-    const term = analyzer.term(word);
+  for (const word of used) {
+    if (word.length > 1) {
+      // A split word (GitHub, getIssueComments): its whole form, or failing that all its pieces —
+      // never one piece alone (a query for GitHub is not a query for git).
+      const whole = analyzer.term(word.join(''));
+      if (seen.has(whole)) continue;
+      seen.add(whole);
+      clauses.push({
+        label: word.join(''),
+        alternatives: [
+          { terms: [whole], weight: 1 },
+          { terms: word.map((p) => analyzer.term(p)), weight: 1 },
+        ],
+      });
+      continue;
+    }
+    const token = word[0]!;
+    const term = analyzer.term(token);
     if (seen.has(term)) continue;
     seen.add(term);
     const alternatives: Alternative[] = [{ terms: [term], weight: 1 }];
@@ -77,10 +94,11 @@ export function parseQuery(query: string, analyzer: Analyzer, options: QueryOpti
       if (alt.terms.length === 1 && seen.has(alt.terms[0]!)) continue;
       alternatives.push(alt);
     }
-    clauses.push({ label: word, alternatives });
+    clauses.push({ label: token, alternatives });
   }
   // Phrase synonyms, matched on the full token sequence (a phrase may hold a stop word: "go to").
   if (options.synonyms.phrases.size > 0) {
+    const tokens = words.flat();
     const terms = tokens.map((t) => analyzer.term(t));
     for (let n = 2; n <= options.synonyms.maxPhrase; n++) {
       for (let i = 0; i + n <= terms.length; i++) {

@@ -147,26 +147,7 @@ export function decodeIndexState(
     if (!lengthReader.done) fail('lengths has data past its end');
   });
 
-  const postingBytes = base64(v.postings, 'postings');
-  const reader = new ByteReader(postingBytes, 0, postingBytes.length);
-  const postings: (PostingList | undefined)[] = new Array(terms.length * F);
-  decoding('postings', () => {
-    for (let key = 0; key < terms.length * F; key++) {
-      const n = reader.varint();
-      if (n === 0) continue;
-      if (n > D) fail(`term "${terms[Math.floor(key / F)]}" is in more documents than there are`);
-      const data = new Uint32Array(n * 2);
-      let doc = -1;
-      for (let i = 0; i < n; i++) {
-        doc += reader.varint() + 1;
-        if (doc >= D) fail('a posting names a document that does not exist');
-        data[i * 2] = doc;
-        data[i * 2 + 1] = reader.varint();
-      }
-      postings[key] = { data, length: n };
-    }
-    if (!reader.done) fail('postings has data past its end');
-  });
+  const postings = decodePostings(base64(v.postings, 'postings'), terms, F, D);
 
   return {
     fields,
@@ -182,6 +163,53 @@ export function decodeIndexState(
     postings,
     forward: undefined,
   };
+}
+
+/**
+ * All postings in one pass into one Uint32Array, each (term, field) list a view of it: no
+ * per-posting objects, one allocation (a posting takes at least 2 bytes, so `bytes.length`
+ * entries always suffice). The varint reading is inlined: this loop is the load time.
+ */
+function decodePostings(
+  bytes: Uint8Array,
+  terms: string[],
+  F: number,
+  D: number,
+): (PostingList | undefined)[] {
+  const all = new Uint32Array(bytes.length);
+  const postings: (PostingList | undefined)[] = new Array(terms.length * F);
+  const end = bytes.length;
+  let pos = 0;
+  let used = 0;
+  const varint = (): number => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      if (pos >= end) fail('postings: the data ends in the middle of a number');
+      const byte = bytes[pos++]!;
+      if (shift === 28 && byte > 0x0f) fail('postings: a number is over 32 bits');
+      result += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return result;
+      shift += 7;
+    }
+  };
+  for (let key = 0; key < terms.length * F; key++) {
+    const n = pos < end && bytes[pos]! < 0x80 ? bytes[pos++]! : varint();
+    if (n === 0) continue;
+    if (n > D) fail(`term "${terms[Math.floor(key / F)]}" is in more documents than there are`);
+    if (used + n * 2 > all.length) fail('postings: more postings than the data can hold');
+    const start = used;
+    let doc = -1;
+    for (let i = 0; i < n; i++) {
+      doc += (pos < end && bytes[pos]! < 0x80 ? bytes[pos++]! : varint()) + 1;
+      all[used++] = doc;
+      all[used++] = pos < end && bytes[pos]! < 0x80 ? bytes[pos++]! : varint();
+    }
+    if (doc >= D) fail('a posting names a document that does not exist');
+    postings[key] = { data: all.subarray(start, used), length: n };
+  }
+  if (pos !== end) fail('postings has data past its end');
+  return postings;
 }
 
 function stringList(value: unknown, name: string): string[] {

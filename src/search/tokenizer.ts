@@ -45,7 +45,11 @@ const NON_ASCII = /[^\u0000-\u007f]/;
  * `compounds`, a word split into pieces is also emitted whole after its pieces (`GitHub` → git hub
  * github), so a query typed without the capitals (`github`) still finds it.
  */
-export function forEachToken(text: string, emit: (token: string) => void, compounds = false): void {
+export function forEachToken(
+  text: string,
+  emit: (token: string, joinsPrevious: boolean) => void,
+  compounds = false,
+): void {
   const ascii = !NON_ASCII.test(text);
   const source = ascii ? text : text.normalize('NFKC');
   const re = ascii ? ASCII_PIECE : PIECE;
@@ -55,13 +59,14 @@ export function forEachToken(text: string, emit: (token: string) => void, compou
   let run = '';
   let pieces = 0;
   const flush = () => {
-    if (pieces > 1 && run.length <= MAX_TOKEN_LENGTH) emit(run);
+    if (pieces > 1 && run.length <= MAX_TOKEN_LENGTH) emit(run, false);
     run = '';
     pieces = 0;
   };
   for (let m = re.exec(source); m !== null; m = re.exec(source)) {
     const piece = m[0];
-    if (compounds && m.index !== runEnd) flush();
+    const joins = m.index === runEnd;
+    if (compounds && !joins) flush();
     runEnd = m.index + piece.length;
     if (!ascii && CJK_START.test(piece)) {
       if (compounds) flush();
@@ -74,18 +79,18 @@ export function forEachToken(text: string, emit: (token: string) => void, compou
       run += lower;
       pieces++;
     }
-    if (piece.length <= MAX_TOKEN_LENGTH) emit(lower);
+    if (piece.length <= MAX_TOKEN_LENGTH) emit(lower, joins);
   }
   if (compounds) flush();
 }
 
-function emitBigrams(run: string, emit: (token: string) => void): void {
+function emitBigrams(run: string, emit: (token: string, joinsPrevious: boolean) => void): void {
   const chars = Array.from(run);
   if (chars.length === 1) {
-    emit(chars[0]!.toLowerCase());
+    emit(chars[0]!.toLowerCase(), false);
     return;
   }
-  for (let i = 0; i + 1 < chars.length; i++) emit((chars[i]! + chars[i + 1]!).toLowerCase());
+  for (let i = 0; i + 1 < chars.length; i++) emit((chars[i]! + chars[i + 1]!).toLowerCase(), false);
 }
 
 /** The lowercase tokens of `text`, unstemmed (`list_pull_requests` → list pull requests). */
@@ -93,6 +98,20 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   forEachToken(text, (token) => out.push(token));
   return out;
+}
+
+/**
+ * The words of `text`, each as its pieces (`open GitHub` → [[open], [git, hub]]); a CJK bigram is
+ * a word of its own. Queries use this to treat a split word as one unit.
+ */
+export function tokenizeWords(text: string): string[][] {
+  const words: string[][] = [];
+  forEachToken(text, (token, joins) => {
+    const last = words.at(-1);
+    if (joins && last) last.push(token);
+    else words.push([token]);
+  });
+  return words;
 }
 
 /** Tokens → index terms: Porter stems for English words, everything else as is. */
