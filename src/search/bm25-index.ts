@@ -1,10 +1,14 @@
 /**
  * The BM25 index: documents with named fields, each field with a boost; add / replace / remove by
- * id at any time; ranked search. Score of a document for a query = Σ over query clauses of the
- * clause's best alternative, where an alternative's score is
- *   weight × Σ_fields boost_f × idf_f(t) × tf·(k1+1) / (tf + k1·(1 − b + b·len_f/avglen_f))
- * with idf_f(t) = ln(1 + (N − n_f(t) + 0.5) / (n_f(t) + 0.5)) (N live documents, n_f(t) of them
- * with t in field f): plain BM25 per field (k1 1.2, b 0.75 by default), summed with boosts.
+ * id at any time; ranked search. Scoring is BM25F (Robertson et al., "Simple BM25 extension to
+ * multiple weighted fields"): for a term t and a document,
+ *   t̃ = Σ_fields boost_f · tf_f / (1 − b + b · len_f / avglen_f)
+ *   score = idf(t) · t̃ · (k1 + 1) / (t̃ + k1),   idf(t) = ln(1 + (N − n + 0.5) / (n + 0.5))
+ * (N live documents, n of them containing t in any field; k1 1.2, b 0.75 by default). With one
+ * field of boost 1 this is exactly classic BM25. Unlike a sum of per-field BM25 scores, a word
+ * found in both a tool's name and its description saturates once instead of counting twice.
+ * A query is clauses (query.ts): a document scores the sum over clauses of the clause's best
+ * alternative (the word itself, weight 1, or a synonym, lower weight).
  */
 import { ForwardIndex } from './forward.js';
 import { type IndexState, newState } from './index-state.js';
@@ -277,8 +281,7 @@ export class SearchIndex {
     const avg = s.totalLength[f]! / Math.max(1, s.docNums.size);
     const lengths = s.lengths[f]!;
     const norms = new Float64Array(s.docIds.length);
-    for (let d = 0; d < norms.length; d++)
-      norms[d] = s.k1 * (avg > 0 ? 1 - s.b + (s.b * lengths[d]!) / avg : 1);
+    for (let d = 0; d < norms.length; d++) norms[d] = avg > 0 ? 1 - s.b + (s.b * lengths[d]!) / avg : 1;
     return norms;
   }
 

@@ -1,23 +1,29 @@
 /**
  * The one search module: BM25 ranking shared by MCP tool search, long-term memory recall and the
- * knowledge base. Owns analysis (tokenizer, Porter stemming, query stop words and synonyms),
- * the incremental index, its compact JSON form, and text chunking. No I/O: callers own files.
+ * knowledge base. Owns analysis (tokenizer, Porter stemming, query stop words and synonyms), the
+ * incremental index, its compact JSON form, and text chunking. No I/O: callers own files.
  *
  * ```ts
- * const index = createIndex({ fields: { name: { boost: 3 }, description: {}, params: { boost: 1.5 } } });
- * index.add('mcp_github_create_issue', { name: 'create_issue', description: '…', params: ['title', 'body'] });
- * index.replace(id, doc);           // add or replace by id
- * index.remove(id);                 // → false when absent
- * index.search('open a ticket', { limit: 5 });   // → [{ id, score, matches: ['open', 'ticket'] }]
- * const json = index.toJSON();      // plain JSON value; JSON.stringify it to store
- * const again = loadIndex(JSON.parse(text));   // throws SearchIndexFormatError on a bad file
- * chunkText(text, 800, 80);         // → [{ text, start, end, line, endLine }]  (RAG_CHUNK, MEMORY_CHUNK)
- * tokenize('getIssueComments');     // → ['get', 'issue', 'comments']
+ * // Tool search: TOOL_FIELDS = name, server, description, params with tuned boosts.
+ * const tools = createIndex({ fields: TOOL_FIELDS });
+ * tools.add('mcp_github_create_issue', toolDocument({ server: 'github', name: 'create_issue',
+ *   description: 'Create a new issue…', inputSchema }));
+ * tools.search('open a ticket', { limit: 5 });  // → [{ id, score, matches: ['open', 'ticket'] }]
+ * // Memory / knowledge base: one text field, chunks as documents.
+ * const rag = createIndex({ fields: { text: {} } });
+ * for (const c of chunkText(text, RAG_CHUNK.size, RAG_CHUNK.overlap))
+ *   rag.add(`${source}:${c.start}`, { text: c.text });   // c.line / c.endLine for citations
+ * rag.replace(id, doc);  rag.remove(id);              // add-or-replace; remove → false if absent
+ * const json = rag.toJSON();                          // plain JSON value: JSON.stringify to store
+ * const again = loadIndex(JSON.parse(stored));        // SearchIndexFormatError on a bad/old file
+ * tokenize('getIssueComments');                       // → ['get', 'issue', 'comments']
  * ```
  *
- * Parameters: BM25 k1 1.2, b 0.75 (per field, summed with boosts; idf ln(1 + (N − n + .5)/(n + .5)));
- * synonyms weigh 0.5 of the word itself; a query word scores its best synonym only. Query-time
- * behaviour (synonyms, stop words) is not stored in the JSON: pass it to `loadIndex` again.
+ * Parameters: BM25F with k1 1.2 and b 0.75 (bm25-index.ts; classic BM25 for a single field);
+ * synonyms weigh 0.5 of the word itself and a query word scores only its best synonym; English
+ * stop words are dropped from queries. Query-time behaviour (synonyms, stop words) is not stored
+ * in the JSON: give it to `loadIndex` again. Ids are the caller's strings; the index stores no
+ * text (keep chunks and their citations next to it).
  */
 import { type QueryBehaviour, SearchIndex } from './bm25-index.js';
 import { decodeIndexState } from './serialize.js';

@@ -167,8 +167,8 @@ export function decodeIndexState(
 
 /**
  * All postings in one pass into one Uint32Array, each (term, field) list a view of it: no
- * per-posting objects, one allocation (a posting takes at least 2 bytes, so `bytes.length`
- * entries always suffice). The varint reading is inlined: this loop is the load time.
+ * per-posting objects (a posting takes at least 2 bytes, so `bytes.length` entries always
+ * suffice; the rest is cut off after). The varint reading is inlined: this loop is the load time.
  */
 function decodePostings(
   bytes: Uint8Array,
@@ -176,8 +176,10 @@ function decodePostings(
   F: number,
   D: number,
 ): (PostingList | undefined)[] {
-  const all = new Uint32Array(bytes.length);
-  const postings: (PostingList | undefined)[] = new Array(terms.length * F);
+  let all = new Uint32Array(bytes.length);
+  const keys = terms.length * F;
+  // Where each key's postings start in `all` (the views are made once `all` has its final size).
+  const starts = new Float64Array(keys + 1);
   const end = bytes.length;
   let pos = 0;
   let used = 0;
@@ -193,12 +195,12 @@ function decodePostings(
       shift += 7;
     }
   };
-  for (let key = 0; key < terms.length * F; key++) {
+  for (let key = 0; key < keys; key++) {
+    starts[key] = used;
     const n = pos < end && bytes[pos]! < 0x80 ? bytes[pos++]! : varint();
     if (n === 0) continue;
     if (n > D) fail(`term "${terms[Math.floor(key / F)]}" is in more documents than there are`);
     if (used + n * 2 > all.length) fail('postings: more postings than the data can hold');
-    const start = used;
     let doc = -1;
     for (let i = 0; i < n; i++) {
       doc += (pos < end && bytes[pos]! < 0x80 ? bytes[pos++]! : varint()) + 1;
@@ -206,9 +208,17 @@ function decodePostings(
       all[used++] = pos < end && bytes[pos]! < 0x80 ? bytes[pos++]! : varint();
     }
     if (doc >= D) fail('a posting names a document that does not exist');
-    postings[key] = { data: all.subarray(start, used), length: n };
   }
+  starts[keys] = used;
   if (pos !== end) fail('postings has data past its end');
+  // Varints take ~2.5 bytes a posting, the decoded form 8: give back the over-allocation.
+  if (used < all.length) all = all.slice(0, used);
+  const postings: (PostingList | undefined)[] = new Array(keys);
+  for (let key = 0; key < keys; key++) {
+    const from = starts[key]!;
+    const to = starts[key + 1]!;
+    if (to > from) postings[key] = { data: all.subarray(from, to), length: (to - from) / 2 };
+  }
   return postings;
 }
 
