@@ -4,7 +4,7 @@
 // in its own fresh process (memory is its own). Needs `npm run build` first; MiniSearch is only
 // measured when it is installed.   node bench/search-scale.mjs [capMB] [ours|minisearch…]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,22 +44,34 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+let pressure = 'n/a';
+try {
+  pressure = readFileSync('/proc/pressure/cpu', 'utf8')
+    .split('\n')[0]
+    .match(/avg60=([\d.]+)/)[1];
+} catch {}
 const first = results[engines[0]].build;
+console.log(`(CPU pressure avg60 ${pressure}%: on a busy machine wall times run high, cpu columns less so)`);
 console.log(
   `corpus: ${first.files} files, ${(first.bytes / 1048576).toFixed(1)} MB, ${first.chunks} chunks of 800/80`,
 );
 const rows = [
-  ['build (wall)', (r) => ms(r.build.buildMs)],
-  ['build (cpu)', (r) => ms(r.build.buildCpuMs)],
+  ['build: read + chunk + index, wall / cpu', (r) => `${ms(r.build.buildMs)} / ${ms(r.build.buildCpuMs)}`],
   ['index memory (heap + buffers)', (r) => mb(r.build.heapMB)],
-  ['peak RSS while building', (r) => mb(r.build.maxRssMB)],
-  ['query p50 / p95 (built)', (r) => `${ms(r.build.queries.p50)} / ${ms(r.build.queries.p95)}`],
-  ['serialise', (r) => ms(r.build.serializeMs)],
+  [
+    'RSS after build / after serialise',
+    (r) => `${mb(r.build.rssAfterBuildMB)} / ${mb(r.build.rssAfterSerializeMB)}`,
+  ],
+  ['peak RSS of the build process', (r) => mb(r.build.maxRssMB)],
+  ['query p50 / p95, wall', (r) => `${ms(r.build.queries.p50)} / ${ms(r.build.queries.p95)}`],
+  ['query p50 / p95, cpu', (r) => `${ms(r.build.queries.cpuP50)} / ${ms(r.build.queries.cpuP95)}`],
+  ['serialise (JSON.stringify)', (r) => ms(r.build.serializeMs)],
   ['JSON size', (r) => mb(r.build.jsonBytes / 1048576)],
-  ['load (read + parse + restore)', (r) => ms(r.load.loadMs)],
+  ['load: read + parse + restore, wall / cpu', (r) => `${ms(r.load.loadMs)} / ${ms(r.load.loadCpuMs)}`],
   ['memory after load', (r) => mb(r.load.heapMB)],
   ['peak RSS of the loading process', (r) => mb(r.load.maxRssMB)],
-  ['query p50 / p95 (loaded)', (r) => `${ms(r.load.queries.p50)} / ${ms(r.load.queries.p95)}`],
+  ['query p50 / p95 after load, wall', (r) => `${ms(r.load.queries.p50)} / ${ms(r.load.queries.p95)}`],
+  ['query p50 / p95 after load, cpu', (r) => `${ms(r.load.queries.cpuP50)} / ${ms(r.load.queries.cpuP95)}`],
 ];
 const width = Math.max(...rows.map(([n]) => n.length));
 console.log(`${''.padEnd(width)}  ${engines.map((e) => e.padEnd(22)).join('')}`);

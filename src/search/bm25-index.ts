@@ -173,7 +173,7 @@ export class SearchIndex {
     this.version++;
     s.docIds.push(id);
     s.docNums.set(id, num);
-    const keys: number[] = [];
+    const keys: number[] | undefined = s.forward ? [] : undefined;
     const F = s.fields.length;
     for (let f = 0; f < F; f++) {
       const value = doc[s.fields[f]!.name];
@@ -200,10 +200,10 @@ export class SearchIndex {
           s.postings[key] = list;
         }
         appendPosting(list, num, Math.min(tf, 0xffffffff));
-        keys.push(key);
+        keys?.push(key);
       }
     }
-    s.forward?.set(num, keys);
+    if (keys) s.forward?.set(num, keys);
   }
 
   private run(clauses: QueryClause[], options: SearchOptions): SearchHit[] {

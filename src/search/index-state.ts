@@ -3,7 +3,7 @@
  * (serialize.ts). Documents are numbered densely in insertion order; a removed document leaves a
  * hole (`docIds[num] === undefined`) until the numbers are compacted.
  */
-import { ForwardIndex } from './forward.js';
+import type { ForwardIndex } from './forward.js';
 import type { PostingList } from './postings.js';
 
 export interface FieldSpec {
@@ -27,7 +27,10 @@ export interface IndexState {
   termIds: Map<string, number>;
   /** Key `termId * fields.length + field` → the term's postings in that field. */
   postings: (PostingList | undefined)[];
-  /** Document number → its posting keys (to remove it); undefined after a load until needed. */
+  /**
+   * Document number → its posting keys, to remove it. Built on the first removal (from the
+   * postings), then kept up to date: a bulk build or a load never pays for it.
+   */
   forward: ForwardIndex | undefined;
 }
 
@@ -44,6 +47,6 @@ export function newState(fields: FieldSpec[], k1: number, b: number, stem: boole
     terms: [],
     termIds: new Map(),
     postings: [],
-    forward: new ForwardIndex(),
+    forward: undefined,
   };
 }
