@@ -119,6 +119,7 @@ if (mode === 'build') {
       buildMs,
       buildCpuMs,
       rssAfterBuildMB,
+      rssAfterSerializeMB,
       heapMB: heap,
       maxRssMB,
       serializeMs,
