@@ -77,6 +77,7 @@ const searchWith = (index) =>
 if (mode === 'build') {
   const corpus = listCorpus(Number(capMB) * 1024 * 1024);
   const base = heapMB();
+  const cpu0 = cpuMs();
   const t0 = performance.now();
   const index =
     engine === 'minisearch' ? new MiniSearch(MINI_OPTIONS) : createIndex({ fields: { text: {} } });
