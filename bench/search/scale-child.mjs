@@ -98,11 +98,7 @@ if (mode === 'build') {
   }
   const buildMs = performance.now() - t0;
   const buildCpuMs = cpuMs() - cpu0;
-  const mem = process.memoryUsage();
-  const rssAfterBuildMB = mem.rss / 1024 / 1024;
-  console.error(
-    JSON.stringify(Object.fromEntries(Object.entries(mem).map(([k, v]) => [k, Math.round(v / 1048576)]))),
-  );
+  const rssAfterBuildMB = process.memoryUsage().rss / 1024 / 1024;
   const heap = heapMB() - base;
   const queries = timeQueries(searchWith(index));
   const t1 = performance.now();
@@ -130,11 +126,13 @@ if (mode === 'build') {
   );
 } else if (mode === 'load') {
   const base = heapMB();
+  const cpu0 = cpuMs();
   const t0 = performance.now();
   const text = readFileSync(file, 'utf8');
   const index =
     engine === 'minisearch' ? MiniSearch.loadJSON(text, MINI_OPTIONS) : loadIndex(JSON.parse(text));
   const loadMs = performance.now() - t0;
+  const loadCpuMs = cpuMs() - cpu0;
   const queries = timeQueries(searchWith(index));
   const heap = heapMB() - base;
   const maxRssMB = process.resourceUsage().maxRSS / 1024;
