@@ -11,7 +11,7 @@
  * alternative (the word itself, weight 1, or a synonym, lower weight).
  */
 import { ForwardIndex } from './forward.js';
-import { type IndexState, newState } from './index-state.js';
+import { type IndexState, newState, postingsOf, termIdOf, thawAll } from './index-state.js';
 import { appendPosting, findPosting, newPostingList, removePosting } from './postings.js';
 import { compileSynonyms, EMPTY_SYNONYMS, parseQuery, type QueryClause, type SynonymTable } from './query.js';
 import { type SerializedIndex, serializeIndex } from './serialize.js';
@@ -136,7 +136,7 @@ export class SearchIndex {
     this.version++;
     const forward = forwardIndex(s);
     for (const key of forward.get(num)) {
-      const list = s.postings[key];
+      const list = postingsOf(s, key);
       if (!list) continue;
       removePosting(list, num);
       if (list.length === 0) s.postings[key] = undefined;
@@ -187,14 +187,14 @@ export class SearchIndex {
       else if (Array.isArray(value)) for (const v of value) this.analyzer.forEachTerm(String(v), count);
       pushLength(s, f, num, length);
       for (const [term, tf] of counts) {
-        let termId = s.termIds.get(term);
+        let termId = termIdOf(s, term);
         if (termId === undefined) {
           termId = s.terms.length;
           s.terms.push(term);
           s.termIds.set(term, termId);
         }
         const key = termId * F + f;
-        let list = s.postings[key];
+        let list = postingsOf(s, key);
         if (!list) {
           list = newPostingList();
           s.postings[key] = list;
@@ -291,14 +291,14 @@ export class SearchIndex {
    */
   private scoreTerm(term: string, w: number, acc: Float64Array, list: Int32Array, count: number): number {
     const s = this.state;
-    const termId = s.termIds.get(term);
+    const termId = termIdOf(s, term);
     if (termId === undefined) return count;
     const F = s.fields.length;
     const { tf: tfs, tfList } = this.buffers!;
     // Pass 1: the term's weighted, length-normalised frequency over all fields, per document.
     let df = 0;
     for (let f = 0; f < F; f++) {
-      const postings = s.postings[termId * F + f];
+      const postings = postingsOf(s, termId * F + f);
       if (!postings || postings.length === 0) continue;
       const norms = this.norms[f]!;
       const boost = s.fields[f]!.boost;
@@ -329,10 +329,10 @@ export class SearchIndex {
     const F = s.fields.length;
     for (const a of c.alternatives) {
       for (const term of a.terms) {
-        const termId = s.termIds.get(term);
+        const termId = termIdOf(s, term);
         if (termId === undefined) continue;
         for (let f = 0; f < F; f++) {
-          const list = s.postings[termId * F + f];
+          const list = postingsOf(s, termId * F + f);
           if (list && findPosting(list, doc) >= 0) return true;
         }
       }
@@ -370,12 +370,16 @@ function pushLength(s: IndexState, f: number, num: number, length: number): void
 
 /** Per document, the posting keys it appears under; rebuilt from the postings after a load. */
 function forwardIndex(s: IndexState): ForwardIndex {
-  s.forward ??= ForwardIndex.fromPostings(s.postings, s.docIds.length);
+  if (!s.forward) {
+    thawAll(s);
+    s.forward = ForwardIndex.fromPostings(s.postings, s.docIds.length);
+  }
   return s.forward;
 }
 
 /** Renumbers live documents densely once most numbers belong to removed documents. */
 function compactDocs(s: IndexState): void {
+  thawAll(s);
   const remap = new Int32Array(s.docIds.length).fill(-1);
   const ids: (string | undefined)[] = [];
   s.docIds.forEach((id, num) => {

@@ -3,6 +3,7 @@
  * (serialize.ts). Documents are numbered densely in insertion order; a removed document leaves a
  * hole (`docIds[num] === undefined`) until the numbers are compacted.
  */
+import { formatError } from './format-error.js';
 import type { ForwardIndex } from './forward.js';
 import type { PostingList } from './postings.js';
 
@@ -24,9 +25,17 @@ export interface IndexState {
   /** Per field, the sum of `lengths` over live documents. */
   totalLength: number[];
   terms: string[];
+  /** `terms[0 .. sortedTerms)` are sorted (a loaded index's): found by binary search, not in the map. */
+  sortedTerms: number;
+  /** Term → id for every term from `sortedTerms` on. */
   termIds: Map<string, number>;
-  /** Key `termId * fields.length + field` → the term's postings in that field. */
+  /**
+   * Key `termId * fields.length + field` → the term's postings in that field. After a load, a key
+   * may still be only in `frozen`: always read through `postingsOf`.
+   */
   postings: (PostingList | undefined)[];
+  /** A loaded index's postings, still encoded; each key is decoded the first time it is read. */
+  frozen: FrozenPostings | undefined;
   /**
    * Document number → its posting keys, to remove it. Built on the first removal (from the
    * postings), then kept up to date: a bulk build or a load never pays for it.
@@ -45,8 +54,82 @@ export function newState(fields: FieldSpec[], k1: number, b: number, stem: boole
     lengths: fields.map(() => new Uint32Array(64)),
     totalLength: fields.map(() => 0),
     terms: [],
+    sortedTerms: 0,
     termIds: new Map(),
     postings: [],
+    frozen: undefined,
     forward: undefined,
   };
+}
+
+export interface FrozenPostings {
+  /** Per key: a count n, then n × (document delta, tf), as LEB128 varints. */
+  bytes: Uint8Array;
+  /** Byte offset of each key's data; `keys + 1` entries. */
+  offsets: Float64Array;
+  keys: number;
+  /** Documents at load: every posting's number is below. */
+  docs: number;
+}
+
+export function termIdOf(s: IndexState, term: string): number | undefined {
+  const id = s.termIds.get(term);
+  if (id !== undefined) return id;
+  let lo = 0;
+  let hi = s.sortedTerms - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const t = s.terms[mid]!;
+    if (t === term) return mid;
+    if (t < term) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** The postings of a key, decoding them from the loaded form the first time. */
+export function postingsOf(s: IndexState, key: number): PostingList | undefined {
+  const list = s.postings[key];
+  if (list !== undefined || !s.frozen || key >= s.frozen.keys) return list;
+  const { bytes, offsets, docs } = s.frozen;
+  let pos = offsets[key]!;
+  const end = offsets[key + 1]!;
+  if (pos === end) return undefined;
+  const read = (): number => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (pos >= end) formatError('postings: a list ends in the middle of a number');
+      const byte = bytes[pos++]!;
+      if (shift === 28 && byte > 0x0f) formatError('postings: a number is over 32 bits');
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  const n = read();
+  if (n === 0) return undefined;
+  if (n > docs) formatError('postings: a list is longer than the documents');
+  const data = new Uint32Array(n * 2);
+  let doc = -1;
+  for (let i = 0; i < n; i++) {
+    doc += read() + 1;
+    data[i * 2] = doc;
+    data[i * 2 + 1] = read();
+  }
+  if (doc >= docs) formatError('a posting names a document that does not exist');
+  if (pos !== end) formatError('postings: a list has data past its end');
+  const decoded = { data, length: n };
+  s.postings[key] = decoded;
+  return decoded;
+}
+
+/** Decodes every frozen key (before renumbering documents, or to walk all postings). */
+export function thawAll(s: IndexState): void {
+  if (!s.frozen) return;
+  for (let key = 0; key < s.frozen.keys; key++) postingsOf(s, key);
+  s.frozen = undefined;
+}
+
+/** Number of posting keys (decoded or not). */
+export function keyCount(s: IndexState): number {
+  return Math.max(s.postings.length, s.frozen?.keys ?? 0);
 }

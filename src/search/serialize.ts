@@ -1,13 +1,15 @@
 /**
  * A search index to and from a JSON value. Compact: the postings of every (term, field) are
- * delta-coded varints in one base64 string, so loading is one JSON.parse plus one linear decode
- * (no per-posting objects). The stored file lives in the project folder, so it is untrusted:
- * decoding checks every count, number and offset and throws `SearchIndexFormatError` (never
- * crashes, never loops on garbage); a file from another analyzer version is refused the same way
- * so its owner rebuilds it.
+ * delta-coded varints in one base64 string, terms sorted; loading is JSON.parse, one pass that
+ * finds where each list starts, and no term map (binary search) — each list is decoded the first
+ * time it is read. The stored file lives in the project folder, so it is untrusted: every count,
+ * number and offset is checked (at load, or when a list is first decoded) and a problem throws
+ * `SearchIndexFormatError`, never a crash or a hang; a file from another analyzer version is
+ * refused the same way so its owner rebuilds it.
  */
-import type { IndexState } from './index-state.js';
-import { ByteReader, ByteWriter, type PostingList } from './postings.js';
+import { formatError as fail, SearchIndexFormatError } from './format-error.js';
+import { type IndexState, postingsOf } from './index-state.js';
+import { ByteReader, ByteWriter } from './postings.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 
 export const INDEX_FORMAT = 'geekagent-search-index';
@@ -24,7 +26,7 @@ export interface SerializedIndex {
   fields: { name: string; boost: number }[];
   /** Live document ids in document-number order. */
   ids: string[];
-  /** Terms that have postings, in term-number order. */
+  /** Terms that have postings, sorted (a load looks them up by binary search). */
   terms: string[];
   /** base64 varints: per field, per document, its length in terms. */
   lengths: string;
@@ -32,9 +34,7 @@ export interface SerializedIndex {
   postings: string;
 }
 
-export class SearchIndexFormatError extends Error {
-  override name = 'SearchIndexFormatError';
-}
+export { SearchIndexFormatError };
 
 export function serializeIndex(s: IndexState): SerializedIndex {
   // Live documents renumbered densely (numbers only grow, so posting order is kept).
@@ -53,15 +53,21 @@ export function serializeIndex(s: IndexState): SerializedIndex {
       if (id !== undefined) lengths.varint(fieldLengths[num]!);
     });
   }
-  const terms: string[] = [];
-  const postings = new ByteWriter();
-  s.terms.forEach((term, termId) => {
-    let any = false;
-    for (let f = 0; f < F; f++) if ((s.postings[termId * F + f]?.length ?? 0) > 0) any = true;
-    if (!any) return;
-    terms.push(term);
+  const present: number[] = [];
+  for (let termId = 0; termId < s.terms.length; termId++) {
     for (let f = 0; f < F; f++) {
-      const list = s.postings[termId * F + f];
+      if ((postingsOf(s, termId * F + f)?.length ?? 0) > 0) {
+        present.push(termId);
+        break;
+      }
+    }
+  }
+  present.sort((a, b) => (s.terms[a]! < s.terms[b]! ? -1 : 1));
+  const terms = present.map((termId) => s.terms[termId]!);
+  const postings = new ByteWriter();
+  for (const termId of present) {
+    for (let f = 0; f < F; f++) {
+      const list = postingsOf(s, termId * F + f);
       const n = list?.length ?? 0;
       postings.varint(n);
       let previous = -1;
@@ -72,7 +78,7 @@ export function serializeIndex(s: IndexState): SerializedIndex {
         previous = doc;
       }
     }
-  });
+  }
   return {
     format: INDEX_FORMAT,
     version: INDEX_VERSION,
@@ -86,10 +92,6 @@ export function serializeIndex(s: IndexState): SerializedIndex {
     lengths: toBase64(lengths.result()),
     postings: toBase64(postings.result()),
   };
-}
-
-function fail(problem: string): never {
-  throw new SearchIndexFormatError(`not a usable search index: ${problem}`);
 }
 
 /** The state of `serializeIndex`'s value (e.g. `JSON.parse` of a stored file), boosts overridable. */
@@ -125,9 +127,9 @@ export function decodeIndexState(
   for (let num = 0; num < ids.length; num++) docNums.set(ids[num]!, num);
   if (docNums.size !== ids.length) fail('two documents have the same id');
   const terms = stringList(v.terms, 'terms');
-  const termIds = new Map<string, number>();
-  for (let id = 0; id < terms.length; id++) termIds.set(terms[id]!, id);
-  if (termIds.size !== terms.length) fail('a term is listed twice');
+  for (let i = 1; i < terms.length; i++) {
+    if (!(terms[i - 1]! < terms[i]!)) fail('terms are not sorted, or one is listed twice');
+  }
 
   const D = ids.length;
   const F = fields.length;
@@ -149,7 +151,8 @@ export function decodeIndexState(
     if (!lengthReader.done) fail('lengths has data past its end');
   });
 
-  const postings = decodePostings(base64(v.postings, 'postings'), terms, F, D);
+  const keys = terms.length * F;
+  const bytes = base64(v.postings, 'postings');
 
   return {
     fields,
@@ -161,61 +164,44 @@ export function decodeIndexState(
     lengths,
     totalLength,
     terms,
-    termIds,
-    postings,
+    sortedTerms: terms.length,
+    termIds: new Map(),
+    postings: new Array(keys),
+    frozen: { bytes, offsets: postingOffsets(bytes, keys, D), keys, docs: D },
     forward: undefined,
   };
 }
 
 /**
- * All postings into one Uint32Array, each (term, field) list a view of it: no per-posting
- * objects. Two tight loops with only local variables (this is the load time): every varint to a
- * number, then per key `n, (doc delta, tf) × n` turned into absolute document numbers in place.
+ * Where each key's postings start, found by skipping varints (a byte without the continuation bit
+ * ends one) without decoding them: loading stays a single fast pass, and each list is decoded
+ * (and checked) the first time a search or a change reads it (`postingsOf`).
  */
-function decodePostings(
-  bytes: Uint8Array,
-  terms: string[],
-  F: number,
-  D: number,
-): (PostingList | undefined)[] {
-  // Exactly one number ends at each byte without the continuation bit.
-  let total = 0;
-  for (let pos = 0; pos < bytes.length; pos++) if (bytes[pos]! < 0x80) total++;
-  const numbers = new Uint32Array(total);
-  let count = 0;
-  let value = 0;
-  let shift = 0;
-  for (let pos = 0; pos < bytes.length; pos++) {
-    const byte = bytes[pos]!;
-    if (shift === 28 && byte > 0x0f) fail('postings: a number is over 32 bits');
-    value |= (byte & 0x7f) << shift; // an int32; the Uint32Array store reads it back unsigned
-    if (byte < 0x80) {
-      numbers[count++] = value;
-      value = 0;
-      shift = 0;
-    } else shift += 7;
-  }
-  if (shift !== 0) fail('postings: the data ends in the middle of a number');
-  const keys = terms.length * F;
-  const postings: (PostingList | undefined)[] = new Array(keys);
-  let at = 0;
+function postingOffsets(bytes: Uint8Array, keys: number, D: number): Float64Array {
+  const offsets = new Float64Array(keys + 1);
+  const end = bytes.length;
+  let pos = 0;
   for (let key = 0; key < keys; key++) {
-    if (at >= count) fail('postings: the data ends before the last term');
-    const n = numbers[at++]!;
-    if (n === 0) continue;
-    if (n > D) fail(`term "${terms[Math.floor(key / F)]}" is in more documents than there are`);
-    if (at + 2 * n > count) fail('postings: the data ends in the middle of a list');
-    let doc = -1;
-    for (let i = at; i < at + 2 * n; i += 2) {
-      doc += numbers[i]! + 1;
-      numbers[i] = doc;
+    offsets[key] = pos;
+    let n = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (pos >= end) fail('postings: the data ends before the last term');
+      const byte = bytes[pos++]!;
+      if (shift === 28 && byte > 0x0f) fail('postings: a number is over 32 bits');
+      n += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
     }
-    if (doc >= D) fail('a posting names a document that does not exist');
-    postings[key] = { data: numbers.subarray(at, at + 2 * n), length: n };
-    at += 2 * n;
+    if (n > D) fail('postings: a term is in more documents than there are');
+    // Skip 2n varints.
+    for (let left = 2 * n; left > 0; left--) {
+      while (pos < end && bytes[pos]! >= 0x80) pos++;
+      if (pos >= end) fail('postings: the data ends in the middle of a list');
+      pos++;
+    }
   }
-  if (at !== count) fail('postings has data past its end');
-  return postings;
+  offsets[keys] = pos;
+  if (pos !== end) fail('postings has data past its end');
+  return offsets;
 }
 
 /** Base64 of the bytes without copying them into a Buffer first. */

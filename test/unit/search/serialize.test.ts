@@ -132,6 +132,20 @@ describe('loading a damaged or foreign file', () => {
     );
   });
 
+  it('reports a damaged list when a search first reads it', () => {
+    const index = createIndex({ fields: { text: {} }, stem: false });
+    index.add('x', { text: 'alpha' });
+    const json = index.toJSON();
+    // One term, one field: count 1, document delta 5 (past the single document), tf 1.
+    const loaded = loadIndex({ ...json, postings: Buffer.from([1, 5, 1]).toString('base64') });
+    expect(() => loaded.search('alpha')).toThrow(/document that does not exist/);
+    const overlong = loadIndex({
+      ...json,
+      postings: Buffer.from([1, 0, 0x80, 0x80, 0x80, 0x80, 0x10]).toString('base64'),
+    });
+    expect(() => overlong.search('alpha')).toThrow(SearchIndexFormatError);
+  });
+
   it('never hangs or crashes on random bytes', () => {
     const json = good();
     let seed = 42;
@@ -142,7 +156,10 @@ describe('loading a damaged or foreign file', () => {
     for (let i = 0; i < 200; i++) {
       const bytes = Buffer.from(Array.from({ length: 1 + (random() % 64) }, () => random() & 0xff));
       try {
-        loadIndex({ ...json, postings: bytes.toString('base64') });
+        // Lists are decoded when first read: searching is part of loading them.
+        const loaded = loadIndex({ ...json, postings: bytes.toString('base64') });
+        for (const q of QUERIES) loaded.search(q);
+        loaded.remove('a');
       } catch (error) {
         expect(error).toBeInstanceOf(SearchIndexFormatError);
       }
