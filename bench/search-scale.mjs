@@ -68,15 +68,22 @@ const rows = [
   ['serialise (JSON.stringify)', (r) => ms(r.build.serializeMs)],
   ['JSON size', (r) => mb(r.build.jsonBytes / 1048576)],
   ['load: read + parse + restore, wall / cpu', (r) => `${ms(r.load.loadMs)} / ${ms(r.load.loadCpuMs)}`],
+  [
+    '  cpu of read / JSON.parse / restore',
+    (r) =>
+      r.load.engine === 'minisearch'
+        ? `${ms(r.load.readCpuMs)} / (in loadJSON)`
+        : `${ms(r.load.readCpuMs)} / ${ms(r.load.parseCpuMs)} / ${ms(r.load.loadCpuMs - r.load.readCpuMs - r.load.parseCpuMs)}`,
+  ],
   ['memory after load', (r) => mb(r.load.heapMB)],
   ['peak RSS of the loading process', (r) => mb(r.load.maxRssMB)],
   ['query p50 / p95 after load, wall', (r) => `${ms(r.load.queries.p50)} / ${ms(r.load.queries.p95)}`],
   ['query p50 / p95 after load, cpu', (r) => `${ms(r.load.queries.cpuP50)} / ${ms(r.load.queries.cpuP95)}`],
 ];
 const width = Math.max(...rows.map(([n]) => n.length));
-console.log(`${''.padEnd(width)}  ${engines.map((e) => e.padEnd(22)).join('')}`);
+console.log(`${''.padEnd(width)}  ${engines.map((e) => e.padEnd(30)).join('')}`);
 for (const [name, f] of rows)
-  console.log(`${name.padEnd(width)}  ${engines.map((e) => f(results[e]).padEnd(22)).join('')}`);
+  console.log(`${name.padEnd(width)}  ${engines.map((e) => f(results[e]).padEnd(30)).join('')}`);
 for (const engine of engines) {
   const same =
     JSON.stringify(results[engine].build.queries.tops) === JSON.stringify(results[engine].load.queries.tops);

@@ -69,7 +69,7 @@ export const DEFAULT_B = 0.75;
 export const DEFAULT_SYNONYM_WEIGHT = 0.5;
 
 export class SearchIndex {
-  readonly state: IndexState;
+  private readonly state: IndexState;
   private readonly analyzer: Analyzer;
   private readonly stopWords: ReadonlySet<string>;
   private readonly synonyms: SynonymTable;
@@ -91,6 +91,7 @@ export class SearchIndex {
       }
     | undefined;
 
+  /** Use `createIndex` or `loadIndex`. */
   constructor(state: IndexState, behaviour: QueryBehaviour = {}) {
     this.state = state;
     this.analyzer = createAnalyzer({ stem: state.stem });
