@@ -7,15 +7,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent } from '../agent/agent.js';
 import { Conversation } from '../agent/conversation.js';
-import { loadDotEnv } from '../config/dotenv.js';
+import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
+import { userStateDir } from '../config/paths.js';
 import { readProjectInstructions } from '../config/project-instructions.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
+import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver, Policy } from '../permissions/types.js';
@@ -26,17 +29,32 @@ import type { ChatProvider } from '../providers/types.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { permissionsUnderTrust } from '../trust/apply.js';
+import type { FolderTrust } from '../trust/decide.js';
+import { allowDeclaration } from '../trust/declarations.js';
+import { checkStateDir, stateFilePath } from '../util/state-dir.js';
 import { createMcpManager, nonInteractiveFeatures, waitForServers } from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
   homeDir?: string;
+  /**
+   * The real environment: tools and MCP servers inherit from it, and `GEEKAGENT_HOME` is read from
+   * it. Never changed here; a trusted project's `.env` only feeds the model settings.
+   */
   env: NodeJS.ProcessEnv;
+  /**
+   * Whether the folder's declarations (project servers, allow rules, a root outside it, `.env`)
+   * apply: see `decideTrust`. Untrusted, the run goes on without them.
+   */
+  trust: FolderTrust;
   model?: string;
   baseURL?: string;
   /** `--allow` / `--deny` patterns, layered above the config files for this run. */
   allow?: string[];
   deny?: string[];
+  /** `--allow-protected` paths: protected paths (.geekagent/, .env) this run may change unasked. */
+  allowProtected?: string[];
   approver: Approver;
   /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
   tracker: ProcessGroupTracker;
@@ -50,6 +68,11 @@ export interface AppOptions {
 export interface App {
   readonly projectDir: string;
   readonly homeDir: string;
+  /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
+  readonly userDir: string;
+  readonly trust: FolderTrust;
+  /** Start-up problems worth a person's attention (e.g. a server-name conflict), shown by the face. */
+  readonly notices: readonly string[];
   readonly settings: ModelSettings;
   readonly permissions: PermissionConfig;
   readonly policies: PolicyStore;
@@ -70,41 +93,67 @@ export async function createApp(options: AppOptions): Promise<App> {
   const projectDir = path.resolve(options.cwd);
   const homeDir = options.homeDir ?? os.homedir();
   const env = options.env;
-  loadDotEnv(projectDir, env);
-  const settings = resolveModelSettings(env, { model: options.model, baseURL: options.baseURL });
+  // A planted `.geekagent` link would aim every state and config write elsewhere: refuse it first.
+  await checkStateDir(projectDir);
+  // From the real environment only: a project's .env must not move the protected user folder.
+  const userDir = userStateDir(env, homeDir);
+  const trust = options.trust;
+  const trusted = trust.state === 'trusted';
+  // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
+  const settingsEnv = withDotEnvSettings(env, trusted ? readModelDotEnv(projectDir) : {});
+  const settings = resolveModelSettings(settingsEnv, { model: options.model, baseURL: options.baseURL });
+  const notices: string[] = [];
 
-  const permissions = await loadPermissionConfig({ projectDir, homeDir });
+  const permissions = permissionsUnderTrust(
+    await loadPermissionConfig({ projectDir, homeDir, userDir }),
+    trust,
+    projectDir,
+  );
   const policies = new PolicyStore({
     layers: policyLayers(permissions, options),
     defaults: { ...BUILTIN_POLICIES },
-    persistAllow: (toolName) => saveAllowRule(permissions.projectFile, toolName),
+    persistAllow: async (rule) => {
+      await saveAllowRule(permissions.projectFile, rule);
+      // The person's own answer: a trusted folder stays trusted with it.
+      if (trust.state === 'trusted')
+        await trust.remember?.([allowDeclaration(permissions.projectFile, rule)]);
+    },
+    pins: new PinStore(mcpPinsFile(projectDir)),
   });
   const sandbox = new RootSandbox(permissions.root);
-  const undo = new UndoStack(path.join(projectDir, '.geekagent', 'undo.json'), {
-    display: (absolute) => sandbox.display(absolute),
+  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
+  const protectedPaths = new ProtectedPaths({
+    projectDir,
+    userStateDir: userDir,
+    allowed: options.allowProtected,
   });
-  const redact = createRedactor(env);
+  const redact = createRedactor(settingsEnv);
 
   const registry = new ToolRegistry();
-  for (const tool of createBuiltinTools()) registry.register(tool);
+  const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
+  for (const tool of createBuiltinTools({ fetchAllowHosts })) registry.register(tool);
   const executor = new ToolExecutor({
     registry,
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env },
+    context: { sandbox, undo, env, redact, protectedPaths },
   });
 
-  const provider = new OpenAIChatProvider(settings);
+  const provider = new OpenAIChatProvider(settings, { redact });
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
     homeDir,
+    userDir,
+    projectTrusted: trusted,
+    notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,
     registry,
     policies,
     acceptsMedia: provider.acceptsMedia,
+    redact,
     features: (options.features ?? (({ root }) => nonInteractiveFeatures(root, false)))({
       provider,
       root: permissions.root,
@@ -136,6 +185,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     projectDir,
     homeDir,
+    userDir,
+    trust,
+    notices,
     settings,
     permissions,
     policies,
@@ -149,7 +201,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     agent,
     mcp,
     projectInstructions,
-    shutdown: () => mcp.shutdown(),
+    shutdown: async () => {
+      await Promise.all([mcp.shutdown(), policies.flush()]);
+    },
   };
 }
 

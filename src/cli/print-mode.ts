@@ -1,7 +1,9 @@
 /**
  * Print mode (`geekagent -p`): one user turn, no UI. Text format prints the answer on stdout and
  * progress lines on stderr; JSON format prints one object. An `ask` that no rule settles is
- * refused, since nobody is there to answer.
+ * refused, since nobody is there to answer. Text output is for a terminal: every line of it goes
+ * through `visible` (an answer's `ESC]52` cannot write the clipboard); JSON is escaped by
+ * JSON.stringify and keeps the exact text, for scripts that want the raw bytes.
  */
 
 import type { TurnResult } from '../agent/agent.js';
@@ -10,11 +12,12 @@ import type { App } from '../app/create-app.js';
 import { createCommandTable } from '../commands/builtin.js';
 import { syncPromptCommands } from '../commands/mcp-prompts.js';
 import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
-import type { ApprovalAnswer, Approver } from '../permissions/types.js';
+import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
 import { ModelNotConfiguredError, ProviderError } from '../providers/types.js';
 import { formatToolLine } from '../tools/format.js';
 import { outputToText } from '../tools/types.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
+import { visible } from '../util/terminal-text.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -28,8 +31,12 @@ export class PrintModeApprover implements Approver {
     return 'no';
   }
 
-  refusalMessage(toolName: string): string {
-    return `needs approval: run interactively or pass --allow ${toolName}`;
+  refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string {
+    if (protectedPaths && protectedPaths.length > 0) {
+      const flags = protectedPaths.map((shown) => `--allow-protected ${shown}`).join(' ');
+      return `protected path: ${protectedPaths.join(', ')} — pass ${flags} to allow it`;
+    }
+    return review?.refusal ?? `needs approval: run interactively or pass --allow ${toolName}`;
   }
 }
 
@@ -57,7 +64,7 @@ export async function runPrintCommand(
     exit: () => undefined,
     print: (text, kind) => {
       if (kind === 'error') code = 1;
-      (kind === 'error' ? io.stderr : io.stdout).write(`${text}\n`);
+      (kind === 'error' ? io.stderr : io.stdout).write(`${visible(text)}\n`);
     },
     submit: async (text) => {
       code = await runPrintTurn(app, text, format, io, signal);
@@ -82,21 +89,23 @@ export async function runPrintTurn(
   try {
     result = await app.agent.runTurn(prompt, { signal, onEvent: (event) => progress(event, io, format) });
   } catch (error) {
-    io.stderr.write(`${describeTurnError(error)}\n`);
+    io.stderr.write(`${visible(describeTurnError(error))}\n`);
     return 1;
   }
-  if (result.status === 'max_rounds') io.stderr.write(`${result.text}\n`);
+  if (result.status === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
   if (format === 'json') {
     io.stdout.write(`${JSON.stringify(toJson(result))}\n`);
   } else {
-    io.stdout.write(result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+    const text = visible(result.text);
+    io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
   }
   return 0;
 }
 
 function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
   if (format === 'json') return;
-  if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${event.message}\n`);
+  if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${visible(event.message)}\n`);
+  // formatToolLine escapes the name and result itself.
   if (event.type === 'tool_end')
     io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
 }

@@ -7,8 +7,11 @@ import path from 'node:path';
 import { type App, type AppOptions, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { CommandTable } from '../commands/types.js';
+import { decideTrust } from '../trust/decide.js';
+import { untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
+import { visible, visibleLine } from '../util/terminal-text.js';
 import { PrintModeApprover, runPrintCommand, runPrintTurn } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -36,12 +39,18 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
       await app?.shutdown();
     });
     try {
+      // Nobody to ask: an untrusted folder's declarations are left out, and stderr says so.
+      const trust = await decideTrust({ projectDir: cwd, env: io.env, flag: options.trust === true });
+      const ignored = untrustedNotice(trust);
+      if (ignored) io.stderr.write(`${ignored}\n`);
       app = await createApp({
         ...flagOptions(cwd, options, io),
+        trust,
         approver: new PrintModeApprover(),
         tracker,
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
+      for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
       if (CommandTable.isCommand(prompt))
         return await runPrintCommand(app, prompt, io, options.outputFormat, turn.signal);
       return await runPrintTurn(app, prompt, options.outputFormat, io, turn.signal);
@@ -59,7 +68,7 @@ export function flagOptions(
   cwd: string,
   options: ChatOptions,
   io: CliIO,
-): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny'> {
+): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected'> {
   return {
     cwd,
     env: io.env,
@@ -67,11 +76,13 @@ export function flagOptions(
     baseURL: options.baseUrl,
     allow: options.allow,
     deny: options.deny,
+    allowProtected: options.allowProtected,
   };
 }
 
+/** Shown escaped: a config error quotes the file (JSON.parse cites its text), which is untrusted. */
 export function describeStartupError(error: unknown): string {
-  return error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`;
+  return visible(error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

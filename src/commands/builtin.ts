@@ -1,6 +1,7 @@
 /** The core slash commands: /help, /undo, /mcp (status, tools, reconnect, logs), /exit. */
 import { describeServer, describeServers } from '../mcp/describe.js';
 import { describeResources } from '../mcp/resources.js';
+import { mcpTrustNote } from '../trust/describe.js';
 import { type CommandContext, CommandTable, type SlashCommand } from './types.js';
 
 const help: SlashCommand = {
@@ -48,7 +49,10 @@ const mcp: SlashCommand = {
     const manager = ctx.app.mcp;
     if (sub === undefined) {
       const statuses = manager.statuses();
+      const untrusted = mcpTrustNote(ctx.app.trust);
+      if (untrusted) ctx.print(untrusted);
       if (statuses.length === 0) {
+        if (untrusted) return;
         ctx.print(
           '(no MCP servers configured; declare them in .geekagent/mcp.json or run geekagent mcp add)',
         );

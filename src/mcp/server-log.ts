@@ -2,12 +2,17 @@
  * One server's stderr (and the agent's notes about it): a bounded ring of recent lines in memory
  * for `/mcp logs`, plus `<project>/.geekagent/logs/<server>.log`, rotated to `.log.1`. A server
  * flooding stderr must never grow our memory or stall the agent: when the file stream is backed up,
- * lines are dropped, counted, and the count written once it drains.
+ * lines are dropped, counted, and the count written once it drains. Secret values are redacted
+ * from each line (before it is cut) on the way in, so neither the file nor `/mcp logs` shows them.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, stat } from 'node:fs/promises';
+import { constants, createWriteStream, type WriteStream } from 'node:fs';
+import { type FileHandle, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import type { Redactor } from '../permissions/redact.js';
+import { errorMessage } from '../util/errors.js';
+import { UnsafePathError } from '../util/safe-write.js';
+import { ensureRealFolder, NOFOLLOW, NONBLOCK } from '../util/state-dir.js';
 
 const MAX_LINE_CHARS = 4000;
 /** Lines kept while the file is being opened or rotated (async work): beyond this they drop. */
@@ -16,6 +21,7 @@ const MAX_QUEUED_BYTES = 1024 * 1024;
 export interface ServerLogOptions {
   maxLines?: number;
   maxFileBytes?: number;
+  redact?: Redactor;
 }
 
 type FileState = 'unopened' | 'opening' | 'open' | 'rotating' | 'failed' | 'closed';
@@ -26,6 +32,7 @@ export class ServerLog {
   private ringStart = 0;
   private readonly maxLines: number;
   private readonly maxFileBytes: number;
+  private readonly redact: Redactor | undefined;
   private state: FileState;
   private stream: WriteStream | undefined;
   private fileBytes = 0;
@@ -45,6 +52,7 @@ export class ServerLog {
   ) {
     this.maxLines = Math.max(1, options.maxLines ?? 200);
     this.maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
+    this.redact = options.redact;
     this.state = file === undefined ? 'closed' : 'unopened';
   }
 
@@ -56,7 +64,7 @@ export class ServerLog {
   append(text: string): void {
     try {
       for (const raw of text.includes('\n') ? text.split('\n') : [text]) {
-        const line = cut(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+        const line = cut(raw.endsWith('\r') ? raw.slice(0, -1) : raw, this.redact);
         this.remember(line);
         this.toFile(`${new Date().toISOString()} ${line}\n`);
       }
@@ -147,11 +155,17 @@ export class ServerLog {
   private async open(): Promise<void> {
     const file = this.file!;
     try {
-      await mkdir(path.dirname(file), { recursive: true });
-      this.fileBytes = (await stat(file).catch(() => undefined))?.size ?? 0;
-      if (this.fileBytes >= this.maxFileBytes) await this.shiftOld(file);
-      this.attach(file);
-    } catch {
+      let handle = await openLogFile(file);
+      this.fileBytes = (await handle.stat()).size;
+      if (this.fileBytes >= this.maxFileBytes) {
+        await handle.close();
+        await this.shiftOld(file);
+        handle = await openLogFile(file);
+      }
+      this.attach(handle);
+    } catch (error) {
+      // Kept in memory, where `/mcp logs` shows why the file is off.
+      this.remember(`[log file off: ${errorMessage(error)}]`);
       this.fail();
     }
   }
@@ -163,7 +177,15 @@ export class ServerLog {
     if (old) await endStream(old);
     await this.shiftOld(file);
     // A write error while the old stream flushed has turned the file off for good.
-    if (this.state === 'rotating') this.attach(file);
+    if (this.state !== 'rotating') return;
+    try {
+      const handle = await openLogFile(file);
+      if (this.state === 'rotating') this.attach(handle);
+      else await handle.close();
+    } catch (error) {
+      this.remember(`[log file off: ${errorMessage(error)}]`);
+      this.fail();
+    }
   }
 
   private async shiftOld(file: string): Promise<void> {
@@ -172,8 +194,8 @@ export class ServerLog {
     this.fileBytes = 0;
   }
 
-  private attach(file: string): void {
-    const stream = createWriteStream(file, { flags: 'a' });
+  private attach(handle: FileHandle): void {
+    const stream = createWriteStream('', { fd: handle, flags: 'a' });
     stream.on('error', () => this.fail());
     this.stream = stream;
     this.state = 'open';
@@ -215,7 +237,39 @@ function endStream(stream: WriteStream): Promise<void> {
   return finished(stream).catch(() => undefined);
 }
 
-function cut(line: string): string {
-  if (line.length <= MAX_LINE_CHARS) return line;
-  return `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} characters cut]`;
+/**
+ * Opens `<project>/.geekagent/logs/<server>.log` for appending: the logs folder and the state
+ * folder holding it must be real folders, and the file a regular file with one link, opened
+ * without following a link or blocking — a planted link or FIFO cannot redirect or stall logs.
+ */
+async function openLogFile(file: string): Promise<FileHandle> {
+  const logs = path.dirname(file);
+  await ensureRealFolder(path.dirname(logs));
+  await ensureRealFolder(logs);
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      file,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW | NONBLOCK,
+      0o600,
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UnsafePathError(`refusing to use ${file}: it is a symbolic link`);
+    throw error;
+  }
+  const info = await handle.stat();
+  if (!info.isFile() || info.nlink > 1) {
+    await handle.close();
+    throw new UnsafePathError(
+      `refusing to use ${file}: ${info.isFile() ? 'it has more than one hard link' : 'it is not a regular file'}`,
+    );
+  }
+  return handle;
+}
+
+function cut(line: string, redact: Redactor | undefined): string {
+  if (line.length <= MAX_LINE_CHARS) return redact ? redact(line) : line;
+  const kept = redact ? redact.head(line, MAX_LINE_CHARS) : line.slice(0, MAX_LINE_CHARS);
+  return `${kept}… [${line.length - MAX_LINE_CHARS} characters cut]`;
 }

@@ -2,6 +2,7 @@
  * The Tool contract shared by built-in tools, MCP tools and (later) skill tools, and the shapes of
  * what a tool returns. Nothing here depends on a provider or on the UI.
  */
+import type { Redactor } from '../permissions/redact.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -48,13 +49,34 @@ export interface UndoRecorder {
   record(absolutePath: string, previous: string | null): Promise<void>;
 }
 
+/**
+ * Knows the protected paths (`.geekagent/`, `.env`, the user state folder) and which of them
+ * `--allow-protected` lets through. Answers are names as shown to a person; [] means none.
+ */
+export interface ProtectedPathGuard {
+  /** One file given by its paths (as written, and real): its shown name if protected, else []. */
+  check(paths: readonly string[]): string[];
+  /** Protected names a command line mentions. */
+  mentionedIn(text: string): string[];
+}
+
 /** What the registry hands a tool at run time. State is passed in, never global. */
 export interface ToolContext {
   signal: AbortSignal;
   sandbox: PathSandbox;
   undo: UndoRecorder;
+  /** Absent: nothing is protected (unit tests of single tools). */
+  protectedPaths?: ProtectedPathGuard;
+  /** The protected paths the person approved for this call (set by the executor). */
+  approvedProtected?: readonly string[];
   /** Environment the tool may use (shell tools); already the agent's own env. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Hides secret values. A tool that cuts its output to a length redacts before cutting (see
+   * util/text.ts), or a secret straddling the cut would leak its prefix; the executor redacts the
+   * finished output again. Absent where there are no secrets to hide (unit tests).
+   */
+  redact?: Redactor;
   onProgress?: (progress: ToolProgress) => void;
 }
 
@@ -67,6 +89,11 @@ export interface Tool {
    * shows it instead of the generic "About to call tool" prompt. The spec calls this `authorizes`.
    */
   describeApproval?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ApprovalPrompt>;
+  /**
+   * Protected paths this call would touch (see ProtectedPathGuard). A non-empty answer makes the
+   * call always asked, even under `allow`, and print mode refuses it.
+   */
+  protectedTargets?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<string[]>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -1,8 +1,10 @@
 /**
  * The side panel's content as label/value rows, in the spec's order. Pure, so the order, the
- * root shortening and the "not configured" wording are tested without rendering.
+ * root shortening and the "not configured" wording are tested without rendering. Values (model
+ * name, folder, server names) are shown through `visibleLine`.
  */
 import path from 'node:path';
+import { visibleLine } from '../util/terminal-text.js';
 import type { PanelData } from './types.js';
 
 export const PANEL_WIDTH = 28;
@@ -17,13 +19,13 @@ export interface PanelRow {
 export function panelRows(data: PanelData): PanelRow[] {
   const percent = data.contextWindow > 0 ? Math.round((data.contextTokens / data.contextWindow) * 100) : 0;
   return [
-    { label: 'Model', value: data.model ?? 'not configured' },
+    { label: 'Model', value: data.model === undefined ? 'not configured' : visibleLine(data.model) },
     { label: 'Session', value: 'none' },
-    { label: 'Root', value: shortenPath(data.root, PANEL_TEXT_WIDTH - 'Root '.length) },
+    { label: 'Root', value: shortenPath(visibleLine(data.root), PANEL_TEXT_WIDTH - 'Root '.length) },
     { label: 'Memory', value: 'none' },
     { label: 'Instructions', value: data.instructions ? 'loaded' : 'none' },
     { label: 'Skills', value: 'none' },
-    { label: 'MCP', value: data.mcp },
+    { label: 'MCP', value: visibleLine(data.mcp) },
     { label: 'Context', value: `${count(data.contextTokens)} / ${count(data.contextWindow)}` },
     { label: '', value: `${percent}% used` },
     { label: 'Turn', value: `${count(data.turnTokens)} tokens` },

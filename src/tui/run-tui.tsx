@@ -12,12 +12,15 @@ import { describeStartupError, flagOptions } from '../cli/run-chat.js';
 import { createCommandTable } from '../commands/builtin.js';
 import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
 import type { ApprovalRequest } from '../permissions/types.js';
+import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
+import { trustQuestionLines, untrustedNotice } from '../trust/describe.js';
 import { TuiApprover } from './approver.js';
 import { TuiApp } from './components/TuiApp.js';
 import { TuiElicitor } from './elicitor.js';
 import { InputHistory } from './history.js';
 import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
+import { askTrust } from './trust-question.js';
 
 /** Sampling requests become questions in the same queue as tool approvals. */
 function samplingApprover(approver: TuiApprover, session: () => TuiSession | undefined): SamplingApprover {
@@ -38,7 +41,25 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
   };
 }
 
+/** Asks once, before anything of the folder runs, when it declares something not yet trusted. */
+async function folderTrust(cwd: string, options: ChatOptions, io: CliIO): Promise<FolderTrust | undefined> {
+  const trust = await decideTrust({ projectDir: cwd, env: io.env, flag: options.trust === true });
+  if (trust.state === 'trusted') return trust;
+  const answer = await askTrust(io, trustQuestionLines(trust));
+  if (answer === 'quit') return undefined;
+  return answer === 'trust' ? trustFolder(trust.declarations, { env: io.env }) : trust;
+}
+
 export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Promise<number> {
+  let trust: FolderTrust | undefined;
+  try {
+    trust = await folderTrust(cwd, options, io);
+  } catch (error) {
+    io.stderr.write(`${describeStartupError(error)}\n`);
+    return 1;
+  }
+  if (!trust) return 130;
+  const folder = trust;
   return withProcessScope(io.stderr, async ({ tracker, onShutdown, beforeFatal }) => {
     const approver = new TuiApprover();
     const elicitor = new TuiElicitor();
@@ -48,6 +69,7 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
     try {
       app = await createApp({
         ...flagOptions(cwd, options, io),
+        trust: folder,
         approver,
         tracker,
         features: ({ provider, root }) => ({
@@ -66,6 +88,7 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
     const history = InputHistory.forProject(app.projectDir);
     await history.load();
     session = new TuiSession({ app, commands: createCommandTable(), approver, elicitor, history });
+    history.listen((message) => session?.notice(message, 'error'));
 
     const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
     const releaseOutput = captureOutput((text, kind) => session.notice(text, kind));
@@ -93,6 +116,9 @@ export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Prom
     });
 
     session.start();
+    const ignored = untrustedNotice(folder);
+    if (ignored) session.notice(ignored.replace(/^geekagent: /, ''));
+    for (const notice of app.notices) session.notice(notice, 'error');
     await session.exited;
     restoreTerminal();
     session.dispose();

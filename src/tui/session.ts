@@ -10,6 +10,7 @@ import { CommandTable } from '../commands/types.js';
 import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
 import { panelMcpLine } from '../mcp/status.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
+import { panelMcpWithTrust } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import type { TuiApprover } from './approver.js';
 import type { TuiElicitor } from './elicitor.js';
@@ -250,7 +251,7 @@ export class TuiSession {
         model: app.settings.apiKey ? app.provider.model : undefined,
         root: app.permissions.root,
         instructions: app.projectInstructions !== undefined,
-        mcp: panelMcpLine(app.mcp.statuses()),
+        mcp: panelMcpWithTrust(panelMcpLine(app.mcp.statuses()), app.trust),
         contextTokens: app.conversation.contextTokens,
         contextWindow: app.provider.contextWindow,
         turnTokens: this.view.turnTokens,

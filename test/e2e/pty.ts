@@ -5,7 +5,7 @@
  */
 import { Terminal } from '@xterm/headless';
 import * as pty from 'node-pty';
-import { CLI, type Project, testEnv } from './harness.js';
+import { CLI, cliArgs, type Project, testEnv } from './harness.js';
 
 export interface PtyOptions {
   project: Project;
@@ -14,12 +14,16 @@ export interface PtyOptions {
   cols?: number;
   rows?: number;
   args?: string[];
+  /** Pass `--trust` (default); false starts as in a folder never trusted (the question appears). */
+  trusted?: boolean;
 }
 
 export interface PtySession {
   readonly pid: number;
   /** The visible screen, one line per row (trailing spaces trimmed), joined with `\n`. */
   screen(): string;
+  /** Everything the process wrote to the terminal so far, escape sequences and all. */
+  output(): string;
   /** Resolves once the screen matches; rejects with the screen's content after `timeoutMs`. */
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Resolves once `predicate(screen)` holds. */
@@ -52,7 +56,7 @@ export function spawnTui(options: PtyOptions): PtySession {
     modelUrl: options.modelUrl,
     env: { TERM: 'xterm-256color', ...options.env },
   });
-  const child = pty.spawn(process.execPath, [CLI, ...(options.args ?? [])], {
+  const child = pty.spawn(process.execPath, [CLI, ...cliArgs(options.args ?? [], options.trusted)], {
     name: 'xterm-256color',
     cols,
     rows,
@@ -64,7 +68,9 @@ export function spawnTui(options: PtyOptions): PtySession {
   const term = new Terminal({ cols, rows, allowProposedApi: true });
   // Writes to the emulator are asynchronous; count them so reads see every byte received so far.
   let pendingWrites = 0;
+  const received: string[] = [];
   child.onData((data) => {
+    received.push(data);
     pendingWrites++;
     term.write(data, () => {
       pendingWrites--;
@@ -102,6 +108,7 @@ export function spawnTui(options: PtyOptions): PtySession {
   return {
     pid: child.pid,
     screen,
+    output: () => received.join(''),
     waitUntil,
     waitFor: (match, timeoutMs) =>
       waitUntil(

@@ -2,12 +2,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadDotEnv } from '../../../src/config/dotenv.js';
+import { readModelDotEnv, withDotEnvSettings } from '../../../src/config/dotenv.js';
 import {
   knownContextWindow,
   MISSING_KEY_MESSAGE,
   modelAcceptsMedia,
   resolveModelSettings,
+  SettingsError,
 } from '../../../src/config/model-settings.js';
 
 describe('resolveModelSettings', () => {
@@ -18,6 +19,7 @@ describe('resolveModelSettings', () => {
       model: 'deepseek-v4-flash',
       contextWindow: 128_000,
       maxRetries: 2,
+      requestTimeoutMs: 120_000,
       acceptsMedia: false,
     });
   });
@@ -31,6 +33,7 @@ describe('resolveModelSettings', () => {
         GEEKAGENT_CONTEXT_WINDOW: '8192',
         GEEKAGENT_MAX_RETRIES: '0',
         GEEKAGENT_ACCEPTS_MEDIA: '1',
+        GEEKAGENT_REQUEST_TIMEOUT: '300',
       },
       {},
     );
@@ -40,6 +43,7 @@ describe('resolveModelSettings', () => {
       model: 'llama3.1:8b',
       contextWindow: 8192,
       maxRetries: 0,
+      requestTimeoutMs: 300_000,
       acceptsMedia: true,
     });
   });
@@ -53,13 +57,14 @@ describe('resolveModelSettings', () => {
     expect(settings.acceptsMedia).toBe(true);
   });
 
-  it('treats empty values as unset and ignores unparsable numbers', () => {
+  it('treats empty values as unset', () => {
     const settings = resolveModelSettings(
       {
         OPENAI_API_KEY: '',
         OPENAI_MODEL: ' ',
-        GEEKAGENT_CONTEXT_WINDOW: 'lots',
-        GEEKAGENT_MAX_RETRIES: '-1',
+        GEEKAGENT_CONTEXT_WINDOW: '',
+        GEEKAGENT_MAX_RETRIES: ' ',
+        GEEKAGENT_REQUEST_TIMEOUT: '',
       },
       {},
     );
@@ -67,6 +72,40 @@ describe('resolveModelSettings', () => {
     expect(settings.model).toBe('deepseek-v4-flash');
     expect(settings.contextWindow).toBe(128_000);
     expect(settings.maxRetries).toBe(2);
+    expect(settings.requestTimeoutMs).toBe(120_000);
+  });
+
+  it('refuses unparsable or out-of-range numbers, naming the variable and the range', () => {
+    const failure = (env: NodeJS.ProcessEnv) => {
+      try {
+        resolveModelSettings(env, {});
+      } catch (error) {
+        expect(error).toBeInstanceOf(SettingsError);
+        return (error as Error).message;
+      }
+      throw new Error('expected a SettingsError');
+    };
+    expect(failure({ GEEKAGENT_CONTEXT_WINDOW: 'lots' })).toBe(
+      'GEEKAGENT_CONTEXT_WINDOW must be a whole number from 1 to 100000000, got "lots"',
+    );
+    expect(failure({ GEEKAGENT_CONTEXT_WINDOW: '0' })).toMatch(/from 1 to/);
+    expect(failure({ GEEKAGENT_MAX_RETRIES: '-1' })).toBe(
+      'GEEKAGENT_MAX_RETRIES must be a whole number from 0 to 100, got "-1"',
+    );
+    expect(failure({ GEEKAGENT_MAX_RETRIES: '1e3' })).toMatch(/^GEEKAGENT_MAX_RETRIES/);
+    expect(failure({ GEEKAGENT_REQUEST_TIMEOUT: '0' })).toBe(
+      'GEEKAGENT_REQUEST_TIMEOUT must be a number of seconds from 0.001 to 2147483, got "0"',
+    );
+    // 2147484 s is past what a Node timer holds: it would fire after 1 ms.
+    expect(failure({ GEEKAGENT_REQUEST_TIMEOUT: '2147484' })).toMatch(/^GEEKAGENT_REQUEST_TIMEOUT/);
+    expect(failure({ GEEKAGENT_REQUEST_TIMEOUT: '2m' })).toMatch(/got "2m"$/);
+  });
+
+  it('reads GEEKAGENT_REQUEST_TIMEOUT in seconds, decimals allowed', () => {
+    expect(resolveModelSettings({ GEEKAGENT_REQUEST_TIMEOUT: '0.25' }, {}).requestTimeoutMs).toBe(250);
+    expect(resolveModelSettings({ GEEKAGENT_REQUEST_TIMEOUT: '2147483' }, {}).requestTimeoutMs).toBe(
+      2_147_483_000,
+    );
   });
 
   it('GEEKAGENT_ACCEPTS_MEDIA=0 turns media off for a vision model', () => {
@@ -92,7 +131,7 @@ describe('resolveModelSettings', () => {
   });
 });
 
-describe('loadDotEnv', () => {
+describe('readModelDotEnv', () => {
   let dir: string;
 
   beforeEach(async () => {
@@ -102,41 +141,54 @@ describe('loadDotEnv', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('fills unset variables from .env without overriding the real environment', async () => {
+  it('fills unset model settings from .env without overriding the real environment', async () => {
     await writeFile(
       path.join(dir, '.env'),
       '# model\nOPENAI_API_KEY=from-file\nOPENAI_MODEL="qwen-max"\nOPENAI_BASE_URL=http://file/v1\n',
     );
     const env: NodeJS.ProcessEnv = { OPENAI_BASE_URL: 'http://real/v1' };
-    loadDotEnv(dir, env);
-    expect(env).toEqual({
+    const merged = withDotEnvSettings(env, readModelDotEnv(dir));
+    expect(merged).toEqual({
       OPENAI_BASE_URL: 'http://real/v1',
       OPENAI_API_KEY: 'from-file',
       OPENAI_MODEL: 'qwen-max',
     });
-    expect(resolveModelSettings(env, {}).apiKey).toBe('from-file');
+    expect(env).toEqual({ OPENAI_BASE_URL: 'http://real/v1' });
+    expect(resolveModelSettings(merged, {}).apiKey).toBe('from-file');
   });
 
-  it('does nothing when there is no .env', () => {
-    const env: NodeJS.ProcessEnv = { A: '1' };
-    loadDotEnv(dir, env);
-    expect(env).toEqual({ A: '1' });
+  it('takes only OPENAI_* and GEEKAGENT_* settings, never GEEKAGENT_HOME or trust keys', async () => {
+    await writeFile(
+      path.join(dir, '.env'),
+      [
+        'NODE_OPTIONS=--require ./evil.cjs',
+        'PATH=/evil',
+        'GEEKAGENT_HOME=/tmp/evil',
+        'GEEKAGENT_TRUST=1',
+        'GEEKAGENT_MAX_RETRIES=5',
+        'OPENAI_MODEL=m',
+        'openai_model=lower',
+        '',
+      ].join('\n'),
+    );
+    expect(readModelDotEnv(dir)).toEqual({ GEEKAGENT_MAX_RETRIES: '5', OPENAI_MODEL: 'm' });
+  });
+
+  it('is empty when there is no .env', () => {
+    expect(readModelDotEnv(dir)).toEqual({});
   });
 
   it('survives a malformed .env, keeping the lines it can read', async () => {
     await writeFile(
       path.join(dir, '.env'),
-      'this is not an assignment\n=novalue\nGOOD=yes\nQUOTE="unterminated\n',
+      'this is not an assignment\n=novalue\nOPENAI_MODEL=yes\nQUOTE="unterminated\n',
     );
-    const env: NodeJS.ProcessEnv = {};
-    expect(() => loadDotEnv(dir, env)).not.toThrow();
-    expect(env.GOOD).toBe('yes');
+    expect(() => readModelDotEnv(dir)).not.toThrow();
+    expect(readModelDotEnv(dir).OPENAI_MODEL).toBe('yes');
   });
 
   it('ignores a .env that is a directory', async () => {
     await mkdir(path.join(dir, '.env'));
-    const env: NodeJS.ProcessEnv = {};
-    expect(() => loadDotEnv(dir, env)).not.toThrow();
-    expect(env).toEqual({});
+    expect(readModelDotEnv(dir)).toEqual({});
   });
 });
