@@ -10,8 +10,15 @@
  * A query is clauses (query.ts): a document scores the sum over clauses of the clause's best
  * alternative (the word itself, weight 1, or a synonym, lower weight).
  */
-import { ForwardIndex } from './forward.js';
-import { type IndexState, newState, postingsOf, termIdOf, thawAll } from './index-state.js';
+import {
+  compactDocs,
+  forwardIndex,
+  type IndexState,
+  newState,
+  postingsOf,
+  pushLength,
+  termIdOf,
+} from './index-state.js';
 import { appendPosting, findPosting, newPostingList, removePosting } from './postings.js';
 import { compileSynonyms, EMPTY_SYNONYMS, parseQuery, type QueryClause, type SynonymTable } from './query.js';
 import { type SerializedIndex, serializeIndex } from './serialize.js';
@@ -355,51 +362,4 @@ export function createIndex(options: IndexOptions): SearchIndex {
   if (!(Number.isFinite(k1) && k1 >= 0)) throw new Error('search index: k1 must be a number ≥ 0');
   if (!(Number.isFinite(b) && b >= 0 && b <= 1)) throw new Error('search index: b must be between 0 and 1');
   return new SearchIndex(newState(fields, k1, b, options.stem !== false), options);
-}
-
-function pushLength(s: IndexState, f: number, num: number, length: number): void {
-  let lengths = s.lengths[f]!;
-  if (num >= lengths.length) {
-    const grown = new Uint32Array(Math.max(64, lengths.length * 2));
-    grown.set(lengths);
-    lengths = grown;
-    s.lengths[f] = lengths;
-  }
-  lengths[num] = length;
-  s.totalLength[f]! += length;
-}
-
-/** Per document, the posting keys it appears under; rebuilt from the postings after a load. */
-function forwardIndex(s: IndexState): ForwardIndex {
-  if (!s.forward) {
-    thawAll(s);
-    s.forward = ForwardIndex.fromPostings(s.postings, s.docIds.length);
-  }
-  return s.forward;
-}
-
-/** Renumbers live documents densely once most numbers belong to removed documents. */
-function compactDocs(s: IndexState): void {
-  thawAll(s);
-  const remap = new Int32Array(s.docIds.length).fill(-1);
-  const ids: (string | undefined)[] = [];
-  s.docIds.forEach((id, num) => {
-    if (id === undefined) return;
-    remap[num] = ids.length;
-    ids.push(id);
-  });
-  for (const list of s.postings) {
-    if (!list) continue;
-    for (let i = 0; i < list.length; i++) list.data[i * 2] = remap[list.data[i * 2]!]!;
-  }
-  s.lengths = s.lengths.map((old) => {
-    const lengths = new Uint32Array(Math.max(64, ids.length));
-    remap.forEach((to, from) => {
-      if (to >= 0) lengths[to] = old[from]!;
-    });
-    return lengths;
-  });
-  s.forward?.renumber((doc) => remap[doc]!);
-  s.docIds = ids;
-  s.docNums = new Map(ids.map((id, num) => [id!, num]));
 }

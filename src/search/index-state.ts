@@ -1,10 +1,12 @@
 /**
  * The plain data of one search index, shared by the index (bm25-index.ts) and its serialisation
- * (serialize.ts). Documents are numbered densely in insertion order; a removed document leaves a
- * hole (`docIds[num] === undefined`) until the numbers are compacted.
+ * (serialize.ts), with the operations on it below the ranking: term lookup, first-read decoding
+ * of a loaded index's postings, field lengths, the forward index, document renumbering.
+ * Documents are numbered densely in insertion order; a removed document leaves a hole
+ * (`docIds[num] === undefined`) until the numbers are compacted.
  */
 import { formatError } from './format-error.js';
-import type { ForwardIndex } from './forward.js';
+import { ForwardIndex } from './forward.js';
 import type { PostingList } from './postings.js';
 
 export interface FieldSpec {
@@ -132,4 +134,51 @@ export function thawAll(s: IndexState): void {
 /** Number of posting keys (decoded or not). */
 export function keyCount(s: IndexState): number {
   return Math.max(s.postings.length, s.frozen?.keys ?? 0);
+}
+
+export function pushLength(s: IndexState, f: number, num: number, length: number): void {
+  let lengths = s.lengths[f]!;
+  if (num >= lengths.length) {
+    const grown = new Uint32Array(Math.max(64, lengths.length * 2));
+    grown.set(lengths);
+    lengths = grown;
+    s.lengths[f] = lengths;
+  }
+  lengths[num] = length;
+  s.totalLength[f]! += length;
+}
+
+/** Per document, the posting keys it appears under; rebuilt from the postings after a load. */
+export function forwardIndex(s: IndexState): ForwardIndex {
+  if (!s.forward) {
+    thawAll(s);
+    s.forward = ForwardIndex.fromPostings(s.postings, s.docIds.length);
+  }
+  return s.forward;
+}
+
+/** Renumbers live documents densely once most numbers belong to removed documents. */
+export function compactDocs(s: IndexState): void {
+  thawAll(s);
+  const remap = new Int32Array(s.docIds.length).fill(-1);
+  const ids: (string | undefined)[] = [];
+  s.docIds.forEach((id, num) => {
+    if (id === undefined) return;
+    remap[num] = ids.length;
+    ids.push(id);
+  });
+  for (const list of s.postings) {
+    if (!list) continue;
+    for (let i = 0; i < list.length; i++) list.data[i * 2] = remap[list.data[i * 2]!]!;
+  }
+  s.lengths = s.lengths.map((old) => {
+    const lengths = new Uint32Array(Math.max(64, ids.length));
+    remap.forEach((to, from) => {
+      if (to >= 0) lengths[to] = old[from]!;
+    });
+    return lengths;
+  });
+  s.forward?.renumber((doc) => remap[doc]!);
+  s.docIds = ids;
+  s.docNums = new Map(ids.map((id, num) => [id!, num]));
 }
