@@ -81,7 +81,8 @@ describe('tool search quality (211 real-world tool definitions)', () => {
 });
 
 describe('document retrieval quality (package READMEs, 800/80 chunks)', () => {
-  it('questions → README: hit@4 ≥ 0.85, CJK questions included', () => {
+  // 41 of 47 today; the floor leaves two questions for dependency updates that add READMEs.
+  it('questions → README: hit@4 ≥ 0.82, CJK questions included', () => {
     const index = createIndex({ fields: { text: {} } });
     const corpus = readmes();
     expect(corpus.length).toBeGreaterThan(200);
@@ -93,7 +94,7 @@ describe('document retrieval quality (package READMEs, 800/80 chunks)', () => {
     const outcomes = evaluateQueries(docQueries, (q) =>
       index.search(q, { limit: 4 }).map((h) => sourceOf(h.id)),
     );
-    expect(hitAt(outcomes, 4)).toBeGreaterThanOrEqual(0.85);
+    expect(hitAt(outcomes, 4)).toBeGreaterThanOrEqual(0.82);
     const cjk = outcomes.filter((o) =>
       /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u.test(o.query),
     );
