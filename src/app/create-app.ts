@@ -1,7 +1,8 @@
 /**
  * The composition root: builds the object graph for one project folder (settings, permissions,
- * sandbox, undo, registry, executor, provider, conversation, agent). Faces (print mode, TUI, the
- * `mcp` subcommands) receive the finished App; nothing here talks to the terminal.
+ * sandbox, undo, registry, executor, provider, conversation, agent) and the extensions every
+ * feature plugs in through (built-in tools, AGENTS.md, MCP, …). Faces (print mode, TUI) receive
+ * the finished App; nothing here talks to the terminal.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -9,10 +10,12 @@ import { Agent } from '../agent/agent.js';
 import { Conversation } from '../agent/conversation.js';
 import { loadDotEnv } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
-import { readProjectInstructions } from '../config/project-instructions.js';
+import { builtinToolsExtension } from '../extensions/builtin-tools.js';
+import { ExtensionHost } from '../extensions/host.js';
+import { mcpExtension } from '../extensions/mcp.js';
+import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
-import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
@@ -23,10 +26,9 @@ import { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { createMcpManager, nonInteractiveFeatures, waitForServers } from './create-mcp.js';
+import { createMcpManager, nonInteractiveFeatures } from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
@@ -62,7 +64,9 @@ export interface App {
   readonly conversation: Conversation;
   readonly agent: Agent;
   readonly mcp: McpManager;
-  readonly projectInstructions: string | undefined;
+  /** What every feature contributed: commands, panel rows, notices; the agent's hooks. */
+  readonly extensions: ExtensionHost;
+  /** Releases every extension (stops MCP servers, closes the session file); safe to call twice. */
   shutdown(): Promise<void>;
 }
 
@@ -86,7 +90,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const redact = createRedactor(env);
 
   const registry = new ToolRegistry();
-  for (const tool of createBuiltinTools()) registry.register(tool);
   const executor = new ToolExecutor({
     registry,
     policies,
@@ -111,28 +114,24 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
   });
   const conversation = new Conversation();
-  const projectInstructions = await readProjectInstructions(permissions.root);
+  const extensions = new ExtensionHost({ registry, policies });
+  // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
+  await extensions.add(
+    builtinToolsExtension({ undo }),
+    projectInstructionsExtension(permissions.root),
+    mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia }),
+  );
+  extensions.seal();
   const agent = new Agent({
     provider,
     registry,
     executor,
     conversation,
     root: permissions.root,
-    prompt: { projectInstructions: () => projectInstructions },
-    beforeModelRequest: (signal, notify) => waitForServers(mcp, signal, notify),
-    prepareInput: async (input, signal, notify) => {
-      if (!mentionsResources(input)) return input;
-      await waitForServers(mcp, signal, notify);
-      const expanded = await expandResourceMentions(input, (server) => mcp.connection(server), {
-        acceptsMedia: provider.acceptsMedia,
-        signal,
-      });
-      for (const mention of expanded.attached) notify(`attached ${mention}`);
-      for (const problem of expanded.problems) notify(problem);
-      return expanded.text;
-    },
+    hooks: extensions.hooks,
   });
 
+  let shutdown: Promise<void> | undefined;
   return {
     projectDir,
     homeDir,
@@ -148,8 +147,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     conversation,
     agent,
     mcp,
-    projectInstructions,
-    shutdown: () => mcp.shutdown(),
+    extensions,
+    shutdown: () => {
+      shutdown ??= extensions.dispose();
+      return shutdown;
+    },
   };
 }
 

@@ -6,10 +6,8 @@
 import path from 'node:path';
 import { type App, type AppOptions, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
-import { CommandTable } from '../commands/types.js';
-import { errorMessage } from '../util/errors.js';
-import { ConfigError } from '../util/json-file.js';
-import { PrintModeApprover, runPrintCommand, runPrintTurn } from './print-mode.js';
+import { describeStartupError } from '../app/errors.js';
+import { PrintModeApprover, runPrint } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 
@@ -19,7 +17,13 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
   if (interactive) {
     // Loaded only here, so print mode never pays for React and Ink.
     const { runTui } = await import('../tui/run-tui.js');
-    return runTui(cwd, options, io);
+    return withProcessScope(io.stderr, (scope) =>
+      runTui({
+        io,
+        scope,
+        createApp: (face) => createApp({ ...flagOptions(cwd, options, io), tracker: scope.tracker, ...face }),
+      }),
+    );
   }
 
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
@@ -42,9 +46,7 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         tracker,
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
-      if (CommandTable.isCommand(prompt))
-        return await runPrintCommand(app, prompt, io, options.outputFormat, turn.signal);
-      return await runPrintTurn(app, prompt, options.outputFormat, io, turn.signal);
+      return await runPrint(app, prompt, options.outputFormat, io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);
       return 1;
@@ -68,10 +70,6 @@ export function flagOptions(
     allow: options.allow,
     deny: options.deny,
   };
-}
-
-export function describeStartupError(error: unknown): string {
-  return error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -1,28 +1,12 @@
 /**
  * Permission vocabulary shared by the policy store, the executor and the faces (print mode, TUI):
- * policies, approval requests and the answers a person (or print mode) gives.
+ * policies, approval requests and the answers a person (or print mode) gives. Defined beside the
+ * executor (tools/approval.ts), which sits below this folder; re-exported here for its users.
  */
-import type { ApprovalPrompt } from '../tools/types.js';
-
-export type Policy = 'allow' | 'ask' | 'deny';
-
-/** Answers to an `ask`: once, always (saved as an `allow` rule), or no. */
-export type ApprovalAnswer = 'yes' | 'always' | 'no';
-
-export interface ApprovalRequest extends ApprovalPrompt {
-  toolName: string;
-}
-
-/** Who answers `ask` questions: the TUI asks a person, print mode refuses. */
-export interface Approver {
-  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
-  /** Text returned to the model when the answer is no. */
-  refusalMessage(toolName: string): string;
-}
-
-/** What the executor needs from the policy store. */
-export interface PolicyLookup {
-  policyFor(toolName: string): Policy;
-  /** Records an "always" answer: `allow` for this exact name, in the project config file. */
-  allowAlways(toolName: string): Promise<void>;
-}
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  Policy,
+  PolicyLookup,
+} from '../tools/approval.js';

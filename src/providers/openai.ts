@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { MISSING_KEY_MESSAGE, type ModelSettings, modelAcceptsMedia } from '../config/model-settings.js';
+import { classifyOverflow } from './context-overflow.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages.js';
 import { cancelledError, endedEarlyError, mapFailure, readRound } from './openai-stream.js';
 import { type ChatProvider, type ChatRequest, type ChatRound, ModelNotConfiguredError } from './types.js';
@@ -51,7 +52,7 @@ export class OpenAIChatProvider implements ChatProvider {
       const stream = await this.#client.chat.completions.create(params, { signal: requestAbort.signal });
       round = await readRound(stream, request.onText);
     } catch (error) {
-      throw mapFailure(error, signal, this.#baseURL);
+      throw classifyOverflow(error, mapFailure(error, signal, this.#baseURL));
     } finally {
       signal.removeEventListener('abort', forward);
     }

@@ -3,14 +3,14 @@
  * failure (unknown tool, bad JSON, denial, refusal, exception, cancellation) into a result for the
  * model instead of an exception in the loop. Approval questions are asked one at a time.
  */
-import type { ToolCallRequest } from '../agent/messages.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyLookup } from '../permissions/types.js';
 import { errorMessage } from '../util/errors.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyLookup } from './approval.js';
 import type { ToolRegistry } from './registry.js';
 import {
   type ApprovalPrompt,
   type ContentPart,
   type Tool,
+  type ToolCall,
   type ToolCallOutcome,
   type ToolContext,
   type ToolDecision,
@@ -43,11 +43,7 @@ export class ToolExecutor {
 
   constructor(private readonly deps: ExecutorDeps) {}
 
-  async execute(
-    call: ToolCallRequest,
-    signal: AbortSignal,
-    hooks: ExecuteHooks = {},
-  ): Promise<ToolCallOutcome> {
+  async execute(call: ToolCall, signal: AbortSignal, hooks: ExecuteHooks = {}): Promise<ToolCallOutcome> {
     const outcome = (decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome => ({
       name: call.name,
       arguments: call.arguments,
@@ -61,6 +57,14 @@ export class ToolExecutor {
       return outcome(
         'deny',
         `unknown tool: ${call.name}. Call one of the tools listed in this request.`,
+        true,
+      );
+    }
+    // Hidden from the model (an active skill's whitelist): naming it anyway does not run it.
+    if (!this.deps.registry.isVisible(tool)) {
+      return outcome(
+        'deny',
+        `tool ${call.name} is not available in this conversation now. Call one of the tools listed in this request.`,
         true,
       );
     }
@@ -148,7 +152,7 @@ function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPromp
 }
 
 /** The arguments as an object, or the error text for the model. */
-function parseArguments(call: ToolCallRequest): Record<string, unknown> | string {
+function parseArguments(call: ToolCall): Record<string, unknown> | string {
   const raw = call.arguments.trim();
   if (raw === '') return {};
   let parsed: unknown;

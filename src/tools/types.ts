@@ -58,16 +58,34 @@ export interface ToolContext {
   onProgress?: (progress: ToolProgress) => void;
 }
 
-export interface Tool {
+/** A call the model asked for: the provider reassembles it, the executor runs it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model produced it; may be malformed. */
+  arguments: string;
+}
+
+/** What the model is told about a tool: the provider converts it to its own format. */
+export interface ToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+}
+
+export interface Tool extends ToolSpec {
   /**
    * Tools with their own confirmation (command, diff, URL) describe it here; the permission layer
    * shows it instead of the generic "About to call tool" prompt. The spec calls this `authorizes`.
    */
   describeApproval?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ApprovalPrompt>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * Calls of one round that return the same key run one after another instead of concurrently
+   * (write/patch key on the file: two edits of one file must not both read the old content).
+   * Undefined: no constraint.
+   */
+  exclusiveKey?(args: Record<string, unknown>, root: string): string | undefined;
 }
 
 /** A failure the tool reports on purpose; its message goes to the model as the error result. */

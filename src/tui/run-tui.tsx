@@ -4,12 +4,9 @@
  * restores the terminal and prints `bye`. Signals end the run the same way.
  */
 import { render } from 'ink';
-import { type App, createApp } from '../app/create-app.js';
+import type { App, AppOptions } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
-import { withProcessScope } from '../cli/process-scope.js';
-import type { ChatOptions, CliIO } from '../cli/program.js';
-import { describeStartupError, flagOptions } from '../cli/run-chat.js';
-import { createCommandTable } from '../commands/builtin.js';
+import { describeStartupError } from '../app/errors.js';
 import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
 import type { ApprovalRequest } from '../permissions/types.js';
 import { TuiApprover } from './approver.js';
@@ -38,66 +35,84 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
   };
 }
 
-export async function runTui(cwd: string, options: ChatOptions, io: CliIO): Promise<number> {
-  return withProcessScope(io.stderr, async ({ tracker, onShutdown, beforeFatal }) => {
-    const approver = new TuiApprover();
-    const elicitor = new TuiElicitor();
-    // The session exists only after the app; sampling reports to it through this late link.
-    let session: TuiSession | undefined;
-    let app: App;
-    try {
-      app = await createApp({
-        ...flagOptions(cwd, options, io),
-        approver,
-        tracker,
-        features: ({ provider, root }) => ({
-          elicitation: elicitor,
-          sampling: modelSampling(
-            provider,
-            samplingApprover(approver, () => session),
-          ),
-          roots: () => [rootOf(root)],
-        }),
-      });
-    } catch (error) {
-      io.stderr.write(`${describeStartupError(error)}\n`);
-      return 1;
-    }
-    const history = InputHistory.forProject(app.projectDir);
-    await history.load();
-    session = new TuiSession({ app, commands: createCommandTable(), approver, elicitor, history });
+export interface TuiIO {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
 
-    const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
-    const releaseOutput = captureOutput((text, kind) => session.notice(text, kind));
-    const ink = render(<TuiApp session={session} stdout={io.stdout} />, {
-      stdin: io.stdin,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      exitOnCtrlC: false,
-      // Our own capture turns console output into transcript lines instead of printing it.
-      patchConsole: false,
-    });
-    let restored = false;
-    const restoreTerminal = () => {
-      if (restored) return;
-      restored = true;
-      ink.unmount();
-      leaveFullScreen();
-      releaseOutput();
-    };
-    beforeFatal(restoreTerminal);
-    onShutdown(async () => {
-      session?.requestExit();
-      restoreTerminal();
-      await app.shutdown();
-    });
+/** What the process scope (set up by the CLI) offers the TUI. */
+export interface TuiScope {
+  /** Work to run when a signal ends the run. */
+  onShutdown(handler: () => Promise<void>): void;
+  /** Synchronous undo before a crash report is printed (leave the alternate screen). */
+  beforeFatal(handler: () => void): void;
+}
 
-    session.start();
-    await session.exited;
-    restoreTerminal();
-    session.dispose();
-    await Promise.all([app.shutdown(), history.flush()]);
-    io.stdout.write('bye\n');
-    return 0;
+export interface TuiOptions {
+  io: TuiIO;
+  scope: TuiScope;
+  /** Builds the app with the CLI's flags; the TUI adds how it asks and answers servers. */
+  createApp(face: Pick<AppOptions, 'approver' | 'features'>): Promise<App>;
+}
+
+export async function runTui({ io, scope, createApp }: TuiOptions): Promise<number> {
+  const { onShutdown, beforeFatal } = scope;
+  const approver = new TuiApprover();
+  const elicitor = new TuiElicitor();
+  // The session exists only after the app; sampling reports to it through this late link.
+  let session: TuiSession | undefined;
+  let app: App;
+  try {
+    app = await createApp({
+      approver,
+      features: ({ provider, root }) => ({
+        elicitation: elicitor,
+        sampling: modelSampling(
+          provider,
+          samplingApprover(approver, () => session),
+        ),
+        roots: () => [rootOf(root)],
+      }),
+    });
+  } catch (error) {
+    io.stderr.write(`${describeStartupError(error)}\n`);
+    return 1;
+  }
+  const history = InputHistory.forProject(app.projectDir);
+  await history.load();
+  session = new TuiSession({ app, approver, elicitor, history });
+
+  const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
+  const releaseOutput = captureOutput((text, kind) => session.notice(text, kind));
+  const ink = render(<TuiApp session={session} stdout={io.stdout} />, {
+    stdin: io.stdin,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    exitOnCtrlC: false,
+    // Our own capture turns console output into transcript lines instead of printing it.
+    patchConsole: false,
   });
+  let restored = false;
+  const restoreTerminal = () => {
+    if (restored) return;
+    restored = true;
+    ink.unmount();
+    leaveFullScreen();
+    releaseOutput();
+  };
+  beforeFatal(restoreTerminal);
+  onShutdown(async () => {
+    session?.requestExit();
+    restoreTerminal();
+    await app.shutdown();
+  });
+
+  session.start();
+  await session.exited;
+  restoreTerminal();
+  session.dispose();
+  await Promise.all([app.shutdown(), history.flush()]);
+  io.stdout.write('bye\n');
+  return 0;
 }

@@ -1,0 +1,14 @@
+/** How failures read for a person, the same in every face: start-up errors and failed turns. */
+import { ModelNotConfiguredError, ProviderError } from '../providers/types.js';
+import { errorMessage, isAbortError } from '../util/errors.js';
+import { ConfigError } from '../util/json-file.js';
+
+export function describeStartupError(error: unknown): string {
+  return error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`;
+}
+
+export function describeTurnError(error: unknown): string {
+  if (isAbortError(error)) return 'cancelled';
+  if (error instanceof ProviderError || error instanceof ModelNotConfiguredError) return error.message;
+  return `error: ${errorMessage(error)}`;
+}
