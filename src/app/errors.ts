@@ -2,9 +2,11 @@
 import { ModelNotConfiguredError, ProviderError } from '../providers/types.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
+import { visible } from '../util/terminal-text.js';
 
+/** Shown escaped: a config error quotes the file (JSON.parse cites its text), which is untrusted. */
 export function describeStartupError(error: unknown): string {
-  return error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`;
+  return visible(error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`);
 }
 
 export function describeTurnError(error: unknown): string {

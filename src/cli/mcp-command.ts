@@ -1,6 +1,7 @@
 /**
  * `geekagent mcp …` (matching `claude mcp`): list, get, add, remove and call. Each command that
- * talks to servers connects them exactly like the agent does, then shuts them down.
+ * talks to servers connects them exactly like the agent does, then shuts them down. Text output
+ * shows control characters visibly (`out` / `err`); `list --json` is left to JSON.stringify.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { outputToText } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError, readJsonFile } from '../util/json-file.js';
+import { visible } from '../util/terminal-text.js';
 import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
 import type { CliIO } from './program.js';
@@ -114,9 +116,7 @@ async function run(ctx: McpContext, body: () => Promise<number>): Promise<void> 
   try {
     ctx.setExitCode(await body());
   } catch (error) {
-    ctx.io.stderr.write(
-      `${error instanceof ConfigError ? error.message : `geekagent mcp: ${errorMessage(error)}`}\n`,
-    );
+    err(ctx, `${error instanceof ConfigError ? error.message : `geekagent mcp: ${errorMessage(error)}`}\n`);
     ctx.setExitCode(1);
   }
 }
@@ -156,8 +156,9 @@ async function list(ctx: McpContext, json: boolean): Promise<number> {
     manager.start();
     await manager.whenSettled();
     const statuses = manager.statuses();
+    // JSON.stringify escapes control characters itself; the content stays exact for scripts.
     if (json) ctx.io.stdout.write(`${JSON.stringify(serverListJson(statuses), null, 2)}\n`);
-    else ctx.io.stdout.write(formatServerList(statuses, ctx.projectDir()));
+    else out(ctx, formatServerList(statuses, ctx.projectDir()));
     return 0;
   });
 }
@@ -169,12 +170,12 @@ async function get(ctx: McpContext, name: string): Promise<number> {
     async (manager) => {
       const status = manager.status(name);
       if (!status) {
-        ctx.io.stderr.write(`no MCP server named ${name} (see geekagent mcp list)\n`);
+        err(ctx, `no MCP server named ${name} (see geekagent mcp list)\n`);
         return 1;
       }
       manager.start();
       await manager.whenSettled();
-      ctx.io.stdout.write(formatServerDetail(manager.status(name)!, manager.connection(name)?.definition));
+      out(ctx, formatServerDetail(manager.status(name)!, manager.connection(name)?.definition));
       return 0;
     },
   );
@@ -193,13 +194,11 @@ async function add(ctx: McpContext, name: string, target: string[], options: Add
     options.transport === 'stdio' ? stdioEntry(ctx, target, options.env) : remoteEntry(ctx, target, options);
   if (!entry) return 1;
   if (await serverExists(file, name)) {
-    ctx.io.stderr.write(
-      `MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`,
-    );
+    err(ctx, `MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`);
     return 1;
   }
   await addServerToConfig(file, name, entry);
-  ctx.io.stdout.write(`Added ${options.transport} MCP server ${name} to ${file}\n`);
+  out(ctx, `Added ${options.transport} MCP server ${name} to ${file}\n`);
   return 0;
 }
 
@@ -224,7 +223,7 @@ function remoteEntry(
   options: AddOptions,
 ): Record<string, unknown> | undefined {
   if (target.length !== 1) {
-    ctx.io.stderr.write(`--transport ${options.transport} takes one URL, got: ${target.join(' ')}\n`);
+    err(ctx, `--transport ${options.transport} takes one URL, got: ${target.join(' ')}\n`);
     return undefined;
   }
   const headers = splitPairs(ctx, options.header, ':', '--header', '"Key: value"');
@@ -243,7 +242,7 @@ function splitPairs(
   for (const pair of pairs) {
     const at = pair.indexOf(separator);
     if (at <= 0) {
-      ctx.io.stderr.write(`invalid ${flag} ${pair}: expected ${shape}\n`);
+      err(ctx, `invalid ${flag} ${pair}: expected ${shape}\n`);
       return undefined;
     }
     out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
@@ -263,23 +262,24 @@ async function login(ctx: McpContext, name: string): Promise<number> {
     async (manager) => {
       const definition = manager.connection(name)?.definition;
       if (!definition) {
-        ctx.io.stderr.write(`no MCP server named ${name} (see geekagent mcp list)\n`);
+        err(ctx, `no MCP server named ${name} (see geekagent mcp list)\n`);
         return 1;
       }
       if (definition.transport === 'stdio') {
-        ctx.io.stderr.write(`${name} is a stdio server; only remote (http, sse) servers log in\n`);
+        err(ctx, `${name} is a stdio server; only remote (http, sse) servers log in\n`);
         return 1;
       }
       manager.start();
       await manager.whenSettled();
       const state = manager.status(name)!.state;
       if (state.state !== 'connected') {
-        ctx.io.stderr.write(
+        err(
+          ctx,
           `login to ${name} failed: ${state.state === 'failed' || state.state === 'needs_auth' ? state.error : state.state}\n`,
         );
         return 1;
       }
-      ctx.io.stdout.write(`Logged in to ${name} (${state.tools.length} tools)\n`);
+      out(ctx, `Logged in to ${name} (${state.tools.length} tools)\n`);
       return 0;
     },
     prompter,
@@ -294,14 +294,12 @@ async function logout(ctx: McpContext, name: string): Promise<number> {
   });
   const entry = entries.find((candidate) => candidate.name === name);
   if (entry?.kind !== 'ok' || entry.definition.transport === 'stdio') {
-    ctx.io.stderr.write(`no remote MCP server named ${name} (see geekagent mcp list)\n`);
+    err(ctx, `no remote MCP server named ${name} (see geekagent mcp list)\n`);
     return 1;
   }
   const store = tokenStoreFor(entry.definition, authDirectory(ctx.homeDir));
   const removed = await store.clear();
-  ctx.io.stdout.write(
-    removed ? `Logged out of ${name} (removed ${store.file})\n` : `${name} had no saved login\n`,
-  );
+  out(ctx, removed ? `Logged out of ${name} (removed ${store.file})\n` : `${name} had no saved login\n`);
   return 0;
 }
 
@@ -311,12 +309,12 @@ async function remove(ctx: McpContext, name: string, scope: Scope | undefined): 
   for (const candidate of scopes) {
     const file = mcpConfigPath(candidate, dirs);
     if (await removeServerFromConfig(file, name)) {
-      ctx.io.stdout.write(`Removed MCP server ${name} from ${file}\n`);
+      out(ctx, `Removed MCP server ${name} from ${file}\n`);
       return 0;
     }
   }
   const where = scopes.map((candidate) => mcpConfigPath(candidate, dirs)).join(' or ');
-  ctx.io.stderr.write(`no MCP server named ${name} in ${where}\n`);
+  err(ctx, `no MCP server named ${name} in ${where}\n`);
   return 1;
 }
 
@@ -325,11 +323,11 @@ async function call(ctx: McpContext, server: string, tool: string, json: string)
   try {
     args = JSON.parse(json);
   } catch (error) {
-    ctx.io.stderr.write(`invalid JSON arguments: ${errorMessage(error)}\n`);
+    err(ctx, `invalid JSON arguments: ${errorMessage(error)}\n`);
     return 1;
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    ctx.io.stderr.write('invalid JSON arguments: expected a JSON object such as {"text": "hi"}\n');
+    err(ctx, 'invalid JSON arguments: expected a JSON object such as {"text": "hi"}\n');
     return 1;
   }
   return withManager(
@@ -339,7 +337,7 @@ async function call(ctx: McpContext, server: string, tool: string, json: string)
       const connection = manager.connection(server);
       const status = manager.status(server);
       if (!status) {
-        ctx.io.stderr.write(`no MCP server named ${server} (see geekagent mcp list)\n`);
+        err(ctx, `no MCP server named ${server} (see geekagent mcp list)\n`);
         return 1;
       }
       manager.start();
@@ -347,12 +345,12 @@ async function call(ctx: McpContext, server: string, tool: string, json: string)
       const state = manager.status(server)!.state;
       if (state.state !== 'connected' || !connection) {
         const reason = state.state === 'failed' || state.state === 'needs_auth' ? state.error : state.state;
-        ctx.io.stderr.write(`MCP server ${server} is not connected: ${reason}\n`);
+        err(ctx, `MCP server ${server} is not connected: ${reason}\n`);
         return 1;
       }
       if (!state.tools.some((info) => info.originalName === tool)) {
         const names = state.tools.map((info) => info.originalName).join(', ') || '(none)';
-        ctx.io.stderr.write(`server ${server} has no tool named ${tool}; its tools: ${names}\n`);
+        err(ctx, `server ${server} has no tool named ${tool}; its tools: ${names}\n`);
         return 1;
       }
       try {
@@ -362,14 +360,26 @@ async function call(ctx: McpContext, server: string, tool: string, json: string)
           acceptsMedia: false,
         });
         const text = outputToText(converted.output);
-        (converted.isError ? ctx.io.stderr : ctx.io.stdout).write(`${text}\n`);
+        (converted.isError ? err : out)(ctx, `${text}\n`);
         return converted.isError ? 1 : 0;
       } catch (error) {
-        ctx.io.stderr.write(`${errorMessage(error)}\n`);
+        err(ctx, `${errorMessage(error)}\n`);
         return 1;
       }
     },
   );
+}
+
+/**
+ * Every line of text output: server names, errors, results and descriptions come from servers and
+ * config files, so control characters are shown (`^[`), never sent to the terminal.
+ */
+function out(ctx: McpContext, text: string): void {
+  ctx.io.stdout.write(visible(text));
+}
+
+function err(ctx: McpContext, text: string): void {
+  ctx.io.stderr.write(visible(text));
 }
 
 async function serverExists(file: string, name: string): Promise<boolean> {

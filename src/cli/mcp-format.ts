@@ -1,15 +1,22 @@
-/** Output of `geekagent mcp list` and `mcp get`, built on the shared status descriptions. */
+/**
+ * Output of `geekagent mcp list` and `mcp get`, built on the shared status descriptions. The text
+ * goes through `visible` as a whole (the descriptions already escape each field): nothing a server
+ * or a config file says reaches the terminal raw. `--json` output is left to JSON.stringify.
+ */
 import type { McpServerDefinition } from '../mcp/config.js';
 import { describeDefinition, describeServer, describeServers, serverListJson } from '../mcp/describe.js';
 import type { ServerStatus } from '../mcp/status.js';
+import { visible } from '../util/terminal-text.js';
 
 export { serverListJson };
 
 export function formatServerList(statuses: readonly ServerStatus[], projectDir: string): string {
   if (statuses.length === 0) {
-    return `No MCP servers configured. Add one with: geekagent mcp add <name> -- <command> [args...]\n(project file: ${projectDir}/.geekagent/mcp.json)\n`;
+    return visible(
+      `No MCP servers configured. Add one with: geekagent mcp add <name> -- <command> [args...]\n(project file: ${projectDir}/.geekagent/mcp.json)\n`,
+    );
   }
-  return `${describeServers(statuses, { descriptions: true })}\n`;
+  return `${visible(describeServers(statuses, { descriptions: true }))}\n`;
 }
 
 export function formatServerDetail(
@@ -18,5 +25,5 @@ export function formatServerDetail(
 ): string {
   const [head, ...rest] = describeServer(status, { descriptions: true });
   const lines = [head ?? status.name, ...(definition ? describeDefinition(definition) : []), ...rest];
-  return `${lines.join('\n')}\n`;
+  return `${visible(lines.join('\n'))}\n`;
 }

@@ -2,7 +2,9 @@
  * Print mode (`geekagent -p`): one user turn (or one slash command), no UI, through the same turn
  * controller as the TUI. Text format prints the answer on stdout and progress lines on stderr;
  * JSON format prints one object. An `ask` that no rule settles is refused, since nobody is there
- * to answer.
+ * to answer. Text output is for a terminal: every line of it goes through `visible` (an answer's
+ * `ESC]52` cannot write the clipboard); JSON is escaped by JSON.stringify and keeps the exact
+ * text, for scripts that want the raw bytes.
  */
 
 import type { TurnResult } from '../agent/agent.js';
@@ -13,6 +15,7 @@ import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, Approver } from '../permissions/types.js';
 import { formatToolLine } from '../tools/format.js';
 import { outputToText } from '../tools/types.js';
+import { visible } from '../util/terminal-text.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -43,9 +46,9 @@ export async function runPrint(
   signal: AbortSignal,
 ): Promise<number> {
   let code = 0;
-  const stopNotices = app.extensions.onNotice((message) => io.stderr.write(`${message}\n`));
+  const stopNotices = app.extensions.onNotice((message) => io.stderr.write(`${visible(message)}\n`));
   const controller = new TurnController(app, {
-    print: (text, kind) => (kind === 'error' ? io.stderr : io.stdout).write(`${text}\n`),
+    print: (text, kind) => (kind === 'error' ? io.stderr : io.stdout).write(`${visible(text)}\n`),
     exit: () => undefined,
     event: (event) => progress(event, io, format),
     turnEnded: (_input, outcome) => {
@@ -71,7 +74,7 @@ function report(app: App, outcome: TurnOutcome, format: OutputFormat, io: PrintI
   switch (outcome.kind) {
     case 'not_configured':
     case 'failed':
-      io.stderr.write(`${outcome.message}\n`);
+      io.stderr.write(`${visible(outcome.message)}\n`);
       return 1;
     case 'cancelled':
       io.stderr.write('cancelled\n');
@@ -79,11 +82,12 @@ function report(app: App, outcome: TurnOutcome, format: OutputFormat, io: PrintI
     case 'max_rounds':
     case 'completed': {
       const { result } = outcome;
-      if (outcome.kind === 'max_rounds') io.stderr.write(`${result.text}\n`);
+      if (outcome.kind === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
       if (format === 'json') {
         io.stdout.write(`${JSON.stringify(toJson(result, app))}\n`);
       } else {
-        io.stdout.write(result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+        const text = visible(result.text);
+        io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
       }
       return 0;
     }
@@ -92,7 +96,8 @@ function report(app: App, outcome: TurnOutcome, format: OutputFormat, io: PrintI
 
 function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
   if (format === 'json') return;
-  if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${event.message}\n`);
+  if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${visible(event.message)}\n`);
+  // formatToolLine escapes the name and result itself.
   if (event.type === 'tool_end')
     io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
 }

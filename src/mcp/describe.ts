@@ -1,7 +1,10 @@
 /**
  * Text and JSON views of server statuses, shared by `geekagent mcp list/get` and the TUI's `/mcp`:
  * `demo (2 tools)` with the tool names beneath, or `× name: error` — the seed's format.
+ * Names, descriptions, errors (a server's stderr line) and commands come from servers and config
+ * files: each goes through `visibleLine`, so none can move the cursor or fake a line of its own.
  */
+import { visibleLine } from '../util/terminal-text.js';
 import type { McpServerDefinition } from './config.js';
 import type { ServerState, ServerStatus } from './status.js';
 
@@ -13,10 +16,10 @@ export function stateLabel(state: ServerState): string {
       return state.attempt > 1 ? `reconnecting (attempt ${state.attempt})` : 'connecting';
     case 'failed':
       return state.retry
-        ? `${state.error}; restarting in ${Math.ceil(state.retry.inMs / 1000)} s (attempt ${state.retry.attempt} of ${state.retry.maxAttempts})`
-        : state.error;
+        ? `${visibleLine(state.error)}; restarting in ${Math.ceil(state.retry.inMs / 1000)} s (attempt ${state.retry.attempt} of ${state.retry.maxAttempts})`
+        : visibleLine(state.error);
     case 'needs_auth':
-      return `needs login: ${state.error}`;
+      return `needs login: ${visibleLine(state.error)}`;
     case 'disabled':
       return 'disabled';
   }
@@ -25,23 +28,24 @@ export function stateLabel(state: ServerState): string {
 /** One block per server: `demo (2 tools)` + indented tool names, or `× name: error`. */
 export function describeServer(status: ServerStatus, options: { descriptions?: boolean } = {}): string[] {
   const s = status.state;
+  const name = visibleLine(status.name);
   if (s.state === 'failed' || s.state === 'needs_auth')
-    return [`× ${status.name}: ${stateLabel(s)}`, ...warningLines(status)];
-  if (s.state !== 'connected') return [`${status.name} (${stateLabel(s)})`];
+    return [`× ${name}: ${stateLabel(s)}`, ...warningLines(status)];
+  if (s.state !== 'connected') return [`${name} (${stateLabel(s)})`];
   const tools = s.tools.map((tool) =>
     options.descriptions && tool.description
-      ? `  ${tool.modelName} — ${firstLine(tool.description)}`
-      : `  ${tool.modelName}`,
+      ? `  ${visibleLine(tool.modelName)} — ${firstLine(tool.description)}`
+      : `  ${visibleLine(tool.modelName)}`,
   );
-  return [`${status.name} (${stateLabel(s)})`, ...tools, ...warningLines(status)];
+  return [`${name} (${stateLabel(s)})`, ...tools, ...warningLines(status)];
 }
 
 function warningLines(status: ServerStatus): string[] {
-  return status.warnings.map((warning) => `  ! ${warning}`);
+  return status.warnings.map((warning) => `  ! ${visibleLine(warning)}`);
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
+  const line = visibleLine(text.split('\n', 1)[0] ?? '');
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
@@ -81,18 +85,18 @@ export function serverListJson(statuses: readonly ServerStatus[]): ServerListEnt
 
 export function describeDefinition(definition: McpServerDefinition): string[] {
   const lines = [
-    `  source: ${definition.file} (${definition.source})`,
+    `  source: ${visibleLine(definition.file)} (${definition.source})`,
     `  transport: ${definition.transport}`,
   ];
   if (definition.transport === 'stdio') {
-    lines.push(`  command: ${[definition.command, ...definition.args].join(' ')}`);
-    lines.push(`  cwd: ${definition.cwd}`);
+    lines.push(`  command: ${visibleLine([definition.command, ...definition.args].join(' '))}`);
+    lines.push(`  cwd: ${visibleLine(definition.cwd)}`);
     const keys = Object.keys(definition.env);
-    if (keys.length > 0) lines.push(`  env: ${keys.join(', ')} (values not shown)`);
+    if (keys.length > 0) lines.push(`  env: ${visibleLine(keys.join(', '))} (values not shown)`);
   } else {
-    lines.push(`  url: ${definition.url}`);
+    lines.push(`  url: ${visibleLine(definition.url)}`);
     const keys = Object.keys(definition.headers);
-    if (keys.length > 0) lines.push(`  headers: ${keys.join(', ')} (values not shown)`);
+    if (keys.length > 0) lines.push(`  headers: ${visibleLine(keys.join(', '))} (values not shown)`);
   }
   lines.push(`  timeout: ${definition.timeoutMs} ms per request, start-up ${definition.startupTimeoutMs} ms`);
   if (definition.disabled) lines.push('  disabled: true');

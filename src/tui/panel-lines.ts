@@ -2,9 +2,11 @@
  * The side panel's content as label/value rows: the core rows (model, root, context, tokens) and
  * the rows extensions contribute (session, instructions, MCP …), merged in panel order. Pure, so
  * the order, the root shortening and the "not configured" wording are tested without rendering.
+ * Values (model name, folder, server names, anything an extension shows) go through `visibleLine`.
  */
 import path from 'node:path';
 import { PANEL_ORDER, type PanelRow } from '../extensions/types.js';
+import { visibleLine } from '../util/terminal-text.js';
 import type { PanelData } from './types.js';
 
 export type { PanelRow };
@@ -16,10 +18,14 @@ export const PANEL_TEXT_WIDTH = PANEL_WIDTH - 2;
 export function panelRows(data: PanelData): PanelRow[] {
   const percent = data.contextWindow > 0 ? Math.round((data.contextTokens / data.contextWindow) * 100) : 0;
   const core: PanelRow[] = [
-    { label: 'Model', value: data.model ?? 'not configured', order: PANEL_ORDER.model },
+    {
+      label: 'Model',
+      value: data.model === undefined ? 'not configured' : visibleLine(data.model),
+      order: PANEL_ORDER.model,
+    },
     {
       label: 'Root',
-      value: shortenPath(data.root, PANEL_TEXT_WIDTH - 'Root '.length),
+      value: shortenPath(visibleLine(data.root), PANEL_TEXT_WIDTH - 'Root '.length),
       order: PANEL_ORDER.root,
     },
     {
@@ -31,8 +37,13 @@ export function panelRows(data: PanelData): PanelRow[] {
     { label: 'Turn', value: `${count(data.turnTokens)} tokens`, order: PANEL_ORDER.turn },
     { label: 'Total', value: `${count(data.totalTokens)} tokens`, order: PANEL_ORDER.total },
   ];
+  const contributed = data.rows.map((row) => ({
+    ...row,
+    label: visibleLine(row.label),
+    value: visibleLine(row.value),
+  }));
   // A stable sort: an extension row with a core row's order goes after it.
-  return [...core, ...data.rows].sort((a, b) => a.order - b.order);
+  return [...core, ...contributed].sort((a, b) => a.order - b.order);
 }
 
 /** The path as is when it fits, else `…/basename` (itself cut with `…` if still too long). */

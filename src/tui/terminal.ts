@@ -4,6 +4,7 @@
  * writes over the drawn screen. Each returns its own undo; nothing is left patched after exit.
  */
 import { format } from 'node:util';
+import { visible } from '../util/terminal-text.js';
 import type { LineKind } from './types.js';
 
 const ENTER = '\u001b[?1049h\u001b[?2004h';
@@ -65,6 +66,6 @@ export function captureOutput(sink: LineSink): () => void {
     for (const listener of warningListeners) process.on('warning', listener);
     if (scheduled) clearImmediate(scheduled);
     // Lines that arrived in the last tick still reach the person, now on the normal screen.
-    for (const [line] of pending.splice(0)) console.error(line);
+    for (const [line] of pending.splice(0)) console.error(visible(line));
   };
 }

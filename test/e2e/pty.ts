@@ -20,6 +20,8 @@ export interface PtySession {
   readonly pid: number;
   /** The visible screen, one line per row (trailing spaces trimmed), joined with `\n`. */
   screen(): string;
+  /** Everything the process wrote to the terminal so far, escape sequences and all. */
+  output(): string;
   /** Resolves once the screen matches; rejects with the screen's content after `timeoutMs`. */
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Resolves once `predicate(screen)` holds. */
@@ -64,7 +66,9 @@ export function spawnTui(options: PtyOptions): PtySession {
   const term = new Terminal({ cols, rows, allowProposedApi: true });
   // Writes to the emulator are asynchronous; count them so reads see every byte received so far.
   let pendingWrites = 0;
+  const received: string[] = [];
   child.onData((data) => {
+    received.push(data);
     pendingWrites++;
     term.write(data, () => {
       pendingWrites--;
@@ -102,6 +106,7 @@ export function spawnTui(options: PtyOptions): PtySession {
   return {
     pid: child.pid,
     screen,
+    output: () => received.join(''),
     waitUntil,
     waitFor: (match, timeoutMs) =>
       waitUntil(

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
+import { visibleLine } from '../../util/terminal-text.js';
 
 export interface AuthorizationRequest {
   server: string;
@@ -113,7 +114,9 @@ export function interactivePrompter(options: InteractivePrompterOptions): Author
         const showUrl = (callbackReady: boolean) => {
           if (settled || shown) return;
           shown = true;
-          options.output.write(`To log in to ${request.server}, open:\n  ${request.authorizationUrl.href}\n`);
+          options.output.write(
+            `To log in to ${visibleLine(request.server)}, open:\n  ${request.authorizationUrl.href}\n`,
+          );
           if (options.openBrowser) openInBrowser(request.authorizationUrl.href);
           options.output.write(
             callbackReady

@@ -1,11 +1,13 @@
 /**
  * What is happening right now, under the transcript: running tools with a spinner and elapsed
  * time (MCP progress as a bar with the server's message), "thinking" while the model works, and
- * messages queued behind the running turn.
+ * messages queued behind the running turn. Tool names and progress messages come from servers:
+ * shown through `visibleLine`.
  */
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { ToolProgress } from '../../tools/types.js';
+import { visibleLine } from '../../util/terminal-text.js';
 import type { RunningTool } from '../types.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -40,13 +42,13 @@ export function Activity({
       {ticking
         ? tools.map((tool) => (
             <Box key={tool.callId} flexDirection="column">
-              <Text color="yellow">{`${spinner} ${tool.name} ${elapsed(now() - tool.startedAt)}`}</Text>
+              <Text color="yellow">{`${spinner} ${visibleLine(tool.name)} ${elapsed(now() - tool.startedAt)}`}</Text>
               {tool.progress ? <Text color="yellow">{`  ${progressBar(tool.progress)}`}</Text> : null}
             </Box>
           ))
         : null}
       {queued.length > 0 ? (
-        <Text color="gray">{queued.map((text) => `queued › ${text}`).join('\n')}</Text>
+        <Text color="gray">{queued.map((text) => `queued › ${visibleLine(text)}`).join('\n')}</Text>
       ) : null}
     </Box>
   );
@@ -54,7 +56,7 @@ export function Activity({
 
 /** `[██████░░░░░░░░░░] 40% message`, or a count with the message when the total is unknown. */
 export function progressBar(progress: ToolProgress): string {
-  const message = progress.message ? ` ${progress.message}` : '';
+  const message = progress.message ? ` ${visibleLine(progress.message)}` : '';
   if (!progress.total || progress.total <= 0) return `${progress.progress}${message}`;
   const ratio = Math.min(1, Math.max(0, progress.progress / progress.total));
   const filled = Math.round(ratio * BAR_WIDTH);

@@ -1,6 +1,10 @@
-/** One transcript entry, coloured by kind: user cyan, model green Markdown, tool yellow, system grey, error red. */
+/**
+ * One transcript entry, coloured by kind: user cyan, model green Markdown, tool yellow, system grey,
+ * error red. Entry text is untrusted (model, tools, servers, files): shown through `visible`.
+ */
 import { Text } from 'ink';
 import { memo } from 'react';
+import { visible } from '../../util/terminal-text.js';
 import type { Entry } from '../types.js';
 import { Markdown } from './Markdown.js';
 import { AnsweredQuestion } from './Question.js';
@@ -10,22 +14,23 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
     case 'question':
       return <AnsweredQuestion request={entry.request} answer={entry.answer} />;
     case 'title':
-      return <Text bold>{entry.text}</Text>;
+      return <Text bold>{visible(entry.text)}</Text>;
     case 'user':
-      return <Text color="cyan">{`You › ${entry.text}`}</Text>;
+      return <Text color="cyan">{`You › ${visible(entry.text)}`}</Text>;
     case 'model':
       return <Markdown text={entry.text} />;
     case 'tool':
-      return <Text color="yellow">{entry.text}</Text>;
+      return <Text color="yellow">{visible(entry.text)}</Text>;
     case 'error':
-      return <Text color="red">{entry.text}</Text>;
+      return <Text color="red">{visible(entry.text)}</Text>;
     case 'system':
       return <SystemText text={entry.text} />;
   }
 });
 
 /** System output (command results): `× name: error` lines of /mcp stand out in red. */
-function SystemText({ text }: { text: string }) {
+function SystemText({ text: raw }: { text: string }) {
+  const text = visible(raw);
   if (!text.includes('× ')) return <Text color="gray">{text}</Text>;
   const lines = text.split('\n');
   const parts = [];

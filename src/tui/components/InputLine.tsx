@@ -1,8 +1,10 @@
 /**
  * The input at the bottom: `› ` and the buffer with its cursor (multi-line buffers show their
  * lines, at most a few around the cursor); while a question is open, the confirmation prompt.
+ * The buffer can hold a server's form default or a recalled history line: shown through `visible`.
  */
 import { Box, Text } from 'ink';
+import { visible } from '../../util/terminal-text.js';
 import type { Buffer } from '../line-editor.js';
 import { CONFIRM_PROMPT } from '../types.js';
 
@@ -35,7 +37,7 @@ export function InputLine({ buffer, question }: InputLineProps) {
         return (
           <Text key={`${index}:${line}`}>
             <Text color="cyan">{prefix}</Text>
-            {index === cursorLine ? <WithCursor line={line} column={cursorColumn} /> : line}
+            {index === cursorLine ? <WithCursor line={line} column={cursorColumn} /> : visible(line)}
           </Text>
         );
       })}
@@ -48,9 +50,9 @@ function WithCursor({ line, column }: { line: string; column: number }) {
   const at = code === undefined ? '' : String.fromCodePoint(code);
   return (
     <>
-      {line.slice(0, column)}
-      <Text inverse>{at === '' ? ' ' : at}</Text>
-      {line.slice(column + at.length)}
+      {visible(line.slice(0, column))}
+      <Text inverse>{at === '' ? ' ' : visible(at)}</Text>
+      {visible(line.slice(column + at.length))}
     </>
   );
 }

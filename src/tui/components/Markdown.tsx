@@ -1,10 +1,13 @@
 /**
  * Model text as Markdown: marked's lexer gives the tokens, this maps them to Ink boxes and texts
  * (paragraphs, headings, lists, code blocks, quotes, emphasis, inline code, links).
+ * Every string taken from a token goes through `visible`: the lexer decodes entities (`&#27;`
+ * becomes a real ESC), so escaping the input alone would not be enough.
  */
 import { Box, Text } from 'ink';
 import { type MarkedToken, marked, type Token, type Tokens } from 'marked';
 import { memo, type ReactNode, useMemo } from 'react';
+import { visible, visibleLine } from '../../util/terminal-text.js';
 
 const PROSE = 'green';
 
@@ -44,7 +47,7 @@ function block(token: MarkedToken, key: string): ReactNode {
     case 'text':
       return (
         <Text key={key} color={PROSE}>
-          {token.tokens ? inline(token.tokens) : token.text}
+          {token.tokens ? inline(token.tokens) : visible(token.text)}
         </Text>
       );
     case 'code':
@@ -79,7 +82,7 @@ function block(token: MarkedToken, key: string): ReactNode {
     default:
       return (
         <Text key={key} color={PROSE}>
-          {'text' in token ? token.text : token.raw}
+          {visible('text' in token ? token.text : token.raw)}
         </Text>
       );
   }
@@ -88,8 +91,8 @@ function block(token: MarkedToken, key: string): ReactNode {
 function CodeBlock({ code, lang }: { code: string; lang: string | undefined }) {
   return (
     <Box flexDirection="column" paddingLeft={2}>
-      {lang ? <Text dimColor>{lang}</Text> : null}
-      <Text>{code}</Text>
+      {lang ? <Text dimColor>{visibleLine(lang)}</Text> : null}
+      <Text>{visible(code)}</Text>
     </Box>
   );
 }
@@ -111,7 +114,9 @@ function List({ list }: { list: Tokens.List }) {
 }
 
 function Table({ table }: { table: Tokens.Table }) {
-  const rows = [table.header, ...table.rows].map((cells) => cells.map((cell) => cell.text).join(' │ '));
+  const rows = [table.header, ...table.rows].map((cells) =>
+    cells.map((cell) => visibleLine(cell.text)).join(' │ '),
+  );
   const lines: ReactNode[] = [];
   for (let i = 0; i < rows.length; i++) {
     lines.push(
@@ -152,21 +157,21 @@ function span(token: MarkedToken, key: string): ReactNode {
     case 'codespan':
       return (
         <Text key={key} color="cyanBright">
-          {token.text}
+          {visible(token.text)}
         </Text>
       );
     case 'link':
       return (
         <Text key={key} underline>
           {inline(token.tokens)}
-          {token.href !== token.text ? ` (${token.href})` : ''}
+          {token.href !== token.text ? ` (${visibleLine(token.href)})` : ''}
         </Text>
       );
     case 'br':
       return '\n';
     case 'text':
-      return token.tokens ? <Text key={key}>{inline(token.tokens)}</Text> : token.text;
+      return token.tokens ? <Text key={key}>{inline(token.tokens)}</Text> : visible(token.text);
     default:
-      return 'text' in token ? token.text : token.raw;
+      return visible('text' in token ? token.text : token.raw);
   }
 }

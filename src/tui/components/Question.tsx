@@ -1,9 +1,12 @@
 /**
  * A confirmation as the person sees it: the title (tool, and server for MCP tools), then the
  * arguments, command, coloured diff or URL; answered ones end with `Confirm execution? [y/N/a] → y`.
+ * Shown exactly, control characters visible: a command's `\r` or `ESC[1A` cannot redraw the
+ * question so the person approves something other than what runs.
  */
 import { Box, Text } from 'ink';
 import type { ApprovalAnswer, ApprovalRequest } from '../../permissions/types.js';
+import { visible, visibleLine } from '../../util/terminal-text.js';
 import { answerLetter, CONFIRM_PROMPT } from '../types.js';
 
 /** Long details (a big diff) are cut so the question and its prompt stay on screen. */
@@ -17,11 +20,11 @@ export function QuestionBody({
   maxLines?: number;
 }) {
   const lines = request.detail === '' ? [] : request.detail.split('\n');
-  const shown = lines.slice(0, maxLines);
+  const shown = lines.slice(0, maxLines).map(visible);
   return (
     <Box flexDirection="column">
       <Text bold color="yellow">
-        {request.title}
+        {visibleLine(request.title)}
       </Text>
       {request.kind === 'diff' ? (
         <DiffLines lines={shown} />
