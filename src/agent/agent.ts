@@ -14,6 +14,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCall, ToolCallOutcome } from '../tools/types.js';
 import type { Conversation } from './conversation.js';
 import { type AgentEvent, type AgentEventListener, addUsage, emptyUsage } from './events.js';
+import type { HistoryMessage } from './history.js';
 import { type AgentHooks, NO_HOOKS, type RequestScope, type TurnScope } from './hooks.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { messagesChars, toolsChars } from './tokens.js';
@@ -140,21 +141,27 @@ export class Agent {
       if (getMaxListeners(signal) < reply.toolCalls.length + LISTENER_HEADROOM) {
         setMaxListeners(reply.toolCalls.length + LISTENER_HEADROOM, signal);
       }
-      const outcomes = await runToolRound(reply.toolCalls, registry, this.deps.root, (call) =>
-        this.runCall(call, signal, emit),
-      );
-      signal.throwIfAborted();
-      reply.toolCalls.forEach((call, index) => {
-        const outcome = outcomes[index]!;
-        toolCalls.push(outcome);
-        conversation.history.append({
-          role: 'tool',
-          callId: call.id,
-          name: call.name,
-          output: outcome.output,
-          ...(outcome.isError ? { isError: true } : {}),
-        });
+      // Each result enters the history (and the session file) the moment its call ends, so a crash
+      // mid-round keeps the finished ones; once all are in they are put in the model's order.
+      const appended: HistoryMessage[] = [];
+      const outcomes = await runToolRound(reply.toolCalls, registry, this.deps.root, async (call) => {
+        const outcome = await this.runCall(call, signal, emit);
+        if (!signal.aborted) appended.push(conversation.history.append(toolMessage(call, outcome)));
+        return outcome;
       });
+      signal.throwIfAborted();
+      toolCalls.push(...outcomes);
+      const ordered = reply.toolCalls.map((call) =>
+        appended.find((message) => message.role === 'tool' && message.callId === call.id),
+      );
+      if (ordered.some((message, index) => message !== appended[index])) {
+        conversation.history.replaceRange(
+          appended[0]!.id,
+          appended.at(-1)!.id,
+          reply.toolCalls.map((call, index) => toolMessage(call, outcomes[index]!)),
+          'order',
+        );
+      }
       if (round >= maxRounds) {
         return {
           status: 'max_rounds',
@@ -218,4 +225,14 @@ export class Agent {
     emit({ type: 'tool_end', callId: call.id, outcome, elapsedMs: Date.now() - started });
     return outcome;
   }
+}
+
+function toolMessage(call: ToolCall, outcome: ToolCallOutcome): Message {
+  return {
+    role: 'tool',
+    callId: call.id,
+    name: call.name,
+    output: outcome.output,
+    ...(outcome.isError ? { isError: true } : {}),
+  };
 }

@@ -26,6 +26,8 @@ import { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
+import { sessionsExtension } from '../sessions/extension.js';
+import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { createMcpManager, nonInteractiveFeatures } from './create-mcp.js';
@@ -47,6 +49,8 @@ export interface AppOptions {
    * decline. Gets the provider (sampling answers with the configured model) and the root.
    */
   features?: (context: { provider: ChatProvider; root: string }) => ClientFeatures;
+  /** Which session the run continues (`--continue`, `--resume <id>`); a new one by default. */
+  session?: SessionStart;
 }
 
 export interface App {
@@ -66,6 +70,10 @@ export interface App {
   readonly mcp: McpManager;
   /** What every feature contributed: commands, panel rows, notices; the agent's hooks. */
   readonly extensions: ExtensionHost;
+  /** The run's session: its id, and the file every conversation change is appended to. */
+  readonly sessions: Sessions;
+  /** The session the run started in, when it continued one (for the face to say so). */
+  readonly opened: Opened | undefined;
   /** Releases every extension (stops MCP servers, closes the session file); safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -115,11 +123,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const conversation = new Conversation();
   const extensions = new ExtensionHost({ registry, policies });
+  const { sessions, opened } = await Sessions.create({
+    projectDir,
+    conversation,
+    start: options.session ?? { kind: 'new' },
+    notice: (message, kind) => extensions.notice(message, kind),
+  });
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
     builtinToolsExtension({ undo }),
     projectInstructionsExtension(permissions.root),
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia }),
+    sessionsExtension(sessions),
   );
   extensions.seal();
   const agent = new Agent({
@@ -148,6 +163,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     agent,
     mcp,
     extensions,
+    sessions,
+    opened,
     shutdown: () => {
       shutdown ??= extensions.dispose();
       return shutdown;

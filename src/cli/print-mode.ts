@@ -102,7 +102,7 @@ function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
     io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
 }
 
-function toJson(result: TurnResult, _app: App): Record<string, unknown> {
+function toJson(result: TurnResult, app: App): Record<string, unknown> {
   return {
     result: result.text,
     tool_calls: result.toolCalls.map((call) => ({
@@ -113,6 +113,7 @@ function toJson(result: TurnResult, _app: App): Record<string, unknown> {
       is_error: call.isError,
     })),
     usage: result.usage,
+    session_id: app.sessions.currentId,
   };
 }
 

@@ -61,7 +61,7 @@ export function flagOptions(
   cwd: string,
   options: ChatOptions,
   io: CliIO,
-): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny'> {
+): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'session'> {
   return {
     cwd,
     env: io.env,
@@ -69,6 +69,12 @@ export function flagOptions(
     baseURL: options.baseUrl,
     allow: options.allow,
     deny: options.deny,
+    session:
+      options.resume !== undefined
+        ? { kind: 'resume', id: options.resume }
+        : options.continue
+          ? { kind: 'continue' }
+          : { kind: 'new' },
   };
 }
 

@@ -114,5 +114,6 @@ export async function runTui({ io, scope, createApp }: TuiOptions): Promise<numb
   session.dispose();
   await Promise.all([app.shutdown(), history.flush()]);
   io.stdout.write('bye\n');
+  if (app.sessions.saved) io.stdout.write(`resume with: geekagent --resume ${app.sessions.currentId}\n`);
   return 0;
 }

@@ -8,6 +8,7 @@ import type { App } from '../app/create-app.js';
 import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
+import { describeOpened } from '../sessions/extension.js';
 import type { TuiApprover } from './approver.js';
 import type { TuiElicitor } from './elicitor.js';
 import type { InputHistory } from './history.js';
@@ -18,6 +19,9 @@ import type { LineKind, SessionSnapshot } from './types.js';
 export const GREETING = 'GeekAgent — MCP-first terminal agent';
 export const GREETING_HINT =
   'Type /help for commands. Servers in .geekagent/mcp.json connect automatically; /mcp shows them.';
+
+/** Messages of a continued session shown again when it opens. */
+const RECAP_MESSAGES = 6;
 
 export interface SessionDeps {
   app: App;
@@ -67,6 +71,7 @@ export class TuiSession {
     this.transcript.line('title', GREETING);
     this.transcript.line('system', GREETING_HINT);
     const { app, elicitor } = this.deps;
+    if (app.opened) this.showOpened(describeOpened(app.opened));
     this.unsubscribers.push(app.extensions.onChange(() => this.refresh()));
     this.unsubscribers.push(app.extensions.onNotice((message, kind) => this.notice(message, kind)));
     this.unsubscribers.push(this.deps.approver.onChange(() => this.refresh()));
@@ -149,6 +154,22 @@ export class TuiSession {
   /** A line from outside the conversation: warnings, stray console output. */
   notice(text: string, kind: LineKind = 'system'): void {
     this.transcript.line(kind, text);
+    this.refresh();
+  }
+
+  /**
+   * A continued session: what was said last, so the person sees where they are. The whole
+   * transcript stays in the session file; the screen only needs the thread.
+   */
+  showOpened(summary: string): void {
+    const recent = this.deps.app.conversation.messages
+      .filter((message) => message.role === 'user' || (message.role === 'assistant' && message.text !== ''))
+      .slice(-RECAP_MESSAGES);
+    for (const message of recent) {
+      if (message.role === 'user') this.transcript.line('user', message.text);
+      else if (message.role === 'assistant') this.transcript.line('model', message.text);
+    }
+    this.transcript.line('system', summary);
     this.refresh();
   }
 

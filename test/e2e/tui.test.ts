@@ -46,7 +46,15 @@ describe('the TUI', () => {
     const screen = tui.screen();
     expect(screen).toContain('GeekAgent — MCP-first terminal agent');
     expect(screen).toContain('Type /help for commands.');
-    const labels = ['Model fake-model', 'Root ', 'Instructions none', 'MCP demo(2)', 'Context ', 'Total '];
+    const labels = [
+      'Model fake-model',
+      'Session ',
+      'Root ',
+      'Instructions none',
+      'MCP demo(2)',
+      'Context ',
+      'Total ',
+    ];
     const positions = labels.map((label) => screen.indexOf(label));
     expect(positions.every((at) => at >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
