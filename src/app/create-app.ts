@@ -28,6 +28,7 @@ import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
+import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { createMcpManager, nonInteractiveFeatures } from './create-mcp.js';
@@ -98,15 +99,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const redact = createRedactor(env);
 
   const registry = new ToolRegistry();
+  const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
   const executor = new ToolExecutor({
     registry,
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env },
+    context: { sandbox, undo, env, redact },
   });
 
-  const provider = new OpenAIChatProvider(settings);
+  const provider = new OpenAIChatProvider(settings, { redact });
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -116,6 +118,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     policies,
     acceptsMedia: provider.acceptsMedia,
+    redact,
     features: (options.features ?? (({ root }) => nonInteractiveFeatures(root, false)))({
       provider,
       root: permissions.root,
@@ -131,7 +134,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
-    builtinToolsExtension({ undo }),
+    builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension(permissions.root),
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia }),
     sessionsExtension(sessions),

@@ -16,6 +16,7 @@ import {
 import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { createTransportFactory } from '../mcp/transports.js';
+import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -32,6 +33,8 @@ export interface McpRuntimeOptions {
   features?: ClientFeatures;
   /** Narrow to these servers (`mcp call` connects only the one it needs). */
   only?: (entry: ServerConfigEntry) => boolean;
+  /** Hides secrets in server logs; default: the secrets of `env`. */
+  redact?: Redactor;
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
@@ -54,6 +57,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     acceptsMedia: options.acceptsMedia,
     clientVersion: PACKAGE_VERSION,
     features: options.features,
+    redact: options.redact ?? createRedactor(options.env),
   });
 }
 

@@ -6,7 +6,17 @@ import { z } from 'zod';
 import { describeSchemaError, jsonPath } from '../util/json-file.js';
 import { hasVariableReference } from './expand-vars.js';
 
-const positiveMs = (what: string) => z.int().positive().describe(what);
+/** Node's timers take at most 2^31-1 ms; a bigger delay silently fires after 1 ms. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+/** About 400 MB of text: anything bigger is a typo, not a budget. */
+export const MAX_RESULT_TOKENS = 100_000_000;
+
+const positiveMs = (what: string) =>
+  z
+    .int('expected a whole number of milliseconds')
+    .min(1, 'must be at least 1 (milliseconds)')
+    .max(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS} (milliseconds, about 24.8 days)`)
+    .describe(what);
 const toolPatterns = (what: string) => z.array(z.string()).describe(what);
 
 const commonShape = {
@@ -22,8 +32,9 @@ const commonShape = {
     'Hide these server tools (applied after includeTools; `*` patterns).',
   ).optional(),
   maxResultTokens: z
-    .int()
-    .positive()
+    .int('expected a whole number of tokens')
+    .min(1, 'must be at least 1')
+    .max(MAX_RESULT_TOKENS, `must be at most ${MAX_RESULT_TOKENS}`)
     .describe('Cut tool results above about this many tokens (default 25000).')
     .optional(),
 };

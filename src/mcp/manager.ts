@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Policy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { Limiter } from '../util/limiter.js';
+import type { Redactor } from '../util/redact.js';
 import type { Catalog } from './catalog.js';
 import { type ClientFeatures, configureClientFeatures } from './client-features.js';
 import type { ServerConfigEntry } from './config.js';
@@ -37,6 +38,8 @@ export interface McpManagerOptions {
   restartPolicy?: RestartPolicy;
   /** What servers may ask of us (elicitation, sampling, roots); none declared when absent. */
   features?: ClientFeatures;
+  /** Hides secret values in server logs (file and memory). */
+  redact?: Redactor;
 }
 
 interface ServerSlot {
@@ -151,7 +154,7 @@ export class McpManager {
     const slot: ServerSlot = {
       entry,
       connection: undefined,
-      log: new ServerLog(entry.name, logFile),
+      log: new ServerLog(entry.name, logFile, { redact: this.options.redact }),
       registered: new Set(),
       warnings: [],
       started: undefined,

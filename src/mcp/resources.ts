@@ -20,7 +20,7 @@ export function resourceToolNames(server: string): { list: string; read: string 
 export async function readResource(
   connection: McpConnection,
   uri: string,
-  options: { acceptsMedia: boolean; signal?: AbortSignal },
+  options: { acceptsMedia: boolean; signal?: AbortSignal; redact?: (text: string) => string },
 ): Promise<ToolOutput> {
   const client = connection.connectedClient;
   if (!client) throw new ToolError(`MCP server ${connection.name} is not connected`);
@@ -36,7 +36,11 @@ export async function readResource(
   // Resource contents render exactly like embedded resources in tool results.
   const converted = convertCallToolResult(
     { content: result.contents.map((resource) => ({ type: 'resource', resource })) },
-    { maxResultTokens: connection.definition.maxResultTokens, acceptsMedia: options.acceptsMedia },
+    {
+      maxResultTokens: connection.definition.maxResultTokens,
+      acceptsMedia: options.acceptsMedia,
+      redact: options.redact,
+    },
   );
   return converted.output;
 }
@@ -81,7 +85,11 @@ export function createResourceTools(connection: McpConnection, options: { accept
       run: async (args, ctx) => {
         if (typeof args.uri !== 'string' || args.uri === '')
           throw new ToolError(`${names.read}: "uri" must be a string`);
-        return readResource(connection, args.uri, { acceptsMedia: options.acceptsMedia, signal: ctx.signal });
+        return readResource(connection, args.uri, {
+          acceptsMedia: options.acceptsMedia,
+          signal: ctx.signal,
+          redact: ctx.redact,
+        });
       },
     },
   ];

@@ -14,6 +14,8 @@ export interface ConvertedResult {
 export interface ConvertOptions {
   maxResultTokens: number;
   acceptsMedia: boolean;
+  /** Applied to every text before the result is cut, so a cut never leaves half a secret. */
+  redact?: (text: string) => string;
 }
 
 type MediaPart = Exclude<ContentPart, { type: 'text' }>;
@@ -29,7 +31,13 @@ export function estimateTokens(text: string): number {
 export function convertCallToolResult(result: unknown, options: ConvertOptions): ConvertedResult {
   const record = isRecord(result) ? result : {};
   const isError = record.isError === true;
-  const pieces = collectPieces(record, options.acceptsMedia);
+  const collected = collectPieces(record, options.acceptsMedia);
+  const redact = options.redact;
+  const pieces = redact
+    ? collected.map(
+        (piece): Piece => (piece.kind === 'text' ? { kind: 'text', text: redact(piece.text) } : piece),
+      )
+    : collected;
   if (pieces.length === 0) return { output: '(no content)', isError };
   const cut = cutToLimit(pieces, options.maxResultTokens);
   const assembled = assemble(cut.pieces);

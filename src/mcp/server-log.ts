@@ -2,12 +2,14 @@
  * One server's stderr (and the agent's notes about it): a bounded ring of recent lines in memory
  * for `/mcp logs`, plus `<project>/.geekagent/logs/<server>.log`, rotated to `.log.1`. A server
  * flooding stderr must never grow our memory or stall the agent: when the file stream is backed up,
- * lines are dropped, counted, and the count written once it drains.
+ * lines are dropped, counted, and the count written once it drains. Secret values are redacted
+ * from each line (before it is cut) on the way in, so neither the file nor `/mcp logs` shows them.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import type { Redactor } from '../util/redact.js';
 
 const MAX_LINE_CHARS = 4000;
 /** Lines kept while the file is being opened or rotated (async work): beyond this they drop. */
@@ -16,6 +18,7 @@ const MAX_QUEUED_BYTES = 1024 * 1024;
 export interface ServerLogOptions {
   maxLines?: number;
   maxFileBytes?: number;
+  redact?: Redactor;
 }
 
 type FileState = 'unopened' | 'opening' | 'open' | 'rotating' | 'failed' | 'closed';
@@ -26,6 +29,7 @@ export class ServerLog {
   private ringStart = 0;
   private readonly maxLines: number;
   private readonly maxFileBytes: number;
+  private readonly redact: Redactor | undefined;
   private state: FileState;
   private stream: WriteStream | undefined;
   private fileBytes = 0;
@@ -45,6 +49,7 @@ export class ServerLog {
   ) {
     this.maxLines = Math.max(1, options.maxLines ?? 200);
     this.maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
+    this.redact = options.redact;
     this.state = file === undefined ? 'closed' : 'unopened';
   }
 
@@ -56,7 +61,7 @@ export class ServerLog {
   append(text: string): void {
     try {
       for (const raw of text.includes('\n') ? text.split('\n') : [text]) {
-        const line = cut(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+        const line = cut(raw.endsWith('\r') ? raw.slice(0, -1) : raw, this.redact);
         this.remember(line);
         this.toFile(`${new Date().toISOString()} ${line}\n`);
       }
@@ -215,7 +220,8 @@ function endStream(stream: WriteStream): Promise<void> {
   return finished(stream).catch(() => undefined);
 }
 
-function cut(line: string): string {
-  if (line.length <= MAX_LINE_CHARS) return line;
-  return `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} characters cut]`;
+function cut(line: string, redact: Redactor | undefined): string {
+  if (line.length <= MAX_LINE_CHARS) return redact ? redact(line) : line;
+  const kept = redact ? redact.head(line, MAX_LINE_CHARS) : line.slice(0, MAX_LINE_CHARS);
+  return `${kept}… [${line.length - MAX_LINE_CHARS} characters cut]`;
 }

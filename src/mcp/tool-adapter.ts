@@ -36,6 +36,7 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
       const converted = convertCallToolResult(result, {
         maxResultTokens: connection.definition.maxResultTokens,
         acceptsMedia: options.acceptsMedia,
+        redact: ctx.redact,
       });
       if (converted.isError) throw new ToolError(outputToText(converted.output));
       return converted.output;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import { BUILTIN_POLICIES } from './defaults.js';
+import { parseAllowEntry } from './network.js';
 import type { Policy } from './types.js';
 
 export interface PermissionConfig {
@@ -17,6 +18,9 @@ export interface PermissionConfig {
   projectRules: Record<string, Policy>;
   userFile: string;
   userRules: Record<string, Policy>;
+  /** `fetch.allowHosts` of each file: hosts `fetch` may reach although private (permissions/network.ts). */
+  projectFetchAllow: string[];
+  userFetchAllow: string[];
   /** The project file was created by this load. */
   created: boolean;
 }
@@ -25,6 +29,18 @@ export interface PermissionConfig {
 export const permissionFileSchema = z.looseObject({
   root: z.string().optional(),
   tools: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
+  fetch: z
+    .looseObject({
+      allowHosts: z
+        .array(
+          z.string().superRefine((entry, ctx) => {
+            const parsed = parseAllowEntry(entry);
+            if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
 });
 
 type PermissionFile = z.infer<typeof permissionFileSchema>;
@@ -62,6 +78,8 @@ export async function loadPermissionConfig(options: {
     projectRules: { ...project.tools },
     userFile,
     userRules: { ...user?.tools },
+    projectFetchAllow: [...(project.fetch?.allowHosts ?? [])],
+    userFetchAllow: [...(user?.fetch?.allowHosts ?? [])],
     created,
   };
 }

@@ -86,7 +86,11 @@ export function mapFailure(error: unknown, signal: AbortSignal, baseURL: string)
   }
   if (error instanceof APIError) {
     if (typeof error.status === 'number') {
-      const message = serverMessage(error, error.status);
+      const text = serverMessage(error, error.status);
+      // A proxy or a wrong base URL answers with a web page: its markup says nothing useful.
+      const message = text.trimStart().startsWith('<')
+        ? `the server answered with an HTML page, not the API — check OPENAI_BASE_URL (${baseURL})`
+        : text;
       return new ProviderError(`model request failed: HTTP ${error.status}: ${message}`, error.status);
     }
     // An `error` object sent inside the stream: there is no status, only the server's words.

@@ -2,6 +2,7 @@
  * The Tool contract shared by built-in tools, MCP tools and (later) skill tools, and the shapes of
  * what a tool returns. Nothing here depends on a provider or on the UI.
  */
+import type { Redactor } from '../util/redact.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -55,6 +56,12 @@ export interface ToolContext {
   undo: UndoRecorder;
   /** Environment the tool may use (shell tools); already the agent's own env. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Hides secret values. A tool that cuts its output to a length redacts before cutting (see
+   * util/text.ts), or a secret straddling the cut would leak its prefix; the executor redacts the
+   * finished output again. Absent where there are no secrets to hide (unit tests).
+   */
+  redact?: Redactor;
   onProgress?: (progress: ToolProgress) => void;
 }
 

@@ -31,7 +31,9 @@ export async function readJsonFile(file: string): Promise<JsonFileRead> {
   return { kind: 'ok', value: parseJsonText(text, file) };
 }
 
-export function parseJsonText(text: string, file: string): unknown {
+export function parseJsonText(raw: string, file: string): unknown {
+  // Editors on Windows save UTF-8 with a byte order mark; JSON.parse rejects it.
+  const text = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
   try {
     return JSON.parse(text);
   } catch {

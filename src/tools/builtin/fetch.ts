@@ -1,11 +1,22 @@
 /**
- * fetch: one HTTP(S) GET, redirects followed, HTML turned into plain text, bounded in time (15 s
- * with the caller's cancel) and in size (what is read and what the model is shown).
+ * fetch: one HTTP(S) GET to a public address (or an allowed host), same-host redirects followed,
+ * HTML turned into plain text, bounded in time (15 s with the caller's cancel) and in size (what is
+ * read and what the model is shown). The guarded network part is in fetch-request.ts.
  */
+import type { Readable } from 'node:stream';
 import { convert } from 'html-to-text';
+import { FetchAllowList } from '../../util/network.js';
 import { truncate } from '../../util/text.js';
 import { type Tool, ToolError } from '../types.js';
 import { looksBinary, requireString } from './args.js';
+import {
+  BlockedAddressError,
+  type FetchedResponse,
+  guardedGet,
+  MAX_REDIRECTS,
+  type Resolver,
+  systemResolver,
+} from './fetch-request.js';
 
 export const FETCH_TIMEOUT_MS = 15_000;
 export const FETCH_OUTPUT_LIMIT = 2000;
@@ -15,6 +26,10 @@ export const FETCH_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export interface FetchToolOptions {
   /** Defaults to FETCH_TIMEOUT_MS; tests shorten it. */
   timeoutMs?: number;
+  /** `fetch.allowHosts` from GeekAgent.json: hosts that may be private (see permissions/network.ts). */
+  allowHosts?: readonly string[];
+  /** Name resolution; defaults to the system's (tests inject answers). */
+  resolve?: Resolver;
 }
 
 const HTML_OPTIONS = {
@@ -28,11 +43,15 @@ const HTML_OPTIONS = {
 
 export function createFetchTool(options: FetchToolOptions = {}): Tool {
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const allow = new FetchAllowList(options.allowHosts ?? []);
+  const resolve = options.resolve ?? systemResolver;
   return {
     name: 'fetch',
     description:
-      'Fetches a web page or text resource over http or https (redirects followed) and returns its text: HTML is ' +
-      `converted to plain text. The first line is "<final url> (HTTP <status>)"; the text is cut to ${FETCH_OUTPUT_LIMIT} chars. ` +
+      'Fetches a web page or text resource over http or https and returns its text: HTML is converted to plain ' +
+      `text. The first line is "<final url> (HTTP <status>)"; the text is cut to ${FETCH_OUTPUT_LIMIT} chars. ` +
+      `Redirects within the same host are followed (at most ${MAX_REDIRECTS}); a redirect to another host is reported, not followed. ` +
+      'Private network addresses (localhost, 10.x, 192.168.x, cloud metadata, …) are refused unless the user allowed them. ' +
       `Times out after ${timeoutMs / 1000} s. Non-text responses (images, archives) are described, not returned.`,
     parameters: {
       type: 'object',
@@ -63,26 +82,33 @@ export function createFetchTool(options: FetchToolOptions = {}): Tool {
         if (ctx.signal.aborted) return new ToolError('fetch: cancelled');
         if (timeout.aborted)
           return new ToolError(`fetch: cannot reach ${url}: timed out after ${timeoutMs / 1000} s`);
+        if (error instanceof ToolError) return error;
         return new ToolError(`fetch: cannot reach ${url}: ${networkReason(error)}`);
       };
 
-      let response: Response;
+      let response: FetchedResponse;
       try {
-        response = await fetch(parsed, { signal, redirect: 'follow', headers: { accept: ACCEPT } });
+        const outcome = await guardedGet(parsed, { signal, allow, resolve, accept: ACCEPT });
+        if (outcome.kind === 'redirect') {
+          return `${outcome.from.href} (HTTP ${outcome.status})\nredirected to ${outcome.to} (${outcome.reason})`;
+        }
+        response = outcome.response;
       } catch (error) {
+        // A refusal is the policy speaking, whatever the timers did meanwhile.
+        if (error instanceof BlockedAddressError) throw error;
         throw failure(error);
       }
-      const contentType = response.headers.get('content-type') ?? '';
+      const contentType = response.header('content-type') ?? '';
       const mime = contentType.split(';')[0]!.trim().toLowerCase();
-      const declaredLength = Number(response.headers.get('content-length') ?? Number.NaN);
+      const declaredLength = Number(response.header('content-length') ?? Number.NaN);
       if (mime !== '' && !isTextType(mime) && Number.isFinite(declaredLength)) {
         // The size is all the model gets; no need to download the thing.
-        await response.body?.cancel().catch(() => undefined);
+        response.body.destroy();
         throw notText(url, contentType, `${declaredLength} bytes`);
       }
       let body: BodyBytes;
       try {
-        body = await readBody(response, FETCH_MAX_BODY_BYTES);
+        body = await readBody(response.body, FETCH_MAX_BODY_BYTES);
       } catch (error) {
         throw failure(error);
       }
@@ -93,8 +119,9 @@ export function createFetchTool(options: FetchToolOptions = {}): Tool {
       }
       const raw = decode(body.bytes, contentType);
       const text = isHtml(mime) ? convert(raw, HTML_OPTIONS) : raw;
-      const lines = [`${response.url || parsed.href} (HTTP ${response.status})`];
-      lines.push(text.trim() === '' ? '(empty body)' : truncate(text, FETCH_OUTPUT_LIMIT));
+      const lines = [`${response.url.href} (HTTP ${response.status})`];
+      // Redacted before the cut: a secret cut in half would not be recognised afterwards.
+      lines.push(text.trim() === '' ? '(empty body)' : truncate(text, FETCH_OUTPUT_LIMIT, ctx.redact));
       if (!body.complete) lines.push(`(only the first ${FETCH_MAX_BODY_BYTES} bytes of the body were read)`);
       return lines.join('\n');
     },
@@ -109,18 +136,14 @@ interface BodyBytes {
   complete: boolean;
 }
 
-async function readBody(response: Response, cap: number): Promise<BodyBytes> {
-  if (!response.body) return { bytes: new Uint8Array(), complete: true };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+async function readBody(body: Readable, cap: number): Promise<BodyBytes> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
     if (size > cap) {
-      await reader.cancel().catch(() => undefined);
+      body.destroy();
       return { bytes: Buffer.concat(chunks).subarray(0, cap), complete: false };
     }
   }
@@ -159,7 +182,7 @@ function decode(bytes: Uint8Array, contentType: string): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
 
-/** undici reports "fetch failed" and hides the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
+/** Node's errors say it plainly (`connect ECONNREFUSED …`); some keep the useful part in `cause`. */
 function networkReason(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause;

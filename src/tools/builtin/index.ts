@@ -1,6 +1,6 @@
 /**
  * The built-in tool set, in the order the model sees it. Options exist for tests (short
- * timeouts, a fixed clock); production passes none.
+ * timeouts, a fixed clock) and for configuration (the fetch allow list).
  */
 import path from 'node:path';
 import type { Tool } from '../types.js';
@@ -15,6 +15,8 @@ import { createTimeTool } from './time.js';
 export interface BuiltinToolOptions {
   shellTimeoutMs?: number;
   fetchTimeoutMs?: number;
+  /** `fetch.allowHosts` from the config files. */
+  fetchAllowHosts?: readonly string[];
   now?: () => Date;
 }
 
@@ -26,7 +28,7 @@ export function createBuiltinTools(options: BuiltinToolOptions = {}): Tool[] {
     createReadTool(),
     createGlobTool(),
     createSearchTool(),
-    createFetchTool({ timeoutMs: options.fetchTimeoutMs }),
+    createFetchTool({ timeoutMs: options.fetchTimeoutMs, allowHosts: options.fetchAllowHosts }),
     { ...createWriteTool(), exclusiveKey: fileEditKey },
     { ...createPatchTool(), exclusiveKey: fileEditKey },
   ];

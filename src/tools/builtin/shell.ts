@@ -49,7 +49,8 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       const command = requireString('run_shell', args, 'command');
       if (command.trim() === '') throw new ToolError('run_shell: "command" must not be empty');
       if (ctx.signal.aborted) throw new ToolError('run_shell: cancelled');
-      const result = await runCommand(command, ctx.sandbox.root, ctx.env, ctx.signal, timeoutMs);
+      const output = new BoundedText(SHELL_OUTPUT_LIMIT, ctx.redact);
+      const result = await runCommand(command, ctx.sandbox.root, ctx.env, ctx.signal, timeoutMs, output);
       if (result.stopped === 'abort') throw new ToolError('run_shell: cancelled');
       return formatResult(result, timeoutMs);
     },
@@ -62,6 +63,7 @@ function runCommand(
   env: NodeJS.ProcessEnv,
   signal: AbortSignal,
   timeoutMs: number,
+  output: BoundedText,
 ): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], {
@@ -70,7 +72,6 @@ function runCommand(
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    const output = new BoundedText(SHELL_OUTPUT_LIMIT);
     let stopped: ShellResult['stopped'] = null;
 
     const stop = (reason: 'timeout' | 'abort'): void => {

@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServerLog } from '../../../src/mcp/server-log.js';
+import { ServerLog, type ServerLogOptions } from '../../../src/mcp/server-log.js';
+import { createRedactor } from '../../../src/permissions/redact.js';
 
 let dir: string;
 const logs: ServerLog[] = [];
@@ -20,7 +21,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function open(file: string | undefined, options?: { maxLines?: number; maxFileBytes?: number }): ServerLog {
+function open(file: string | undefined, options?: ServerLogOptions): ServerLog {
   const log = new ServerLog('demo', file, options);
   logs.push(log);
   return log;
@@ -63,6 +64,22 @@ describe('ServerLog', () => {
     expect((await fileLines(file))[0]).toMatch(
       new RegExp(`^${ISO} ${expected.replace('[', '\\[').replace(']', '\\]')}$`),
     );
+  });
+
+  it('redacts secret values in the file and in memory, before cutting a long line', async () => {
+    const file = path.join(dir, 'demo.log');
+    const log = open(file, { redact: createRedactor({ GITHUB_TOKEN: 'ghp_0123456789abcdef' }) });
+    log.append('auth with ghp_0123456789abcdef ok');
+    // The token straddles the 4000-char cut: it is replaced whole, its prefix never written.
+    log.append(`${'z'.repeat(3990)}ghp_0123456789abcdef${'z'.repeat(100)}`);
+    await log.close();
+    const written = await readFile(file, 'utf8');
+    expect(written).not.toContain('ghp_');
+    expect(log.tail()).toEqual([
+      'auth with [REDACTED:GITHUB_TOKEN] ok',
+      `${'z'.repeat(3990)}[REDACTED:GITHUB_TOKEN]… [110 characters cut]`,
+    ]);
+    expect((await fileLines(file)).map((line) => line.replace(/^\S+ /, ''))).toEqual(log.tail());
   });
 
   it('rotates to .1 when the file would pass maxFileBytes, an old big file included', async () => {

@@ -205,9 +205,12 @@ describe('MCP config', () => {
         },
         b: { command: 'node', timeout: 0 },
         c: { command: '' },
+        d: { command: 'node', timeout: 1e12, startupTimeout: 2_147_483_647 },
+        e: { command: 'node', startupTimeout: 99_999_999_999 },
+        f: { command: 'node', maxResultTokens: 0.5 },
       }),
     );
-    const [a, b, c] = await load();
+    const [a, b, c, d, e, f] = await load();
     expect(ok(a)).toMatchObject({
       timeoutMs: 500,
       startupTimeoutMs: 900,
@@ -216,8 +219,18 @@ describe('MCP config', () => {
       excludeTools: ['get_secret'],
       maxResultTokens: 100,
     });
-    expect(invalid(b)).toBe(`${projectFile}: at mcpServers.b.timeout: Too small: expected number to be >0`);
+    expect(invalid(b)).toBe(`${projectFile}: at mcpServers.b.timeout: must be at least 1 (milliseconds)`);
     expect(invalid(c)).toBe(`${projectFile}: at mcpServers.c.command: command must not be empty`);
+    // Node's timers fire after 1 ms for anything above 2^31-1 ms: such values are refused.
+    expect(invalid(d)).toBe(
+      `${projectFile}: at mcpServers.d.timeout: must be at most 2147483647 (milliseconds, about 24.8 days)`,
+    );
+    expect(invalid(e)).toBe(
+      `${projectFile}: at mcpServers.e.startupTimeout: must be at most 2147483647 (milliseconds, about 24.8 days)`,
+    );
+    expect(invalid(f)).toBe(
+      `${projectFile}: at mcpServers.f.maxResultTokens: expected a whole number of tokens`,
+    );
   });
 
   it('parses remote entries', async () => {

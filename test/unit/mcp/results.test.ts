@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertCallToolResult, estimateTokens } from '../../../src/mcp/results.js';
+import { createRedactor } from '../../../src/permissions/redact.js';
 
 const text = { maxResultTokens: 25_000, acceptsMedia: false };
 const media = { maxResultTokens: 25_000, acceptsMedia: true };
@@ -165,6 +166,23 @@ describe('convertCallToolResult', () => {
       { type: 'image', data: PNG, mimeType: 'image/png' },
       { type: 'text', text: 'yyyyy\n(result truncated: showing about 3 of 5 tokens; 8 characters cut)' },
     ]);
+  });
+
+  it('redacts every text before cutting, so a secret at the cut leaves no prefix', () => {
+    const redact = createRedactor({ SERVICE_TOKEN: 'tok-0123456789abcdef' });
+    const result = convertCallToolResult(
+      {
+        content: [
+          { type: 'resource', resource: { uri: 'x://y', text: 'again tok-0123456789abcdef' } },
+          { type: 'text', text: `${'a'.repeat(300)}tok-0123456789abcdef${'b'.repeat(200)}` },
+        ],
+      },
+      { ...text, maxResultTokens: 100, redact },
+    );
+    const output = String(result.output);
+    expect(output).not.toContain('tok-');
+    expect(output).toContain('[resource x://y]\nagain [REDACTED:SERVICE_TOKEN]\naaa');
+    expect(output).toContain(`${'a'.repeat(300)}[REDACTED:SERVICE_TOKEN]bbb`);
   });
 
   it('does not cut a result at the limit', () => {

@@ -52,6 +52,8 @@ describe('permission config', () => {
       projectRules: { ...BUILTIN_POLICIES },
       userFile,
       userRules: {},
+      projectFetchAllow: [],
+      userFetchAllow: [],
       created: true,
     });
     expect(JSON.parse(await readFile(projectFile, 'utf8'))).toEqual({ root: '..', tools: BUILTIN_POLICIES });
@@ -123,6 +125,24 @@ describe('permission config', () => {
     expect(error.message).toMatch(
       new RegExp(`^${escapeRegExp(userFile)}: invalid JSON at line 1, column \\d+`),
     );
+  });
+
+  it('reads fetch.allowHosts from each file and names a bad entry by its path', async () => {
+    await writeJson(projectFile, { root: '..', fetch: { allowHosts: ['localhost:8080', '10.0.0.0/8'] } });
+    await writeJson(userFile, { fetch: { allowHosts: ['[::1]:3000'] } });
+    const config = await load();
+    expect(config.projectFetchAllow).toEqual(['localhost:8080', '10.0.0.0/8']);
+    expect(config.userFetchAllow).toEqual(['[::1]:3000']);
+
+    await writeJson(projectFile, { fetch: { allowHosts: ['ok.example', 'http://x/'] } });
+    expect((await loadError()).message).toBe(
+      `${projectFile}: at fetch.allowHosts[1]: "http://x/" is not a host, host:port, IP or CIDR range`,
+    );
+  });
+
+  it('reads a file that starts with a UTF-8 byte order mark', async () => {
+    await writeJson(projectFile, `\uFEFF${JSON.stringify({ root: '..', tools: { read: 'deny' } })}`);
+    expect((await load()).projectRules).toEqual({ read: 'deny' });
   });
 
   it('names the JSON path of a bad policy value', async () => {

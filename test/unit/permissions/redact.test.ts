@@ -28,17 +28,40 @@ describe('createRedactor', () => {
     expect(redact('x abcdefgh y')).toBe('x [REDACTED:mytokens] y');
   });
 
-  it('skips values shorter than 6 characters and empty or missing ones', () => {
+  it('replaces values of 4 or more characters; 4-5 character values only as whole words', () => {
     const redact = createRedactor({
       DEBUG_KEY: '1',
-      USE_TOKEN: 'true',
-      SHORT_SECRET: '12345',
+      SHORT_SECRET: '123',
+      PIN_PASSWORD: '4821',
+      HOST_TOKEN: 'ab-cd',
       EMPTY_KEY: '',
       UNSET_KEY: undefined,
     });
-    const text = '1 true 12345 output stays as it was';
-    expect(redact(text)).toBe(text);
+    expect(redact('pin 4821, token ab-cd; 1 and 123 stay')).toBe(
+      'pin [REDACTED:PIN_PASSWORD], token [REDACTED:HOST_TOKEN]; 1 and 123 stay',
+    );
+    // Inside a longer word a short value is something else: 48210 is not the PIN.
+    expect(redact('order 48210 x4821y')).toBe('order 48210 x4821y');
     expect(createRedactor({ SIX_KEY: '123456' })('a123456b')).toBe('a[REDACTED:SIX_KEY]b');
+  });
+
+  it('never treats switches like true/false/none as secrets', () => {
+    const redact = createRedactor({ USE_TOKEN: 'true', CACHE_KEY: 'False', PROXY_PASSWORD: 'none' });
+    const text = 'true false none stay as they were';
+    expect(redact(text)).toBe(text);
+    expect(redact.reach).toBe(0);
+  });
+
+  it('head() replaces a secret straddling the cut whole, and reports how far a secret can reach', () => {
+    const redact = createRedactor({ API_KEY: 'sk-abcdef-123', DB_PASSWORD: 'hunter2!' });
+    expect(redact.reach).toBe('sk-abcdef-123'.length);
+    const text = 'hello sk-abcdef-123 world';
+    // The cut at 10 falls inside the key: the key is replaced whole, nothing after it is kept.
+    expect(redact.head(text, 10)).toBe('hello [REDACTED:API_KEY]');
+    expect(redact.head(text, 6)).toBe('hello ');
+    expect(redact.head(text, 3)).toBe('hel');
+    expect(redact.head(text, 100)).toBe('hello [REDACTED:API_KEY] world');
+    expect(redact.head('hunter2! and sk-abcdef-123', 2)).toBe('[REDACTED:DB_PASSWORD]');
   });
 
   it('replaces a longer value first when it contains another', () => {

@@ -8,6 +8,7 @@ import {
   MISSING_KEY_MESSAGE,
   modelAcceptsMedia,
   resolveModelSettings,
+  SettingsError,
 } from '../../../src/config/model-settings.js';
 
 describe('resolveModelSettings', () => {
@@ -18,6 +19,7 @@ describe('resolveModelSettings', () => {
       model: 'deepseek-v4-flash',
       contextWindow: 128_000,
       maxRetries: 2,
+      requestTimeoutMs: 120_000,
       acceptsMedia: false,
     });
   });
@@ -31,6 +33,7 @@ describe('resolveModelSettings', () => {
         GEEKAGENT_CONTEXT_WINDOW: '8192',
         GEEKAGENT_MAX_RETRIES: '0',
         GEEKAGENT_ACCEPTS_MEDIA: '1',
+        GEEKAGENT_REQUEST_TIMEOUT: '300',
       },
       {},
     );
@@ -40,6 +43,7 @@ describe('resolveModelSettings', () => {
       model: 'llama3.1:8b',
       contextWindow: 8192,
       maxRetries: 0,
+      requestTimeoutMs: 300_000,
       acceptsMedia: true,
     });
   });
@@ -53,13 +57,14 @@ describe('resolveModelSettings', () => {
     expect(settings.acceptsMedia).toBe(true);
   });
 
-  it('treats empty values as unset and ignores unparsable numbers', () => {
+  it('treats empty values as unset', () => {
     const settings = resolveModelSettings(
       {
         OPENAI_API_KEY: '',
         OPENAI_MODEL: ' ',
-        GEEKAGENT_CONTEXT_WINDOW: 'lots',
-        GEEKAGENT_MAX_RETRIES: '-1',
+        GEEKAGENT_CONTEXT_WINDOW: '',
+        GEEKAGENT_MAX_RETRIES: ' ',
+        GEEKAGENT_REQUEST_TIMEOUT: '',
       },
       {},
     );
@@ -67,6 +72,40 @@ describe('resolveModelSettings', () => {
     expect(settings.model).toBe('deepseek-v4-flash');
     expect(settings.contextWindow).toBe(128_000);
     expect(settings.maxRetries).toBe(2);
+    expect(settings.requestTimeoutMs).toBe(120_000);
+  });
+
+  it('refuses unparsable or out-of-range numbers, naming the variable and the range', () => {
+    const failure = (env: NodeJS.ProcessEnv) => {
+      try {
+        resolveModelSettings(env, {});
+      } catch (error) {
+        expect(error).toBeInstanceOf(SettingsError);
+        return (error as Error).message;
+      }
+      throw new Error('expected a SettingsError');
+    };
+    expect(failure({ GEEKAGENT_CONTEXT_WINDOW: 'lots' })).toBe(
+      'GEEKAGENT_CONTEXT_WINDOW must be a whole number from 1 to 100000000, got "lots"',
+    );
+    expect(failure({ GEEKAGENT_CONTEXT_WINDOW: '0' })).toMatch(/from 1 to/);
+    expect(failure({ GEEKAGENT_MAX_RETRIES: '-1' })).toBe(
+      'GEEKAGENT_MAX_RETRIES must be a whole number from 0 to 100, got "-1"',
+    );
+    expect(failure({ GEEKAGENT_MAX_RETRIES: '1e3' })).toMatch(/^GEEKAGENT_MAX_RETRIES/);
+    expect(failure({ GEEKAGENT_REQUEST_TIMEOUT: '0' })).toBe(
+      'GEEKAGENT_REQUEST_TIMEOUT must be a number of seconds from 0.001 to 2147483, got "0"',
+    );
+    // 2147484 s is past what a Node timer holds: it would fire after 1 ms.
+    expect(failure({ GEEKAGENT_REQUEST_TIMEOUT: '2147484' })).toMatch(/^GEEKAGENT_REQUEST_TIMEOUT/);
+    expect(failure({ GEEKAGENT_REQUEST_TIMEOUT: '2m' })).toMatch(/got "2m"$/);
+  });
+
+  it('reads GEEKAGENT_REQUEST_TIMEOUT in seconds, decimals allowed', () => {
+    expect(resolveModelSettings({ GEEKAGENT_REQUEST_TIMEOUT: '0.25' }, {}).requestTimeoutMs).toBe(250);
+    expect(resolveModelSettings({ GEEKAGENT_REQUEST_TIMEOUT: '2147483' }, {}).requestTimeoutMs).toBe(
+      2_147_483_000,
+    );
   });
 
   it('GEEKAGENT_ACCEPTS_MEDIA=0 turns media off for a vision model', () => {

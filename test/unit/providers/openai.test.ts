@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelSettings } from '../../../src/config/model-settings.js';
+import { createRedactor } from '../../../src/permissions/redact.js';
 import type { Message } from '../../../src/providers/messages.js';
-import { OpenAIChatProvider } from '../../../src/providers/openai.js';
+import { OpenAIChatProvider, type ProviderOptions } from '../../../src/providers/openai.js';
 import {
   type ChatRequest,
   ContextOverflowError,
@@ -19,16 +20,25 @@ async function start(steps: FakeStep[]): Promise<FakeModel> {
   return fake;
 }
 
-function provider(fake: FakeModel | undefined, overrides: Partial<ModelSettings> = {}): OpenAIChatProvider {
-  return new OpenAIChatProvider({
-    baseURL: fake?.url ?? 'http://127.0.0.1:9/v1',
-    apiKey: 'test-key',
-    model: 'test-model',
-    contextWindow: 128_000,
-    maxRetries: 0,
-    ...overrides,
-  });
+function provider(
+  fake: FakeModel | undefined,
+  overrides: Partial<ModelSettings> = {},
+  options: ProviderOptions = {},
+): OpenAIChatProvider {
+  return new OpenAIChatProvider(
+    {
+      baseURL: fake?.url ?? 'http://127.0.0.1:9/v1',
+      apiKey: 'test-key',
+      model: 'test-model',
+      contextWindow: 128_000,
+      maxRetries: 0,
+      ...overrides,
+    },
+    options,
+  );
 }
+
+const failure = (pending: Promise<unknown>) => pending.then(() => undefined).catch((e: unknown) => e);
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
   return {
@@ -312,5 +322,81 @@ describe('OpenAIChatProvider message conversion', () => {
       'system',
     ]);
     expect(messages?.[3]?.content).toBe('captured\n[image: image/png, 0.0 KB]');
+  });
+
+  it('ends a stream that stalls mid-reply after the idle timeout, with a clear error', async () => {
+    const fake = await start([{ kind: 'hang', afterText: 'thinking' }]);
+    const deltas: string[] = [];
+    const error = await failure(
+      provider(fake, { requestTimeoutMs: 300 }).complete(request({ onText: (d) => deltas.push(d) })),
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toBe(
+      `model request timed out: no data for 0.3 s from ${fake.url} (GEEKAGENT_REQUEST_TIMEOUT)`,
+    );
+    expect(deltas).toEqual(['thinking']);
+  });
+
+  it('times out a server that never sends headers, without retrying past the timeout', async () => {
+    const fake = await start([{ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' }]);
+    const started = performance.now();
+    const error = await failure(provider(fake, { requestTimeoutMs: 300, maxRetries: 2 }).complete(request()));
+    expect((error as Error).message).toBe(
+      `model request timed out: no data for 0.3 s from ${fake.url} (GEEKAGENT_REQUEST_TIMEOUT)`,
+    );
+    expect(fake.requests).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('keeps a slow stream that sends within the timeout, however long it takes in total', async () => {
+    const fake = await start([{ text: 'slow but steady', fragmentSize: 3, chunkDelayMs: 100 }]);
+    // 9 chunks, 100 ms apart: longer than the 600 ms idle limit in total, never idle that long.
+    const round = await provider(fake, { requestTimeoutMs: 600 }).complete(request());
+    expect(round.text).toBe('slow but steady');
+  });
+
+  it('reports a 200 HTML page (captive portal, wrong base URL) as such', async () => {
+    const page = '<!DOCTYPE html><html><body>Please log in to the hotel Wi-Fi</body></html>';
+    const fake = await start([
+      { kind: 'raw', status: 200, contentType: 'text/html; charset=utf-8', body: page },
+      { kind: 'raw', status: 200, contentType: 'text/plain', body: `\n  ${page}` },
+      { kind: 'raw', status: 200, body: page },
+    ]);
+    const expected = `model endpoint ${fake.url} answered 200 with an HTML page, not a chat completion stream — check OPENAI_BASE_URL`;
+    for (let i = 0; i < 3; i++) {
+      const error = await failure(provider(fake).complete(request()));
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as Error).message).toBe(expected);
+    }
+  });
+
+  it('says an HTML error page is an HTML page instead of dumping its markup', async () => {
+    const fake = await start([
+      { kind: 'raw', status: 404, contentType: 'text/html', body: '<html>Not Found</html>' },
+    ]);
+    const error = await failure(provider(fake).complete(request()));
+    expect((error as Error).message).toBe(
+      `model request failed: HTTP 404: the server answered with an HTML page, not the API — check OPENAI_BASE_URL (${fake.url})`,
+    );
+  });
+
+  it('redacts the key and env secrets that an error body echoes', async () => {
+    const fake = await start([
+      (req) => ({
+        kind: 'http_error',
+        status: 401,
+        message: `Incorrect API key provided: ${String(req.headers.authorization).slice('Bearer '.length)}; org token org-tok-9`,
+      }),
+    ]);
+    const redact = createRedactor({ ORG_TOKEN: 'org-tok-9' });
+    const error = await failure(
+      provider(fake, { apiKey: 'sk-live-abcdef123' }, { redact }).complete(request()),
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({
+      status: 401,
+      message:
+        'model request failed: HTTP 401: Incorrect API key provided: [REDACTED:OPENAI_API_KEY]; org token [REDACTED:ORG_TOKEN]',
+    });
   });
 });

@@ -70,7 +70,8 @@ describe('fetch', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const fetchTool = createFetchTool();
+  // The test server is on loopback, which fetch refuses unless allowed.
+  const fetchTool = createFetchTool({ allowHosts: ['127.0.0.1'] });
   const ctx = () => makeContext('/nonexistent-root').ctx;
 
   it('converts HTML to text: link text kept, hrefs, images and scripts dropped', async () => {
@@ -142,7 +143,7 @@ describe('fetch', () => {
   });
 
   it('gives up after its timeout', async () => {
-    const quick = createFetchTool({ timeoutMs: 300 });
+    const quick = createFetchTool({ timeoutMs: 300, allowHosts: ['127.0.0.1'] });
     await expect(quick.run({ url: `${base}/hang` }, ctx())).rejects.toThrow(
       `fetch: cannot reach ${base}/hang: timed out after 0.3 s`,
     );

@@ -1,0 +1,119 @@
+/**
+ * Watches one model request at the byte level, through the `fetch` handed to the SDK: an idle
+ * timer (no bytes for `idleMs`, before or after the headers, ends the request) and a check that a
+ * successful answer is an event stream, not an HTML page (a captive portal, a base URL that lands on
+ * a website).
+ */
+import { ProviderError } from './types.js';
+
+/** `<` opens every HTML page and never starts a server-sent event stream. */
+const LESS_THAN = 0x3c;
+
+export class RequestWatch {
+  #last = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #timedOut = false;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly baseURL: string,
+    /** Called once when the request has been idle too long; the caller aborts it. */
+    private readonly onIdle: () => void,
+  ) {}
+
+  /** True once the idle timer fired. */
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
+  start(): void {
+    this.#touch();
+    this.#arm(this.idleMs);
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** The error the person sees when the timer fired. */
+  timeoutError(): ProviderError {
+    return new ProviderError(
+      `model request timed out: no data for ${seconds(this.idleMs)} s from ${this.baseURL} (GEEKAGENT_REQUEST_TIMEOUT)`,
+    );
+  }
+
+  /** A `fetch` for the SDK: every byte received resets the idle timer; HTML answers fail. */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    this.#touch();
+    const response = await globalThis.fetch(input, init);
+    this.#touch();
+    if (!response.ok || !response.body) return response;
+    const htmlError = () =>
+      new ProviderError(
+        `model endpoint ${this.baseURL} answered ${response.status} with an HTML page, not a chat completion stream — check OPENAI_BASE_URL`,
+        response.status,
+      );
+    const declaredHtml = isHtmlType(response.headers.get('content-type'));
+    let sniffing = true;
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        start: (controller) => {
+          if (declaredHtml) controller.error(htmlError());
+        },
+        transform: (chunk, controller) => {
+          this.#touch();
+          if (sniffing) {
+            const first = chunk.find((byte) => !isSpace(byte));
+            if (first !== undefined) {
+              sniffing = false;
+              // No content type or a wrong one: the first byte still tells a page from a stream.
+              if (first === LESS_THAN) {
+                controller.error(htmlError());
+                return;
+              }
+            }
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+
+  #touch(): void {
+    this.#last = performance.now();
+  }
+
+  // One timer re-armed for what is left, instead of a reset per chunk: chunks are many.
+  #arm(delay: number): void {
+    this.#timer = setTimeout(() => {
+      const idle = performance.now() - this.#last;
+      if (idle >= this.idleMs - 1) {
+        this.#timedOut = true;
+        this.#timer = undefined;
+        this.onIdle();
+        return;
+      }
+      this.#arm(this.idleMs - idle);
+    }, delay);
+  }
+}
+
+function isHtmlType(contentType: string | null): boolean {
+  const mime = contentType?.split(';')[0]?.trim().toLowerCase();
+  return mime === 'text/html' || mime === 'application/xhtml+xml';
+}
+
+function isSpace(byte: number): boolean {
+  // BOM bytes count as space: a page may start with one.
+  return [0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf].includes(byte);
+}
+
+function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
