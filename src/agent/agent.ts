@@ -202,9 +202,9 @@ export class Agent {
       turnStart: turn.turnStart,
       trigger,
       estimateTokens: () =>
-        conversation.estimateTokens(
-          turn.system.length + toolsChars(registry.toProviderTools()) + messagesChars(conversation.messages),
-        ),
+        conversation.estimateRequest(turn.system.length + toolsChars(registry.toProviderTools())),
+      requestChars: () =>
+        turn.system.length + toolsChars(registry.toProviderTools()) + messagesChars(conversation.messages),
       waiting: (message) => turn.emit({ type: 'waiting', message }),
       emit: turn.emit,
     };

@@ -11,8 +11,17 @@ import { DEFAULT_TOKENS_PER_CHAR, messagesChars, observedRatio } from './tokens.
 
 export type ConversationChange =
   | HistoryChange
-  /** One model request's reported usage, and the size of that request in characters. */
-  | { type: 'usage'; usage: Usage; requestChars: number };
+  /**
+   * One model request's reported usage, the size of that request in characters, and the last
+   * message it carried (null: none) — what later estimates count from.
+   */
+  | { type: 'usage'; usage: Usage; requestChars: number; afterId: string | null };
+
+/** The last reported request: its prompt tokens covered the history up to `afterId`. */
+export interface UsageBasis {
+  promptTokens: number;
+  afterId: string | null;
+}
 
 /** What a saved session restores besides the messages. */
 export interface ConversationState {
@@ -20,7 +29,12 @@ export interface ConversationState {
   totalUsage: Usage;
   tokensPerChar: number;
   contextTokens: number;
+  /** Set when the last report still describes the history (nothing compacted or rolled back since). */
+  basis?: UsageBasis;
 }
+
+/** Replacements that keep what the last request saw: results put in order, a repaired run. */
+const SIZE_KEEPING_REPLACEMENTS = new Set(['order', 'repair']);
 
 export class Conversation {
   readonly history = new History();
@@ -28,11 +42,18 @@ export class Conversation {
   /** Prompt tokens of the latest request (or the estimate after a compaction): how full the window is. */
   private context = 0;
   private ratio = DEFAULT_TOKENS_PER_CHAR;
+  private basis: UsageBasis | undefined;
   private readonly listeners = new Set<(change: ConversationChange) => void>();
 
   constructor() {
     this.history.onChange((change) => {
       if (change.type === 'truncate' && change.after === null) this.context = 0;
+      if (
+        change.type === 'truncate' ||
+        (change.type === 'replace' && !SIZE_KEEPING_REPLACEMENTS.has(change.reason))
+      ) {
+        this.basis = undefined;
+      }
       this.emit(change);
     });
   }
@@ -63,13 +84,31 @@ export class Conversation {
     this.usage = addUsage(this.usage, round);
     this.context = round.prompt_tokens;
     this.ratio = observedRatio(round.prompt_tokens, requestChars) ?? this.ratio;
-    this.emit({ type: 'usage', usage: round, requestChars });
+    const afterId = this.history.last?.id ?? null;
+    if (round.prompt_tokens > 0) this.basis = { promptTokens: round.prompt_tokens, afterId };
+    this.emit({ type: 'usage', usage: round, requestChars, afterId });
     return this.usage;
   }
 
   /** Tokens `chars` characters of this conversation probably take. */
   estimateTokens(chars: number): number {
     return Math.ceil(chars * this.ratio);
+  }
+
+  /**
+   * Tokens the next request probably takes, given the characters of what is sent besides the
+   * history (system prompt, tools). Counts from the provider's last report when it still
+   * describes the history — its number plus what was added since — else from the characters.
+   */
+  estimateRequest(fixedChars: number): number {
+    const messages = this.history.messages;
+    if (this.basis) {
+      const at = this.basis.afterId === null ? -1 : lastIndexOf(messages, this.basis.afterId);
+      if (at >= 0 || this.basis.afterId === null) {
+        return this.basis.promptTokens + this.estimateTokens(messagesChars(messages.slice(at + 1)));
+      }
+    }
+    return this.estimateTokens(fixedChars + messagesChars(messages));
   }
 
   /** After a compaction: the panel shows the smaller size before the next request reports it. */
@@ -88,6 +127,7 @@ export class Conversation {
     this.ratio = state.tokensPerChar;
     this.context = state.contextTokens;
     this.history.load(state.messages);
+    this.basis = state.basis;
   }
 
   /** A fresh conversation (a new session): no messages, no usage. */
@@ -95,7 +135,17 @@ export class Conversation {
     this.restore({ messages: [], totalUsage: emptyUsage(), tokensPerChar: this.ratio, contextTokens: 0 });
   }
 
+  /** The basis as a saved session would restore it (for tests and tools that inspect it). */
+  get usageBasis(): UsageBasis | undefined {
+    return this.basis;
+  }
+
   private emit(change: ConversationChange): void {
     for (const listener of this.listeners) listener(change);
   }
+}
+
+function lastIndexOf(messages: readonly HistoryMessage[], id: string): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.id === id) return i;
+  return -1;
 }

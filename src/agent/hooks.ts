@@ -28,6 +28,8 @@ export interface RequestScope {
   turnStart: string | undefined;
   /** What the request would cost if sent now, in tokens: system prompt, tools and history. */
   estimateTokens(): number;
+  /** Its size in characters (what the token estimate is measured against). */
+  requestChars(): number;
   /** 'auto' before each request; 'overflow' when the provider just refused it as too long. */
   trigger: 'auto' | 'overflow';
   /** Something is being waited for (MCP servers still starting). */

@@ -7,10 +7,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Agent } from '../agent/agent.js';
+import { Compactor } from '../agent/compaction.js';
 import { Conversation } from '../agent/conversation.js';
+import { resolveCompactionSettings } from '../config/compaction-settings.js';
 import { loadDotEnv } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
+import { compactionExtension } from '../extensions/compaction.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension } from '../extensions/mcp.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
@@ -85,6 +88,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const env = options.env;
   loadDotEnv(projectDir, env);
   const settings = resolveModelSettings(env, { model: options.model, baseURL: options.baseURL });
+  const compaction = resolveCompactionSettings(env);
 
   const permissions = await loadPermissionConfig({ projectDir, homeDir });
   const policies = new PolicyStore({
@@ -138,6 +142,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     projectInstructionsExtension(permissions.root),
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia }),
     sessionsExtension(sessions),
+    compactionExtension(
+      new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
+      conversation,
+    ),
   );
   extensions.seal();
   const agent = new Agent({

@@ -8,7 +8,7 @@
  */
 
 import type { TurnResult } from '../agent/agent.js';
-import type { AgentEvent } from '../agent/events.js';
+import { type AgentEvent, describeCompaction } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
@@ -97,6 +97,7 @@ function report(app: App, outcome: TurnOutcome, format: OutputFormat, io: PrintI
 function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
   if (format === 'json') return;
   if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${visible(event.message)}\n`);
+  if (event.type === 'compacted') io.stderr.write(`${describeCompaction(event.report)}\n`);
   // formatToolLine escapes the name and result itself.
   if (event.type === 'tool_end')
     io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);

@@ -6,7 +6,7 @@
  * skipped and counted, never fatal.
  */
 import { z } from 'zod';
-import type { ConversationChange, ConversationState } from '../agent/conversation.js';
+import type { ConversationChange, ConversationState, UsageBasis } from '../agent/conversation.js';
 import type { HistoryMessage } from '../agent/history.js';
 import { messagesChars, observedRatio } from '../agent/tokens.js';
 import type { Usage } from '../providers/messages.js';
@@ -63,7 +63,12 @@ const eventSchema = z.discriminatedUnion('type', [
     messages: z.array(messageSchema),
     reason: z.string(),
   }),
-  z.object({ type: z.literal('usage'), usage: usageSchema, requestChars: z.number() }),
+  z.object({
+    type: z.literal('usage'),
+    usage: usageSchema,
+    requestChars: z.number(),
+    afterId: z.string().nullable().optional(),
+  }),
 ]);
 
 export type LogEvent = z.infer<typeof eventSchema>;
@@ -106,6 +111,7 @@ export function replay(text: string): Replayed {
   let context = 0;
   /** The last usage report still describes the history (no compaction or reset since). */
   let contextCurrent = false;
+  let basis: UsageBasis | undefined;
   let title = '';
   let turns = 0;
   let skipped = 0;
@@ -149,6 +155,7 @@ export function replay(text: string): Replayed {
         turns -= removed.filter((m) => m.role === 'user').length;
         messages = messages.slice(0, at + 1);
         contextCurrent = false;
+        basis = undefined;
         break;
       }
       case 'replace': {
@@ -172,6 +179,12 @@ export function replay(text: string): Replayed {
         ratio = observedRatio(event.usage.prompt_tokens, event.requestChars) ?? ratio;
         context = event.usage.prompt_tokens;
         contextCurrent = true;
+        if (event.usage.prompt_tokens > 0) {
+          basis = {
+            promptTokens: event.usage.prompt_tokens,
+            afterId: event.afterId ?? messages.at(-1)?.id ?? null,
+          };
+        }
         break;
     }
   }
@@ -183,6 +196,7 @@ export function replay(text: string): Replayed {
       totalUsage: usage,
       tokensPerChar,
       contextTokens: contextCurrent ? context : Math.ceil(messagesChars(messages) * tokensPerChar),
+      ...(basis ? { basis } : {}),
     },
     title: titleOf(title),
     turns: Math.max(0, turns),
