@@ -74,6 +74,7 @@ export class Sessions {
         }
         return;
       }
+      if (change.type === 'usage') return;
       const now = options.conversation.messages.filter((message) => message.role === 'user').length;
       if (change.type === 'truncate') this.turns = Math.max(0, this.turns - (this.userMessages - now));
       this.userMessages = now;
