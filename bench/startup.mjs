@@ -53,7 +53,7 @@ async function makeProject(servers) {
 async function ttfrOnce(model, project, servers) {
   const request = model.next();
   const t0 = now();
-  const child = spawnGroup(process.execPath, [CLI, '-p', 'hi'], {
+  const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {
     cwd: project.dir,
     env: {
       PATH: process.env.PATH,

@@ -1,8 +1,8 @@
 /**
  * The composition root: builds the object graph for one project folder (settings, permissions,
  * sandbox, undo, registry, executor, provider, conversation, agent) and the extensions every
- * feature plugs in through (built-in tools, AGENTS.md, MCP, …). Faces (print mode, TUI) receive
- * the finished App; nothing here talks to the terminal.
+ * feature plugs in through (built-in tools, AGENTS.md, MCP, sessions, compaction). Faces (print
+ * mode, TUI) receive the finished App; nothing here talks to the terminal.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,9 @@ import { Agent } from '../agent/agent.js';
 import { Compactor } from '../agent/compaction.js';
 import { Conversation } from '../agent/conversation.js';
 import { resolveCompactionSettings } from '../config/compaction-settings.js';
-import { loadDotEnv } from '../config/dotenv.js';
+import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
+import { userStateDir } from '../config/paths.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { compactionExtension } from '../extensions/compaction.js';
 import { ExtensionHost } from '../extensions/host.js';
@@ -21,7 +22,9 @@ import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
+import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver, Policy } from '../permissions/types.js';
@@ -34,17 +37,32 @@ import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { permissionsUnderTrust } from '../trust/apply.js';
+import type { FolderTrust } from '../trust/decide.js';
+import { allowDeclaration } from '../trust/declarations.js';
+import { checkStateDir, stateFilePath } from '../util/state-dir.js';
 import { createMcpManager, nonInteractiveFeatures } from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
   homeDir?: string;
+  /**
+   * The real environment: tools and MCP servers inherit from it, and `GEEKAGENT_HOME` is read from
+   * it. Never changed here; a trusted project's `.env` only feeds the model settings.
+   */
   env: NodeJS.ProcessEnv;
+  /**
+   * Whether the folder's declarations (project servers, allow rules, a root outside it, `.env`)
+   * apply: see `decideTrust`. Untrusted, the run goes on without them.
+   */
+  trust: FolderTrust;
   model?: string;
   baseURL?: string;
   /** `--allow` / `--deny` patterns, layered above the config files for this run. */
   allow?: string[];
   deny?: string[];
+  /** `--allow-protected` paths: protected paths (.geekagent/, .env) this run may change unasked. */
+  allowProtected?: string[];
   approver: Approver;
   /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
   tracker: ProcessGroupTracker;
@@ -60,6 +78,11 @@ export interface AppOptions {
 export interface App {
   readonly projectDir: string;
   readonly homeDir: string;
+  /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
+  readonly userDir: string;
+  readonly trust: FolderTrust;
+  /** Start-up problems worth a person's attention (e.g. a server-name conflict), shown by the face. */
+  readonly notices: readonly string[];
   readonly settings: ModelSettings;
   readonly permissions: PermissionConfig;
   readonly policies: PolicyStore;
@@ -86,21 +109,42 @@ export async function createApp(options: AppOptions): Promise<App> {
   const projectDir = path.resolve(options.cwd);
   const homeDir = options.homeDir ?? os.homedir();
   const env = options.env;
-  loadDotEnv(projectDir, env);
-  const settings = resolveModelSettings(env, { model: options.model, baseURL: options.baseURL });
-  const compaction = resolveCompactionSettings(env);
+  // A planted `.geekagent` link would aim every state and config write elsewhere: refuse it first.
+  await checkStateDir(projectDir);
+  // From the real environment only: a project's .env must not move the protected user folder.
+  const userDir = userStateDir(env, homeDir);
+  const trust = options.trust;
+  const trusted = trust.state === 'trusted';
+  // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
+  const settingsEnv = withDotEnvSettings(env, trusted ? readModelDotEnv(projectDir) : {});
+  const settings = resolveModelSettings(settingsEnv, { model: options.model, baseURL: options.baseURL });
+  const compaction = resolveCompactionSettings(settingsEnv);
+  const notices: string[] = [];
 
-  const permissions = await loadPermissionConfig({ projectDir, homeDir });
+  const permissions = permissionsUnderTrust(
+    await loadPermissionConfig({ projectDir, homeDir, userDir }),
+    trust,
+    projectDir,
+  );
   const policies = new PolicyStore({
     layers: policyLayers(permissions, options),
     defaults: { ...BUILTIN_POLICIES },
-    persistAllow: (toolName) => saveAllowRule(permissions.projectFile, toolName),
+    persistAllow: async (rule) => {
+      await saveAllowRule(permissions.projectFile, rule);
+      // The person's own answer: a trusted folder stays trusted with it.
+      if (trust.state === 'trusted')
+        await trust.remember?.([allowDeclaration(permissions.projectFile, rule)]);
+    },
+    pins: new PinStore(mcpPinsFile(projectDir)),
   });
   const sandbox = new RootSandbox(permissions.root);
-  const undo = new UndoStack(path.join(projectDir, '.geekagent', 'undo.json'), {
-    display: (absolute) => sandbox.display(absolute),
+  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
+  const protectedPaths = new ProtectedPaths({
+    projectDir,
+    userStateDir: userDir,
+    allowed: options.allowProtected,
   });
-  const redact = createRedactor(env);
+  const redact = createRedactor(settingsEnv);
 
   const registry = new ToolRegistry();
   const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
@@ -109,7 +153,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env, redact },
+    context: { sandbox, undo, env, redact, protectedPaths },
   });
 
   const provider = new OpenAIChatProvider(settings, { redact });
@@ -117,6 +161,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const mcp = await createMcpManager({
     projectDir,
     homeDir,
+    userDir,
+    projectTrusted: trusted,
+    notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,
     registry,
@@ -140,7 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension(permissions.root),
-    mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia }),
+    mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
     sessionsExtension(sessions),
     compactionExtension(
       new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
@@ -161,6 +208,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     projectDir,
     homeDir,
+    userDir,
+    trust,
+    notices,
     settings,
     permissions,
     policies,
@@ -177,7 +227,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions,
     opened,
     shutdown: () => {
-      shutdown ??= extensions.dispose();
+      shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => undefined);
       return shutdown;
     },
   };

@@ -13,16 +13,23 @@ import {
   type Root,
   refuseSampling,
 } from '../mcp/client-features.js';
-import { loadMcpConfig, type ServerConfigEntry } from '../mcp/config.js';
+import { loadMcpServers, type ServerConfigEntry, type ServerNameConflict } from '../mcp/config.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { createTransportFactory } from '../mcp/transports.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { visibleLine } from '../util/terminal-text.js';
 
 export interface McpRuntimeOptions {
   projectDir: string;
   homeDir: string;
+  /** Where user-level state lives (`userStateDir`): the user mcp.json and OAuth tokens. */
+  userDir: string;
+  /** Whether the project's own servers may run: only in a folder the person trusts. */
+  projectTrusted: boolean;
+  /** Told about configuration worth a person's attention (a server-name conflict). */
+  notice?: (message: string) => void;
   env: NodeJS.ProcessEnv;
   tracker: ProcessGroupTracker;
   registry: ToolRegistry;
@@ -38,19 +45,23 @@ export interface McpRuntimeOptions {
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
-  const loaded = await loadMcpConfig({
+  const { entries: loaded, conflicts } = await loadMcpServers({
     projectDir: options.projectDir,
     homeDir: options.homeDir,
+    userDir: options.userDir,
     env: options.env,
+    project: options.projectTrusted,
   });
+  for (const conflict of conflicts) options.notice?.(conflictNotice(conflict));
   // A login waits for a person in a browser: the start-up deadline must not cut it short.
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   return new McpManager({
     entries: options.only ? entries.filter(options.only) : entries,
+    serverNames: entries.map((entry) => entry.name),
     registry: options.registry,
     policies: options.policies,
     createTransport: createTransportFactory(options.tracker, {
-      authDir: authDirectory(options.homeDir),
+      authDir: authDirectory(options.userDir),
       prompter: options.prompter,
     }),
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
@@ -82,6 +93,14 @@ export function rootOf(root: string): Root {
   return { uri: pathToFileURL(root).href, name: path.basename(root) || root };
 }
 
-export function authDirectory(homeDir: string): string {
-  return path.join(homeDir, '.geekagent', 'auth');
+export function authDirectory(userDir: string): string {
+  return path.join(userDir, 'auth');
+}
+
+/** A repo must not take over the name (and so the rules) of the person's own server. */
+export function conflictNotice(conflict: ServerNameConflict): string {
+  return visibleLine(
+    `MCP server ${conflict.name} is declared in both ${conflict.userFile} and ${conflict.projectFile}: ` +
+      `the user's server runs, the project's is skipped (rename one to use both)`,
+  );
 }

@@ -1,13 +1,13 @@
 /**
- * `geekagent mcp …` (matching `claude mcp`): list, get, add, remove and call. Each command that
- * talks to servers connects them exactly like the agent does, then shuts them down. Text output
- * shows control characters visibly (`out` / `err`); `list --json` is left to JSON.stringify.
+ * `geekagent mcp …` (matching `claude mcp`): list, get, add, remove, call and approve. Each command
+ * that talks to servers connects them exactly like the agent does, then shuts them down. Text
+ * output shows control characters visibly (`out` / `err`); `list --json` is left to JSON.stringify.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { authDirectory, createMcpManager, nonInteractiveFeatures } from '../app/create-mcp.js';
-import { loadDotEnv } from '../config/dotenv.js';
+import { userStateDir } from '../config/paths.js';
 import { type AuthorizationPrompter, canOpenBrowser, interactivePrompter } from '../mcp/auth/prompters.js';
 import { addServerToConfig, loadMcpConfig, mcpConfigPath, removeServerFromConfig } from '../mcp/config.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -15,12 +15,17 @@ import { tokenStoreFor } from '../mcp/remote-transport.js';
 import { convertCallToolResult } from '../mcp/results.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { outputToText } from '../tools/types.js';
+import { decideTrust, type FolderTrust } from '../trust/decide.js';
+import { serverDeclaration } from '../trust/declarations.js';
+import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError, readJsonFile } from '../util/json-file.js';
 import { visible } from '../util/terminal-text.js';
+import { approveServer } from './mcp-approve.js';
+import { remoteEntry, stdioEntry } from './mcp-entry.js';
 import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
-import type { CliIO } from './program.js';
+import type { ChatOptions, CliIO } from './program.js';
 
 type Scope = 'project' | 'user';
 
@@ -28,6 +33,10 @@ interface McpContext {
   io: CliIO;
   projectDir: () => string;
   homeDir: string;
+  /** `$GEEKAGENT_HOME` or `~/.geekagent` (from the real environment). */
+  userDir: string;
+  /** `--trust` given (before or after the subcommand). */
+  trustFlag: () => boolean;
   setExitCode: (code: number) => void;
 }
 
@@ -36,12 +45,15 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function mcpCommand(
   io: CliIO,
   setExitCode: (code: number) => void,
-  cwd: () => string | undefined,
+  rootOptions: () => Pick<ChatOptions, 'cwd' | 'trust'>,
 ): Command {
+  const homeDir = os.homedir();
   const ctx: McpContext = {
     io,
-    projectDir: () => path.resolve(cwd() ?? process.cwd()),
-    homeDir: os.homedir(),
+    projectDir: () => path.resolve(rootOptions().cwd ?? process.cwd()),
+    homeDir,
+    userDir: userStateDir(io.env, homeDir),
+    trustFlag: () => rootOptions().trust === true,
     setExitCode,
   };
   const mcp = new Command('mcp').description('configure and inspect MCP servers');
@@ -102,6 +114,12 @@ export function mcpCommand(
     .action((name: string, options: { scope?: Scope }) => run(ctx, () => remove(ctx, name, options.scope)));
 
   mcp
+    .command('approve')
+    .description('connect a server, show how its tools changed since approved, and pin their definitions')
+    .argument('<server>')
+    .action((name: string) => run(ctx, () => approve(ctx, name)));
+
+  mcp
     .command('call')
     .description("call one tool by the server's own tool name and print the result")
     .argument('<server>')
@@ -124,15 +142,26 @@ async function run(ctx: McpContext, body: () => Promise<number>): Promise<void> 
 async function withManager<T>(
   ctx: McpContext,
   only: ((name: string) => boolean) | undefined,
-  body: (manager: McpManager, scope: ProcessScope) => Promise<T>,
+  body: (manager: McpManager, scope: ProcessScope, trust: FolderTrust) => Promise<T>,
   prompter?: AuthorizationPrompter,
 ): Promise<T> {
   const projectDir = ctx.projectDir();
-  loadDotEnv(projectDir, ctx.io.env);
+  // Nobody to ask: an untrusted folder's servers are neither spawned nor contacted, and stderr says so.
+  const trust = await decideTrust({
+    projectDir,
+    env: ctx.io.env,
+    homeDir: ctx.homeDir,
+    flag: ctx.trustFlag(),
+  });
+  const ignored = untrustedNotice(trust);
+  if (ignored) ctx.io.stderr.write(`${ignored}\n`);
   return withProcessScope(ctx.io.stderr, async (scope) => {
     const manager = await createMcpManager({
       projectDir,
       homeDir: ctx.homeDir,
+      userDir: ctx.userDir,
+      projectTrusted: trust.state === 'trusted',
+      notice: (message) => ctx.io.stderr.write(`geekagent: ${message}\n`),
       env: ctx.io.env,
       tracker: scope.tracker,
       registry: new ToolRegistry(),
@@ -144,11 +173,25 @@ async function withManager<T>(
     });
     scope.onShutdown(() => manager.shutdown());
     try {
-      return await body(manager, scope);
+      return await body(manager, scope, trust);
     } finally {
       await manager.shutdown();
     }
   });
+}
+
+/** "No such server" — or, for a project server of an untrusted folder, why it is not there. */
+function missingServer(ctx: McpContext, trust: FolderTrust, name: string): number {
+  const declared =
+    trust.state === 'untrusted' &&
+    trust.declarations.items.some((item) => item.kind === 'server' && item.name === name);
+  err(
+    ctx,
+    declared
+      ? `MCP server ${name} is declared in .geekagent/mcp.json, but this folder is not trusted: ${TRUST_HINT}\n`
+      : `no MCP server named ${name} (see geekagent mcp list)\n`,
+  );
+  return 1;
 }
 
 async function list(ctx: McpContext, json: boolean): Promise<number> {
@@ -167,12 +210,9 @@ async function get(ctx: McpContext, name: string): Promise<number> {
   return withManager(
     ctx,
     (server) => server === name,
-    async (manager) => {
+    async (manager, _scope, trust) => {
       const status = manager.status(name);
-      if (!status) {
-        err(ctx, `no MCP server named ${name} (see geekagent mcp list)\n`);
-        return 1;
-      }
+      if (!status) return missingServer(ctx, trust, name);
       manager.start();
       await manager.whenSettled();
       out(ctx, formatServerDetail(manager.status(name)!, manager.connection(name)?.definition));
@@ -189,65 +229,29 @@ interface AddOptions {
 }
 
 async function add(ctx: McpContext, name: string, target: string[], options: AddOptions): Promise<number> {
-  const file = mcpConfigPath(options.scope, { projectDir: ctx.projectDir(), homeDir: ctx.homeDir });
+  const projectDir = ctx.projectDir();
+  const file = mcpConfigPath(options.scope, { projectDir, homeDir: ctx.homeDir, userDir: ctx.userDir });
+  const report = (text: string) => err(ctx, text);
   const entry =
-    options.transport === 'stdio' ? stdioEntry(ctx, target, options.env) : remoteEntry(ctx, target, options);
+    options.transport === 'stdio'
+      ? stdioEntry(report, target, options.env)
+      : remoteEntry(report, target, options.transport, options.header);
   if (!entry) return 1;
   if (await serverExists(file, name)) {
     err(ctx, `MCP server ${name} already exists in ${file}; remove it first: geekagent mcp remove ${name}\n`);
     return 1;
   }
+  // Decided before the write: a folder trusted as it was stays trusted with the person's own server.
+  const trust =
+    options.scope === 'project'
+      ? await decideTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
+      : undefined;
   await addServerToConfig(file, name, entry);
   out(ctx, `Added ${options.transport} MCP server ${name} to ${file}\n`);
+  if (trust?.state === 'trusted') await trust.remember?.([serverDeclaration(file, name, entry)]);
+  else if (trust?.state === 'untrusted')
+    err(ctx, `note: this folder is not trusted, so its servers do not start: ${TRUST_HINT}\n`);
   return 0;
-}
-
-function stdioEntry(
-  ctx: McpContext,
-  command: string[],
-  pairs: string[],
-): Record<string, unknown> | undefined {
-  const env = splitPairs(ctx, pairs, '=', '-e', 'KEY=VALUE');
-  if (!env) return undefined;
-  const [executable, ...args] = command;
-  return {
-    command: executable,
-    ...(args.length > 0 ? { args } : {}),
-    ...(Object.keys(env).length > 0 ? { env } : {}),
-  };
-}
-
-function remoteEntry(
-  ctx: McpContext,
-  target: string[],
-  options: AddOptions,
-): Record<string, unknown> | undefined {
-  if (target.length !== 1) {
-    err(ctx, `--transport ${options.transport} takes one URL, got: ${target.join(' ')}\n`);
-    return undefined;
-  }
-  const headers = splitPairs(ctx, options.header, ':', '--header', '"Key: value"');
-  if (!headers) return undefined;
-  return { type: options.transport, url: target[0], ...(Object.keys(headers).length > 0 ? { headers } : {}) };
-}
-
-function splitPairs(
-  ctx: McpContext,
-  pairs: string[],
-  separator: string,
-  flag: string,
-  shape: string,
-): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  for (const pair of pairs) {
-    const at = pair.indexOf(separator);
-    if (at <= 0) {
-      err(ctx, `invalid ${flag} ${pair}: expected ${shape}\n`);
-      return undefined;
-    }
-    out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
-  }
-  return out;
 }
 
 async function login(ctx: McpContext, name: string): Promise<number> {
@@ -259,12 +263,9 @@ async function login(ctx: McpContext, name: string): Promise<number> {
   return withManager(
     ctx,
     (server) => server === name,
-    async (manager) => {
+    async (manager, _scope, trust) => {
       const definition = manager.connection(name)?.definition;
-      if (!definition) {
-        err(ctx, `no MCP server named ${name} (see geekagent mcp list)\n`);
-        return 1;
-      }
+      if (!definition) return missingServer(ctx, trust, name);
       if (definition.transport === 'stdio') {
         err(ctx, `${name} is a stdio server; only remote (http, sse) servers log in\n`);
         return 1;
@@ -287,9 +288,11 @@ async function login(ctx: McpContext, name: string): Promise<number> {
 }
 
 async function logout(ctx: McpContext, name: string): Promise<number> {
+  // Forgetting tokens contacts nothing: every configured server is eligible, trusted or not.
   const entries = await loadMcpConfig({
     projectDir: ctx.projectDir(),
     homeDir: ctx.homeDir,
+    userDir: ctx.userDir,
     env: ctx.io.env,
   });
   const entry = entries.find((candidate) => candidate.name === name);
@@ -297,14 +300,14 @@ async function logout(ctx: McpContext, name: string): Promise<number> {
     err(ctx, `no remote MCP server named ${name} (see geekagent mcp list)\n`);
     return 1;
   }
-  const store = tokenStoreFor(entry.definition, authDirectory(ctx.homeDir));
+  const store = tokenStoreFor(entry.definition, authDirectory(ctx.userDir));
   const removed = await store.clear();
   out(ctx, removed ? `Logged out of ${name} (removed ${store.file})\n` : `${name} had no saved login\n`);
   return 0;
 }
 
 async function remove(ctx: McpContext, name: string, scope: Scope | undefined): Promise<number> {
-  const dirs = { projectDir: ctx.projectDir(), homeDir: ctx.homeDir };
+  const dirs = { projectDir: ctx.projectDir(), homeDir: ctx.homeDir, userDir: ctx.userDir };
   const scopes: Scope[] = scope ? [scope] : ['project', 'user'];
   for (const candidate of scopes) {
     const file = mcpConfigPath(candidate, dirs);
@@ -333,13 +336,10 @@ async function call(ctx: McpContext, server: string, tool: string, json: string)
   return withManager(
     ctx,
     (name) => name === server,
-    async (manager) => {
+    async (manager, _scope, trust) => {
       const connection = manager.connection(server);
       const status = manager.status(server);
-      if (!status) {
-        err(ctx, `no MCP server named ${server} (see geekagent mcp list)\n`);
-        return 1;
-      }
+      if (!status) return missingServer(ctx, trust, server);
       manager.start();
       await manager.whenSettled();
       const state = manager.status(server)!.state;
@@ -367,6 +367,14 @@ async function call(ctx: McpContext, server: string, tool: string, json: string)
         return 1;
       }
     },
+  );
+}
+
+async function approve(ctx: McpContext, server: string): Promise<number> {
+  return withManager(
+    ctx,
+    (name) => name === server,
+    (manager) => approveServer(manager, server, ctx.projectDir(), ctx.io),
   );
 }
 

@@ -12,7 +12,7 @@ import { type AgentEvent, describeCompaction } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
-import type { ApprovalAnswer, Approver } from '../permissions/types.js';
+import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
 import { formatToolLine } from '../tools/format.js';
 import { outputToText } from '../tools/types.js';
 import { visible } from '../util/terminal-text.js';
@@ -29,8 +29,12 @@ export class PrintModeApprover implements Approver {
     return 'no';
   }
 
-  refusalMessage(toolName: string): string {
-    return `needs approval: run interactively or pass --allow ${toolName}`;
+  refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string {
+    if (protectedPaths && protectedPaths.length > 0) {
+      const flags = protectedPaths.map((shown) => `--allow-protected ${shown}`).join(' ');
+      return `protected path: ${protectedPaths.join(', ')} — pass ${flags} to allow it`;
+    }
+    return review?.refusal ?? `needs approval: run interactively or pass --allow ${toolName}`;
   }
 }
 

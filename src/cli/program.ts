@@ -7,6 +7,7 @@ import { PACKAGE_VERSION } from '../config/version.js';
 import { mcpCommand } from './mcp-command.js';
 import type { OutputFormat } from './print-mode.js';
 import { runChat } from './run-chat.js';
+import { trustCommand } from './trust-command.js';
 
 export interface CliIO {
   stdin: NodeJS.ReadStream;
@@ -20,11 +21,17 @@ export interface ChatOptions {
   outputFormat: OutputFormat;
   allow: string[];
   deny: string[];
+  /** `--allow-protected` paths (relative to the project folder). */
+  allowProtected: string[];
   cwd?: string;
   model?: string;
   baseUrl?: string;
   acceptElicitationDefaults?: boolean;
+  /** Use the folder's declarations this run without recording trust. */
+  trust?: boolean;
+  /** `-c`: the latest session of this folder. */
   continue?: boolean;
+  /** `--resume <id>`: that session. */
   resume?: string;
 }
 
@@ -41,7 +48,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     )
     .option('--allow <pattern>', 'allow a tool (or pattern such as mcp_demo_*) for this run', collect, [])
     .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])
+    .option(
+      '--allow-protected <path>',
+      'let write/patch/run_shell touch this protected path (.geekagent/…, .env, ~/.geekagent) without the forced question',
+      collect,
+      [],
+    )
     .option('--cwd <dir>', 'project folder to work in (default: the current folder)')
+    .option(
+      '--trust',
+      'trust the folder for this run only: use its MCP servers, allow rules, root and .env (see geekagent trust)',
+    )
     .option(
       '--accept-elicitation-defaults',
       "print mode: accept MCP servers' input forms with their defaults (else declined)",
@@ -60,6 +77,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     });
   program.addCommand(
     mcpCommand(
+      io,
+      (code) => {
+        exitCode = code;
+      },
+      () => program.opts<ChatOptions>(),
+    ),
+  );
+  program.addCommand(
+    trustCommand(
       io,
       (code) => {
         exitCode = code;

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { type App, type AppOptions, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
+import { decideTrust } from '../trust/decide.js';
+import { untrustedNotice } from '../trust/describe.js';
+import { visibleLine } from '../util/terminal-text.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -17,13 +20,13 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
   if (interactive) {
     // Loaded only here, so print mode never pays for React and Ink.
     const { runTui } = await import('../tui/run-tui.js');
-    return withProcessScope(io.stderr, (scope) =>
-      runTui({
-        io,
-        scope,
-        createApp: (face) => createApp({ ...flagOptions(cwd, options, io), tracker: scope.tracker, ...face }),
-      }),
-    );
+    return runTui({
+      io,
+      cwd,
+      trustFlag: options.trust === true,
+      withScope: (body) => withProcessScope(io.stderr, body),
+      createApp: (face) => createApp({ ...flagOptions(cwd, options, io), ...face }),
+    });
   }
 
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
@@ -40,12 +43,18 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
       await app?.shutdown();
     });
     try {
+      // Nobody to ask: an untrusted folder's declarations are left out, and stderr says so.
+      const trust = await decideTrust({ projectDir: cwd, env: io.env, flag: options.trust === true });
+      const ignored = untrustedNotice(trust);
+      if (ignored) io.stderr.write(`${ignored}\n`);
       app = await createApp({
         ...flagOptions(cwd, options, io),
+        trust,
         approver: new PrintModeApprover(),
         tracker,
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
+      for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
       return await runPrint(app, prompt, options.outputFormat, io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);
@@ -61,7 +70,7 @@ export function flagOptions(
   cwd: string,
   options: ChatOptions,
   io: CliIO,
-): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'session'> {
+): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected' | 'session'> {
   return {
     cwd,
     env: io.env,
@@ -69,6 +78,7 @@ export function flagOptions(
     baseURL: options.baseUrl,
     allow: options.allow,
     deny: options.deny,
+    allowProtected: options.allowProtected,
     session:
       options.resume !== undefined
         ? { kind: 'resume', id: options.resume }

@@ -9,10 +9,18 @@ import { describeServer, describeServers } from '../mcp/describe.js';
 import type { McpManager } from '../mcp/manager.js';
 import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { panelMcpLine } from '../mcp/status.js';
+import type { FolderTrust } from '../trust/decide.js';
+import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
 import { syncPromptCommands } from './mcp-prompts.js';
 import { type Extension, PANEL_ORDER } from './types.js';
 
-export function mcpExtension(manager: McpManager, options: { acceptsMedia: boolean }): Extension {
+export interface McpExtensionOptions {
+  acceptsMedia: boolean;
+  /** An untrusted folder's servers are off: `/mcp` and the panel say so. */
+  trust?: FolderTrust;
+}
+
+export function mcpExtension(manager: McpManager, options: McpExtensionOptions): Extension {
   let unsubscribe: (() => void) | undefined;
   return {
     name: 'mcp',
@@ -22,8 +30,15 @@ export function mcpExtension(manager: McpManager, options: { acceptsMedia: boole
         syncPromptCommands(host.commands, manager, prompts);
         host.changed();
       });
-      host.commands.add(mcpCommand(manager));
-      host.panel(() => ({ label: 'MCP', value: panelMcpLine(manager.statuses()), order: PANEL_ORDER.mcp }));
+      host.commands.add(mcpCommand(manager, options.trust));
+      host.panel(() => {
+        const line = panelMcpLine(manager.statuses());
+        return {
+          label: 'MCP',
+          value: options.trust ? panelMcpWithTrust(line, options.trust) : line,
+          order: PANEL_ORDER.mcp,
+        };
+      });
       host.hooks.beforeRequest((request) => waitForServers(manager, request.signal, request.waiting));
       host.hooks.input(async (input, turn) => {
         if (!mentionsResources(input)) return input;
@@ -67,7 +82,7 @@ export async function waitForServers(
   });
 }
 
-function mcpCommand(manager: McpManager): SlashCommand {
+function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashCommand {
   const command: SlashCommand = {
     name: 'mcp',
     usage: '/mcp [tools|resources|reconnect|logs <server>]',
@@ -78,11 +93,16 @@ function mcpCommand(manager: McpManager): SlashCommand {
       const [sub, server] = args;
       if (sub === undefined) {
         const statuses = manager.statuses();
-        ctx.print(
-          statuses.length === 0
-            ? '(no MCP servers configured; declare them in .geekagent/mcp.json or run geekagent mcp add)'
-            : describeServers(statuses),
-        );
+        const untrusted = trust ? mcpTrustNote(trust) : undefined;
+        if (untrusted) ctx.print(untrusted);
+        if (statuses.length === 0) {
+          if (untrusted) return;
+          ctx.print(
+            '(no MCP servers configured; declare them in .geekagent/mcp.json or run geekagent mcp add)',
+          );
+          return;
+        }
+        ctx.print(describeServers(statuses));
         return;
       }
       if (!server || !['tools', 'resources', 'reconnect', 'logs'].includes(sub)) {

@@ -75,11 +75,17 @@ export function catalogTools(definition: McpServerDefinition, serverTools: reado
   const naming = nameServerTools(
     server,
     included.map((tool) => tool.name),
+    definition.otherServers,
   );
   const warnings = naming.collisions.map(
     (collision) =>
       `tools ${collision.originalNames.map((n) => `"${n}"`).join(', ')} of server ${server} share the name ${collision.modelName}; all but the first got a hash suffix`,
   );
+  for (const contest of naming.contested) {
+    warnings.push(
+      `tools ${contest.originalNames.map((n) => `"${n}"`).join(', ')} of server ${server} have names that could also be tools of server ${contest.otherServer}; they got a hash suffix`,
+    );
+  }
   for (const name of duplicates)
     warnings.push(`server ${server} lists the tool "${name}" more than once; using the first`);
   const tools: McpToolInfo[] = [];
@@ -94,6 +100,13 @@ export function catalogTools(definition: McpServerDefinition, serverTools: reado
       originalName: tool.name,
       description: tool.description ?? tool.title ?? '',
       inputSchema: schema.schema,
+      definition: {
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: tool.annotations,
+      },
     });
   });
   return { tools, warnings };

@@ -1,6 +1,6 @@
 /**
  * The MCP server config files (project and user `.geekagent/mcp.json`): loading them into server
- * definitions (validated, `${VAR}`-expanded, project over user) and adding/removing raw entries.
+ * definitions (validated, `${VAR}`-expanded, a user server keeps its name over a project one) and adding/removing raw entries.
  */
 import path from 'node:path';
 import { ConfigError, jsonPath, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
@@ -20,6 +20,11 @@ interface DefinitionBase {
   includeTools?: string[];
   excludeTools?: string[];
   maxResultTokens: number;
+  /**
+   * Every other configured server's name, set by the manager: tool naming keeps this server's
+   * names apart from theirs (see mcp/naming.ts).
+   */
+  otherServers?: readonly string[];
 }
 
 export interface StdioDefinition extends DefinitionBase {
@@ -61,37 +66,78 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESULT_TOKENS = 25_000;
 
-export function mcpConfigPath(scope: ConfigSource, dirs: { projectDir: string; homeDir: string }): string {
-  const base = scope === 'project' ? dirs.projectDir : dirs.homeDir;
-  return path.join(path.resolve(base), '.geekagent', 'mcp.json');
+export interface ConfigDirs {
+  projectDir: string;
+  /** The person's home: what a relative `cwd` of a user-file server is relative to. */
+  homeDir: string;
+  /** Where user-level state lives (`userStateDir`); default `<homeDir>/.geekagent`. */
+  userDir?: string;
 }
 
-/** Project entries in file order, then the user entries whose names the project does not use. */
-export async function loadMcpConfig(options: {
-  projectDir: string;
-  homeDir: string;
-  env: NodeJS.ProcessEnv;
-}): Promise<ServerConfigEntry[]> {
+export function mcpConfigPath(scope: ConfigSource, dirs: ConfigDirs): string {
+  if (scope === 'project') return path.join(path.resolve(dirs.projectDir), '.geekagent', 'mcp.json');
+  return path.join(path.resolve(dirs.userDir ?? path.join(dirs.homeDir, '.geekagent')), 'mcp.json');
+}
+
+/** A project server named like a user server: the user's runs, the project's is skipped. */
+export interface ServerNameConflict {
+  name: string;
+  projectFile: string;
+  userFile: string;
+}
+
+export interface LoadedMcpConfig {
+  entries: ServerConfigEntry[];
+  conflicts: ServerNameConflict[];
+}
+
+/** Every server of both files (the project trusted), user servers winning a name clash. */
+export async function loadMcpConfig(
+  options: ConfigDirs & { env: NodeJS.ProcessEnv },
+): Promise<ServerConfigEntry[]> {
+  return (await loadMcpServers({ ...options, project: true })).entries;
+}
+
+/**
+ * Both files' servers: the project's (only when `project` is true — a folder the person trusts),
+ * except those named like a user server, which are reported as conflicts and skipped (a repo must
+ * not take over a user server's name and the rules written for it), then the user's.
+ */
+export async function loadMcpServers(
+  options: ConfigDirs & { env: NodeJS.ProcessEnv; project: boolean },
+): Promise<LoadedMcpConfig> {
   const projectDir = path.resolve(options.projectDir);
   const homeDir = path.resolve(options.homeDir);
-  const projectFile = mcpConfigPath('project', { projectDir, homeDir });
-  const userFile = mcpConfigPath('user', { projectDir, homeDir });
-  // Started in ~: there is one file, not two layers.
+  const dirs = { projectDir, homeDir, userDir: options.userDir };
+  const projectFile = mcpConfigPath('project', dirs);
+  const userFile = mcpConfigPath('user', dirs);
+  // Started in the user folder itself: there is one file, not two layers.
   const [project, user] = await Promise.all([
-    readServers(projectFile),
+    options.project ? readServers(projectFile) : Promise.resolve([]),
     userFile === projectFile ? Promise.resolve([]) : readServers(userFile),
   ]);
   const context = { projectDir, env: options.env };
-  const entries = project.map(([name, raw]) =>
-    toConfigEntry(name, raw, { ...context, source: 'project', file: projectFile, baseDir: projectDir }),
-  );
-  // A project entry wins even when it is invalid: silently falling back to the user's would hide the error.
-  const taken = new Set(project.map(([name]) => name));
+  const userNames = new Set(user.map(([name]) => name));
+  const conflicts: ServerNameConflict[] = [];
+  const entries: ServerConfigEntry[] = [];
+  for (const [name, raw] of project) {
+    if (userNames.has(name)) {
+      conflicts.push({ name, projectFile, userFile });
+      continue;
+    }
+    entries.push(
+      toConfigEntry(name, raw, { ...context, source: 'project', file: projectFile, baseDir: projectDir }),
+    );
+  }
   for (const [name, raw] of user) {
-    if (taken.has(name)) continue;
     entries.push(toConfigEntry(name, raw, { ...context, source: 'user', file: userFile, baseDir: homeDir }));
   }
-  return entries;
+  return { entries, conflicts };
+}
+
+/** The project file's raw server entries (unexpanded), for the trust question; [] when missing. */
+export async function readProjectServers(projectDir: string): Promise<Array<[string, unknown]>> {
+  return readServers(mcpConfigPath('project', { projectDir, homeDir: projectDir }));
 }
 
 /** Adds or replaces one server, keeping everything else in the file; the entry is stored unexpanded. */

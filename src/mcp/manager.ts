@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import type { ToolDefinition } from '../permissions/pins.js';
 import type { Policy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { Limiter } from '../util/limiter.js';
@@ -28,8 +29,13 @@ const SLOT_HOLD_MAX_MS = 2_000;
 export interface McpManagerOptions {
   entries: readonly ServerConfigEntry[];
   registry: ToolRegistry;
-  policies: { ensureToolPolicy(toolName: string, policy: Policy): void };
+  policies: McpPolicyHooks;
   createTransport: TransportFactory;
+  /**
+   * Every configured server's name, also those left out of `entries` (`mcp call` connects one):
+   * tool names are kept apart from all of them, so they are the same whichever servers run.
+   */
+  serverNames?: readonly string[];
   /** `<project>/.geekagent/logs`; undefined keeps logs in memory only. */
   logDir: string | undefined;
   acceptsMedia: boolean;
@@ -40,6 +46,13 @@ export interface McpManagerOptions {
   features?: ClientFeatures;
   /** Hides secret values in server logs (file and memory). */
   redact?: Redactor;
+}
+
+/** What the manager tells the policy store about the tools it registers. */
+export interface McpPolicyHooks {
+  ensureToolPolicy(toolName: string, policy: Policy): void;
+  /** Which (server, tool) answers to a model-facing name now, and its definition (for pins). */
+  registerMcpTool?(modelName: string, server: string, definition: ToolDefinition): void;
 }
 
 interface ServerSlot {
@@ -160,8 +173,9 @@ export class McpManager {
       started: undefined,
     };
     if (entry.kind === 'ok') {
+      const names = this.options.serverNames ?? this.options.entries.map((other) => other.name);
       slot.connection = new McpConnection({
-        definition: entry.definition,
+        definition: { ...entry.definition, otherServers: names.filter((name) => name !== entry.name) },
         clientInfo: { name: 'geekagent', version: this.options.clientVersion },
         createTransport: this.options.createTransport,
         log: slot.log,
@@ -210,6 +224,7 @@ export class McpManager {
         warnings.push(`skipped tool "${info.originalName}": the name ${info.modelName} is already taken`);
         continue;
       }
+      this.options.policies.registerMcpTool?.(info.modelName, slot.entry.name, info.definition);
       this.options.policies.ensureToolPolicy(info.modelName, 'ask');
       registry.upsert(createMcpTool(connection, info, { acceptsMedia: this.options.acceptsMedia }));
       next.add(info.modelName);

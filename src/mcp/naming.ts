@@ -1,6 +1,9 @@
 /**
  * Model-visible names for one server's tools: `mcp_<server>_<tool>`, sanitised, at most 64
- * characters, unique within the server and stable however the server orders its tool list.
+ * characters, unique within the server and stable however the server orders its tool list. A name
+ * that could also be read as another configured server's (`mcp_gh_x_read`: server `gh` tool
+ * `x_read`, or server `gh_x` tool `read`) gets a hash of its own (server, tool) instead, so a rule
+ * or an approval written for that name can never pass from one server's tool to the other's.
  */
 import { createHash } from 'node:crypto';
 
@@ -14,6 +17,8 @@ export interface NamingResult {
   tools: NamedTool[];
   /** Plain names several tools sanitised to; all but the first (by original name) got a hash suffix. */
   collisions: Array<{ modelName: string; originalNames: string[] }>;
+  /** Tools whose plain name could also be another server's (named here); they got a hash suffix. */
+  contested: Array<{ otherServer: string; originalNames: string[] }>;
 }
 
 /** Providers accept `^[a-zA-Z0-9_-]{1,64}$` for function names. */
@@ -27,9 +32,23 @@ export function sanitizeName(text: string): string {
   return text.replace(/[^a-zA-Z0-9_-]/gu, '_');
 }
 
-export function nameServerTools(server: string, originalNames: readonly string[]): NamingResult {
+/**
+ * `otherServers`: every other configured server (connected or not), so names do not depend on
+ * which servers happen to be up.
+ */
+export function nameServerTools(
+  server: string,
+  originalNames: readonly string[],
+  otherServers: readonly string[] = [],
+): NamingResult {
   const prefix = `mcp_${sanitizeName(server)}_`;
   const plainOf = (original: string) => `${prefix}${sanitizeName(original)}`;
+  const rivals = otherServers
+    .filter((other) => other !== server)
+    .map((other) => ({ server: other, prefix: `mcp_${sanitizeName(other)}_` }));
+  /** The first other server whose own tool could have this plain name. */
+  const rivalOf = (plain: string) =>
+    rivals.find((rival) => plain.length > rival.prefix.length && plain.startsWith(rival.prefix))?.server;
 
   // Everything below depends only on the set of names, never on their order of arrival, so a
   // restarted server that lists its tools differently keeps the same model names.
@@ -46,7 +65,14 @@ export function nameServerTools(server: string, originalNames: readonly string[]
   const taken = new Set<string>();
   const needHash: string[] = [];
   const collisions: NamingResult['collisions'] = [];
+  const contested = new Map<string, string[]>();
   for (const [plain, members] of groups) {
+    const rival = rivalOf(plain);
+    if (rival !== undefined) {
+      contested.set(rival, [...(contested.get(rival) ?? []), ...members]);
+      needHash.push(...members);
+      continue;
+    }
     const fits = plain.length <= MAX_TOOL_NAME_LENGTH;
     if (fits) {
       assigned.set(members[0]!, plain);
@@ -67,6 +93,9 @@ export function nameServerTools(server: string, originalNames: readonly string[]
   return {
     tools: originalNames.map((originalName) => ({ modelName: assigned.get(originalName)!, originalName })),
     collisions,
+    contested: [...contested]
+      .sort(([a], [b]) => compareCodeUnits(a, b))
+      .map(([otherServer, names]) => ({ otherServer, originalNames: names })),
   };
 }
 

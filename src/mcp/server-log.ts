@@ -5,11 +5,14 @@
  * lines are dropped, counted, and the count written once it drains. Secret values are redacted
  * from each line (before it is cut) on the way in, so neither the file nor `/mcp logs` shows them.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, stat } from 'node:fs/promises';
+import { constants, createWriteStream, type WriteStream } from 'node:fs';
+import { type FileHandle, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import { errorMessage } from '../util/errors.js';
 import type { Redactor } from '../util/redact.js';
+import { UnsafePathError } from '../util/safe-write.js';
+import { ensureRealFolder, NOFOLLOW, NONBLOCK } from '../util/state-dir.js';
 
 const MAX_LINE_CHARS = 4000;
 /** Lines kept while the file is being opened or rotated (async work): beyond this they drop. */
@@ -152,11 +155,17 @@ export class ServerLog {
   private async open(): Promise<void> {
     const file = this.file!;
     try {
-      await mkdir(path.dirname(file), { recursive: true });
-      this.fileBytes = (await stat(file).catch(() => undefined))?.size ?? 0;
-      if (this.fileBytes >= this.maxFileBytes) await this.shiftOld(file);
-      this.attach(file);
-    } catch {
+      let handle = await openLogFile(file);
+      this.fileBytes = (await handle.stat()).size;
+      if (this.fileBytes >= this.maxFileBytes) {
+        await handle.close();
+        await this.shiftOld(file);
+        handle = await openLogFile(file);
+      }
+      this.attach(handle);
+    } catch (error) {
+      // Kept in memory, where `/mcp logs` shows why the file is off.
+      this.remember(`[log file off: ${errorMessage(error)}]`);
       this.fail();
     }
   }
@@ -168,7 +177,15 @@ export class ServerLog {
     if (old) await endStream(old);
     await this.shiftOld(file);
     // A write error while the old stream flushed has turned the file off for good.
-    if (this.state === 'rotating') this.attach(file);
+    if (this.state !== 'rotating') return;
+    try {
+      const handle = await openLogFile(file);
+      if (this.state === 'rotating') this.attach(handle);
+      else await handle.close();
+    } catch (error) {
+      this.remember(`[log file off: ${errorMessage(error)}]`);
+      this.fail();
+    }
   }
 
   private async shiftOld(file: string): Promise<void> {
@@ -177,8 +194,8 @@ export class ServerLog {
     this.fileBytes = 0;
   }
 
-  private attach(file: string): void {
-    const stream = createWriteStream(file, { flags: 'a' });
+  private attach(handle: FileHandle): void {
+    const stream = createWriteStream('', { fd: handle, flags: 'a' });
     stream.on('error', () => this.fail());
     this.stream = stream;
     this.state = 'open';
@@ -218,6 +235,37 @@ export class ServerLog {
 function endStream(stream: WriteStream): Promise<void> {
   stream.end();
   return finished(stream).catch(() => undefined);
+}
+
+/**
+ * Opens `<project>/.geekagent/logs/<server>.log` for appending: the logs folder and the state
+ * folder holding it must be real folders, and the file a regular file with one link, opened
+ * without following a link or blocking — a planted link or FIFO cannot redirect or stall logs.
+ */
+async function openLogFile(file: string): Promise<FileHandle> {
+  const logs = path.dirname(file);
+  await ensureRealFolder(path.dirname(logs));
+  await ensureRealFolder(logs);
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      file,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW | NONBLOCK,
+      0o600,
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UnsafePathError(`refusing to use ${file}: it is a symbolic link`);
+    throw error;
+  }
+  const info = await handle.stat();
+  if (!info.isFile() || info.nlink > 1) {
+    await handle.close();
+    throw new UnsafePathError(
+      `refusing to use ${file}: ${info.isFile() ? 'it has more than one hard link' : 'it is not a regular file'}`,
+    );
+  }
+  return handle;
 }
 
 function cut(line: string, redact: Redactor | undefined): string {

@@ -2,6 +2,7 @@
  * Status of one MCP server as a discriminated union that carries its data — the single source of
  * truth the panel, `/mcp` and `geekagent mcp list` read.
  */
+import type { ToolDefinition } from '../permissions/pins.js';
 import type { JsonSchema } from '../tools/types.js';
 
 export interface McpToolInfo {
@@ -12,6 +13,8 @@ export interface McpToolInfo {
   /** The server's own description (the registry adds the `[MCP:<server>]` prefix). */
   description: string;
   inputSchema: JsonSchema;
+  /** The tool as the server listed it (raw schema, title, annotations): what pins record. */
+  definition: ToolDefinition;
 }
 
 export interface RetryInfo {

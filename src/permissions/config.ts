@@ -1,6 +1,7 @@
 /**
- * The permission config files: `<project>/.geekagent/GeekAgent.json` (created with the defaults
- * when missing, holds `root`) and the optional `<home>/.geekagent/GeekAgent.json` (rules only).
+ * The permission config files: `<project>/.geekagent/GeekAgent.json` (created when missing with
+ * `root` and no rules, so the built-in defaults stay defaults) and the optional
+ * `<home>/.geekagent/GeekAgent.json` (rules only).
  */
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -55,10 +56,15 @@ function permissionFilePath(baseDir: string): string {
 export async function loadPermissionConfig(options: {
   projectDir: string;
   homeDir: string;
+  /** Where user-level state lives (`userStateDir`); default `<homeDir>/.geekagent`. */
+  userDir?: string;
 }): Promise<PermissionConfig> {
   const projectDir = path.resolve(options.projectDir);
   const projectFile = permissionFilePath(projectDir);
-  const userFile = permissionFilePath(path.resolve(options.homeDir));
+  const userFile = path.join(
+    path.resolve(options.userDir ?? path.join(options.homeDir, CONFIG_DIR)),
+    CONFIG_NAME,
+  );
 
   let created = false;
   let project = await readPermissionFile(projectFile);
@@ -75,7 +81,7 @@ export async function loadPermissionConfig(options: {
   return {
     root,
     projectFile,
-    projectRules: { ...project.tools },
+    projectRules: withoutRepeatedDefaults(project.tools ?? {}),
     userFile,
     userRules: { ...user?.tools },
     projectFetchAllow: [...(project.fetch?.allowHosts ?? [])],
@@ -100,7 +106,19 @@ export async function saveAllowRule(projectFile: string, toolName: string): Prom
 }
 
 function initialProjectFile(): PermissionFile & { root: string; tools: Record<string, Policy> } {
-  return { root: '..', tools: { ...BUILTIN_POLICIES } };
+  return { root: '..', tools: {} };
+}
+
+/**
+ * Files created by older versions list every built-in default. Such an entry is not a decision
+ * anybody made, and as a project rule it would outrank the user's file: it stays a default.
+ */
+function withoutRepeatedDefaults(rules: Record<string, Policy>): Record<string, Policy> {
+  return Object.fromEntries(
+    Object.entries(rules).filter(
+      ([name, policy]) => !(Object.hasOwn(BUILTIN_POLICIES, name) && BUILTIN_POLICIES[name] === policy),
+    ),
+  );
 }
 
 async function readPermissionFile(file: string): Promise<PermissionFile | undefined> {

@@ -1,6 +1,6 @@
 /**
- * The built-in tools' default policies: what a fresh project config is created with, and what
- * decides when no configured rule matches.
+ * The built-in tools' default policies: what decides when no rule in any layer matches. Never
+ * copied into a config file (a copy would become a project rule and outrank the user's file).
  */
 import type { Policy } from './types.js';
 

@@ -1,9 +1,16 @@
 /**
- * The policy store: decides allow/ask/deny for a tool name from layered rules (cli, project, user),
- * then the defaults, with `*` patterns. Owns the in-memory rules and "always allow" answers.
+ * The policy store: decides allow/ask/deny for a tool from layered rules (cli, project, user) and
+ * the defaults. A `deny` in any layer wins; otherwise the most specific allow/ask rule wins, then
+ * the stronger layer; the defaults decide only when no rule matches. MCP tools are known by their
+ * identity (server, original tool name) as well as their model-facing name, and their definitions
+ * are checked against pins before an `allow` holds. Owns the in-memory rules and "always" answers.
  */
 import { BUILTIN_POLICIES } from './defaults.js';
-import type { Policy, PolicyLookup } from './types.js';
+import type { PinnedTool, PinStore, ToolDefinition } from './pins.js';
+import { CompiledRules, compareSpecificity, isIdentityRule, mcpIdentityKey, type RuleHit } from './rules.js';
+import type { Policy, PolicyLookup, PolicyVerdict } from './types.js';
+
+export { matchRules, mcpIdentityKey } from './rules.js';
 
 export interface PolicyLayer {
   /** 'cli' | 'project' | 'user' ... — shown by explain() so a person can find the rule. */
@@ -18,72 +25,13 @@ export interface PolicyMatch {
 }
 
 export interface PolicyStoreOptions {
-  /** Highest precedence first, e.g. [cli, project, user]. */
+  /** Strongest first, e.g. [cli, project, user]. A layer may be left out or filtered by the caller. */
   layers: PolicyLayer[];
   defaults?: Record<string, Policy>;
-  persistAllow?: (toolName: string) => Promise<void>;
-}
-
-interface CompiledPattern {
-  pattern: string;
-  regex: RegExp;
-  policy: Policy;
-}
-
-/** One rule set, compiled once: exact names in a map, patterns sorted most specific first. */
-class CompiledRules {
-  private readonly exact = new Map<string, Policy>();
-  private readonly patterns: CompiledPattern[] = [];
-
-  constructor(rules: Record<string, Policy>) {
-    for (const [rule, policy] of Object.entries(rules)) {
-      if (rule.includes('*')) this.patterns.push({ pattern: rule, regex: patternToRegex(rule), policy });
-      else this.exact.set(rule, policy);
-    }
-    this.patterns.sort((a, b) => compareSpecificity(a.pattern, b.pattern));
-  }
-
-  /** One exact rule more, without recompiling the rest (MCP servers add hundreds of defaults). */
-  addExact(toolName: string, policy: Policy): void {
-    this.exact.set(toolName, policy);
-  }
-
-  match(toolName: string): { policy: Policy; rule: string } | undefined {
-    const exact = this.exact.get(toolName);
-    if (exact !== undefined) return { policy: exact, rule: toolName };
-    for (const candidate of this.patterns) {
-      if (candidate.regex.test(toolName)) return { policy: candidate.policy, rule: candidate.pattern };
-    }
-    return undefined;
-  }
-}
-
-/** `*` is any run of characters (even none); everything else is literal, regex metacharacters too. */
-function patternToRegex(pattern: string): RegExp {
-  const body = pattern
-    .split('*')
-    .map((literal) => literal.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${body}$`, 's');
-}
-
-/** More literal characters first, then fewer `*`, then the pattern's code-unit order (not locale). */
-function compareSpecificity(a: string, b: string): number {
-  const stars = (pattern: string) => pattern.split('*').length - 1;
-  const literals = (pattern: string) => pattern.length - stars(pattern);
-  const byLiterals = literals(b) - literals(a);
-  if (byLiterals !== 0) return byLiterals;
-  const byStars = stars(a) - stars(b);
-  if (byStars !== 0) return byStars;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The rule in one set that decides for `toolName`, if any. Compiles on each call: not for hot paths. */
-export function matchRules(
-  rules: Record<string, Policy>,
-  toolName: string,
-): { policy: Policy; rule: string } | undefined {
-  return new CompiledRules(rules).match(toolName);
+  /** Saves an "always" answer: gets the rule key (a tool name, or `mcp:<server>/<tool>`). */
+  persistAllow?: (rule: string) => Promise<void>;
+  /** Pinned MCP definitions; without it MCP tools are never checked against pins. */
+  pins?: PinStore;
 }
 
 interface StoredLayer {
@@ -98,7 +46,12 @@ export class PolicyStore implements PolicyLookup {
   private compiledDefaults: CompiledRules;
   /** Decisions by tool name; cleared whenever any rule changes. */
   private readonly decisions = new Map<string, PolicyMatch>();
-  private readonly persistAllow: ((toolName: string) => Promise<void>) | undefined;
+  /** MCP tools by model-facing name: their server and definition. */
+  private readonly mcpTools = new Map<string, PinnedTool>();
+  private readonly persistAllow: ((rule: string) => Promise<void>) | undefined;
+  private readonly pins: PinStore | undefined;
+  /** A background pin write that failed, told with the next verdict. */
+  private pinFailure: string | undefined;
   /** Saves run one at a time: each re-reads and rewrites the config file. */
   private persisting: Promise<unknown> = Promise.resolve();
 
@@ -108,6 +61,7 @@ export class PolicyStore implements PolicyLookup {
     this.defaults = { ...(options.defaults ?? BUILTIN_POLICIES) };
     this.compiledDefaults = new CompiledRules(this.defaults);
     this.persistAllow = options.persistAllow;
+    this.pins = options.pins;
   }
 
   policyFor(toolName: string): Policy {
@@ -137,25 +91,105 @@ export class PolicyStore implements PolicyLookup {
     this.decisions.delete(toolName);
   }
 
-  /** An "always" answer: `allow` for this exact name in the project layer, then saved. */
+  /**
+   * Tells the store which (server, tool) now answers to `modelName`, and what it looks like: rules
+   * written as `mcp:<server>/<tool>` then apply to it, and its pin is checked before an allow.
+   */
+  registerMcpTool(modelName: string, server: string, definition: ToolDefinition): void {
+    const previous = this.mcpTools.get(modelName);
+    this.mcpTools.set(modelName, { server, modelName, definition });
+    this.pins?.preload();
+    if (previous?.server !== server || previous.definition.name !== definition.name)
+      this.decisions.delete(modelName);
+  }
+
+  /** The verdict for a call about to run: an allowed MCP tool must still match its pin. */
+  async verdictFor(toolName: string): Promise<PolicyVerdict> {
+    const match = this.explain(toolName);
+    const tool = this.mcpTools.get(toolName);
+    if (!tool || !this.pins || match.policy === 'deny') return { policy: match.policy };
+    // A rule naming the identity was written for this very tool; a name rule may have been meant
+    // for whichever tool had the name when it was approved.
+    const check = await this.pins.check(tool, { bindName: !isIdentityRule(match.rule) });
+    const problem = this.pins.takeProblem() ?? this.takePinFailure();
+    const verdict: PolicyVerdict = { policy: match.policy, ...(problem ? { notice: problem } : {}) };
+    if (check.state === 'same') return verdict;
+    if (check.state === 'unpinned') {
+      if (match.policy !== 'allow') return verdict;
+      // First run under an allow: this is the definition the allow now stands for. It holds in
+      // memory at once; the call does not wait for the file (flush() does, at shutdown).
+      this.pins.pin([tool]).catch((error: unknown) => {
+        this.pinFailure = `could not pin ${toolName} in ${this.pins?.file}: ${(error as Error).message}`;
+      });
+      return verdict;
+    }
+    const reason = `definition changed since approved: ${check.changes.join('; ')}`;
+    if (match.policy === 'ask') return { ...verdict, review: { reason } };
+    return {
+      ...verdict,
+      policy: 'ask',
+      review: {
+        reason,
+        refusal: `tool definition changed since it was approved: run geekagent mcp approve ${tool.server}`,
+      },
+    };
+  }
+
+  /** Resolves once every pin recorded so far is written (call before exiting). */
+  async flush(): Promise<void> {
+    await this.pins?.flush();
+  }
+
+  private takePinFailure(): string | undefined {
+    const failure = this.pinFailure;
+    this.pinFailure = undefined;
+    return failure;
+  }
+
+  /** A person approved a call: an MCP tool's current definition becomes its pin. */
+  async approved(toolName: string): Promise<void> {
+    const tool = this.mcpTools.get(toolName);
+    if (!tool || !this.pins) return;
+    const check = await this.pins.check(tool, { bindName: true });
+    if (check.state !== 'same') await this.pins.pin([tool]);
+  }
+
+  /**
+   * An "always" answer: an exact `allow` in the project layer, then saved. For an MCP tool the rule
+   * names its identity (`mcp:<server>/<tool>`), so another tool that later gets the same
+   * model-facing name does not inherit it.
+   */
   async allowAlways(toolName: string): Promise<void> {
+    const tool = this.mcpTools.get(toolName);
+    const rule = tool ? mcpIdentityKey(tool.server, tool.definition.name) : toolName;
     const project = this.projectLayer();
-    project.rules[toolName] = 'allow';
+    project.rules[rule] = 'allow';
     project.compiled = new CompiledRules(project.rules);
     this.decisions.clear();
     const persist = this.persistAllow;
     if (!persist) return;
-    const saved = this.persisting.then(() => persist(toolName));
+    const saved = this.persisting.then(() => persist(rule));
     this.persisting = saved.catch(() => undefined);
     await saved;
   }
 
   private decide(toolName: string): PolicyMatch {
+    const tool = this.mcpTools.get(toolName);
+    // The identity first: of two equally specific rules in one layer, the one naming it wins.
+    const subjects = tool ? [mcpIdentityKey(tool.server, tool.definition.name), toolName] : [toolName];
+    let grant: (RuleHit & { layer: string }) | undefined;
     for (const layer of this.layers) {
-      const match = layer.compiled.match(toolName);
-      if (match) return { ...match, layer: layer.label };
+      for (const subject of subjects) {
+        const hits = layer.compiled.hits(subject);
+        // A deny anywhere wins over every allow and ask, however specific.
+        if (hits.deny) return { ...hits.deny, layer: layer.label };
+        // Strictly more specific only: on a tie the stronger (earlier) layer keeps it.
+        if (hits.grant && (!grant || compareSpecificity(hits.grant.rule, grant.rule) < 0))
+          grant = { ...hits.grant, layer: layer.label };
+      }
     }
-    const fallback = this.compiledDefaults.match(toolName);
+    if (grant) return grant;
+    const fallback = this.compiledDefaults.best(toolName);
     if (fallback) return { ...fallback, layer: 'default' };
     return { policy: 'deny', rule: '', layer: 'unknown' };
   }

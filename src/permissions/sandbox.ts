@@ -32,7 +32,7 @@ function outside(requested: string): ToolError {
   return new ToolError(`path outside root: ${requested}`);
 }
 
-function isInside(root: string, candidate: string): boolean {
+export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   // `..notes` is a fine name inside root; only `..` itself or `../…` leaves it.
   return (
@@ -45,7 +45,7 @@ function isInside(root: string, candidate: string): boolean {
  * realpath of the longest existing prefix, with the missing tail appended unchanged. A dangling
  * symlink is followed by hand: writing through it would create its target, wherever that is.
  */
-async function realpathOfExistingPrefix(absolute: string, depth = 0): Promise<string> {
+export async function realpathOfExistingPrefix(absolute: string, depth = 0): Promise<string> {
   let existing = absolute;
   const tail: string[] = [];
   for (;;) {

@@ -9,4 +9,6 @@ export type {
   Approver,
   Policy,
   PolicyLookup,
+  PolicyReview,
+  PolicyVerdict,
 } from '../tools/approval.js';

@@ -4,7 +4,14 @@
  * model instead of an exception in the loop. Approval questions are asked one at a time.
  */
 import { errorMessage } from '../util/errors.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyLookup } from './approval.js';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  PolicyLookup,
+  PolicyReview,
+  PolicyVerdict,
+} from './approval.js';
 import type { ToolRegistry } from './registry.js';
 import {
   type ApprovalPrompt,
@@ -68,7 +75,9 @@ export class ToolExecutor {
         true,
       );
     }
-    const policy = this.deps.policies.policyFor(call.name);
+    const verdict = await verdictOf(this.deps.policies, call.name);
+    if (verdict.notice) hooks.onNotice?.(verdict.notice);
+    const policy = verdict.policy;
     if (policy === 'deny')
       return outcome('deny', `permission denied: tool ${call.name} is not allowed`, true);
 
@@ -76,24 +85,38 @@ export class ToolExecutor {
     if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);
 
     const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress };
+    // Protected paths (.geekagent/, .env, ~/.geekagent) are asked even under `allow`.
+    const guarded = await protectedTargets(tool, args, ctx);
+    ctx.approvedProtected = guarded;
     let decision: ToolDecision = 'allow';
-    if (policy === 'ask') {
+    if (policy === 'ask' || guarded.length > 0) {
       let answer: ApprovalAnswer;
       try {
-        answer = await this.askInTurn(tool, args, ctx, hooks);
+        answer = await this.askInTurn(tool, args, ctx, hooks, verdict.review, guarded);
       } catch (error) {
         if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
         // A tool that cannot describe the call (a patch that does not apply) says why itself.
         if (error instanceof ToolError) return outcome('refused', error.message, true);
         return outcome('refused', `could not ask for approval: ${errorMessage(error)}`, true);
       }
-      if (answer === 'no') return outcome('refused', this.deps.approver.refusalMessage(call.name), true);
+      if (answer === 'no') {
+        const message = this.deps.approver.refusalMessage(
+          call.name,
+          verdict.review,
+          guarded.length > 0 ? guarded : undefined,
+        );
+        return outcome('refused', message, true);
+      }
       if (answer === 'always') {
         // The person said yes; a config file that cannot be written must not turn that into a no.
         await this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
           hooks.onNotice?.(`could not save "allow" for ${call.name}: ${errorMessage(error)}`);
         });
       }
+      // What the person saw is what they approved: an MCP tool's definition is pinned.
+      await this.deps.policies.approved?.(call.name).catch((error: unknown) => {
+        hooks.onNotice?.(`could not pin the definition of ${call.name}: ${errorMessage(error)}`);
+      });
       decision = 'approved';
     }
 
@@ -115,16 +138,24 @@ export class ToolExecutor {
     args: Record<string, unknown>,
     ctx: ToolContext,
     hooks: ExecuteHooks,
+    review: PolicyReview | undefined,
+    guarded: string[],
   ): Promise<ApprovalAnswer> {
     const turn = this.approvals.then(async () => {
       const prompt = tool.describeApproval
         ? await tool.describeApproval(args, ctx)
         : genericPrompt(tool, args);
+      // Why an allowed tool is asked again comes first, above the call itself.
+      const detail = review ? `${review.reason}\n\n${prompt.detail}` : prompt.detail;
+      const title =
+        guarded.length > 0 ? `${prompt.title} — protected path: ${guarded.join(', ')}` : prompt.title;
       const request: ApprovalRequest = {
         ...prompt,
-        title: this.deps.redact(prompt.title),
-        detail: this.deps.redact(prompt.detail),
+        title: this.deps.redact(title),
+        detail: this.deps.redact(detail),
         toolName: tool.name,
+        ...(review ? { review } : {}),
+        ...(guarded.length > 0 ? { protectedPaths: guarded } : {}),
       };
       const answer = await this.deps.approver.ask(request, ctx.signal);
       hooks.onApproval?.(request, answer);
@@ -141,6 +172,23 @@ export class ToolExecutor {
         part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part,
     );
   }
+}
+
+/** The store's verdict, or just its policy when the lookup has no pins to check. */
+function verdictOf(policies: PolicyLookup, toolName: string): Promise<PolicyVerdict> | PolicyVerdict {
+  return policies.verdictFor ? policies.verdictFor(toolName) : { policy: policies.policyFor(toolName) };
+}
+
+/** A check that fails counts as protected: asking once too often beats a silent write. */
+async function protectedTargets(
+  tool: Tool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<string[]> {
+  if (!tool.protectedTargets || !ctx.protectedPaths) return [];
+  return tool
+    .protectedTargets(args, ctx)
+    .catch((error: unknown) => [`(could not be checked: ${errorMessage(error)})`]);
 }
 
 function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPrompt {

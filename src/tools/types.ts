@@ -49,11 +49,26 @@ export interface UndoRecorder {
   record(absolutePath: string, previous: string | null): Promise<void>;
 }
 
+/**
+ * Knows the protected paths (`.geekagent/`, `.env`, the user state folder) and which of them
+ * `--allow-protected` lets through. Answers are names as shown to a person; [] means none.
+ */
+export interface ProtectedPathGuard {
+  /** One file given by its paths (as written, and real): its shown name if protected, else []. */
+  check(paths: readonly string[]): string[];
+  /** Protected names a command line mentions. */
+  mentionedIn(text: string): string[];
+}
+
 /** What the registry hands a tool at run time. State is passed in, never global. */
 export interface ToolContext {
   signal: AbortSignal;
   sandbox: PathSandbox;
   undo: UndoRecorder;
+  /** Absent: nothing is protected (unit tests of single tools). */
+  protectedPaths?: ProtectedPathGuard;
+  /** The protected paths the person approved for this call (set by the executor). */
+  approvedProtected?: readonly string[];
   /** Environment the tool may use (shell tools); already the agent's own env. */
   env: NodeJS.ProcessEnv;
   /**
@@ -86,6 +101,11 @@ export interface Tool extends ToolSpec {
    * shows it instead of the generic "About to call tool" prompt. The spec calls this `authorizes`.
    */
   describeApproval?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ApprovalPrompt>;
+  /**
+   * Protected paths this call would touch (see ProtectedPathGuard). A non-empty answer makes the
+   * call always asked, even under `allow`, and print mode refuses it.
+   */
+  protectedTargets?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<string[]>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
   /**
    * Calls of one round that return the same key run one after another instead of concurrently

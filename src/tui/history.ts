@@ -1,9 +1,13 @@
 /**
  * Input history kept across runs in `<project>/.geekagent/history`: one JSON string per line (so
- * multi-line entries survive), newest last, capped. Also owns ↑/↓ navigation over it.
+ * multi-line entries survive), newest last, capped. Also owns ↑/↓ navigation over it. The file is
+ * a state file: read only when regular, written atomically and never through a link (a planted
+ * `history → ~/.bashrc` is refused and reported once, not followed).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorMessage } from '../util/errors.js';
+import { writeFileAtomic } from '../util/safe-write.js';
+import { readStateFile, STATE_DIR_NAME } from '../util/state-dir.js';
 
 export const HISTORY_LIMIT = 500;
 
@@ -13,17 +17,33 @@ export class InputHistory {
   private index = 0;
   private draft = '';
   private writing: Promise<void> = Promise.resolve();
+  /** Problems with the file, said once each kind; kept until someone listens. */
+  private warnings: string[] = [];
+  private listener: ((message: string) => void) | undefined;
+  private saveFailed = false;
 
   constructor(private readonly file: string | undefined) {}
 
   static forProject(projectDir: string): InputHistory {
-    return new InputHistory(path.join(projectDir, '.geekagent', 'history'));
+    return new InputHistory(path.join(projectDir, STATE_DIR_NAME, 'history'));
   }
 
-  /** Reads the file; a missing or unreadable file is an empty history, never an error. */
+  /** Receives the warnings so far and later ones (a refused link, a failed save). */
+  listen(listener: (message: string) => void): void {
+    this.listener = listener;
+    for (const message of this.warnings.splice(0)) listener(message);
+  }
+
+  /** Reads the file; a missing or unreadable file is an empty history (with a warning), never an error. */
   async load(): Promise<void> {
     if (!this.file) return;
-    const text = await readFile(this.file, 'utf8').catch(() => '');
+    const text = await readStateFile(this.file).then(
+      (read) => read ?? '',
+      (error: unknown) => {
+        this.warn(`input history not loaded: ${errorMessage(error)}`);
+        return '';
+      },
+    );
     this.entries = text.split('\n').flatMap(parseLine).slice(-HISTORY_LIMIT);
     this.index = this.entries.length;
   }
@@ -41,7 +61,13 @@ export class InputHistory {
     this.index = this.entries.length;
     this.draft = '';
     // Writes run one after another so an older snapshot never lands after a newer one.
-    this.writing = this.writing.then(() => this.save()).catch(() => undefined);
+    this.writing = this.writing
+      .then(() => this.save())
+      .catch((error: unknown) => {
+        if (this.saveFailed) return;
+        this.saveFailed = true;
+        this.warn(`input history not saved: ${errorMessage(error)}`);
+      });
     return this.writing;
   }
 
@@ -67,8 +93,12 @@ export class InputHistory {
 
   private async save(): Promise<void> {
     if (!this.file) return;
-    await mkdir(path.dirname(this.file), { recursive: true });
-    await writeFile(this.file, this.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8');
+    await writeFileAtomic(this.file, this.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  }
+
+  private warn(message: string): void {
+    if (this.listener) this.listener(message);
+    else this.warnings.push(message);
   }
 }
 

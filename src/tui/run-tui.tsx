@@ -9,12 +9,16 @@ import { rootOf } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
 import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
 import type { ApprovalRequest } from '../permissions/types.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
+import { trustQuestionLines, untrustedNotice } from '../trust/describe.js';
 import { TuiApprover } from './approver.js';
 import { TuiApp } from './components/TuiApp.js';
 import { TuiElicitor } from './elicitor.js';
 import { InputHistory } from './history.js';
 import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
+import { askTrust } from './trust-question.js';
 
 /** Sampling requests become questions in the same queue as tool approvals. */
 function samplingApprover(approver: TuiApprover, session: () => TuiSession | undefined): SamplingApprover {
@@ -39,10 +43,13 @@ export interface TuiIO {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
 }
 
 /** What the process scope (set up by the CLI) offers the TUI. */
 export interface TuiScope {
+  /** Every process group the run starts (MCP servers). */
+  tracker: ProcessGroupTracker;
   /** Work to run when a signal ends the run. */
   onShutdown(handler: () => Promise<void>): void;
   /** Synchronous undo before a crash report is printed (leave the alternate screen). */
@@ -51,13 +58,43 @@ export interface TuiScope {
 
 export interface TuiOptions {
   io: TuiIO;
-  scope: TuiScope;
-  /** Builds the app with the CLI's flags; the TUI adds how it asks and answers servers. */
-  createApp(face: Pick<AppOptions, 'approver' | 'features'>): Promise<App>;
+  cwd: string;
+  /** `--trust`: the folder's declarations apply for this run without asking. */
+  trustFlag: boolean;
+  /** Runs `body` inside the CLI's process scope (signals, crash handling, the process tracker). */
+  withScope<T>(body: (scope: TuiScope) => Promise<T>): Promise<T>;
+  /** Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. */
+  createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker'>): Promise<App>;
 }
 
-export async function runTui({ io, scope, createApp }: TuiOptions): Promise<number> {
-  const { onShutdown, beforeFatal } = scope;
+/** Asks once, before anything of the folder runs, when it declares something not yet trusted. */
+async function folderTrust(cwd: string, flag: boolean, io: TuiIO): Promise<FolderTrust | undefined> {
+  const trust = await decideTrust({ projectDir: cwd, env: io.env, flag });
+  if (trust.state === 'trusted') return trust;
+  const answer = await askTrust(io, trustQuestionLines(trust));
+  if (answer === 'quit') return undefined;
+  return answer === 'trust' ? trustFolder(trust.declarations, { env: io.env }) : trust;
+}
+
+export async function runTui(options: TuiOptions): Promise<number> {
+  const { io } = options;
+  let trust: FolderTrust | undefined;
+  try {
+    trust = await folderTrust(options.cwd, options.trustFlag, io);
+  } catch (error) {
+    io.stderr.write(`${describeStartupError(error)}\n`);
+    return 1;
+  }
+  if (!trust) return 130;
+  const folder = trust;
+  return options.withScope((scope) => runInScope(options, folder, scope));
+}
+
+async function runInScope(
+  { io, createApp }: TuiOptions,
+  folder: FolderTrust,
+  { tracker, onShutdown, beforeFatal }: TuiScope,
+): Promise<number> {
   const approver = new TuiApprover();
   const elicitor = new TuiElicitor();
   // The session exists only after the app; sampling reports to it through this late link.
@@ -65,6 +102,8 @@ export async function runTui({ io, scope, createApp }: TuiOptions): Promise<numb
   let app: App;
   try {
     app = await createApp({
+      trust: folder,
+      tracker,
       approver,
       features: ({ provider, root }) => ({
         elicitation: elicitor,
@@ -82,6 +121,7 @@ export async function runTui({ io, scope, createApp }: TuiOptions): Promise<numb
   const history = InputHistory.forProject(app.projectDir);
   await history.load();
   session = new TuiSession({ app, approver, elicitor, history });
+  history.listen((message) => session?.notice(message, 'error'));
 
   const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
   const releaseOutput = captureOutput((text, kind) => session.notice(text, kind));
@@ -109,6 +149,9 @@ export async function runTui({ io, scope, createApp }: TuiOptions): Promise<numb
   });
 
   session.start();
+  const ignored = untrustedNotice(folder);
+  if (ignored) session.notice(ignored.replace(/^geekagent: /, ''));
+  for (const notice of app.notices) session.notice(notice, 'error');
   await session.exited;
   restoreTerminal();
   session.dispose();

@@ -2,7 +2,8 @@
  * Reading and writing the agent's JSON config files, with errors a person can act on: the file,
  * the line and column of a syntax error, or the JSON path of a value that fails its schema.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { type ParseError, type ParseErrorCode, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { z } from 'zod';
 import { writeFileAtomic } from './safe-write.js';
@@ -22,13 +23,26 @@ export type JsonFileRead = { kind: 'missing' } | { kind: 'ok'; value: unknown };
 export async function readJsonFile(file: string): Promise<JsonFileRead> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'missing' };
     throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`, file);
   }
   return { kind: 'ok', value: parseJsonText(text, file) };
+}
+
+/** Opened without blocking and checked: a FIFO planted as a config file must not hang the start. */
+async function readRegularFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!(await handle.stat()).isFile())
+      throw new ConfigError(`cannot read ${file}: it is not a regular file`, file);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 export function parseJsonText(raw: string, file: string): unknown {

@@ -2,11 +2,12 @@
  * Writing state and project files safely: into a temporary file created exclusively next to the
  * target, flushed, then renamed over it — so a crash (even SIGKILL) leaves the old file or the
  * new one, never half of one — and never through a symlink: a target that is a symlink is
- * refused, as the project folder is untrusted and a planted link could aim a write at ~/.bashrc.
+ * refused, as the project folder is untrusted and a planted link could aim a write at ~/.bashrc;
+ * so is a target whose folder is a symlink (a planted `.geekagent` or `logs` link).
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readlink, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 export class UnsafePathError extends Error {
@@ -35,6 +36,17 @@ async function existingMode(file: string): Promise<number | undefined> {
   }
 }
 
+/** The folder a state file goes into must be a real folder: a link would move the write elsewhere. */
+async function refuseLinkedFolder(dir: string): Promise<void> {
+  const info = await lstat(dir);
+  if (info.isSymbolicLink()) {
+    const target = await readlink(dir).catch(() => '?');
+    throw new UnsafePathError(
+      `refusing to use ${dir}: it is a symbolic link (→ ${target}); replace it with a real folder`,
+    );
+  }
+}
+
 /** Writes `data` to `file` atomically (temp + fsync + rename), never through a symlink. */
 export async function writeFileAtomic(
   file: string,
@@ -44,6 +56,7 @@ export async function writeFileAtomic(
   const dir = path.dirname(file);
   if (!options.noMkdir)
     await mkdir(dir, { recursive: true, ...(options.dirMode ? { mode: options.dirMode } : {}) });
+  await refuseLinkedFolder(dir);
   const previousMode = await existingMode(file);
   const mode = options.mode ?? previousMode ?? 0o644;
   const temporary = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);

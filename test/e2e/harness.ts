@@ -1,6 +1,8 @@
 /**
  * End-to-end harness: runs the BUILT CLI (`dist/cli/main.js`) as a subprocess in a temp project
- * folder with a temp HOME, pointed at the scripted fake model. `npm test` builds first (pretest).
+ * folder with a temp HOME (and `GEEKAGENT_HOME` under it), pointed at the scripted fake model.
+ * Projects are trusted by default (`--trust`); `trusted: false` runs as in a freshly cloned repo.
+ * `npm test` builds first (pretest).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -64,6 +66,13 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** Pass `--trust` (default): the project's declarations apply without a trust record. */
+  trusted?: boolean;
+}
+
+/** The CLI arguments of a run: `--trust` first unless the test wants an untrusted folder. */
+export function cliArgs(args: readonly string[], trusted: boolean | undefined): string[] {
+  return trusted === false ? [...args] : ['--trust', ...args];
 }
 
 /** The environment a test run gets: nothing from the developer's own setup leaks in. */
@@ -72,6 +81,8 @@ export function testEnv(options: RunOptions): NodeJS.ProcessEnv {
     PATH: process.env.PATH,
     HOME: options.project.home,
     LANG: 'C.UTF-8',
+    // Where user-level state goes (trusted.json, user mcp.json, auth): the temp home's own folder.
+    GEEKAGENT_HOME: path.join(options.project.home, '.geekagent'),
     OPENAI_API_KEY: 'test-key',
     OPENAI_BASE_URL: options.modelUrl ?? 'http://127.0.0.1:9/v1',
     OPENAI_MODEL: 'fake-model',
@@ -86,7 +97,7 @@ export function testEnv(options: RunOptions): NodeJS.ProcessEnv {
 
 export function runCli(args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [CLI, ...cliArgs(args, options.trusted)], {
       cwd: options.project.dir,
       env: testEnv(options),
       stdio: ['pipe', 'pipe', 'pipe'],

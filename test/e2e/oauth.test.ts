@@ -32,7 +32,7 @@ function loginAs(how: 'paste' | 'browser'): Promise<{
   pastedUrl: string;
 }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'mcp', 'login', 'secure'], {
+    const child = spawn(process.execPath, [CLI, '--trust', 'mcp', 'login', 'secure'], {
       cwd: project.dir,
       // No DISPLAY: the CLI must not try a browser and offers paste-back.
       env: testEnv({ project }),

@@ -33,7 +33,7 @@ async function agentMidTurn() {
     demo: { command: 'node', args: [DEMO_SERVER] },
   });
   fake.push({ kind: 'hang' });
-  const agent = spawn(process.execPath, [CLI, '-p', 'hang please'], {
+  const agent = spawn(process.execPath, [CLI, '--trust', '-p', 'hang please'], {
     cwd: project.dir,
     env: testEnv({ project, modelUrl: fake.url }),
     stdio: 'ignore',

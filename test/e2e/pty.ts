@@ -5,7 +5,7 @@
  */
 import { Terminal } from '@xterm/headless';
 import * as pty from 'node-pty';
-import { CLI, type Project, testEnv } from './harness.js';
+import { CLI, cliArgs, type Project, testEnv } from './harness.js';
 
 export interface PtyOptions {
   project: Project;
@@ -14,6 +14,8 @@ export interface PtyOptions {
   cols?: number;
   rows?: number;
   args?: string[];
+  /** Pass `--trust` (default); false starts as in a folder never trusted (the question appears). */
+  trusted?: boolean;
 }
 
 export interface PtySession {
@@ -54,7 +56,7 @@ export function spawnTui(options: PtyOptions): PtySession {
     modelUrl: options.modelUrl,
     env: { TERM: 'xterm-256color', ...options.env },
   });
-  const child = pty.spawn(process.execPath, [CLI, ...(options.args ?? [])], {
+  const child = pty.spawn(process.execPath, [CLI, ...cliArgs(options.args ?? [], options.trusted)], {
     name: 'xterm-256color',
     cols,
     rows,

@@ -121,7 +121,8 @@ describe('the TUI', () => {
     await tui.waitFor('First roll done.');
     expect(tui.screen()).toContain('Confirm execution? [y/N/a] → a');
     const config = JSON.parse(await readFile(path.join(project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'));
-    expect(config.tools.mcp_demo_dice).toBe('allow');
+    // Saved under the tool's identity (server demo, tool dice), not its model-facing name.
+    expect(config.tools['mcp:demo/dice']).toBe('allow');
 
     tui.send('roll again');
     tui.send(KEYS.enter);

@@ -1,12 +1,14 @@
 /**
  * write and patch: the two tools that change files. Both compute the new text first (so the
- * approval prompt can show the exact diff), record undo, and only then touch the disk.
+ * approval prompt can show the exact diff), record undo, and only then touch the disk — through
+ * permissions/root-files.ts: regular files only, atomic (temp + rename, mode kept), never through
+ * a link or a second hard link. Protected paths (.geekagent/, .env) are always asked.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { protectedFileTargets } from '../../permissions/protected.js';
+import { type FileLabel, openInRoot, resolveWriteTarget, writeInRoot } from '../../permissions/root-files.js';
 import { type ApprovalPrompt, type Tool, type ToolContext, ToolError } from '../types.js';
-import { errnoCode, requireString } from './args.js';
+import { requireString } from './args.js';
 
 export const DIFF_LINE_LIMIT = 200;
 /** jsdiff is quadratic in the worst case; past this the prompt says the sizes instead. */
@@ -19,8 +21,11 @@ export interface Hunk {
 
 /** A change ready to be shown and applied: where, what was there, what will be. */
 interface PlannedEdit {
-  tool: 'write' | 'patch';
-  absolute: string;
+  label: FileLabel;
+  /** The real path written (an in-root link is followed to its target). */
+  target: string;
+  /** The same file spelled from the root: what undo records. */
+  canonical: string;
   shown: string;
   previous: string | null;
   next: string;
@@ -41,6 +46,7 @@ export function createWriteTool(): Tool {
       required: ['path', 'content'],
       additionalProperties: false,
     },
+    protectedTargets: (args, ctx) => protectedFileTargets(ctx, args.path),
     async describeApproval(args, ctx) {
       const edit = await planWrite(args, ctx);
       const verb = edit.previous === null ? 'create' : 'write';
@@ -89,6 +95,7 @@ export function createPatchTool(): Tool {
       required: ['path', 'hunks'],
       additionalProperties: false,
     },
+    protectedTargets: (args, ctx) => protectedFileTargets(ctx, args.path),
     async describeApproval(args, ctx) {
       const edit = await planPatch(args, ctx);
       return diffPrompt(`About to patch ${edit.shown}`, edit);
@@ -105,20 +112,29 @@ export function createPatchTool(): Tool {
 async function planWrite(args: Record<string, unknown>, ctx: ToolContext): Promise<PlannedEdit> {
   const requested = requireString('write', args, 'path');
   const content = requireString('write', args, 'content');
-  const absolute = await ctx.sandbox.resolve(requested);
-  const previous = await readExisting(absolute, 'write', requested);
-  return { tool: 'write', absolute, shown: ctx.sandbox.display(absolute), previous, next: content };
+  return plan({ tool: 'write', requested }, ctx, () => content);
 }
 
 async function planPatch(args: Record<string, unknown>, ctx: ToolContext): Promise<PlannedEdit> {
   const requested = requireString('patch', args, 'path');
   const hunks = parseHunks(args);
-  const absolute = await ctx.sandbox.resolve(requested);
+  return plan({ tool: 'patch', requested }, ctx, (previous, shown) => {
+    if (previous === null) throw new ToolError(`patch: no such file: ${requested}; use write to create it`);
+    if (previous.slice(0, 8192).includes('\0')) throw new ToolError(`patch: ${requested} is a binary file`);
+    return applyHunks(previous, hunks, shown);
+  });
+}
+
+async function plan(
+  label: FileLabel,
+  ctx: ToolContext,
+  next: (previous: string | null, shown: string) => string,
+): Promise<PlannedEdit> {
+  const absolute = await ctx.sandbox.resolve(label.requested);
+  const { real, canonical } = await resolveWriteTarget(ctx.sandbox, absolute, label);
   const shown = ctx.sandbox.display(absolute);
-  const previous = await readExisting(absolute, 'patch', requested);
-  if (previous === null) throw new ToolError(`patch: no such file: ${requested}; use write to create it`);
-  if (previous.slice(0, 8192).includes('\0')) throw new ToolError(`patch: ${requested} is a binary file`);
-  return { tool: 'patch', absolute, shown, previous, next: applyHunks(previous, hunks, shown) };
+  const previous = await readExisting(ctx, absolute, label);
+  return { label, target: real, canonical, shown, previous, next: next(previous, shown) };
 }
 
 function parseHunks(args: Record<string, unknown>): Hunk[] {
@@ -176,26 +192,27 @@ function occurrences(haystack: string, needle: string): number[] {
   return found;
 }
 
-async function readExisting(absolute: string, tool: string, requested: string): Promise<string | null> {
+async function readExisting(ctx: ToolContext, absolute: string, label: FileLabel): Promise<string | null> {
+  const opened = await openInRoot(ctx.sandbox, absolute, label);
+  if (opened.kind === 'missing') return null;
+  if (opened.kind === 'directory') throw new ToolError(`${label.tool}: ${label.requested} is a directory`);
   try {
-    return await readFile(absolute, 'utf8');
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT') return null;
-    if (code === 'EISDIR') throw new ToolError(`${tool}: ${requested} is a directory`);
-    if (code === 'ENOTDIR')
-      throw new ToolError(`${tool}: a parent of ${requested} is a file, not a directory`);
-    throw error;
+    return await opened.handle.readFile('utf8');
+  } finally {
+    await opened.handle.close();
   }
 }
 
 async function apply(edit: PlannedEdit, ctx: ToolContext): Promise<void> {
   // Last point where a cancel can still leave the file untouched.
-  if (ctx.signal.aborted) throw new ToolError(`${edit.tool}: cancelled`);
+  if (ctx.signal.aborted) throw new ToolError(`${edit.label.tool}: cancelled`);
+  // A link swapped since the approval may now lead into a protected path nobody approved.
+  const protectedNow = ctx.protectedPaths?.check([edit.canonical, edit.target]) ?? [];
+  if (protectedNow.some((shown) => !ctx.approvedProtected?.includes(shown)))
+    throw new ToolError(`${edit.label.tool}: ${edit.label.requested} now leads to a protected path; refused`);
   // Undo first: if recording fails, the file must not change.
-  await ctx.undo.record(edit.absolute, edit.previous);
-  await mkdir(path.dirname(edit.absolute), { recursive: true });
-  await writeFile(edit.absolute, edit.next, 'utf8');
+  await ctx.undo.record(edit.canonical, edit.previous);
+  await writeInRoot(ctx.sandbox, edit.target, edit.next, edit.label);
 }
 
 function diffPrompt(title: string, edit: PlannedEdit): ApprovalPrompt {

@@ -1,9 +1,14 @@
 /**
- * ls and read: looking at the project without changing it. Paths go through the sandbox; read
- * hands out fixed-size slices so a large file never floods the model's context.
+ * ls and read: looking at the project without changing it. Paths go through the sandbox and files
+ * are opened through permissions/root-files.ts (regular files only, identity checked after
+ * opening, no second hard link); read hands out fixed-size slices so a large file never floods the
+ * model's context. ls never follows a link out of the root.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { type FileLabel, listFolderInRoot, openInRoot, realRootOf } from '../../permissions/root-files.js';
+import { isInside } from '../../permissions/sandbox.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { errnoCode, looksBinary, optionalNonNegativeInteger, optionalString, requireString } from './args.js';
 
@@ -32,38 +37,43 @@ export function createLsTool(): Tool {
     async run(args, ctx) {
       const requested = optionalString('ls', args, 'path') ?? '.';
       const absolute = await ctx.sandbox.resolve(requested);
-      const info = await stat(absolute).catch((error: unknown) => {
+      const missing = (error: unknown) => {
         if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {
           throw new ToolError(`ls: no such file or directory: ${requested}`);
         }
         throw error;
-      });
-      if (!info.isDirectory()) return `${ctx.sandbox.display(absolute)} (${info.size} bytes)`;
-      return listDirectory(absolute);
+      };
+      const listed = await listFolderInRoot(ctx.sandbox, absolute, { tool: 'ls', requested }).catch(missing);
+      if (listed === undefined) {
+        const info = await stat(absolute).catch(missing);
+        return `${ctx.sandbox.display(absolute)} (${info.size} bytes)`;
+      }
+      return listDirectory(listed.real, listed.entries, await realRootOf(ctx.sandbox));
     },
   };
 }
 
-async function listDirectory(absolute: string): Promise<string> {
-  const entries = await readdir(absolute, { withFileTypes: true });
-  const names = await Promise.all(
-    entries.map(async (entry) => {
-      // A symlink to a directory is listed as a directory: that is how it behaves when used.
-      const isDir =
-        entry.isDirectory() ||
-        (entry.isSymbolicLink() &&
-          (await stat(path.join(absolute, entry.name)).then(
-            (target) => target.isDirectory(),
-            () => false,
-          )));
-      return isDir ? `${entry.name}/` : entry.name;
-    }),
-  );
+async function listDirectory(real: string, entries: Dirent[], realRoot: string): Promise<string> {
+  const names = await Promise.all(entries.map((entry) => entryName(real, entry, realRoot)));
   if (names.length === 0) return '(empty directory)';
   names.sort(compareStrings);
   const shown = names.slice(0, LS_ENTRY_LIMIT);
   if (names.length > LS_ENTRY_LIMIT) shown.push(`(showing ${LS_ENTRY_LIMIT} of ${names.length} entries)`);
   return shown.join('\n');
+}
+
+/** A link into the root is shown as what it leads to (`dir/`); one leading out is never followed. */
+async function entryName(real: string, entry: Dirent, realRoot: string): Promise<string> {
+  if (entry.isDirectory()) return `${entry.name}/`;
+  if (!entry.isSymbolicLink()) return entry.name;
+  const target = await realpath(path.join(real, entry.name)).catch(() => undefined);
+  if (target === undefined) return entry.name;
+  if (!isInside(realRoot, target)) return `${entry.name} (link outside root)`;
+  const isDir = await stat(target).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  return isDir ? `${entry.name}/` : entry.name;
 }
 
 export function createReadTool(): Tool {
@@ -97,21 +107,24 @@ export function createReadTool(): Tool {
 }
 
 async function readTextFile(absolute: string, requested: string, ctx: ToolContext): Promise<string> {
-  const info = await stat(absolute).catch((error: unknown) => {
-    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {
-      throw new ToolError(`read: no such file: ${requested}`);
+  const label: FileLabel = { tool: 'read', requested };
+  const opened = await openInRoot(ctx.sandbox, absolute, label);
+  if (opened.kind === 'missing') throw new ToolError(`read: no such file: ${requested}`);
+  if (opened.kind === 'directory')
+    throw new ToolError(`read: ${requested} is a directory; use ls to list it`);
+  const { handle, stats } = opened;
+  try {
+    if (stats.size > READ_MAX_BYTES) {
+      throw new ToolError(
+        `read: ${requested} is too large (${stats.size} bytes, at most ${READ_MAX_BYTES}); use search to find the part you need`,
+      );
     }
-    throw error;
-  });
-  if (info.isDirectory()) throw new ToolError(`read: ${requested} is a directory; use ls to list it`);
-  if (info.size > READ_MAX_BYTES) {
-    throw new ToolError(
-      `read: ${requested} is too large (${info.size} bytes, at most ${READ_MAX_BYTES}); use search to find the part you need`,
-    );
+    const bytes = await handle.readFile({ signal: ctx.signal });
+    if (looksBinary(bytes)) throw new ToolError(`read: ${requested} is a binary file`);
+    return bytes.toString('utf8');
+  } finally {
+    await handle.close();
   }
-  const bytes = await readFile(absolute, { signal: ctx.signal });
-  if (looksBinary(bytes)) throw new ToolError(`read: ${requested} is a binary file`);
-  return bytes.toString('utf8');
 }
 
 function sliceText(text: string, offset: number, shownPath: string): string {

@@ -1,9 +1,13 @@
 /**
  * glob: file names matching a pattern under the permission root, skipping node_modules and
- * dotfiles. Patterns are relative to root; ones that climb out are refused before any walking.
+ * dotfiles. Patterns are relative to root; ones that climb out are refused before any walking,
+ * and a match reached through a link that leads out of the root is dropped.
  */
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
+import { realRootOf } from '../../permissions/root-files.js';
+import { isInside } from '../../permissions/sandbox.js';
 import { type Tool, ToolError } from '../types.js';
 import { requireString } from './args.js';
 import { compareStrings } from './files.js';
@@ -31,7 +35,7 @@ export function createGlobTool(): Tool {
       const pattern = requireString('glob', args, 'pattern');
       if (pattern.trim() === '') throw new ToolError('glob: "pattern" must not be empty');
       if (leavesRoot(pattern)) throw new ToolError(`path outside root: ${pattern}`);
-      const matches = await glob(pattern, {
+      const found = await glob(pattern, {
         cwd: ctx.sandbox.root,
         dot: false,
         ignore: ['**/node_modules/**'],
@@ -42,9 +46,12 @@ export function createGlobTool(): Tool {
       // An aborted crawl may return a partial list; it must not pass for the answer.
       if (ctx.signal.aborted) throw new ToolError('glob: cancelled');
       // Brace or extglob tricks the check above missed still cannot show anything outside root.
-      if (matches.some((match) => path.isAbsolute(match) || match.startsWith('..'))) {
+      if (found.some((match) => path.isAbsolute(match) || match.startsWith('..'))) {
         throw new ToolError(`path outside root: ${pattern}`);
       }
+      // tinyglobby does not follow links while crawling, but a pattern's fixed start (`link/*`) is
+      // entered as written: keep only matches that really are inside the root.
+      const matches = await insideRoot(found, ctx.sandbox.root, await realRootOf(ctx.sandbox));
       if (matches.length === 0) return `(no files match ${pattern})`;
       matches.sort(compareStrings);
       const shown = matches.slice(0, GLOB_RESULT_LIMIT);
@@ -61,4 +68,16 @@ function leavesRoot(pattern: string): boolean {
   if (path.isAbsolute(pattern)) return true;
   // Separators include brace and extglob punctuation, so `{..,src}/*` counts as climbing too.
   return pattern.split(/[/\\{},()|]/).some((segment) => segment === '..');
+}
+
+async function insideRoot(matches: string[], root: string, realRoot: string): Promise<string[]> {
+  const kept = await Promise.all(
+    matches.map((match) =>
+      realpath(path.join(root, match)).then(
+        (real) => (isInside(realRoot, real) ? match : undefined),
+        () => undefined,
+      ),
+    ),
+  );
+  return kept.filter((match): match is string => match !== undefined);
 }

@@ -1,12 +1,14 @@
 /**
  * search: regex line search over the project's text files. Owns the walk: .gitignore rules
  * (nested files too), node_modules and hidden entries are pruned before descending, so ignored
- * trees cost nothing.
+ * trees cost nothing. Links are never followed, and every file is read through
+ * permissions/root-files.ts: regular, single-linked files inside the root only (a FIFO never blocks).
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { openInRoot, readWalkedFile, realRootOf } from '../../permissions/root-files.js';
 import { type Tool, ToolError } from '../types.js';
 import { errnoCode, looksBinary, optionalString, requireString } from './args.js';
 import { compareStrings } from './files.js';
@@ -65,8 +67,14 @@ export function createSearchTool(): Tool {
         throw error;
       });
       const { regex, note } = compilePattern(pattern);
+      const realRoot = await realRootOf(ctx.sandbox);
+      if (!info.isDirectory()) {
+        // One named file: say why it cannot be searched (a FIFO, a device, a second hard link).
+        const opened = await openInRoot(ctx.sandbox, start, { tool: 'search', requested });
+        if (opened.kind === 'file') await opened.handle.close();
+      }
       const files = info.isDirectory()
-        ? await collectFiles(start, await scopesFor(ctx.sandbox.root, start), ctx.signal)
+        ? await collectFiles(start, await scopesFor(ctx.sandbox.root, start, realRoot), realRoot, ctx.signal)
         : [start];
       files.sort(compareStrings);
 
@@ -75,7 +83,7 @@ export function createSearchTool(): Tool {
       for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
         throwIfAborted(ctx.signal);
         const batch = await Promise.all(
-          files.slice(i, i + READ_CONCURRENCY).map((file) => searchFile(file, regex)),
+          files.slice(i, i + READ_CONCURRENCY).map((file) => searchFile(file, regex, realRoot)),
         );
         for (const matches of batch) {
           total += matches.length;
@@ -109,12 +117,12 @@ function compilePattern(pattern: string): { regex: RegExp; note?: string } {
  * The .gitignore scopes from root down to `start`, so searching a subfolder keeps root rules. A
  * folder the rules ignore (node_modules/pkg, dist) was asked for by name: search it without them.
  */
-async function scopesFor(root: string, start: string): Promise<IgnoreScope[]> {
-  const scopes = await scopesAbove(root, start);
+async function scopesFor(root: string, start: string, realRoot: string): Promise<IgnoreScope[]> {
+  const scopes = await scopesAbove(root, start, realRoot);
   return start !== root && isIgnored(start, true, scopes) ? [] : scopes;
 }
 
-async function scopesAbove(root: string, start: string): Promise<IgnoreScope[]> {
+async function scopesAbove(root: string, start: string, realRoot: string): Promise<IgnoreScope[]> {
   const dirs = [root];
   const relative = path.relative(root, start);
   if (relative !== '') {
@@ -128,20 +136,21 @@ async function scopesAbove(root: string, start: string): Promise<IgnoreScope[]> 
   dirs.pop();
   const scopes: IgnoreScope[] = [];
   for (const dir of dirs) {
-    const scope = await loadScope(dir);
+    const scope = await loadScope(dir, realRoot);
     if (scope) scopes.push(scope);
   }
   return scopes;
 }
 
-async function loadScope(dir: string): Promise<IgnoreScope | undefined> {
-  const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
-  return text === undefined ? undefined : { dir, rules: ignore().add(text) };
+async function loadScope(dir: string, realRoot: string): Promise<IgnoreScope | undefined> {
+  const bytes = await readWalkedFile(path.join(dir, '.gitignore'), realRoot, SEARCH_MAX_FILE_BYTES);
+  return bytes === undefined ? undefined : { dir, rules: ignore().add(bytes.toString('utf8')) };
 }
 
 async function collectFiles(
   dir: string,
   parentScopes: IgnoreScope[],
+  realRoot: string,
   signal: AbortSignal,
 ): Promise<string[]> {
   throwIfAborted(signal);
@@ -153,7 +162,7 @@ async function collectFiles(
     return [];
   }
   const hasRules = entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
-  const own = hasRules ? await loadScope(dir) : undefined;
+  const own = hasRules ? await loadScope(dir, realRoot) : undefined;
   const scopes = own ? [...parentScopes, own] : parentScopes;
 
   const files: string[] = [];
@@ -168,7 +177,7 @@ async function collectFiles(
       files.push(absolute);
     }
   }
-  const nested = await Promise.all(subdirs.map((subdir) => collectFiles(subdir, scopes, signal)));
+  const nested = await Promise.all(subdirs.map((subdir) => collectFiles(subdir, scopes, realRoot, signal)));
   return files.concat(...nested);
 }
 
@@ -184,15 +193,9 @@ function isIgnored(absolute: string, isDir: boolean, scopes: IgnoreScope[]): boo
   return false;
 }
 
-async function searchFile(file: string, regex: RegExp): Promise<Match[]> {
-  let bytes: Buffer;
-  try {
-    const info = await stat(file);
-    if (info.size > SEARCH_MAX_FILE_BYTES) return [];
-    bytes = await readFile(file);
-  } catch {
-    return [];
-  }
+async function searchFile(file: string, regex: RegExp, realRoot: string): Promise<Match[]> {
+  const bytes = await readWalkedFile(file, realRoot, SEARCH_MAX_FILE_BYTES);
+  if (bytes === undefined) return [];
   if (looksBinary(bytes)) return [];
   const matches: Match[] = [];
   const lines = bytes.toString('utf8').split('\n');

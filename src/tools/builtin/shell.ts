@@ -41,6 +41,10 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       required: ['command'],
       additionalProperties: false,
     },
+    // A command naming .geekagent, mcp.json, .env… is always asked (a hint, not a barrier: shell
+    // text can spell a name in ways no check sees).
+    protectedTargets: async (args, ctx) =>
+      typeof args.command === 'string' ? (ctx.protectedPaths?.mentionedIn(args.command) ?? []) : [],
     async describeApproval(args) {
       const command = requireString('run_shell', args, 'command');
       return { title: 'About to run a shell command', detail: command, kind: 'command' };

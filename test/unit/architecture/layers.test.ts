@@ -1,7 +1,7 @@
 /**
  * The layer rule: folder dependencies point one way — faces (cli, tui) → app → features
- * (sessions) → extensions → agent → mcp → providers/permissions → tools/commands →
- * config/process → util. Parses every import of src/** (static and dynamic) and fails on one that
+ * (sessions) → extensions → agent/trust → mcp → the built-in tools → providers/permissions →
+ * the tool contract/commands → config/process → util. Parses every import of src/** (static and dynamic) and fails on one that
  * runs back up or sideways between two folders of the same layer. OpenAI wire types stay in
  * providers/.
  */
@@ -21,8 +21,11 @@ const LAYERS: Record<string, number> = {
   commands: 2,
   permissions: 3,
   providers: 3,
+  // The built-in tools use the sandbox and root-file primitives; the Tool contract stays below them.
+  'tools/builtin': 3.5,
   mcp: 4,
   agent: 5,
+  trust: 5,
   extensions: 6,
   sessions: 7,
   app: 8,
@@ -48,9 +51,15 @@ function sourceFiles(dir: string): string[] {
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
+/** The layer a path under src/ belongs to: its top folder, or `tools/builtin`. */
+function layerOf(relative: string): string {
+  const parts = relative.split(path.sep);
+  return parts[0] === 'tools' && parts[1] === 'builtin' ? 'tools/builtin' : parts[0]!;
+}
+
 function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
-  const from = path.relative(SRC, file).split(path.sep)[0]!;
+  const from = layerOf(path.relative(SRC, file));
   const out: Import[] = [];
   for (const match of text.matchAll(IMPORT)) {
     const specifier = match[1] ?? match[2]!;
@@ -59,7 +68,7 @@ function importsOf(file: string): Import[] {
       continue;
     }
     const target = path.relative(SRC, path.resolve(path.dirname(file), specifier));
-    out.push({ file, from, to: target.split(path.sep)[0]!, specifier });
+    out.push({ file, from, to: layerOf(target), specifier });
   }
   return out;
 }

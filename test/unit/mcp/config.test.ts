@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   loadMcpConfig,
+  loadMcpServers,
   type McpServerDefinition,
   type ServerConfigEntry,
   toolIncluded,
@@ -141,14 +142,25 @@ describe('MCP config', () => {
     expect(invalid(long)).toContain('65 characters long (at most 64)');
   });
 
-  it('lets the project win over the user on a name clash and records each source', async () => {
+  it('keeps the user server on a name clash, reports the conflict and records each source', async () => {
     await write(projectFile, servers({ shared: { command: 'project-cmd' }, mine: { command: 'p' } }));
     await write(userFile, servers({ extra: { command: 'u1' }, shared: { command: 'user-cmd' } }));
-    const entries = await load();
-    expect(entries.map((entry) => entry.name)).toEqual(['shared', 'mine', 'extra']);
-    const shared = ok(entries[0]);
-    expect(shared).toMatchObject({ source: 'project', file: projectFile, command: 'project-cmd' });
-    expect(ok(entries[2])).toMatchObject({ source: 'user', file: userFile, command: 'u1' });
+    const loaded = await loadMcpServers({ projectDir, homeDir, env: {}, project: true });
+    expect(loaded.entries.map((entry) => entry.name)).toEqual(['mine', 'extra', 'shared']);
+    expect(ok(loaded.entries[0])).toMatchObject({ source: 'project', file: projectFile, command: 'p' });
+    expect(ok(loaded.entries[2])).toMatchObject({ source: 'user', file: userFile, command: 'user-cmd' });
+    expect(loaded.conflicts).toEqual([{ name: 'shared', projectFile, userFile }]);
+    expect((await load()).map((entry) => entry.name)).toEqual(['mine', 'extra', 'shared']);
+  });
+
+  it('leaves the project file out for an untrusted folder, and reads the user file from userDir', async () => {
+    await write(projectFile, servers({ mine: { command: 'p' } }));
+    const userDir = path.join(homeDir, 'elsewhere');
+    await write(path.join(userDir, 'mcp.json'), servers({ other: { command: 'u' } }));
+    const loaded = await loadMcpServers({ projectDir, homeDir, userDir, env: {}, project: false });
+    expect(loaded.entries.map((entry) => entry.name)).toEqual(['other']);
+    expect(ok(loaded.entries[0])).toMatchObject({ source: 'user', file: path.join(userDir, 'mcp.json') });
+    expect(loaded.conflicts).toEqual([]);
   });
 
   it('reads one file once when home is the project', async () => {

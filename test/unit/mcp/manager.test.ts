@@ -177,6 +177,51 @@ describe('McpManager', () => {
     await waitFor(() => !registry.get('mcp_changing_alpha'), { what: 'alpha to be unregistered' });
   });
 
+  it("keeps tool names apart from every configured server's, also one left out, and tells the policy store each tool's identity", async () => {
+    const changing = (tools: string) =>
+      node(path.join(FIXTURES, 'changing.mjs'), { env: { CHANGING_TOOLS: tools } });
+    await mkdir(path.join(dir, '.geekagent'), { recursive: true });
+    await writeFile(
+      path.join(dir, '.geekagent', 'mcp.json'),
+      JSON.stringify({ mcpServers: { gh: changing('x_read,list'), gh_x: changing('read') } }),
+    );
+    const entries = await loadMcpConfig({
+      projectDir: dir,
+      homeDir: path.join(dir, 'home'),
+      env: process.env,
+    });
+    const identities = new Map<string, string>();
+    manager = new McpManager({
+      // Only gh_x runs (as `mcp call gh_x …` would), but gh is still configured.
+      entries: entries.filter((entry) => entry.name === 'gh_x'),
+      serverNames: entries.map((entry) => entry.name),
+      registry,
+      policies: {
+        ensureToolPolicy: (name, policy) => policies.set(name, policy),
+        registerMcpTool: (name, server, definition) => identities.set(name, `${server}/${definition.name}`),
+      },
+      createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
+      logDir: undefined,
+      acceptsMedia: false,
+      clientVersion: '0.0.0-test',
+    });
+    manager.start();
+    await manager.whenSettled();
+    const [name] = registry.list().map((tool) => tool.name);
+    expect(name).toMatch(/^mcp_gh_x_read_[0-9a-f]{8}$/);
+    expect(identities).toEqual(new Map([[name!, 'gh_x/read']]));
+    expect(policies.get(name!)).toBe('ask');
+    expect(manager.status('gh_x')!.warnings).toEqual([
+      'tools "read" of server gh_x have names that could also be tools of server gh; they got a hash suffix',
+    ]);
+    const state = manager.status('gh_x')!.state;
+    expect(state.state === 'connected' && state.tools[0]!.definition).toEqual({
+      name: 'read',
+      description: 'the read tool',
+      inputSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
+  });
+
   it('restarts a crashed server with backoff; calls meanwhile fail fast; names stay', async () => {
     const m = await start({ crash: node(path.join(FIXTURES, 'crash.mjs')) }, { restartDelayMs: 400 });
     const before = registry.list().map((t) => t.name);

@@ -133,4 +133,30 @@ describe('nameServerTools', () => {
       `mcp_s_a_b_${suffix}`,
     );
   });
+
+  it('hashes a name that could also be another configured server’s, on both sides, so neither can borrow it', () => {
+    // Server gh's tool x_read and server gh_x's tool read both sanitise to mcp_gh_x_read.
+    const gh = nameServerTools('gh', ['x_read', 'list'], ['gh_x']);
+    const ghX = nameServerTools('gh_x', ['read'], ['gh']);
+    expect(gh.tools).toEqual([
+      { modelName: `mcp_gh_x_read_${hash8('gh', 'x_read')}`, originalName: 'x_read' },
+      // Nothing of gh_x could be called mcp_gh_list: it keeps its plain name.
+      { modelName: 'mcp_gh_list', originalName: 'list' },
+    ]);
+    expect(ghX.tools).toEqual([
+      { modelName: `mcp_gh_x_read_${hash8('gh_x', 'read')}`, originalName: 'read' },
+    ]);
+    expect(gh.contested).toEqual([{ otherServer: 'gh_x', originalNames: ['x_read'] }]);
+    expect(ghX.contested).toEqual([{ otherServer: 'gh', originalNames: ['read'] }]);
+    // Without the other server configured, the plain names come back (and the pins guard them).
+    expect(nameServerTools('gh_x', ['read']).tools[0]!.modelName).toBe('mcp_gh_x_read');
+    expect(nameServerTools('gh_x', ['read'], ['gh_x', 'github']).contested).toEqual([]);
+  });
+
+  it('hashes every tool of two servers whose names sanitise alike', () => {
+    const dotted = nameServerTools('de.mo', ['dice'], ['de_mo']).tools[0]!.modelName;
+    const plain = nameServerTools('de_mo', ['dice'], ['de.mo']).tools[0]!.modelName;
+    expect(dotted).toBe(`mcp_de_mo_dice_${hash8('de.mo', 'dice')}`);
+    expect(plain).toBe(`mcp_de_mo_dice_${hash8('de_mo', 'dice')}`);
+  });
 });

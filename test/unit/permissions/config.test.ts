@@ -44,25 +44,36 @@ describe('permission config', () => {
     return error as ConfigError;
   };
 
-  it('creates the project file with the defaults when it is missing, and not again', async () => {
+  it('creates the project file with root and no rules when it is missing, and not again', async () => {
     const config = await load();
     expect(config).toEqual({
       root: projectDir,
       projectFile,
-      projectRules: { ...BUILTIN_POLICIES },
+      projectRules: {},
       userFile,
       userRules: {},
       projectFetchAllow: [],
       userFetchAllow: [],
       created: true,
     });
-    expect(JSON.parse(await readFile(projectFile, 'utf8'))).toEqual({ root: '..', tools: BUILTIN_POLICIES });
+    // No copy of the built-in defaults: as project rules they would outrank the user's file.
+    expect(JSON.parse(await readFile(projectFile, 'utf8'))).toEqual({ root: '..', tools: {} });
     // The user file is read when present, never created.
     await expect(stat(userFile)).rejects.toThrow(/ENOENT/);
 
     const again = await load();
     expect(again.created).toBe(false);
-    expect(again.projectRules).toEqual(BUILTIN_POLICIES);
+    expect(again.projectRules).toEqual({});
+  });
+
+  it('reads entries that only repeat a built-in default as defaults, not as project rules', async () => {
+    // What older versions created, plus two decisions a person made.
+    await writeJson(projectFile, {
+      root: '..',
+      tools: { ...BUILTIN_POLICIES, read: 'ask', mcp_demo_dice: 'allow', fetch: 'ask' },
+    });
+    const config = await load();
+    expect(config.projectRules).toEqual({ read: 'ask', mcp_demo_dice: 'allow' });
   });
 
   it('resolves root relative to the config file folder, and defaults to the project folder', async () => {
@@ -90,7 +101,7 @@ describe('permission config', () => {
   });
 
   it('reads the user file as its own layer and ignores its root', async () => {
-    await writeJson(projectFile, { root: '..', tools: { read: 'allow' } });
+    await writeJson(projectFile, { root: '..', tools: { read: 'ask' } });
     await writeJson(userFile, {
       root: '/does/not/exist',
       tools: { 'mcp_*': 'deny', fetch: 'allow' },
@@ -98,7 +109,7 @@ describe('permission config', () => {
     });
     const config = await load();
     expect(config.root).toBe(projectDir);
-    expect(config.projectRules).toEqual({ read: 'allow' });
+    expect(config.projectRules).toEqual({ read: 'ask' });
     expect(config.userRules).toEqual({ 'mcp_*': 'deny', fetch: 'allow' });
   });
 
@@ -213,7 +224,7 @@ describe('permission config', () => {
     await saveAllowRule(projectFile, 'fetch');
     expect(JSON.parse(await readFile(projectFile, 'utf8'))).toEqual({
       root: '..',
-      tools: { ...BUILTIN_POLICIES, fetch: 'allow' },
+      tools: { fetch: 'allow' },
     });
   });
 

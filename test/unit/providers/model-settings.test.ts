@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadDotEnv } from '../../../src/config/dotenv.js';
+import { readModelDotEnv, withDotEnvSettings } from '../../../src/config/dotenv.js';
 import {
   knownContextWindow,
   MISSING_KEY_MESSAGE,
@@ -131,7 +131,7 @@ describe('resolveModelSettings', () => {
   });
 });
 
-describe('loadDotEnv', () => {
+describe('readModelDotEnv', () => {
   let dir: string;
 
   beforeEach(async () => {
@@ -141,41 +141,54 @@ describe('loadDotEnv', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('fills unset variables from .env without overriding the real environment', async () => {
+  it('fills unset model settings from .env without overriding the real environment', async () => {
     await writeFile(
       path.join(dir, '.env'),
       '# model\nOPENAI_API_KEY=from-file\nOPENAI_MODEL="qwen-max"\nOPENAI_BASE_URL=http://file/v1\n',
     );
     const env: NodeJS.ProcessEnv = { OPENAI_BASE_URL: 'http://real/v1' };
-    loadDotEnv(dir, env);
-    expect(env).toEqual({
+    const merged = withDotEnvSettings(env, readModelDotEnv(dir));
+    expect(merged).toEqual({
       OPENAI_BASE_URL: 'http://real/v1',
       OPENAI_API_KEY: 'from-file',
       OPENAI_MODEL: 'qwen-max',
     });
-    expect(resolveModelSettings(env, {}).apiKey).toBe('from-file');
+    expect(env).toEqual({ OPENAI_BASE_URL: 'http://real/v1' });
+    expect(resolveModelSettings(merged, {}).apiKey).toBe('from-file');
   });
 
-  it('does nothing when there is no .env', () => {
-    const env: NodeJS.ProcessEnv = { A: '1' };
-    loadDotEnv(dir, env);
-    expect(env).toEqual({ A: '1' });
+  it('takes only OPENAI_* and GEEKAGENT_* settings, never GEEKAGENT_HOME or trust keys', async () => {
+    await writeFile(
+      path.join(dir, '.env'),
+      [
+        'NODE_OPTIONS=--require ./evil.cjs',
+        'PATH=/evil',
+        'GEEKAGENT_HOME=/tmp/evil',
+        'GEEKAGENT_TRUST=1',
+        'GEEKAGENT_MAX_RETRIES=5',
+        'OPENAI_MODEL=m',
+        'openai_model=lower',
+        '',
+      ].join('\n'),
+    );
+    expect(readModelDotEnv(dir)).toEqual({ GEEKAGENT_MAX_RETRIES: '5', OPENAI_MODEL: 'm' });
+  });
+
+  it('is empty when there is no .env', () => {
+    expect(readModelDotEnv(dir)).toEqual({});
   });
 
   it('survives a malformed .env, keeping the lines it can read', async () => {
     await writeFile(
       path.join(dir, '.env'),
-      'this is not an assignment\n=novalue\nGOOD=yes\nQUOTE="unterminated\n',
+      'this is not an assignment\n=novalue\nOPENAI_MODEL=yes\nQUOTE="unterminated\n',
     );
-    const env: NodeJS.ProcessEnv = {};
-    expect(() => loadDotEnv(dir, env)).not.toThrow();
-    expect(env.GOOD).toBe('yes');
+    expect(() => readModelDotEnv(dir)).not.toThrow();
+    expect(readModelDotEnv(dir).OPENAI_MODEL).toBe('yes');
   });
 
   it('ignores a .env that is a directory', async () => {
     await mkdir(path.join(dir, '.env'));
-    const env: NodeJS.ProcessEnv = {};
-    expect(() => loadDotEnv(dir, env)).not.toThrow();
-    expect(env).toEqual({});
+    expect(readModelDotEnv(dir)).toEqual({});
   });
 });

@@ -92,6 +92,7 @@ export function connected(name: string, tools: string[]): ServerStatus {
       originalName: tool,
       description: `does ${tool}`,
       inputSchema: {},
+      definition: { name: tool, description: `does ${tool}` },
     })),
   });
 }

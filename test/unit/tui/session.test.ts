@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../src/app/create-app.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
+import { trustedForRun } from '../../../src/trust/decide.js';
 import { TuiApprover } from '../../../src/tui/approver.js';
 import { InputHistory } from '../../../src/tui/history.js';
 import { TuiSession } from '../../../src/tui/session.js';
@@ -43,6 +44,7 @@ async function session(
   const app = await createApp({
     cwd: base,
     homeDir: path.join(base, 'home'),
+    trust: trustedForRun(base),
     env: { OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'fake', GEEKAGENT_MAX_RETRIES: '0', ...env },
     approver,
     tracker,

@@ -1,0 +1,174 @@
+/**
+ * Pinned MCP tool definitions, `.geekagent/mcp-pins.json`: what each (server, tool) looked like —
+ * name, title, description, input schema, annotations, and the model-facing name it had — when it
+ * first ran under an `allow` or a person approved it. A later difference is reported so the
+ * policy store can drop the `allow` back to `ask`. Read lazily, written under a lock, atomically.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+import { withFileLock } from '../util/file-lock.js';
+import { describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import { visibleLine } from '../util/terminal-text.js';
+import { canonicalJson, describeDefinitionChanges, type ToolDefinition } from './pin-diff.js';
+
+export type { ToolDefinition } from './pin-diff.js';
+
+/** One MCP tool as the policy store and `mcp approve` see it. */
+export interface PinnedTool {
+  server: string;
+  /** The model-facing name (`mcp_<server>_<tool>`, maybe with a hash suffix). */
+  modelName: string;
+  definition: ToolDefinition;
+}
+
+export type PinCheck = { state: 'unpinned' } | { state: 'same' } | { state: 'changed'; changes: string[] };
+
+const definitionSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: z.unknown().optional(),
+  annotations: z.unknown().optional(),
+});
+const recordSchema = z.object({
+  server: z.string(),
+  modelName: z.string(),
+  hash: z.string(),
+  definition: definitionSchema,
+});
+const fileSchema = z.looseObject({ version: z.literal(1), pins: z.array(recordSchema) });
+
+type PinRecord = z.infer<typeof recordSchema>;
+
+/** Pins are project state: `<project>/.geekagent/mcp-pins.json`. */
+export function mcpPinsFile(projectDir: string): string {
+  return path.join(projectDir, '.geekagent', 'mcp-pins.json');
+}
+
+/** sha256 over the canonical JSON of the definition's fields (key order never matters). */
+export function definitionHash(definition: ToolDefinition): string {
+  const { name, title, description, inputSchema, annotations } = definition;
+  const digest = createHash('sha256')
+    .update(canonicalJson({ name, title, description, inputSchema, annotations }))
+    .digest('hex');
+  return `sha256:${digest}`;
+}
+
+export class PinStore {
+  private records: PinRecord[] | undefined;
+  private loading: Promise<void> | undefined;
+  private problem: string | undefined;
+  /** Pinned by this process, not yet confirmed on disk. */
+  private unwritten: PinRecord[] = [];
+  /** Writes run one at a time; each re-reads the file under the lock. */
+  private writing: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  /** Reads the file ahead of the first check, so a call does not wait for it. */
+  preload(): void {
+    this.loading ??= this.reload();
+  }
+
+  /**
+   * How `tool` compares with its pin. With `bindName`, a tool that has no pin of its own but whose
+   * model-facing name was pinned for another (server, tool) counts as changed: a rule written for
+   * that name was meant for the other tool.
+   */
+  async check(tool: PinnedTool, options: { bindName: boolean }): Promise<PinCheck> {
+    this.preload();
+    await this.loading;
+    const first = compare(this.records ?? [], tool, options.bindName);
+    if (first.state !== 'changed') return first;
+    // `geekagent mcp approve` in another terminal may have re-pinned it meanwhile.
+    await this.reload();
+    return compare(this.records ?? [], tool, options.bindName);
+  }
+
+  /** Resolves when every pin written so far is on disk (failures are reported by `pin`). */
+  async flush(): Promise<void> {
+    await this.writing;
+  }
+
+  /** A broken pins file, reported once (it is replaced by the next pin). */
+  takeProblem(): string | undefined {
+    const problem = this.problem;
+    this.problem = undefined;
+    return problem;
+  }
+
+  /** Pins these definitions (replacing their old pins and any other pin of the same model name). */
+  async pin(tools: readonly PinnedTool[]): Promise<void> {
+    // Memory first, so parallel calls of a freshly pinned tool agree at once.
+    this.records = withPins(this.records ?? [], tools);
+    this.unwritten = withPins(this.unwritten, tools);
+    const write = this.writing.then(() =>
+      withFileLock(this.file, async () => {
+        const read = await readPins(this.file);
+        await writeJsonFileAtomic(this.file, { version: 1, pins: withPins(read.records, tools) });
+      }),
+    );
+    this.writing = write.catch(() => undefined);
+    await write;
+    this.unwritten = this.unwritten.filter(
+      (record) =>
+        !tools.some((tool) => sameTool(record, tool) && record.hash === definitionHash(tool.definition)),
+    );
+  }
+
+  private async reload(): Promise<void> {
+    const read = await readPins(this.file);
+    // Pins of this process not on disk yet still hold.
+    this.records = withPins(read.records, this.unwritten);
+    if (read.problem) this.problem = read.problem;
+  }
+}
+
+async function readPins(file: string): Promise<{ records: PinRecord[]; problem?: string }> {
+  try {
+    const read = await readJsonFile(file);
+    if (read.kind === 'missing') return { records: [] };
+    const parsed = fileSchema.safeParse(read.value);
+    if (parsed.success) return { records: parsed.data.pins };
+    return { records: [], problem: `ignored ${describeSchemaError(file, parsed.error)}` };
+  } catch (error) {
+    return { records: [], problem: `pins ignored: ${(error as Error).message}` };
+  }
+}
+
+function compare(records: readonly PinRecord[], tool: PinnedTool, bindName: boolean): PinCheck {
+  const own = records.find((record) => sameTool(record, tool));
+  if (own) {
+    if (own.hash === definitionHash(tool.definition)) return { state: 'same' };
+    const changes = describeDefinitionChanges(own.definition, tool.definition);
+    return { state: 'changed', changes: changes.length > 0 ? changes : ['its pin does not match'] };
+  }
+  const other = bindName ? records.find((record) => record.modelName === tool.modelName) : undefined;
+  if (!other) return { state: 'unpinned' };
+  return {
+    state: 'changed',
+    changes: [
+      `${tool.modelName} was approved as tool "${visibleLine(other.definition.name)}" of server ${visibleLine(other.server)}, now it is tool "${visibleLine(tool.definition.name)}" of server ${visibleLine(tool.server)}`,
+    ],
+  };
+}
+
+function sameTool(record: PinRecord, tool: PinnedTool): boolean {
+  return record.server === tool.server && record.definition.name === tool.definition.name;
+}
+
+function withPins(records: readonly PinRecord[], tools: readonly PinnedTool[]): PinRecord[] {
+  const kept = records.filter(
+    (record) => !tools.some((tool) => sameTool(record, tool) || record.modelName === tool.modelName),
+  );
+  return [
+    ...kept,
+    ...tools.map((tool) => ({
+      server: tool.server,
+      modelName: tool.modelName,
+      hash: definitionHash(tool.definition),
+      definition: tool.definition,
+    })),
+  ];
+}

@@ -1,0 +1,23 @@
+/**
+ * What an untrusted folder's permission file still does: its `deny` and `ask` rules apply (they
+ * only tighten); its `allow` rules and `fetch.allowHosts` are ignored, and a `root` outside the
+ * folder falls back to the folder itself.
+ */
+import type { PermissionConfig } from '../permissions/config.js';
+import type { Policy } from '../permissions/types.js';
+import type { FolderTrust } from './decide.js';
+import { isInsideFolder } from './declarations.js';
+
+export function permissionsUnderTrust(
+  permissions: PermissionConfig,
+  trust: FolderTrust,
+  projectDir: string,
+): PermissionConfig {
+  if (trust.state === 'trusted') return permissions;
+  const projectRules: Record<string, Policy> = {};
+  for (const [pattern, policy] of Object.entries(permissions.projectRules)) {
+    if (policy !== 'allow') projectRules[pattern] = policy;
+  }
+  const root = isInsideFolder(permissions.root, projectDir) ? permissions.root : projectDir;
+  return { ...permissions, projectRules, projectFetchAllow: [], root };
+}

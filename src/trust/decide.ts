@@ -1,0 +1,90 @@
+/**
+ * Whether this run may use what the project folder declares: trusted (by the record, `--trust`,
+ * the person's answer, or because it declares nothing) or untrusted (never trusted, or changed
+ * since). The faces decide what to do with an untrusted folder: the TUI asks, print mode and the
+ * `mcp` commands run without the declarations and say so.
+ */
+import path from 'node:path';
+import { userStateDir } from '../config/paths.js';
+import { type Declaration, type FolderDeclarations, readDeclarations, realPath } from './declarations.js';
+import { type TrustChange, TrustStore } from './store.js';
+
+/**
+ * How a folder came to be trusted: `record` (trusted.json), `flag` (`--trust`, this run only),
+ * `answer` (the person said yes just now), `empty` (it declares nothing), `own` (the project's
+ * `.geekagent` is the user-state folder itself).
+ */
+export type TrustedVia = 'record' | 'flag' | 'answer' | 'empty' | 'own';
+
+export type FolderTrust =
+  | {
+      state: 'trusted';
+      via: TrustedVia;
+      declarations: FolderDeclarations;
+      /** Keeps a declaration the person made during the run (an "always" answer) trusted. */
+      remember?: (items: readonly Declaration[]) => Promise<void>;
+    }
+  | {
+      state: 'untrusted';
+      declarations: FolderDeclarations;
+      /** What is new or changed since the folder was trusted; undefined when it never was. */
+      changes?: TrustChange[];
+    };
+
+export interface TrustOptions {
+  projectDir: string;
+  /** The real environment (never a project `.env`): `GEEKAGENT_HOME` locates the record. */
+  env: NodeJS.ProcessEnv;
+  homeDir?: string;
+  /** `--trust`: trusted for this run, nothing recorded. */
+  flag?: boolean;
+}
+
+export async function decideTrust(options: TrustOptions): Promise<FolderTrust> {
+  const declarations = await readDeclarations(options.projectDir);
+  const store = TrustStore.forUser(options.env, options.homeDir);
+  const remember = (items: readonly Declaration[]) => store.approve(declarations.folder, items);
+  if (isUserStateFolder(declarations.projectDir, options))
+    return { state: 'trusted', via: 'own', declarations };
+  if (options.flag) return { state: 'trusted', via: 'flag', declarations };
+  const check = await store.check(declarations);
+  if (check.state === 'trusted') return { state: 'trusted', via: 'record', declarations, remember };
+  if (declarations.items.length === 0) return { state: 'trusted', via: 'empty', declarations, remember };
+  return {
+    state: 'untrusted',
+    declarations,
+    ...(check.state === 'changed' ? { changes: check.changes } : {}),
+  };
+}
+
+/** Records the person's yes; the folder is trusted from now on (until what it declares changes). */
+export async function trustFolder(
+  declarations: FolderDeclarations,
+  options: Pick<TrustOptions, 'env' | 'homeDir'>,
+): Promise<FolderTrust> {
+  const store = TrustStore.forUser(options.env, options.homeDir);
+  await store.trust(declarations);
+  return {
+    state: 'trusted',
+    via: 'answer',
+    declarations,
+    remember: (items) => store.approve(declarations.folder, items),
+  };
+}
+
+/** Trusted for this run whatever it declares (tests and embedders that decide trust themselves). */
+export function trustedForRun(projectDir: string): FolderTrust {
+  const dir = path.resolve(projectDir);
+  return {
+    state: 'trusted',
+    via: 'flag',
+    declarations: { projectDir: dir, folder: realPath(dir), items: [] },
+  };
+}
+
+/** Started in the user folder: its `.geekagent` is the person's own config, not a project's. */
+function isUserStateFolder(projectDir: string, options: TrustOptions): boolean {
+  return (
+    realPath(path.join(projectDir, '.geekagent')) === realPath(userStateDir(options.env, options.homeDir))
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * What a project folder declares that only takes effect once the person trusts the folder: its
+ * MCP servers (`.geekagent/mcp.json`), its `allow` rules, `fetch.allowHosts` and a `root` outside
+ * the folder (`.geekagent/GeekAgent.json`), and the model settings of its `.env`. Read raw (nothing expanded,
+ * nothing run), each as one item with a stable identity and a canonical value to compare.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { DOTENV_FILE, readModelDotEnv } from '../config/dotenv.js';
+import { readProjectServers } from '../mcp/config.js';
+import { permissionFileSchema } from '../permissions/config.js';
+import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import { readJsonFile } from '../util/json-file.js';
+
+export type DeclarationKind = 'server' | 'allow' | 'fetchHost' | 'root' | 'env';
+
+export interface Declaration {
+  /**
+   * Identity in the trust record: `server:<name>`, `allow:<pattern>`, `fetch:<host>` (a
+   * `fetch.allowHosts` entry), `root`, `env:<KEY>`.
+   */
+  key: string;
+  kind: DeclarationKind;
+  /** The server name, rule pattern, fetch host, `root` or `.env` key. */
+  name: string;
+  /** The file that declares it (absolute). */
+  file: string;
+  /**
+   * What is compared with the record: a server entry's canonical JSON, the policy, the resolved
+   * root; for `.env` the raw value (only its salted hash is ever stored).
+   */
+  value: string;
+  /** One line for a person (untrusted text: print it through `visibleLine`). */
+  text: string;
+}
+
+export interface FolderDeclarations {
+  /** The project folder as given (resolved). */
+  projectDir: string;
+  /** Its real path: the key of the trust record. */
+  folder: string;
+  items: Declaration[];
+}
+
+export function projectFiles(projectDir: string): { mcp: string; permissions: string; dotenv: string } {
+  return {
+    mcp: path.join(projectDir, '.geekagent', 'mcp.json'),
+    permissions: path.join(projectDir, '.geekagent', 'GeekAgent.json'),
+    dotenv: path.join(projectDir, DOTENV_FILE),
+  };
+}
+
+/** Everything `projectDir` declares. A broken mcp.json throws its ConfigError (as at start-up). */
+export async function readDeclarations(projectDir: string): Promise<FolderDeclarations> {
+  const dir = path.resolve(projectDir);
+  const files = projectFiles(dir);
+  const folder = realPath(dir);
+  const servers = (await readProjectServers(dir)).map(([name, raw]) =>
+    serverDeclaration(files.mcp, name, raw),
+  );
+  const permissions = await permissionDeclarations(files.permissions, folder);
+  const env = Object.entries(readModelDotEnv(dir))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, value]) => envDeclaration(files.dotenv, name, value));
+  return { projectDir: dir, folder, items: [...servers, ...permissions, ...env] };
+}
+
+export function serverDeclaration(file: string, name: string, raw: unknown): Declaration {
+  const value = canonicalJson(raw);
+  return { key: `server:${name}`, kind: 'server', name, file, value, text: serverText(name, value) };
+}
+
+/** An `allow` rule the person added ("always" answer): recorded so the folder stays trusted. */
+export function allowDeclaration(file: string, pattern: string): Declaration {
+  return {
+    key: `allow:${pattern}`,
+    kind: 'allow',
+    name: pattern,
+    file,
+    value: 'allow',
+    text: allowText(pattern),
+  };
+}
+
+/** `MCP server demo: node examples/demo-server.mjs (env: K=${V})` from a canonical entry. */
+export function serverText(name: string, canonical: string): string {
+  return `MCP server ${name}: ${describeEntry(canonical)}`;
+}
+
+export function allowText(pattern: string): string {
+  return `tool rule "${pattern}": "allow"`;
+}
+
+export function fetchHostText(host: string): string {
+  return `fetch may reach "${host}" (fetch.allowHosts)`;
+}
+
+function fetchHostDeclaration(file: string, host: string): Declaration {
+  return {
+    key: `fetch:${host}`,
+    kind: 'fetchHost',
+    name: host,
+    file,
+    value: 'allow',
+    text: fetchHostText(host),
+  };
+}
+
+function describeEntry(canonical: string): string {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(canonical);
+  } catch {
+    return canonical;
+  }
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return canonical;
+  const fields = entry as Record<string, unknown>;
+  const extras: string[] = [];
+  let main: string;
+  if (typeof fields.url === 'string') {
+    main = `${typeof fields.type === 'string' ? fields.type : 'http'} ${fields.url}`;
+    if (isRecord(fields.headers)) extras.push(`headers: ${pairs(fields.headers, ': ')}`);
+  } else if (typeof fields.command === 'string') {
+    const args = Array.isArray(fields.args) ? fields.args.map(String) : [];
+    main = [fields.command, ...args].map(shellQuote).join(' ');
+    if (isRecord(fields.env)) extras.push(`env: ${pairs(fields.env, '=')}`);
+    if (typeof fields.cwd === 'string') extras.push(`cwd: ${fields.cwd}`);
+  } else {
+    return canonical;
+  }
+  if (fields.disabled === true) extras.push('disabled');
+  return extras.length > 0 ? `${main} (${extras.join('; ')})` : main;
+}
+
+function pairs(record: Record<string, unknown>, separator: string): string {
+  return Object.entries(record)
+    .map(([key, value]) => `${key}${separator}${String(value)}`)
+    .join(', ');
+}
+
+/** A word as a person would type it in a shell: bare when safe, else single-quoted. */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_\-.,/:=@+%^~]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+async function permissionDeclarations(file: string, folder: string): Promise<Declaration[]> {
+  const read = await readJsonFile(file);
+  if (read.kind === 'missing') return [];
+  const parsed = permissionFileSchema.safeParse(read.value);
+  // A broken file is reported by the permission loader at start-up; nothing of it is used.
+  if (!parsed.success) return [];
+  const items: Declaration[] = [];
+  for (const [pattern, policy] of Object.entries(parsed.data.tools ?? {})) {
+    // A rule that only repeats a built-in default allows nothing new.
+    if (policy !== 'allow' || BUILTIN_POLICIES[pattern] === 'allow') continue;
+    items.push(allowDeclaration(file, pattern));
+  }
+  // Private addresses `fetch` may reach: a repo must not open the way to the person's network.
+  for (const host of parsed.data.fetch?.allowHosts ?? []) items.push(fetchHostDeclaration(file, host));
+  const root = parsed.data.root;
+  if (root !== undefined) {
+    const resolved = path.resolve(path.dirname(file), root);
+    if (!isInsideFolder(resolved, folder)) {
+      items.push({
+        key: 'root',
+        kind: 'root',
+        name: 'root',
+        file,
+        value: resolved,
+        text: `root "${root}" (${resolved}), outside the project folder`,
+      });
+    }
+  }
+  return items;
+}
+
+function envDeclaration(file: string, name: string, value: string): Declaration {
+  return { key: `env:${name}`, kind: 'env', name, file, value, text: envText(name, value) };
+}
+
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
+
+function envText(name: string, value: string): string {
+  return SECRET_NAME.test(name) ? `.env ${name} (secret, not shown)` : `.env ${name}=${value}`;
+}
+
+/** Whether `target` (resolved through symlinks when it exists) is `folder` or inside it. */
+export function isInsideFolder(target: string, folder: string): boolean {
+  const real = realPath(target);
+  const base = realPath(folder);
+  return real === base || real.startsWith(base.endsWith(path.sep) ? base : `${base}${path.sep}`);
+}
+
+export function realPath(target: string): string {
+  try {
+    return realpathSync(target);
+  } catch {
+    return path.resolve(target);
+  }
+}
+
+/** JSON with object keys sorted at every depth: equal content, equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? 'null';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys(value[key])]),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,95 @@
+/**
+ * The project's state folder `<project>/.geekagent` (undo.json, history, logs, config; later
+ * sessions): where its files live, and the checks that keep a cloned repository from aiming them
+ * elsewhere — the folder and its subfolders must be real folders (a symlink is refused with a
+ * clear message, never followed), and state files are read only when they are regular files.
+ * Writers use `writeFileAtomic` (util/safe-write.ts), which refuses symlinked targets.
+ */
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readlink } from 'node:fs/promises';
+import path from 'node:path';
+import { UnsafePathError } from './safe-write.js';
+
+export const STATE_DIR_NAME = '.geekagent';
+
+/** `<project>/.geekagent/<parts…>` — a path only; see `ensureStateDir` before writing there. */
+export function stateFilePath(projectDir: string, ...parts: string[]): string {
+  return path.join(path.resolve(projectDir), STATE_DIR_NAME, ...parts);
+}
+
+/**
+ * Refuses a `.geekagent` that is a symlink or not a folder; a missing one is fine (not created).
+ * Faces call it at start so a planted link is reported before anything is read or written.
+ */
+export async function checkStateDir(projectDir: string): Promise<void> {
+  await checkRealFolder(stateFilePath(projectDir), false);
+}
+
+/**
+ * Creates (when missing) and checks `<project>/.geekagent` and each of `sub` below it, one level at
+ * a time: every level must be a real folder, never a symlink. Returns the deepest folder.
+ */
+export async function ensureStateDir(projectDir: string, ...sub: string[]): Promise<string> {
+  let dir = stateFilePath(projectDir);
+  await checkRealFolder(dir, true);
+  for (const part of sub) {
+    dir = path.join(dir, part);
+    await checkRealFolder(dir, true);
+  }
+  return dir;
+}
+
+/** Same check for a folder given by path (a log folder and the state folder holding it). */
+export async function ensureRealFolder(dir: string): Promise<void> {
+  await checkRealFolder(dir, true);
+}
+
+async function checkRealFolder(dir: string, create: boolean): Promise<void> {
+  const info = await lstat(dir).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (info === undefined) {
+    if (!create) return;
+    // Not recursive: the parent was checked (or is the project folder itself).
+    await mkdir(dir).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+    return checkRealFolder(dir, false);
+  }
+  if (info.isSymbolicLink()) {
+    const target = await readlink(dir).catch(() => '?');
+    throw new UnsafePathError(
+      `refusing to use ${dir}: it is a symbolic link (→ ${target}); replace it with a real folder`,
+    );
+  }
+  if (!info.isDirectory()) throw new UnsafePathError(`refusing to use ${dir}: it is not a folder`);
+}
+
+/**
+ * Reads a state file: undefined when missing; refused (UnsafePathError) when it is a symlink or
+ * not a regular file. Opened without following a link and without blocking, so a FIFO planted
+ * as `.geekagent/history` cannot hang the agent.
+ */
+export async function readStateFile(file: string): Promise<string | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new UnsafePathError(`refusing to read ${file}: it is a symbolic link`);
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UnsafePathError(`refusing to read ${file}: it is not a regular file`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+export const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+export const NONBLOCK = constants.O_NONBLOCK ?? 0;
