@@ -81,6 +81,9 @@ const registry = new ToolRegistry();
 const manager = await createMcpManager({
   projectDir,
   homeDir: path.join(base, 'home'),
+  userDir: path.join(base, 'home', '.geekagent'),
+  // The driver wrote this project file itself.
+  projectTrusted: true,
   env: process.env,
   tracker,
   registry,
