@@ -182,6 +182,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     conversation,
     start: options.session ?? { kind: 'new' },
     notice: (message, kind) => extensions.notice(message, kind),
+    importLegacy: trusted,
   });
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(

@@ -25,6 +25,11 @@ export interface SessionsOptions {
   start: SessionStart;
   /** Tells the person something outside a turn (a save that failed, an import). */
   notice: (message: string, kind?: 'system' | 'error') => void;
+  /**
+   * Whether the described system's `.geekagent/sessions.json` may be imported: only in a trusted
+   * folder — in a cloned repository it is someone else's file, and `--continue` would pick it up.
+   */
+  importLegacy?: boolean;
   now?: () => number;
 }
 
@@ -84,7 +89,10 @@ export class Sessions {
   /** The run's session, per `start`; a `--resume` of a session that is not there throws SessionError. */
   static async create(options: SessionsOptions): Promise<{ sessions: Sessions; opened?: Opened }> {
     const store = new SessionStore(options.projectDir);
-    const legacy = await importLegacySessions(store).catch((error: unknown) => {
+    const legacy = await (options.importLegacy === false
+      ? Promise.resolve(undefined)
+      : importLegacySessions(store)
+    ).catch((error: unknown) => {
       options.notice(`could not import .geekagent/sessions.json: ${errorMessage(error)}`, 'error');
       return undefined;
     });
