@@ -1,10 +1,10 @@
 /**
  * One user turn: system prompt (the agent's instructions plus the extensions' sections), the
  * input (rewritten by extensions), then model rounds (streamed) with tool calls run through the
- * executor — concurrently, except calls that must not overlap — results in the model's order, up
- * to 30 rounds. Before every request the hooks run (MCP wait, compaction); a request the provider
- * refuses as too long is compacted and retried once. A failed or cancelled turn takes its own
- * messages back out of the history.
+ * executor — concurrently (at most 16 at once; the rest queue), except calls that must not
+ * overlap — results in the model's order, up to 30 rounds. Before every request the hooks run
+ * (MCP wait, compaction); a request the provider refuses as too long is compacted and retried
+ * once. A failed or cancelled turn takes its own messages back out of the history.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { Message, Usage } from '../providers/messages.js';
@@ -21,6 +21,10 @@ import { messagesChars, toolsChars } from './tokens.js';
 import { runToolRound } from './tool-round.js';
 
 export const MAX_TOOL_ROUNDS = 30;
+/** Tool calls of one round running at once: a round of 200 calls must not start 200 shells. */
+export const MAX_CONCURRENT_TOOL_CALLS = 16;
+/** Listeners one running call may hold on the turn's signal (executor, tool or SDK, approver). */
+const LISTENERS_PER_CALL = 3;
 /** Listeners on a turn's signal besides its tool calls' (the model stream, waits, the face). */
 const LISTENER_HEADROOM = 10;
 
@@ -138,13 +142,19 @@ export class Agent {
 
       // Each call in flight listens on the turn's signal: past Node's default of 10 it would print
       // a "possible memory leak" warning (over the TUI) for what is only a wide round.
-      if (getMaxListeners(signal) < reply.toolCalls.length + LISTENER_HEADROOM) {
-        setMaxListeners(reply.toolCalls.length + LISTENER_HEADROOM, signal);
-      }
+      const width = Math.min(reply.toolCalls.length, MAX_CONCURRENT_TOOL_CALLS);
+      const listeners = width * LISTENERS_PER_CALL + LISTENER_HEADROOM;
+      if (getMaxListeners(signal) < listeners) setMaxListeners(listeners, signal);
       // Each result enters the history (and the session file) the moment its call ends, so a crash
       // mid-round keeps the finished ones; once all are in they are put in the model's order.
       const appended: HistoryMessage[] = [];
-      const outcomes = await runToolRound(reply.toolCalls, registry, this.deps.root, async (call) => {
+      const batch = {
+        calls: reply.toolCalls,
+        registry,
+        root: this.deps.root,
+        limit: MAX_CONCURRENT_TOOL_CALLS,
+      };
+      const outcomes = await runToolRound(batch, async (call) => {
         const outcome = await this.runCall(call, signal, emit);
         if (!signal.aborted) appended.push(conversation.history.append(toolMessage(call, outcome)));
         return outcome;

@@ -11,7 +11,7 @@ import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
-import { withProcessScope } from './process-scope.js';
+import { cleanupWithin, withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
@@ -25,6 +25,7 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
       cwd,
       trustFlag: options.trust === true,
       withScope: (body) => withProcessScope(io.stderr, body),
+      cleanupWithin: (work) => cleanupWithin(work),
       createApp: (face) => createApp({ ...flagOptions(cwd, options, io), ...face }),
     });
   }

@@ -3,6 +3,7 @@
  * definitions (validated, `${VAR}`-expanded, a user server keeps its name over a project one) and adding/removing raw entries.
  */
 import path from 'node:path';
+import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, jsonPath, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import { checkServerEntry, isHttpUrl, type RemoteEntry, type StdioEntry, typeName } from './config-schema.js';
 import { expandVariables } from './expand-vars.js';
@@ -148,21 +149,29 @@ export async function addServerToConfig(
 ): Promise<void> {
   const check = checkServerEntry(file, name, entry);
   if (!check.ok) throw new ConfigError(check.error, file);
-  const document = await readDocument(file);
-  const servers = serversOf(file, document);
-  await writeJsonFileAtomic(file, { ...document, mcpServers: { ...servers, [name]: entry } });
+  // Read-modify-write under the file's lock: a concurrent `mcp add` must not lose this one.
+  await withFileLock(file, async () => {
+    const document = await readDocument(file);
+    const servers = serversOf(file, document);
+    await writeJsonFileAtomic(file, { ...document, mcpServers: { ...servers, [name]: entry } });
+  });
 }
 
 /** False (and the file untouched) when there is no such server. */
 export async function removeServerFromConfig(file: string, name: string): Promise<boolean> {
   const read = await readJsonFile(file);
   if (read.kind === 'missing') return false;
-  const document = documentOf(file, read.value);
-  const servers = serversOf(file, document);
-  if (!Object.hasOwn(servers, name)) return false;
-  const remaining = Object.fromEntries(Object.entries(servers).filter(([key]) => key !== name));
-  await writeJsonFileAtomic(file, { ...document, mcpServers: remaining });
-  return true;
+  return withFileLock(file, async () => {
+    // Read again under the lock: the first read only spares a missing file a lock file.
+    const locked = await readJsonFile(file);
+    if (locked.kind === 'missing') return false;
+    const document = documentOf(file, locked.value);
+    const servers = serversOf(file, document);
+    if (!Object.hasOwn(servers, name)) return false;
+    const remaining = Object.fromEntries(Object.entries(servers).filter(([key]) => key !== name));
+    await writeJsonFileAtomic(file, { ...document, mcpServers: remaining });
+    return true;
+  });
 }
 
 /** includeTools (when given) must match, then excludeTools must not; `*` matches any run of characters. */

@@ -37,6 +37,7 @@ import {
   withDeadline,
   withLine,
 } from './connection-errors.js';
+import { CoalescingTransport } from './notification-flow.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 import type { OpenedTransport, TransportFactory } from './transports.js';
@@ -223,7 +224,8 @@ export class McpConnection {
     this.opened = opened;
     try {
       await withDeadline(
-        client.connect(opened.transport, { timeout: definition.startupTimeoutMs }),
+        // Progress and log floods are coalesced before the SDK sees them.
+        client.connect(new CoalescingTransport(opened.transport), { timeout: definition.startupTimeoutMs }),
         definition.startupTimeoutMs,
         `no answer to initialize within ${seconds(definition.startupTimeoutMs)}`,
       );

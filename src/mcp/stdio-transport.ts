@@ -16,6 +16,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { killGroup, type ProcessGroupTracker } from '../process/group-tracker.js';
 import { LineFramer, type SkippedLine } from './line-framer.js';
+import { quickNotification } from './notification-flow.js';
 
 export interface StdioLaunch {
   command: string;
@@ -235,7 +236,9 @@ export class GroupStdioTransport implements Transport {
     const line = isAscii(body) ? body.toString('latin1') : body.toString('utf8');
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      // Progress and log notifications skip the SDK's schema check here: a flood of them must cost
+      // little per message (the ones passed on are checked by their handlers).
+      message = quickNotification(line) ?? deserializeMessage(line);
     } catch {
       // Servers that print banners or logs on stdout: report, skip, carry on.
       this.onerror?.(new Error(`ignored a line that is not JSON-RPC: ${line.slice(0, 120)}`));

@@ -7,6 +7,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import { BUILTIN_POLICIES } from './defaults.js';
 import { parseAllowEntry } from './network.js';
@@ -90,8 +91,15 @@ export async function loadPermissionConfig(options: {
   };
 }
 
-/** Saves an "always" answer: re-reads the file so edits made meanwhile survive, changes one rule. */
-export async function saveAllowRule(projectFile: string, toolName: string): Promise<void> {
+/**
+ * Saves an "always" answer: re-reads the file so edits made meanwhile survive, changes one rule.
+ * Under the file's lock: two agents answering at once must not write over each other's rule.
+ */
+export function saveAllowRule(projectFile: string, toolName: string): Promise<void> {
+  return withFileLock(projectFile, () => addAllowRule(projectFile, toolName));
+}
+
+async function addAllowRule(projectFile: string, toolName: string): Promise<void> {
   const read = await readJsonFile(projectFile);
   if (read.kind === 'missing') {
     const fresh = initialProjectFile();

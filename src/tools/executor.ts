@@ -1,9 +1,11 @@
 /**
  * execTool: runs one model tool call through permissions and the registry, and turns every
  * failure (unknown tool, bad JSON, denial, refusal, exception, cancellation) into a result for the
- * model instead of an exception in the loop. Approval questions are asked one at a time.
+ * model instead of an exception in the loop. Approval questions are asked one at a time. A
+ * cancelled call ends at once, even when the tool ignores its signal: its late result is dropped.
  */
 import { errorMessage } from '../util/errors.js';
+import { raceAbort } from '../util/race-abort.js';
 import type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -109,9 +111,11 @@ export class ToolExecutor {
       }
       if (answer === 'always') {
         // The person said yes; a config file that cannot be written must not turn that into a no.
-        await this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
+        const saved = this.deps.policies.allowAlways(call.name).catch((error: unknown) => {
           hooks.onNotice?.(`could not save "allow" for ${call.name}: ${errorMessage(error)}`);
         });
+        // Waiting for another agent's lock on the file must not outlast a cancel.
+        await raceAbort(saved, signal).catch(() => undefined);
       }
       // What the person saw is what they approved: an MCP tool's definition is pinned.
       await this.deps.policies.approved?.(call.name).catch((error: unknown) => {
@@ -122,7 +126,10 @@ export class ToolExecutor {
 
     if (signal.aborted) return outcome(decision, 'cancelled before the tool ran', true);
     try {
-      const output = await tool.run(args, ctx);
+      const output = await raceAbort(
+        Promise.resolve().then(() => tool.run(args, ctx)),
+        signal,
+      );
       // Some work returns partial results when aborted instead of throwing: that is still a cancel.
       if (signal.aborted) return outcome(decision, 'cancelled', true);
       return outcome(decision, output, false);
@@ -141,7 +148,8 @@ export class ToolExecutor {
     review: PolicyReview | undefined,
     guarded: string[],
   ): Promise<ApprovalAnswer> {
-    const turn = this.approvals.then(async () => {
+    const queued = this.approvals.then(async () => {
+      ctx.signal.throwIfAborted();
       const prompt = tool.describeApproval
         ? await tool.describeApproval(args, ctx)
         : genericPrompt(tool, args);
@@ -161,6 +169,9 @@ export class ToolExecutor {
       hooks.onApproval?.(request, answer);
       return answer;
     });
+    // A question whose text hangs (a diff of a file that never reads) ends with its turn's cancel,
+    // and the next question is not stuck behind it.
+    const turn = raceAbort(queued, ctx.signal);
     this.approvals = turn.catch(() => undefined);
     return turn;
   }

@@ -1,11 +1,19 @@
 /**
  * The TUI's Approver: each `ask` waits in a queue until the person presses a key. Only the head
  * question is shown; the rest wait their turn, and a cancelled turn withdraws its own questions.
+ * A question asked with `explicit` (a server's own request, such as sampling) is never answered by
+ * a key typed for the input line: only by a focused choice (see key-actions.ts).
  */
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../permissions/types.js';
 
+export interface AskOptions {
+  /** Answered only by an explicit, focused choice: the question may appear while the person types. */
+  explicit?: boolean;
+}
+
 interface Waiting {
   request: ApprovalRequest;
+  explicit: boolean;
   resolve: (answer: ApprovalAnswer) => void;
   withdraw: () => void;
 }
@@ -19,6 +27,11 @@ export class TuiApprover implements Approver {
     return this.waiting[0]?.request;
   }
 
+  /** The question on screen needs an explicit, focused choice. */
+  currentIsExplicit(): boolean {
+    return this.waiting[0]?.explicit ?? false;
+  }
+
   get pending(): number {
     return this.waiting.length;
   }
@@ -28,7 +41,7 @@ export class TuiApprover implements Approver {
     return () => this.listeners.delete(listener);
   }
 
-  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+  ask(request: ApprovalRequest, signal: AbortSignal, options: AskOptions = {}): Promise<ApprovalAnswer> {
     return new Promise<ApprovalAnswer>((resolve, reject) => {
       if (signal.aborted) {
         reject(abortReason(signal));
@@ -40,6 +53,7 @@ export class TuiApprover implements Approver {
       };
       const item: Waiting = {
         request,
+        explicit: options.explicit ?? false,
         resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
           resolve(answer);

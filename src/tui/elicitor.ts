@@ -1,7 +1,8 @@
 /**
  * The TUI's answer to a server's elicitation: a form built from the requested schema, filled in
  * one field at a time in the input line (defaults prefilled), then accepted, declined or
- * cancelled. Requests queue like approval questions; a cancelled request withdraws its form.
+ * cancelled. Requests queue like approval questions; a cancelled request withdraws its form. A
+ * form takes the input line only once the person focuses it (Tab): it may appear mid-typing.
  */
 import type {
   ElicitationAnswer,
@@ -21,6 +22,8 @@ export interface FormField {
 }
 
 export interface FormView {
+  /** The request: a new form needs its own explicit focus (Tab) before keys reach it. */
+  id: number;
   /** Changes whenever the input line should be refilled (a new form, or the next field). */
   key: string;
   server: string;
@@ -81,6 +84,7 @@ export class TuiElicitor implements ElicitationHandler {
     const field = head.fields[head.index];
     const value = field ? (head.values[field.name] ?? field.default) : undefined;
     return {
+      id: head.id,
       key: `${head.id}:${head.index}`,
       server: head.request.server,
       message: head.request.message,

@@ -1,7 +1,10 @@
 /**
  * What each key does: editing keys change the buffer, Enter submits, ↑/↓ walk the history,
- * PgUp/PgDn scroll, Esc / Ctrl+C / Ctrl+D cancel or leave; with a question open, the key is the
- * answer. The decisions are the session's; this only routes keys to them.
+ * PgUp/PgDn scroll, Esc / Ctrl+C / Ctrl+D cancel or leave; with a tool's question open, the key is
+ * the answer. A server's own request (sampling, an elicitation form) can appear while the person is
+ * typing, so no key typed for the input line answers it: Tab focuses it (and Tab again goes back to
+ * the input); a focused question is answered with ←/→ and Enter, a focused form takes the input
+ * line; Esc declines/cancels it. The decisions are the session's; this only routes keys to them.
  */
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { InputHistory } from './history.js';
@@ -21,13 +24,27 @@ export interface KeyTarget {
   readonly history: InputHistory;
 }
 
+/** A server's request on screen, answered only by an explicit, focused choice. */
+export type ServerRequestFocus =
+  | { kind: 'question'; question: ApprovalRequest; focused: boolean; choice: Choice }
+  | { kind: 'form'; focused: boolean };
+
+/** The focused question's choices: 0 declines (where focus starts), 1 allows. */
+export type Choice = 0 | 1;
+
 export interface KeyContext {
   target: KeyTarget;
-  /** The question on screen, if any: keys answer it instead of editing. */
+  /** A tool's question on screen, if any: keys answer it instead of editing. */
   question: ApprovalRequest | undefined;
   /** The question was answered: until the next one is drawn, keys edit the buffer again. */
   answered(): void;
-  /** An elicitation form is open: Enter feeds its current field instead of submitting. */
+  /** A server's request on screen (sampling question or elicitation form), focused or not. */
+  request?: ServerRequestFocus;
+  /** Tab: moves the focus between the input line and the server's request. */
+  setFocus?(focused: boolean): void;
+  /** ←/→ on a focused question. */
+  setChoice?(choice: Choice): void;
+  /** A focused elicitation form is open: Enter feeds its current field instead of submitting. */
   form: boolean;
   buffer: edit.Buffer;
   setBuffer(buffer: edit.Buffer): void;
@@ -37,6 +54,15 @@ export interface KeyContext {
 
 export function handleKey(event: KeyEvent, ctx: KeyContext): void {
   if (globalKey(event, ctx)) return;
+  const request = ctx.request;
+  if (request && event.type === 'key' && event.name === 'tab') {
+    ctx.setFocus?.(!request.focused);
+    return;
+  }
+  if (request?.kind === 'question' && request.focused) {
+    choiceKey(event, request, ctx);
+    return;
+  }
   if (ctx.question) {
     ctx.target.answer(answerFor(event), ctx.question);
     ctx.answered();
@@ -60,6 +86,21 @@ function globalKey(event: KeyEvent, ctx: KeyContext): boolean {
   else if (event.type === 'key' && event.name === 'pageDown') ctx.scroll(-1);
   else return false;
   return true;
+}
+
+/** ←/→ move between Decline and Allow, Enter picks; nothing else answers. */
+function choiceKey(
+  event: KeyEvent,
+  request: Extract<ServerRequestFocus, { kind: 'question' }>,
+  ctx: KeyContext,
+): void {
+  if (event.type !== 'key') return;
+  if (event.name === 'left' || event.name === 'right') {
+    ctx.setChoice?.(request.choice === 0 ? 1 : 0);
+  } else if (event.name === 'enter') {
+    ctx.target.answer(request.choice === 1 ? 'yes' : 'no', request.question);
+    ctx.answered();
+  }
 }
 
 /** `y` once, `a` always, anything else no — the safe reading of a stray key. */

@@ -20,7 +20,10 @@ import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
 import { askTrust } from './trust-question.js';
 
-/** Sampling requests become questions in the same queue as tool approvals. */
+/**
+ * Sampling requests become questions in the same queue as tool approvals, answered only by an
+ * explicit choice: one can arrive while the person is typing.
+ */
 function samplingApprover(approver: TuiApprover, session: () => TuiSession | undefined): SamplingApprover {
   return {
     approve: async (server, params, signal) => {
@@ -31,7 +34,7 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
         kind: 'mcp',
         server,
       };
-      const answer = await approver.ask(request, signal);
+      const answer = await approver.ask(request, signal, { explicit: true });
       session()?.recordQuestion(request, answer);
       return answer !== 'no';
     },
@@ -63,6 +66,8 @@ export interface TuiOptions {
   trustFlag: boolean;
   /** Runs `body` inside the CLI's process scope (signals, crash handling, the process tracker). */
   withScope<T>(body: (scope: TuiScope) => Promise<T>): Promise<T>;
+  /** Waits for cleanup work at most the shutdown grace period (never rejects). */
+  cleanupWithin(work: Promise<unknown>): Promise<void>;
   /** Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. */
   createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker'>): Promise<App>;
 }
@@ -91,7 +96,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 }
 
 async function runInScope(
-  { io, createApp }: TuiOptions,
+  { io, createApp, cleanupWithin }: TuiOptions,
   folder: FolderTrust,
   { tracker, onShutdown, beforeFatal }: TuiScope,
 ): Promise<number> {
@@ -155,7 +160,8 @@ async function runInScope(
   await session.exited;
   restoreTerminal();
   session.dispose();
-  await Promise.all([app.shutdown(), history.flush()]);
+  // Bounded: /exit ends the process within 2 s, whatever a tool or a server is doing.
+  await cleanupWithin(Promise.all([app.shutdown(), history.flush()]));
   io.stdout.write('bye\n');
   if (app.sessions.saved) io.stdout.write(`resume with: geekagent --resume ${app.sessions.currentId}\n`);
   return 0;

@@ -226,6 +226,7 @@ export class TuiSession {
       queued: [...this.controller.queued],
       tools: this.view.tools,
       question: approver.current(),
+      questionExplicit: approver.currentIsExplicit(),
       form: this.deps.elicitor?.current(),
       panel: {
         model: app.settings.apiKey ? app.provider.model : undefined,

@@ -47,6 +47,11 @@ export interface SessionSnapshot {
   tools: readonly RunningTool[];
   /** The open confirmation, if any (the approver holds the rest of the queue). */
   question: ApprovalRequest | undefined;
+  /**
+   * The open confirmation is a server's own request (sampling): keys typed for the input line
+   * never answer it, only a focused choice does (Tab, ←/→, Enter).
+   */
+  questionExplicit: boolean;
   /** An open elicitation form, if any (shown when no confirmation is open). */
   form: FormView | undefined;
   panel: PanelData;

@@ -47,6 +47,9 @@ describe('MCP server requests in the TUI', () => {
     screen.send(`fill the form${KEYS.enter}`);
     await screen.waitFor('MCP server everything asks for input:');
     await screen.waitFor('Please provide inputs for the following fields:');
+    // A server's form takes the input line only once focused.
+    screen.send('\t');
+    await screen.waitFor('Tab back to the input line');
     // The first field (a required string) has no default.
     screen.send(`Ada Lovelace${KEYS.enter}`);
     await screen.waitFor('String: Ada Lovelace');
@@ -81,7 +84,10 @@ describe('MCP server requests in the TUI', () => {
     screen.send(`sample please${KEYS.enter}`);
     await screen.waitFor('MCP server everything asks the model to answer (sampling/createMessage)');
     expect(screen.screen()).toContain('a haiku');
-    screen.send('y');
+    // A server's question is answered by a focused choice: Tab, → to Allow, Enter.
+    screen.send('\t');
+    await screen.waitFor('[Decline]');
+    screen.send(`\u001b[C${KEYS.enter}`);
     await screen.waitFor('[sampling for everything] waves fold into foam');
     await screen.waitFor('the server got its answer', 20_000);
     // The sampling request reached the model as its own conversation.

@@ -1,12 +1,14 @@
 /**
  * The full-screen layout: transcript (with activity and an open question under it) beside the
  * 28-column panel, hidden under 60 columns; a `─` rule; the input line. Owns only view state:
- * the input buffer and the scroll position.
+ * the input buffer, the scroll position, and whether a server's request has the focus (then the
+ * person's draft waits aside while a form uses the input line).
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
+import type { ApprovalRequest } from '../../permissions/types.js';
 import { useKeys } from '../hooks.js';
-import { handleKey, type KeyTarget } from '../key-actions.js';
+import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import { type Buffer, EMPTY, fromText } from '../line-editor.js';
 import type { SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
@@ -14,6 +16,7 @@ import { FormBody } from './FormBody.js';
 import { InputLine } from './InputLine.js';
 import { Panel } from './Panel.js';
 import { QuestionBody } from './Question.js';
+import { ChoiceLine, RequestHint } from './ServerRequest.js';
 import { Transcript } from './Transcript.js';
 
 export const PANEL_MIN_COLUMNS = 60;
@@ -25,20 +28,72 @@ export interface ScreenProps {
   rows: number;
 }
 
+/** What has the focus: a server's question (with the selected choice) or form, by identity. */
+interface Focus {
+  on: ApprovalRequest | number;
+  choice: Choice;
+}
+
 export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const [buffer, setBufferState] = useState<Buffer>(EMPTY);
   const [scroll, setScrollState] = useState(0);
+  const [focus, setFocusState] = useState<Focus | undefined>(undefined);
+  // A tool's question takes keys as answers; a server's own request only an explicit choice.
+  const toolQuestion = snapshot.questionExplicit ? undefined : snapshot.question;
+  const serverQuestion = snapshot.questionExplicit ? snapshot.question : undefined;
+  const formId = snapshot.question ? undefined : snapshot.form?.id;
+  const requestOn = serverQuestion ?? formId;
+  const focused = requestOn !== undefined && focus?.on === requestOn;
+  const formFocused = focused && formId !== undefined;
+  const request: ServerRequestFocus | undefined = serverQuestion
+    ? { kind: 'question', question: serverQuestion, focused, choice: focused ? focus!.choice : 0 }
+    : formId !== undefined
+      ? { kind: 'form', focused }
+      : undefined;
   // Refs as well as state: one input chunk can carry several keys ("hi\r"), and each must see
   // the effect of the one before it, not the last render's value.
-  const latest = useRef({ buffer, scroll, question: snapshot.question });
-  latest.current.question = snapshot.question;
+  const latest = useRef({
+    buffer,
+    scroll,
+    question: toolQuestion,
+    request,
+    /** The person's own input, kept aside while a form uses the input line. */
+    draft: undefined as Buffer | undefined,
+  });
+  latest.current.question = toolQuestion;
+  latest.current.request = request;
   const measured = useRef({ visible: 0, content: 0 });
-  const formKey = snapshot.question ? undefined : snapshot.form?.key;
+  const formKey = formFocused ? snapshot.form?.key : undefined;
   const formPrefill = snapshot.form?.prefill ?? '';
 
   const setBuffer = (next: Buffer) => {
     latest.current.buffer = next;
     setBufferState(next);
+  };
+  const restoreDraft = () => {
+    const draft = latest.current.draft;
+    if (draft === undefined) return;
+    latest.current.draft = undefined;
+    setBuffer(draft);
+  };
+  const setFocus = (on: boolean) => {
+    const current = latest.current.request;
+    if (!current || requestOn === undefined) return;
+    if (current.kind === 'form' && on) {
+      latest.current.draft = latest.current.buffer;
+      setBuffer(fromText(formPrefill));
+    } else if (current.kind === 'form') {
+      restoreDraft();
+    }
+    latest.current.request =
+      current.kind === 'form' ? { ...current, focused: on } : { ...current, focused: on, choice: 0 };
+    setFocusState(on ? { on: requestOn, choice: 0 } : undefined);
+  };
+  const setChoice = (choice: Choice) => {
+    const current = latest.current.request;
+    if (current?.kind !== 'question' || requestOn === undefined) return;
+    latest.current.request = { ...current, choice };
+    setFocusState({ on: requestOn, choice });
   };
   const scrollBy = (pages: 1 | -1 | 0) => {
     const { visible, content } = measured.current;
@@ -48,25 +103,35 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     latest.current.scroll = next;
     setScrollState(next);
   };
-  // Each form step starts the input line with the field's default (or what was typed before).
+  // Each step of a focused form starts the input line with the field's default.
   useEffect(() => {
     if (formKey === undefined) return;
     latest.current.buffer = fromText(formPrefill);
     setBufferState(latest.current.buffer);
   }, [formKey, formPrefill]);
-  useKeys((event) =>
+  // The form is done (or gave the focus back): the person's own input returns.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the focus leaves a form
+  useEffect(() => {
+    if (!formFocused) restoreDraft();
+  }, [formFocused]);
+  useKeys((event) => {
+    const current = latest.current.request;
     handleKey(event, {
-      form: latest.current.question === undefined && formKey !== undefined,
+      form: latest.current.question === undefined && current?.kind === 'form' && current.focused,
       target,
       question: latest.current.question,
+      request: current,
+      setFocus,
+      setChoice,
       answered: () => {
         latest.current.question = undefined;
+        latest.current.request = undefined;
       },
       buffer: latest.current.buffer,
       setBuffer,
       scroll: scrollBy,
-    }),
-  );
+    });
+  });
 
   const hint =
     scroll > 0 ? 'scrolled up · PgDn for newer' : snapshot.busy ? 'Esc cancels · Enter queues' : '';
@@ -95,6 +160,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
             ) : snapshot.form ? (
               <FormBody form={snapshot.form} />
             ) : null}
+            {request ? <RequestHint kind={request.kind} focused={focused} /> : null}
           </Box>
         </Box>
         {cols >= PANEL_MIN_COLUMNS ? <Panel data={snapshot.panel} /> : null}
@@ -102,7 +168,11 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       {/* The rule and the input never give up rows: the transcript above shrinks instead. */}
       <Box flexDirection="column" flexShrink={0}>
         <Rule cols={cols} hint={hint} />
-        <InputLine buffer={buffer} question={snapshot.question !== undefined} />
+        {request?.kind === 'question' && focused ? (
+          <ChoiceLine choice={request.choice} />
+        ) : (
+          <InputLine buffer={buffer} question={toolQuestion !== undefined} />
+        )}
       </Box>
     </Box>
   );

@@ -138,6 +138,30 @@ describe('Agent.runTurn', () => {
     expect(result.text).toBe('done');
   });
 
+  it('runs at most 16 calls of a round at once; the rest queue, results stay in order', async () => {
+    let active = 0;
+    let maxActive = 0;
+    const counting: Tool = {
+      name: 'count',
+      description: 'count',
+      parameters: { type: 'object', properties: { id: { type: 'number' } } },
+      run: async (args) => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        // Several turns of the event loop: every call the agent started by now is in flight.
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+        active--;
+        return `result ${String(args.id)}`;
+      },
+    };
+    const { agent } = setup([counting], { count: 'allow' });
+    const ids = Array.from({ length: 40 }, (_, i) => i);
+    fake.push({ toolCalls: ids.map((id) => call('count', { id })) }, { text: 'done' });
+    const result = await agent.runTurn('go', { signal: new AbortController().signal });
+    expect(maxActive).toBe(16);
+    expect(result.toolCalls.map((c) => c.output)).toEqual(ids.map((id) => `result ${id}`));
+  });
+
   it('asks approval questions one at a time for parallel calls', async () => {
     const echo = echoTool();
     const { agent, approver } = setup([echo], { echo: 'ask' });

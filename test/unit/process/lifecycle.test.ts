@@ -5,8 +5,9 @@
  * checked against a real process. As in group-tracker.test.ts, the harness imports the real
  * src/process modules, transpiled (types erased) into a temp folder, since node cannot import .ts.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { killGroup, ProcessGroupTracker } from '../../../src/process/group-tracker.js';
@@ -121,6 +122,23 @@ describe('installShutdownHandlers', () => {
     h.child.stdin.write('exit\n');
     expect(await h.exited).toBe(7);
     await waitFor(() => !isAlive(h.victim), { what: 'the victim group to die' });
+  });
+
+  it('a thread stuck in a blocking read does not hold the exit: the signal ends the process', async () => {
+    const fifo = path.join(await mkdtemp(path.join(os.tmpdir(), 'geekagent-fifo-')), 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const h = await startHarness({ FIFO: fifo, GRACE_MS: '100' });
+      const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+        h.child.once('exit', (_code, signal) => resolve(signal)),
+      );
+      h.child.kill('SIGTERM');
+      // process.exit() would wait for the blocked thread forever; the signal's own default does not.
+      expect(await ended).toBe('SIGTERM');
+      await waitFor(() => !isAlive(h.victim), { what: 'the victim group to die' });
+    } finally {
+      await rm(path.dirname(fifo), { recursive: true, force: true });
+    }
   });
 
   it('uninstall removes every listener it added', () => {

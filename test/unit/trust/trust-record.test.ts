@@ -187,14 +187,14 @@ describe('an untrusted permission file', () => {
   it('keeps deny and ask rules, drops allow rules and fetch hosts, and pins root to the folder', async () => {
     await write('.geekagent/GeekAgent.json', {
       root: '../..',
-      tools: { run_shell: 'allow', '*': 'allow', write: 'deny', fetch: 'ask' },
+      tools: { run_shell: 'allow', '*': 'allow', write: 'deny', 'mcp_demo_*': 'ask' },
       fetch: { allowHosts: ['10.0.0.0/8'] },
     });
     const loaded = await loadPermissionConfig({ projectDir, homeDir: path.join(base, 'home') });
     expect(loaded.root).toBe(base);
     const trust = await decide();
     const applied = permissionsUnderTrust(loaded, trust, projectDir);
-    expect(applied.projectRules).toEqual({ write: 'deny', fetch: 'ask' });
+    expect(applied.projectRules).toEqual({ write: 'deny', 'mcp_demo_*': 'ask' });
     expect(applied.root).toBe(projectDir);
     expect(loaded.projectFetchAllow).toEqual(['10.0.0.0/8']);
     expect(applied.projectFetchAllow).toEqual([]);

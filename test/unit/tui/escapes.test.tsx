@@ -143,6 +143,7 @@ describe('questions', () => {
 describe('forms, activity, panel and input', () => {
   it('shows an elicitation form from the server escaped', () => {
     const form: FormView = {
+      id: 1,
       key: '1:1',
       server: `srv${TITLE}`,
       message: `Please ${CLEAR} answer`,

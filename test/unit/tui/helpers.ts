@@ -40,6 +40,7 @@ export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnaps
     queued: [],
     tools: [],
     question: undefined,
+    questionExplicit: false,
     form: undefined,
     panel: panelData(),
     ...overrides,

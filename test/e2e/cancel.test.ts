@@ -1,0 +1,191 @@
+/**
+ * Cancellation always wins, end to end: whatever a tool is doing — a built-in `read` stuck opening
+ * a FIFO nobody writes (a blocking call in libuv's thread pool), a server that never answers and
+ * ignores every signal — Esc / Ctrl+C end the turn, and /exit, Ctrl+C, SIGTERM and SIGINT end the
+ * process, each within 2 s, with no server left behind.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { isAlive, waitFor } from '../helpers/wait.js';
+import { CLI, cliArgs, createProject, FIXTURE_SERVERS, type Project, testEnv } from './harness.js';
+import { KEYS, type PtySession, spawnTui } from './pty.js';
+
+const LIMIT_MS = 2000;
+
+let project: Project;
+let fake: FakeModel;
+const sessions: PtySession[] = [];
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
+  await fake.close();
+  await project.cleanup();
+});
+
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
+
+/** A FIFO in the project that nobody ever writes: opening it for reading blocks for good. */
+function fifo(): string {
+  const file = path.join(project.dir, 'pipe');
+  execFileSync('mkfifo', [file]);
+  return file;
+}
+
+/** Some thread of `pid` is blocked opening a FIFO (Linux: the kernel's wait_for_partner). */
+function blockedOnFifo(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((task) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${task}/wchan`, 'utf8').includes('wait_for_partner');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The model reads the FIFO, and if that read is refused (file tools that refuse FIFOs), its next
+ * request hangs: either way the turn is stuck. Resolves once it is.
+ */
+async function stuckOnFifo(pid: () => number): Promise<void> {
+  fifo();
+  await waitFor(() => blockedOnFifo(pid()) || fake.requests.length >= 2, {
+    what: 'the read of the FIFO to block (or the next model request)',
+    timeoutMs: 20_000,
+  });
+}
+
+function scriptFifoRead(): void {
+  fake.push({ toolCalls: [call('read', { path: 'pipe' })] }, { kind: 'hang' });
+}
+
+async function stubbornServer(): Promise<string> {
+  const pidFile = path.join(project.dir, 'stubborn.pid');
+  await project.mcpServers({
+    stubborn: {
+      command: process.execPath,
+      args: [path.join(FIXTURE_SERVERS, 'stubborn.mjs')],
+      env: { PID_FILE: pidFile },
+    },
+  });
+  await project.tools({ 'mcp_stubborn_*': 'allow' });
+  return pidFile;
+}
+
+/** Milliseconds from now until `done` settles. */
+async function timed(done: Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await done;
+  return Date.now() - started;
+}
+
+describe('in the TUI', () => {
+  function start(): PtySession {
+    const session = spawnTui({ project, modelUrl: fake.url });
+    sessions.push(session);
+    return session;
+  }
+
+  it('Esc ends a turn stuck reading a FIFO, and /exit then ends the process, each within 2 s', async () => {
+    scriptFifoRead();
+    const tui = start();
+    await tui.waitFor('Type /help');
+    tui.send(`read the pipe${KEYS.enter}`);
+    await stuckOnFifo(() => tui.pid);
+
+    tui.send(KEYS.escape);
+    expect(await timed(tui.waitFor(/^cancelled\s/m, 5000))).toBeLessThan(LIMIT_MS);
+    expect(tui.screen()).not.toMatch(/Esc cancels/);
+
+    tui.send(`/exit${KEYS.enter}`);
+    expect(await timed(tui.exited(5000))).toBeLessThan(LIMIT_MS);
+  });
+
+  it('Ctrl+C ends a call to a server that never answers, and /exit mid-call exits within 2 s', async () => {
+    const pidFile = await stubbornServer();
+    fake.push({ toolCalls: [call('mcp_stubborn_hang', {})] }, { toolCalls: [call('mcp_stubborn_hang', {})] });
+    const tui = start();
+    await tui.waitFor('MCP stubborn(1)', 20_000);
+    tui.send(`hang${KEYS.enter}`);
+    await tui.waitFor(/mcp_stubborn_hang \d+\.\ds/);
+
+    tui.send(KEYS.ctrlC);
+    expect(await timed(tui.waitFor(/^cancelled\s/m, 5000))).toBeLessThan(LIMIT_MS);
+
+    tui.send(`hang again${KEYS.enter}`);
+    await tui.waitFor(/mcp_stubborn_hang \d+\.\ds/);
+    tui.send(`/exit${KEYS.enter}`);
+    expect(await timed(tui.exited(5000))).toBeLessThan(LIMIT_MS);
+    // The server ignored SIGTERM and its closed stdin: it was killed all the same.
+    const server = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(() => !isAlive(server), { what: 'the stubborn server to be killed' });
+  });
+});
+
+describe('signals', () => {
+  function printRun(prompt: string) {
+    const agent = spawn(process.execPath, [CLI, ...cliArgs(['-p', prompt], true)], {
+      cwd: project.dir,
+      env: testEnv({ project, modelUrl: fake.url }),
+      stdio: 'ignore',
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      agent.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    return { agent, exited };
+  }
+
+  it('SIGTERM ends print mode stuck reading a FIFO within 2 s, as 143', async () => {
+    scriptFifoRead();
+    const { agent, exited } = printRun('read the pipe');
+    try {
+      await stuckOnFifo(() => agent.pid!);
+      agent.kill('SIGTERM');
+      let end: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+      const elapsed = await timed(
+        Promise.race([
+          exited.then((result) => {
+            end = result;
+          }),
+          new Promise((resolve) => setTimeout(resolve, 5000)),
+        ]),
+      );
+      expect(end, 'the agent is still running 5 s after SIGTERM').toBeDefined();
+      expect(elapsed).toBeLessThan(LIMIT_MS);
+      // Ended by the signal itself when a blocked thread would hang exit(): a shell sees 143 either way.
+      expect(end!.code === 143 || end!.signal === 'SIGTERM').toBe(true);
+    } finally {
+      agent.kill('SIGKILL');
+    }
+  });
+
+  it('SIGINT ends print mode mid-call to a server that ignores every signal within 2 s, and kills it', async () => {
+    const pidFile = await stubbornServer();
+    fake.push({ toolCalls: [call('mcp_stubborn_hang', {})] }, { kind: 'hang' });
+    const { agent, exited } = printRun('hang');
+    try {
+      await waitFor(() => fake.requests.length >= 1, { what: 'the first model request' });
+      const server = Number(readFileSync(pidFile, 'utf8'));
+      agent.kill('SIGINT');
+      const elapsed = await timed(
+        Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]),
+      );
+      expect(elapsed).toBeLessThan(LIMIT_MS);
+      expect((await exited).code).toBe(130);
+      await waitFor(() => !isAlive(server), { what: 'the stubborn server to be killed' });
+    } finally {
+      agent.kill('SIGKILL');
+    }
+  });
+});

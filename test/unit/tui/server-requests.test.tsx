@@ -1,0 +1,110 @@
+/**
+ * A server's own request on screen (a sampling question, an elicitation form) is never answered
+ * by a key typed for the input line: letters and Enter keep editing and sending the person's
+ * input; Tab focuses the request; a focused question is answered with ←/→ and Enter (Decline
+ * first); a focused form uses the input line, and the person's draft comes back after it.
+ */
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalRequest } from '../../../src/permissions/types.js';
+import { Screen } from '../../../src/tui/components/Screen.js';
+import type { FormView } from '../../../src/tui/elicitor.js';
+import type { SessionSnapshot } from '../../../src/tui/types.js';
+import { plain, recordingTarget, snapshot } from './helpers.js';
+
+const rendered: Array<{ unmount(): void }> = [];
+afterEach(() => {
+  for (const instance of rendered.splice(0)) instance.unmount();
+});
+
+const sampling: ApprovalRequest = {
+  toolName: 'sampling',
+  title: 'MCP server asker asks the model to answer (sampling/createMessage)',
+  detail: 'user: a haiku please',
+  kind: 'mcp',
+  server: 'asker',
+};
+
+const form: FormView = {
+  id: 1,
+  key: '1:0',
+  server: 'asker',
+  message: 'Who is asking?',
+  fields: [{ name: 'name', label: 'Name', type: 'string', required: true }],
+  values: {},
+  index: 0,
+  prefill: 'default name',
+};
+
+const TAB = '\t';
+const RIGHT = '\u001b[C';
+
+function open(state: Partial<SessionSnapshot>) {
+  const target = recordingTarget();
+  const instance = render(<Screen snapshot={snapshot(state)} target={target} cols={100} rows={20} />);
+  rendered.push(instance);
+  const lastLine = () => plain(instance.lastFrame()).trimEnd().split('\n').at(-1) ?? '';
+  // Keys are handled as they are written; the frame follows asynchronously (hence vi.waitFor).
+  const type = async (keys: string) => {
+    instance.stdin.write(keys);
+  };
+  return { target, instance, lastLine, type };
+}
+
+describe('a server’s question (sampling)', () => {
+  const state = { question: sampling, questionExplicit: true };
+
+  it('takes no letter as an answer: the keys edit the input line, Enter sends it', async () => {
+    const { target, lastLine, type } = open(state);
+    for (const key of ['a', 'y', 'b']) await type(key);
+    await vi.waitFor(() => expect(lastLine()).toBe('› ayb'));
+    await type('\r');
+    expect(target.answers).toEqual([]);
+    expect(target.submitted).toEqual(['ayb']);
+  });
+
+  it('says how to answer it; Tab focuses Decline, → Allow, Enter answers', async () => {
+    const { target, instance, lastLine, type } = open(state);
+    expect(plain(instance.lastFrame())).toContain('Tab to answer this request');
+    await type(TAB);
+    await vi.waitFor(() => expect(lastLine()).toBe('Answer the request: [Decline]  Allow'));
+    expect(plain(instance.lastFrame())).toContain('←/→ choose · Enter confirms');
+    await type('y');
+    expect(target.answers).toEqual([]);
+    await type(RIGHT);
+    await vi.waitFor(() => expect(lastLine()).toBe('Answer the request:  Decline  [Allow]'));
+    await type('\r');
+    expect(target.answers).toEqual(['yes']);
+    expect(target.submitted).toEqual([]);
+  });
+
+  it('Enter on the first choice declines; Tab again gives the input line back', async () => {
+    const first = open(state);
+    await first.type(TAB);
+    await first.type('\r');
+    expect(first.target.answers).toEqual(['no']);
+
+    const second = open(state);
+    await second.type('hi');
+    await second.type(TAB);
+    await second.type(TAB);
+    await vi.waitFor(() => expect(second.lastLine()).toBe('› hi'));
+    expect(second.target.answers).toEqual([]);
+  });
+});
+
+describe('a server’s form (elicitation)', () => {
+  it('keeps the input line the person’s until Tab; then the form uses it, and the draft returns', async () => {
+    const { target, lastLine, type } = open({ form });
+    await type('my draft');
+    await vi.waitFor(() => expect(lastLine()).toBe('› my draft'));
+    await type(TAB);
+    await vi.waitFor(() => expect(lastLine()).toBe('› default name'));
+    await type('\r');
+    expect(target.calls).toEqual(['form:default name']);
+    await type(TAB);
+    await vi.waitFor(() => expect(lastLine()).toBe('› my draft'));
+    await type('\r');
+    expect(target.submitted).toEqual(['my draft']);
+  });
+});
