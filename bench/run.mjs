@@ -1,6 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
-// `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big).
+// `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
+// sessions).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -8,9 +9,10 @@ import { benchCalls } from './calls.mjs';
 import { benchConnect } from './connect.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
 import { benchMemory } from './memory.mjs';
+import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
 
-const ALL = ['startup', 'connect', 'calls', 'memory', 'big'];
+const ALL = ['startup', 'connect', 'calls', 'memory', 'big', 'sessions'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -224,6 +226,34 @@ try {
     );
     notes.push(
       `6: reference — SDK StdioClientTransport with maxBufferSize 64 MiB: ${fmtMs(b.sdk)} [${list(b.samples.sdk)}]; with its default 10 MiB buffer the call fails: "${b.sdkDefault}"`,
+    );
+  });
+
+  await section('sessions', async () => {
+    const s = await benchSessions({ turns: 1000, reps: 5 });
+    row(
+      '7',
+      `resume a ${s.turns.toLocaleString('en-US')}-turn session (${fmtMB(s.bytes)})`,
+      fmtMs(s.resume.agent),
+      fmtMs(s.resume.parse),
+      s.resume.agent / s.resume.parse,
+      '≤ 300 ms',
+      s.resume.agent <= 300,
+    );
+    row(
+      '8',
+      'saving a turn: added time per turn',
+      fmtMs(s.save.added),
+      fmtMs(s.save.raw),
+      s.save.added / s.save.raw,
+      '≤ 2 ms',
+      s.save.added <= 2,
+    );
+    notes.push(
+      `7: baseline = reading the file and JSON.parse of every line (no validation, no replay); samples agent [${list(s.resume.samples.agent, (v) => v.toFixed(1))}] parse [${list(s.resume.samples.parse, (v) => v.toFixed(1))}] ms`,
+    );
+    notes.push(
+      `8: a turn = user, assistant with a tool call, tool result, usage, answer (5 lines); per turn with the session recording ${fmtMs(s.save.recorded)}, without ${fmtMs(s.save.bare)}; baseline = the same lines written with one write() each`,
     );
   });
 } finally {

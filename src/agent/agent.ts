@@ -1,18 +1,24 @@
 /**
- * One user turn: system prompt, model rounds (streamed), tool calls run concurrently through the
- * executor (at most 16 at once; the rest queue) with results returned in the model's order, up
- * to 30 rounds. A failed or cancelled turn leaves history as it was before the turn.
+ * One user turn: system prompt (the agent's instructions plus the extensions' sections), the
+ * input (rewritten by extensions), then model rounds (streamed) with tool calls run through the
+ * executor — concurrently (at most 16 at once; the rest queue), except calls that must not
+ * overlap — results in the model's order, up to 30 rounds. Before every request the hooks run
+ * (MCP wait, compaction); a request the provider refuses as too long is compacted and retried
+ * once. A failed or cancelled turn takes its own messages back out of the history.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import type { ChatProvider, Usage } from '../providers/types.js';
+import type { Message, Usage } from '../providers/messages.js';
+import { type ChatProvider, type ChatRound, ContextOverflowError } from '../providers/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolCallOutcome } from '../tools/types.js';
-import { Limiter } from '../util/limiter.js';
+import type { ToolCall, ToolCallOutcome } from '../tools/types.js';
 import type { Conversation } from './conversation.js';
-import { type AgentEventListener, addUsage, emptyUsage } from './events.js';
-import type { ChatMessage, ToolCallRequest } from './messages.js';
-import { buildSystemPrompt, type PromptSources } from './system-prompt.js';
+import { type AgentEvent, type AgentEventListener, addUsage, emptyUsage } from './events.js';
+import type { HistoryMessage } from './history.js';
+import { type AgentHooks, NO_HOOKS, type RequestScope, type TurnScope } from './hooks.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { messagesChars, toolsChars } from './tokens.js';
+import { runToolRound } from './tool-round.js';
 
 export const MAX_TOOL_ROUNDS = 30;
 /** Tool calls of one round running at once: a round of 200 calls must not start 200 shells. */
@@ -27,15 +33,9 @@ export interface AgentDeps {
   registry: ToolRegistry;
   executor: ToolExecutor;
   conversation: Conversation;
-  prompt: PromptSources;
   root: string;
-  /**
-   * Awaited before every model request (MCP: until every enabled server has settled, so the
-   * model sees their tools); `notify` tells the person what is being waited for.
-   */
-  beforeModelRequest?: (signal: AbortSignal, notify: (message: string) => void) => Promise<void>;
-  /** Rewrites the person's input before it enters history (MCP resource mentions attach content). */
-  prepareInput?: (input: string, signal: AbortSignal, notify: (message: string) => void) => Promise<string>;
+  /** The extensions' hook points (extensions/host.ts); none by default. */
+  hooks?: AgentHooks;
   maxRounds?: number;
   now?: () => Date;
 }
@@ -53,6 +53,13 @@ export interface TurnOptions {
   onEvent?: AgentEventListener;
 }
 
+interface TurnState {
+  system: string;
+  signal: AbortSignal;
+  turnStart: string;
+  emit: (event: AgentEvent) => void;
+}
+
 export class Agent {
   constructor(private readonly deps: AgentDeps) {}
 
@@ -64,55 +71,70 @@ export class Agent {
     return this.deps.conversation;
   }
 
-  /** Runs a turn; on error (provider, configuration, abort) rolls history back and rethrows. */
+  private get hooks(): AgentHooks {
+    return this.deps.hooks ?? NO_HOOKS;
+  }
+
+  /** Runs a turn; on error (provider, configuration, abort) takes the turn back out and rethrows. */
   async runTurn(input: string, options: TurnOptions): Promise<TurnResult> {
-    const { conversation } = this.deps;
-    const mark = conversation.mark();
+    const { history } = this.deps.conversation;
+    const emit = (event: AgentEvent) => {
+      options.onEvent?.(event);
+      this.hooks.onEvent(event);
+    };
+    const scope: TurnScope = {
+      input,
+      signal: options.signal,
+      notify: (message) => emit({ type: 'notice', message }),
+    };
+    let turnStart: string | undefined;
     try {
-      const notify = (message: string) => options.onEvent?.({ type: 'notice', message });
-      const content = (await this.deps.prepareInput?.(input, options.signal, notify)) ?? input;
-      conversation.append({ role: 'user', content });
-      return await this.rounds(input, options);
+      const sections = await this.hooks.promptSections(scope);
+      const system = buildSystemPrompt(
+        { root: this.deps.root, now: this.deps.now?.() ?? new Date() },
+        sections,
+      );
+      const text = await this.hooks.prepareInput(input, scope);
+      turnStart = history.append({ role: 'user', text }).id;
+      return await this.rounds({ system, signal: options.signal, turnStart, emit });
     } catch (error) {
-      conversation.rollback(mark);
+      if (turnStart !== undefined) this.takeBack(turnStart);
       throw error;
     }
   }
 
-  private async rounds(input: string, { signal, onEvent }: TurnOptions): Promise<TurnResult> {
-    const { provider, registry, conversation } = this.deps;
+  /** Removes the turn that began with message `turnStart`, and everything after it. */
+  private takeBack(turnStart: string): void {
+    const { history } = this.deps.conversation;
+    const at = history.indexOf(turnStart);
+    if (at < 0) return;
+    history.truncateAfter(at === 0 ? null : history.messages[at - 1]!.id);
+  }
+
+  private async rounds(turn: TurnState): Promise<TurnResult> {
+    const { registry, conversation } = this.deps;
+    const { signal, emit } = turn;
     const maxRounds = this.deps.maxRounds ?? MAX_TOOL_ROUNDS;
     const toolCalls: ToolCallOutcome[] = [];
     let turnUsage = emptyUsage();
-    const system = buildSystemPrompt(
-      this.deps.prompt,
-      { root: this.deps.root, now: this.deps.now?.() ?? new Date() },
-      input,
-    );
 
     for (let round = 1; ; round++) {
       signal.throwIfAborted();
-      await this.deps.beforeModelRequest?.(signal, (message) => onEvent?.({ type: 'waiting', message }));
-      onEvent?.({ type: 'round_start', round });
-      const messages: ChatMessage[] = [{ role: 'system', content: system }, ...conversation.messages];
-      const reply = await provider.complete({
-        messages,
-        tools: registry.toProviderTools(),
-        signal,
-        onText: (delta) => onEvent?.({ type: 'text', delta }),
-      });
+      await this.hooks.beforeRequest(this.requestScope(turn, 'auto'));
+      emit({ type: 'round_start', round });
+      const { reply, requestChars } = await this.complete(turn);
       if (reply.usage) {
         turnUsage = addUsage(turnUsage, reply.usage);
-        const total = conversation.recordUsage(reply.usage);
-        onEvent?.({ type: 'usage', round: reply.usage, turn: turnUsage, total });
+        const total = conversation.recordUsage(reply.usage, requestChars);
+        emit({ type: 'usage', round: reply.usage, turn: turnUsage, total });
       }
       const calledTools = reply.toolCalls.length > 0;
-      conversation.append({
+      conversation.history.append({
         role: 'assistant',
-        content: reply.text === '' ? null : reply.text,
-        ...(calledTools ? { tool_calls: reply.toolCalls } : {}),
+        text: reply.text,
+        ...(calledTools ? { toolCalls: reply.toolCalls } : {}),
         // Only tool-call rounds need their reasoning later; a final answer's is dropped (as the API does).
-        ...(calledTools && reply.reasoning !== '' ? { reasoning_content: reply.reasoning } : {}),
+        ...(calledTools && reply.reasoning !== '' ? { reasoning: reply.reasoning } : {}),
       });
       if (!calledTools) {
         return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
@@ -123,21 +145,33 @@ export class Agent {
       const width = Math.min(reply.toolCalls.length, MAX_CONCURRENT_TOOL_CALLS);
       const listeners = width * LISTENERS_PER_CALL + LISTENER_HEADROOM;
       if (getMaxListeners(signal) < listeners) setMaxListeners(listeners, signal);
-      const slots = new Limiter(MAX_CONCURRENT_TOOL_CALLS);
-      const outcomes = await Promise.all(
-        reply.toolCalls.map((call) => slots.run(() => this.runCall(call, signal, onEvent))),
-      );
-      signal.throwIfAborted();
-      reply.toolCalls.forEach((call, index) => {
-        const outcome = outcomes[index]!;
-        toolCalls.push(outcome);
-        conversation.append({
-          role: 'tool',
-          tool_call_id: call.id,
-          name: call.name,
-          content: outcome.output,
-        });
+      // Each result enters the history (and the session file) the moment its call ends, so a crash
+      // mid-round keeps the finished ones; once all are in they are put in the model's order.
+      const appended: HistoryMessage[] = [];
+      const batch = {
+        calls: reply.toolCalls,
+        registry,
+        root: this.deps.root,
+        limit: MAX_CONCURRENT_TOOL_CALLS,
+      };
+      const outcomes = await runToolRound(batch, async (call) => {
+        const outcome = await this.runCall(call, signal, emit);
+        if (!signal.aborted) appended.push(conversation.history.append(toolMessage(call, outcome)));
+        return outcome;
       });
+      signal.throwIfAborted();
+      toolCalls.push(...outcomes);
+      const ordered = reply.toolCalls.map((call) =>
+        appended.find((message) => message.role === 'tool' && message.callId === call.id),
+      );
+      if (ordered.some((message, index) => message !== appended[index])) {
+        conversation.history.replaceRange(
+          appended[0]!.id,
+          appended.at(-1)!.id,
+          reply.toolCalls.map((call, index) => toolMessage(call, outcomes[index]!)),
+          'order',
+        );
+      }
       if (round >= maxRounds) {
         return {
           status: 'max_rounds',
@@ -149,19 +183,66 @@ export class Agent {
     }
   }
 
+  /** One model request; refused as too long, the hooks compact and it is sent once more. */
+  private async complete(turn: TurnState): Promise<{ reply: ChatRound; requestChars: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const tools = this.deps.registry.toProviderTools();
+      const messages: Message[] = [{ role: 'system', text: turn.system }, ...this.deps.conversation.messages];
+      const requestChars = messagesChars(messages) + toolsChars(tools);
+      try {
+        const reply = await this.deps.provider.complete({
+          messages,
+          tools,
+          signal: turn.signal,
+          onText: (delta) => turn.emit({ type: 'text', delta }),
+        });
+        return { reply, requestChars };
+      } catch (error) {
+        if (!(error instanceof ContextOverflowError) || attempt > 1) throw error;
+        await this.hooks.beforeRequest(this.requestScope(turn, 'overflow'));
+      }
+    }
+  }
+
+  private requestScope(turn: TurnState, trigger: RequestScope['trigger']): RequestScope {
+    const { conversation, registry } = this.deps;
+    return {
+      signal: turn.signal,
+      conversation,
+      turnStart: turn.turnStart,
+      trigger,
+      estimateTokens: () =>
+        conversation.estimateRequest(turn.system.length + toolsChars(registry.toProviderTools())),
+      requestChars: () =>
+        turn.system.length + toolsChars(registry.toProviderTools()) + messagesChars(conversation.messages),
+      waiting: (message) => turn.emit({ type: 'waiting', message }),
+      emit: turn.emit,
+    };
+  }
+
   private async runCall(
-    call: ToolCallRequest,
+    call: ToolCall,
     signal: AbortSignal,
-    onEvent: AgentEventListener | undefined,
+    emit: (event: AgentEvent) => void,
   ): Promise<ToolCallOutcome> {
     const started = Date.now();
-    onEvent?.({ type: 'tool_start', callId: call.id, name: call.name, arguments: call.arguments });
+    emit({ type: 'tool_start', callId: call.id, name: call.name, arguments: call.arguments });
     const outcome = await this.deps.executor.execute(call, signal, {
-      onProgress: (progress) =>
-        onEvent?.({ type: 'tool_progress', callId: call.id, name: call.name, progress }),
-      onApproval: (request, answer) => onEvent?.({ type: 'approval', callId: call.id, request, answer }),
+      onProgress: (progress) => emit({ type: 'tool_progress', callId: call.id, name: call.name, progress }),
+      onApproval: (request, answer) => emit({ type: 'approval', callId: call.id, request, answer }),
+      onNotice: (message) => emit({ type: 'notice', message }),
     });
-    onEvent?.({ type: 'tool_end', callId: call.id, outcome, elapsedMs: Date.now() - started });
+    emit({ type: 'tool_end', callId: call.id, outcome, elapsedMs: Date.now() - started });
     return outcome;
   }
+}
+
+function toolMessage(call: ToolCall, outcome: ToolCallOutcome): Message {
+  return {
+    role: 'tool',
+    callId: call.id,
+    name: call.name,
+    output: outcome.output,
+    ...(outcome.isError ? { isError: true } : {}),
+  };
 }

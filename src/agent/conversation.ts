@@ -1,23 +1,65 @@
 /**
- * The conversation: history (complete turns only) plus token accounting. A turn works on the live
- * array and is rolled back to its starting length if it fails or is cancelled.
+ * The conversation: the history (agent/history.ts) plus token accounting — usage totals, how full
+ * the context window is, and the characters-to-tokens ratio the last request showed. Every change
+ * (history operations and usage reports) goes to listeners as data, which is what a session file
+ * records and replays.
  */
-import type { Usage } from '../providers/types.js';
+import type { Usage } from '../providers/messages.js';
 import { addUsage, emptyUsage } from './events.js';
-import type { ChatMessage } from './messages.js';
+import { History, type HistoryChange, type HistoryMessage } from './history.js';
+import { DEFAULT_TOKENS_PER_CHAR, messagesChars, observedRatio } from './tokens.js';
+
+export type ConversationChange =
+  | HistoryChange
+  /**
+   * One model request's reported usage, the size of that request in characters, and the last
+   * message it carried (null: none) — what later estimates count from.
+   */
+  | { type: 'usage'; usage: Usage; requestChars: number; afterId: string | null };
+
+/** The last reported request: its prompt tokens covered the history up to `afterId`. */
+export interface UsageBasis {
+  promptTokens: number;
+  afterId: string | null;
+}
+
+/** What a saved session restores besides the messages. */
+export interface ConversationState {
+  messages: readonly HistoryMessage[];
+  totalUsage: Usage;
+  tokensPerChar: number;
+  contextTokens: number;
+  /** Set when the last report still describes the history (nothing compacted or rolled back since). */
+  basis?: UsageBasis;
+}
+
+/** Replacements that keep what the last request saw: results put in order, a repaired run. */
+const SIZE_KEEPING_REPLACEMENTS = new Set(['order', 'repair']);
 
 export class Conversation {
-  private readonly history: ChatMessage[] = [];
+  readonly history = new History();
   private usage: Usage = emptyUsage();
-  /** Prompt tokens of the latest request: how full the context window is. */
-  private lastPromptTokens = 0;
+  /** Prompt tokens of the latest request (or the estimate after a compaction): how full the window is. */
+  private context = 0;
+  private ratio = DEFAULT_TOKENS_PER_CHAR;
+  private basis: UsageBasis | undefined;
+  private readonly listeners = new Set<(change: ConversationChange) => void>();
 
-  constructor(initial: readonly ChatMessage[] = []) {
-    this.history.push(...initial);
+  constructor() {
+    this.history.onChange((change) => {
+      if (change.type === 'truncate' && change.after === null) this.context = 0;
+      if (
+        change.type === 'truncate' ||
+        (change.type === 'replace' && !SIZE_KEEPING_REPLACEMENTS.has(change.reason))
+      ) {
+        this.basis = undefined;
+      }
+      this.emit(change);
+    });
   }
 
-  get messages(): readonly ChatMessage[] {
-    return this.history;
+  get messages(): readonly HistoryMessage[] {
+    return this.history.messages;
   }
 
   get totalUsage(): Usage {
@@ -25,29 +67,85 @@ export class Conversation {
   }
 
   get contextTokens(): number {
-    return this.lastPromptTokens;
+    return this.context;
   }
 
-  append(message: ChatMessage): void {
-    this.history.push(message);
+  get tokensPerChar(): number {
+    return this.ratio;
   }
 
-  /** A mark to roll back to: history keeps complete turns only. */
-  mark(): number {
-    return this.history.length;
+  onChange(listener: (change: ConversationChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
-  rollback(mark: number): void {
-    this.history.length = Math.min(mark, this.history.length);
-  }
-
-  recordUsage(round: Usage): Usage {
+  /** A request's usage: totals grow, the context fill is what it reported, the ratio is learnt. */
+  recordUsage(round: Usage, requestChars: number): Usage {
     this.usage = addUsage(this.usage, round);
-    this.lastPromptTokens = round.prompt_tokens;
+    this.context = round.prompt_tokens;
+    this.ratio = observedRatio(round.prompt_tokens, requestChars) ?? this.ratio;
+    const afterId = this.history.last?.id ?? null;
+    if (round.prompt_tokens > 0) this.basis = { promptTokens: round.prompt_tokens, afterId };
+    this.emit({ type: 'usage', usage: round, requestChars, afterId });
     return this.usage;
   }
 
-  clear(): void {
-    this.history.length = 0;
+  /** Tokens `chars` characters of this conversation probably take. */
+  estimateTokens(chars: number): number {
+    return Math.ceil(chars * this.ratio);
   }
+
+  /**
+   * Tokens the next request probably takes, given the characters of what is sent besides the
+   * history (system prompt, tools). Counts from the provider's last report when it still
+   * describes the history — its number plus what was added since — else from the characters.
+   */
+  estimateRequest(fixedChars: number): number {
+    const messages = this.history.messages;
+    if (this.basis) {
+      const at = this.basis.afterId === null ? -1 : lastIndexOf(messages, this.basis.afterId);
+      if (at >= 0 || this.basis.afterId === null) {
+        return this.basis.promptTokens + this.estimateTokens(messagesChars(messages.slice(at + 1)));
+      }
+    }
+    return this.estimateTokens(fixedChars + messagesChars(messages));
+  }
+
+  /** After a compaction: the panel shows the smaller size before the next request reports it. */
+  setContextEstimate(tokens: number): void {
+    this.context = tokens;
+  }
+
+  /** The history's own size in tokens (no system prompt, no tools). */
+  historyTokens(): number {
+    return this.estimateTokens(messagesChars(this.history.messages));
+  }
+
+  /** Replaces everything with a restored session (listeners hear `load`). */
+  restore(state: ConversationState): void {
+    this.usage = state.totalUsage;
+    this.ratio = state.tokensPerChar;
+    this.context = state.contextTokens;
+    this.history.load(state.messages);
+    this.basis = state.basis;
+  }
+
+  /** A fresh conversation (a new session): no messages, no usage. */
+  clear(): void {
+    this.restore({ messages: [], totalUsage: emptyUsage(), tokensPerChar: this.ratio, contextTokens: 0 });
+  }
+
+  /** The basis as a saved session would restore it (for tests and tools that inspect it). */
+  get usageBasis(): UsageBasis | undefined {
+    return this.basis;
+  }
+
+  private emit(change: ConversationChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
+
+function lastIndexOf(messages: readonly HistoryMessage[], id: string): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.id === id) return i;
+  return -1;
 }

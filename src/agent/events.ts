@@ -2,9 +2,21 @@
  * What one user turn reports while it runs. Faces (print mode, the TUI) render these; the agent
  * never writes to the terminal itself.
  */
-import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
-import type { Usage } from '../providers/types.js';
+import type { Usage } from '../providers/messages.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../tools/approval.js';
 import type { ToolCallOutcome, ToolProgress } from '../tools/types.js';
+
+/** What a compaction did, for the transcript line and the panel. */
+export interface CompactionReport {
+  /** Why it ran: the threshold before a request, the provider's overflow answer, or /compact. */
+  trigger: 'auto' | 'overflow' | 'manual';
+  /** How the old part went: summarised by the model, only tool outputs pruned, or dropped. */
+  method: 'summary' | 'pruned' | 'dropped';
+  /** Messages that were replaced. */
+  messages: number;
+  beforeTokens: number;
+  afterTokens: number;
+}
 
 export type AgentEvent =
   | { type: 'waiting'; message: string }
@@ -15,7 +27,8 @@ export type AgentEvent =
   | { type: 'tool_progress'; callId: string; name: string; progress: ToolProgress }
   | { type: 'approval'; callId: string; request: ApprovalRequest; answer: ApprovalAnswer }
   | { type: 'tool_end'; callId: string; outcome: ToolCallOutcome; elapsedMs: number }
-  | { type: 'usage'; round: Usage; turn: Usage; total: Usage };
+  | { type: 'usage'; round: Usage; turn: Usage; total: Usage }
+  | { type: 'compacted'; report: CompactionReport };
 
 export type AgentEventListener = (event: AgentEvent) => void;
 
@@ -29,4 +42,16 @@ export function addUsage(a: Usage, b: Usage): Usage {
     completion_tokens: a.completion_tokens + b.completion_tokens,
     total_tokens: a.total_tokens + b.total_tokens,
   };
+}
+
+/** The transcript's line for a compaction: what happened and how much room it made. */
+export function describeCompaction(report: CompactionReport): string {
+  const how =
+    report.method === 'summary'
+      ? `${report.messages} earlier messages summarised`
+      : report.method === 'pruned'
+        ? `old tool outputs pruned in ${report.messages} messages`
+        : `${report.messages} oldest messages dropped`;
+  const tokens = `${report.beforeTokens.toLocaleString('en-US')} → ${report.afterTokens.toLocaleString('en-US')} tokens`;
+  return `context compacted: ${how} (${tokens})`;
 }

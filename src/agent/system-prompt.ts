@@ -1,15 +1,9 @@
 /**
- * System prompt assembly, in the spec's order: agent instructions, project instructions
- * (AGENTS.md), the active skill's instructions, then memories recalled for this turn. Each later
- * slot is a source function so skills and memory plug in without touching the loop.
+ * System prompt assembly: the agent's own instructions, then the sections extensions contribute
+ * for this turn in their order (project instructions, the active skill, recalled memories …).
+ * Rebuilt for every turn and never part of the history, so compaction cannot summarise it away.
  */
-
-export interface PromptSources {
-  /** Contents of AGENTS.md at the root, or undefined when there is none. */
-  projectInstructions?: () => string | undefined;
-  activeSkill?: () => { name: string; instructions: string } | undefined;
-  recallMemories?: (userInput: string) => string[] | undefined;
-}
+import type { PromptSection } from './hooks.js';
 
 export interface PromptContext {
   root: string;
@@ -28,17 +22,7 @@ export function agentInstructions(context: PromptContext): string {
   ].join('\n');
 }
 
-export function buildSystemPrompt(sources: PromptSources, context: PromptContext, userInput: string): string {
-  const sections = [agentInstructions(context)];
-  const project = sources.projectInstructions?.();
-  sections.push(
-    project ? `Project instructions (AGENTS.md):\n${project}` : 'Project instructions (AGENTS.md): none',
-  );
-  const skill = sources.activeSkill?.();
-  if (skill) sections.push(`Active skill: ${skill.name}\n${skill.instructions}`);
-  const memories = sources.recallMemories?.(userInput);
-  if (memories && memories.length > 0) {
-    sections.push(`Relevant memories:\n${memories.map((m) => `- ${m}`).join('\n')}`);
-  }
-  return sections.join('\n\n');
+export function buildSystemPrompt(context: PromptContext, sections: readonly PromptSection[]): string {
+  const ordered = [...sections].sort((a, b) => a.order - b.order).map((section) => section.text);
+  return [agentInstructions(context), ...ordered].join('\n\n');
 }

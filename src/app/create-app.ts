@@ -1,19 +1,25 @@
 /**
  * The composition root: builds the object graph for one project folder (settings, permissions,
- * sandbox, undo, registry, executor, provider, conversation, agent). Faces (print mode, TUI, the
- * `mcp` subcommands) receive the finished App; nothing here talks to the terminal.
+ * sandbox, undo, registry, executor, provider, conversation, agent) and the extensions every
+ * feature plugs in through (built-in tools, AGENTS.md, MCP, sessions, compaction). Faces (print
+ * mode, TUI) receive the finished App; nothing here talks to the terminal.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { Agent } from '../agent/agent.js';
+import { Compactor } from '../agent/compaction.js';
 import { Conversation } from '../agent/conversation.js';
+import { resolveCompactionSettings } from '../config/compaction-settings.js';
 import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
 import { userStateDir } from '../config/paths.js';
-import { readProjectInstructions } from '../config/project-instructions.js';
+import { builtinToolsExtension } from '../extensions/builtin-tools.js';
+import { compactionExtension } from '../extensions/compaction.js';
+import { ExtensionHost } from '../extensions/host.js';
+import { mcpExtension } from '../extensions/mcp.js';
+import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
-import { expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { mcpPinsFile, PinStore } from '../permissions/pins.js';
@@ -26,6 +32,8 @@ import { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
+import { sessionsExtension } from '../sessions/extension.js';
+import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -33,7 +41,7 @@ import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir, stateFilePath } from '../util/state-dir.js';
-import { createMcpManager, nonInteractiveFeatures, waitForServers } from './create-mcp.js';
+import { createMcpManager, nonInteractiveFeatures } from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
@@ -63,6 +71,8 @@ export interface AppOptions {
    * decline. Gets the provider (sampling answers with the configured model) and the root.
    */
   features?: (context: { provider: ChatProvider; root: string }) => ClientFeatures;
+  /** Which session the run continues (`--continue`, `--resume <id>`); a new one by default. */
+  session?: SessionStart;
 }
 
 export interface App {
@@ -85,7 +95,13 @@ export interface App {
   readonly conversation: Conversation;
   readonly agent: Agent;
   readonly mcp: McpManager;
-  readonly projectInstructions: string | undefined;
+  /** What every feature contributed: commands, panel rows, notices; the agent's hooks. */
+  readonly extensions: ExtensionHost;
+  /** The run's session: its id, and the file every conversation change is appended to. */
+  readonly sessions: Sessions;
+  /** The session the run started in, when it continued one (for the face to say so). */
+  readonly opened: Opened | undefined;
+  /** Releases every extension (stops MCP servers, closes the session file); safe to call twice. */
   shutdown(): Promise<void>;
 }
 
@@ -102,6 +118,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
   const settingsEnv = withDotEnvSettings(env, trusted ? readModelDotEnv(projectDir) : {});
   const settings = resolveModelSettings(settingsEnv, { model: options.model, baseURL: options.baseURL });
+  const compaction = resolveCompactionSettings(settingsEnv);
   const notices: string[] = [];
 
   const permissions = permissionsUnderTrust(
@@ -131,7 +148,6 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const registry = new ToolRegistry();
   const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
-  for (const tool of createBuiltinTools({ fetchAllowHosts })) registry.register(tool);
   const executor = new ToolExecutor({
     registry,
     policies,
@@ -160,28 +176,36 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
   });
   const conversation = new Conversation();
-  const projectInstructions = await readProjectInstructions(permissions.root);
+  const extensions = new ExtensionHost({ registry, policies });
+  const { sessions, opened } = await Sessions.create({
+    projectDir,
+    conversation,
+    start: options.session ?? { kind: 'new' },
+    notice: (message, kind) => extensions.notice(message, kind),
+    importLegacy: trusted,
+  });
+  // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
+  await extensions.add(
+    builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
+    projectInstructionsExtension(permissions.root),
+    mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
+    sessionsExtension(sessions),
+    compactionExtension(
+      new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
+      conversation,
+    ),
+  );
+  extensions.seal();
   const agent = new Agent({
     provider,
     registry,
     executor,
     conversation,
     root: permissions.root,
-    prompt: { projectInstructions: () => projectInstructions },
-    beforeModelRequest: (signal, notify) => waitForServers(mcp, signal, notify),
-    prepareInput: async (input, signal, notify) => {
-      if (!mentionsResources(input)) return input;
-      await waitForServers(mcp, signal, notify);
-      const expanded = await expandResourceMentions(input, (server) => mcp.connection(server), {
-        acceptsMedia: provider.acceptsMedia,
-        signal,
-      });
-      for (const mention of expanded.attached) notify(`attached ${mention}`);
-      for (const problem of expanded.problems) notify(problem);
-      return expanded.text;
-    },
+    hooks: extensions.hooks,
   });
 
+  let shutdown: Promise<void> | undefined;
   return {
     projectDir,
     homeDir,
@@ -200,9 +224,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     conversation,
     agent,
     mcp,
-    projectInstructions,
-    shutdown: async () => {
-      await Promise.all([mcp.shutdown(), policies.flush()]);
+    extensions,
+    sessions,
+    opened,
+    shutdown: () => {
+      shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => undefined);
+      return shutdown;
     },
   };
 }

@@ -104,21 +104,3 @@ export function conflictNotice(conflict: ServerNameConflict): string {
       `the user's server runs, the project's is skipped (rename one to use both)`,
   );
 }
-
-/** The agent's wait before a model request: until every server settled, or the turn is cancelled. */
-export async function waitForServers(
-  manager: McpManager,
-  signal: AbortSignal,
-  notify: (message: string) => void,
-): Promise<void> {
-  if (manager.settled) return;
-  notify(`waiting for MCP servers: ${manager.pending().join(', ')}`);
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new DOMException('cancelled', 'AbortError'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    manager.whenSettled().then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, reject);
-  });
-}

@@ -1,22 +1,20 @@
 /**
- * Print mode (`geekagent -p`): one user turn, no UI. Text format prints the answer on stdout and
- * progress lines on stderr; JSON format prints one object. An `ask` that no rule settles is
- * refused, since nobody is there to answer. Text output is for a terminal: every line of it goes
- * through `visible` (an answer's `ESC]52` cannot write the clipboard); JSON is escaped by
- * JSON.stringify and keeps the exact text, for scripts that want the raw bytes.
+ * Print mode (`geekagent -p`): one user turn (or one slash command), no UI, through the same turn
+ * controller as the TUI. Text format prints the answer on stdout and progress lines on stderr;
+ * JSON format prints one object. An `ask` that no rule settles is refused, since nobody is there
+ * to answer. Text output is for a terminal: every line of it goes through `visible` (an answer's
+ * `ESC]52` cannot write the clipboard); JSON is escaped by JSON.stringify and keeps the exact
+ * text, for scripts that want the raw bytes.
  */
 
 import type { TurnResult } from '../agent/agent.js';
-import type { AgentEvent } from '../agent/events.js';
+import { type AgentEvent, describeCompaction } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
-import { createCommandTable } from '../commands/builtin.js';
-import { syncPromptCommands } from '../commands/mcp-prompts.js';
-import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
+import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
-import { ModelNotConfiguredError, ProviderError } from '../providers/types.js';
 import { formatToolLine } from '../tools/format.js';
 import { outputToText } from '../tools/types.js';
-import { errorMessage, isAbortError } from '../util/errors.js';
 import { visible } from '../util/terminal-text.js';
 
 export type OutputFormat = 'text' | 'json';
@@ -41,82 +39,75 @@ export class PrintModeApprover implements Approver {
 }
 
 /**
- * `geekagent -p /undo` and friends: the same command table as the TUI, output on stdout. A
- * prompt command (`/mcp__server__prompt`) runs its text as the turn.
+ * Runs `input` — a turn, or a slash command (`-p /undo`, whose prompt commands run their text as
+ * the turn) — and returns the exit code. `signal` is the run's: a SIGTERM cancels the turn.
  */
-export async function runPrintCommand(
+export async function runPrint(
   app: App,
   input: string,
-  io: PrintIO,
   format: OutputFormat,
+  io: PrintIO,
   signal: AbortSignal,
 ): Promise<number> {
-  const commands = createCommandTable();
   let code = 0;
-  if (commands.lookup(input)?.needsServers || input.trim().startsWith('/mcp__')) {
-    app.mcp.start();
-    await app.mcp.whenSettled();
-    syncPromptCommands(commands, app.mcp, new Set());
-  }
-  await commands.dispatch(input, {
-    app,
-    commands,
+  const stopNotices = app.extensions.onNotice((message) => io.stderr.write(`${visible(message)}\n`));
+  const controller = new TurnController(app, {
+    print: (text, kind) => (kind === 'error' ? io.stderr : io.stdout).write(`${visible(text)}\n`),
     exit: () => undefined,
-    print: (text, kind) => {
-      if (kind === 'error') code = 1;
-      (kind === 'error' ? io.stderr : io.stdout).write(`${visible(text)}\n`);
-    },
-    submit: async (text) => {
-      code = await runPrintTurn(app, text, format, io, signal);
+    event: (event) => progress(event, io, format),
+    turnEnded: (_input, outcome) => {
+      code = report(app, outcome, format, io);
     },
   });
-  return code;
+  const cancel = () => controller.cancel();
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    if (CommandTable.isCommand(input)) {
+      const ok = await controller.runCommand(input.trim(), { waitReady: true });
+      return ok ? code : 1;
+    }
+    await controller.runTurn(input);
+    return code;
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    stopNotices();
+  }
 }
 
-export async function runPrintTurn(
-  app: App,
-  prompt: string,
-  format: OutputFormat,
-  io: PrintIO,
-  signal: AbortSignal,
-): Promise<number> {
-  if (!app.settings.apiKey) {
-    io.stderr.write(`${MISSING_KEY_MESSAGE}\n`);
-    return 1;
+function report(app: App, outcome: TurnOutcome, format: OutputFormat, io: PrintIO): number {
+  switch (outcome.kind) {
+    case 'not_configured':
+    case 'failed':
+      io.stderr.write(`${visible(outcome.message)}\n`);
+      return 1;
+    case 'cancelled':
+      io.stderr.write('cancelled\n');
+      return 1;
+    case 'max_rounds':
+    case 'completed': {
+      const { result } = outcome;
+      if (outcome.kind === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
+      if (format === 'json') {
+        io.stdout.write(`${JSON.stringify(toJson(result, app))}\n`);
+      } else {
+        const text = visible(result.text);
+        io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      }
+      return 0;
+    }
   }
-  app.mcp.start();
-  let result: TurnResult;
-  try {
-    result = await app.agent.runTurn(prompt, { signal, onEvent: (event) => progress(event, io, format) });
-  } catch (error) {
-    io.stderr.write(`${visible(describeTurnError(error))}\n`);
-    return 1;
-  }
-  if (result.status === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
-  if (format === 'json') {
-    io.stdout.write(`${JSON.stringify(toJson(result))}\n`);
-  } else {
-    const text = visible(result.text);
-    io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
-  }
-  return 0;
 }
 
 function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
   if (format === 'json') return;
   if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${visible(event.message)}\n`);
+  if (event.type === 'compacted') io.stderr.write(`${describeCompaction(event.report)}\n`);
   // formatToolLine escapes the name and result itself.
   if (event.type === 'tool_end')
     io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
 }
 
-export function describeTurnError(error: unknown): string {
-  if (isAbortError(error)) return 'cancelled';
-  if (error instanceof ProviderError || error instanceof ModelNotConfiguredError) return error.message;
-  return `error: ${errorMessage(error)}`;
-}
-
-function toJson(result: TurnResult): Record<string, unknown> {
+function toJson(result: TurnResult, app: App): Record<string, unknown> {
   return {
     result: result.text,
     tool_calls: result.toolCalls.map((call) => ({
@@ -127,6 +118,7 @@ function toJson(result: TurnResult): Record<string, unknown> {
       is_error: call.isError,
     })),
     usage: result.usage,
+    session_id: app.sessions.currentId,
   };
 }
 

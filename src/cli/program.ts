@@ -29,6 +29,10 @@ export interface ChatOptions {
   acceptElicitationDefaults?: boolean;
   /** Use the folder's declarations this run without recording trust. */
   trust?: boolean;
+  /** `-c`: the latest session of this folder. */
+  continue?: boolean;
+  /** `--resume <id>`: that session. */
+  resume?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -59,6 +63,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       '--accept-elicitation-defaults',
       "print mode: accept MCP servers' input forms with their defaults (else declined)",
     )
+    .option('-c, --continue', 'continue the latest session of this folder (print mode too)')
+    .option('--resume <id>', 'continue the session with this id (print mode too)')
     .option('--model <name>', 'model name (overrides OPENAI_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (overrides OPENAI_BASE_URL)')
     .configureOutput({

@@ -6,14 +6,12 @@
 import path from 'node:path';
 import { type App, type AppOptions, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
-import { CommandTable } from '../commands/types.js';
+import { describeStartupError } from '../app/errors.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
-import { errorMessage } from '../util/errors.js';
-import { ConfigError } from '../util/json-file.js';
-import { visible, visibleLine } from '../util/terminal-text.js';
-import { PrintModeApprover, runPrintCommand, runPrintTurn } from './print-mode.js';
-import { withProcessScope } from './process-scope.js';
+import { visibleLine } from '../util/terminal-text.js';
+import { PrintModeApprover, runPrint } from './print-mode.js';
+import { cleanupWithin, withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
@@ -22,7 +20,14 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
   if (interactive) {
     // Loaded only here, so print mode never pays for React and Ink.
     const { runTui } = await import('../tui/run-tui.js');
-    return runTui(cwd, options, io);
+    return runTui({
+      io,
+      cwd,
+      trustFlag: options.trust === true,
+      withScope: (body) => withProcessScope(io.stderr, body),
+      cleanupWithin: (work) => cleanupWithin(work),
+      createApp: (face) => createApp({ ...flagOptions(cwd, options, io), ...face }),
+    });
   }
 
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
@@ -51,9 +56,7 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
       for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
-      if (CommandTable.isCommand(prompt))
-        return await runPrintCommand(app, prompt, io, options.outputFormat, turn.signal);
-      return await runPrintTurn(app, prompt, options.outputFormat, io, turn.signal);
+      return await runPrint(app, prompt, options.outputFormat, io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);
       return 1;
@@ -68,7 +71,7 @@ export function flagOptions(
   cwd: string,
   options: ChatOptions,
   io: CliIO,
-): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected'> {
+): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected' | 'session'> {
   return {
     cwd,
     env: io.env,
@@ -77,12 +80,13 @@ export function flagOptions(
     allow: options.allow,
     deny: options.deny,
     allowProtected: options.allowProtected,
+    session:
+      options.resume !== undefined
+        ? { kind: 'resume', id: options.resume }
+        : options.continue
+          ? { kind: 'continue' }
+          : { kind: 'new' },
   };
-}
-
-/** Shown escaped: a config error quotes the file (JSON.parse cites its text), which is untrusted. */
-export function describeStartupError(error: unknown): string {
-  return visible(error instanceof ConfigError ? error.message : `geekagent: ${errorMessage(error)}`);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -1,14 +1,12 @@
 /**
  * Slash commands: one table that every face dispatches through (print mode runs `-p /undo`, the
- * TUI runs what the person types). Later features register their commands here instead of
- * growing a switch in the entry file.
+ * TUI runs what the person types). Features contribute their commands through their extension;
+ * a command holds what it works on itself, the context only says how to talk to the person.
  */
-import type { App } from '../app/create-app.js';
 
 export type OutputKind = 'system' | 'error';
 
 export interface CommandContext {
-  app: App;
   /** Writes a line (or block) to the transcript / stdout. */
   print(text: string, kind?: OutputKind): void;
   /** Ask the face to end the session (TUI: stop servers, restore the terminal, print `bye`). */
@@ -17,6 +15,8 @@ export interface CommandContext {
   commands: CommandTable;
   /** Sends text as the user's turn (prompt commands); absent where no turn can run. */
   submit?: (text: string) => Promise<void>;
+  /** Cancels a long command (Esc, Ctrl+C, a signal). */
+  signal: AbortSignal;
 }
 
 export interface SlashCommand {
@@ -24,8 +24,8 @@ export interface SlashCommand {
   /** `/mcp [tools|reconnect|logs] <server>` */
   usage: string;
   description: string;
-  /** Non-interactive faces wait for MCP servers to settle before running it. */
-  needsServers?: boolean;
+  /** Non-interactive faces wait until the extensions are ready (MCP servers settled) first. */
+  needsReady?: boolean;
   /** Refused while a turn runs (it would race the turn's own changes). */
   idleOnly?: boolean;
   run(args: string[], ctx: CommandContext): Promise<void>;

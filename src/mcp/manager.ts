@@ -6,10 +6,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolDefinition } from '../permissions/pins.js';
-import type { Redactor } from '../permissions/redact.js';
 import type { Policy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { Limiter } from '../util/limiter.js';
+import type { Redactor } from '../util/redact.js';
 import type { Catalog } from './catalog.js';
 import { type ClientFeatures, configureClientFeatures } from './client-features.js';
 import type { ServerConfigEntry } from './config.js';

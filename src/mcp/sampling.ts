@@ -4,8 +4,7 @@
  */
 import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ChatMessage } from '../agent/messages.js';
-import type { ChatProvider } from '../providers/types.js';
+import type { ChatProvider, Message } from '../providers/types.js';
 import type { SamplingHandler, SamplingParams } from './client-features.js';
 
 export interface SamplingApprover {
@@ -39,15 +38,11 @@ export function modelSampling(provider: ChatProvider, approver: SamplingApprover
           `sampling request from ${server} was declined by the user`,
         );
       }
-      const messages: ChatMessage[] = [];
-      if (params.systemPrompt) messages.push({ role: 'system', content: params.systemPrompt });
+      const messages: Message[] = [];
+      if (params.systemPrompt) messages.push({ role: 'system', text: params.systemPrompt });
       for (const message of params.messages) {
         const text = contentText(message.content);
-        messages.push(
-          message.role === 'assistant'
-            ? { role: 'assistant', content: text }
-            : { role: 'user', content: text },
-        );
+        messages.push(message.role === 'assistant' ? { role: 'assistant', text } : { role: 'user', text });
       }
       let text: string;
       try {

@@ -9,8 +9,8 @@ import { constants, createWriteStream, type WriteStream } from 'node:fs';
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import type { Redactor } from '../permissions/redact.js';
 import { errorMessage } from '../util/errors.js';
+import type { Redactor } from '../util/redact.js';
 import { UnsafePathError } from '../util/safe-write.js';
 import { ensureRealFolder, NOFOLLOW, NONBLOCK } from '../util/state-dir.js';
 

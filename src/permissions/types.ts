@@ -1,52 +1,14 @@
 /**
  * Permission vocabulary shared by the policy store, the executor and the faces (print mode, TUI):
- * policies, approval requests and the answers a person (or print mode) gives.
+ * policies, approval requests and the answers a person (or print mode) gives. Defined beside the
+ * executor (tools/approval.ts), which sits below this folder; re-exported here for its users.
  */
-import type { ApprovalPrompt } from '../tools/types.js';
-
-export type Policy = 'allow' | 'ask' | 'deny';
-
-/** Answers to an `ask`: once, always (saved as an `allow` rule), or no. */
-export type ApprovalAnswer = 'yes' | 'always' | 'no';
-
-/** Why a call is asked although a rule allows it: an MCP tool's definition changed since approved. */
-export interface PolicyReview {
-  /** Shown above the question: `definition changed since approved: description: "old…" → "new…"`. */
-  reason: string;
-  /** What an approver that cannot ask (print mode) tells the model instead of its usual hint. */
-  refusal?: string;
-}
-
-export interface ApprovalRequest extends ApprovalPrompt {
-  toolName: string;
-  review?: PolicyReview;
-  /** Protected paths the call touches (asked even under `allow`). */
-  protectedPaths?: string[];
-}
-
-/** Who answers `ask` questions: the TUI asks a person, print mode refuses. */
-export interface Approver {
-  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
-  /** Text returned to the model when the answer is no; `protectedPaths` as in the request. */
-  refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string;
-}
-
-/** The decision for one call about to run. */
-export interface PolicyVerdict {
-  policy: Policy;
-  /** Set when an `allow` dropped back to `ask` (or an `ask` has something new to show). */
-  review?: PolicyReview;
-  /** Something the person should know (a pin that could not be saved). */
-  notice?: string;
-}
-
-/** What the executor needs from the policy store. */
-export interface PolicyLookup {
-  policyFor(toolName: string): Policy;
-  /** The verdict for a call about to run (MCP definitions checked against their pins). */
-  verdictFor?(toolName: string): Promise<PolicyVerdict>;
-  /** The person approved a call of this tool (yes or always): pin the definition they saw. */
-  approved?(toolName: string): Promise<void>;
-  /** Records an "always" answer: an `allow` rule for this tool, in the project config file. */
-  allowAlways(toolName: string): Promise<void>;
-}
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  Policy,
+  PolicyLookup,
+  PolicyReview,
+  PolicyVerdict,
+} from '../tools/approval.js';

@@ -1,6 +1,7 @@
 /**
- * Converts our history (ChatMessage[]) and tool list into Chat Completions request params. Media in
- * tool results goes as placeholder text, plus an extra user message with images for models that see.
+ * Converts the provider-neutral messages and tool list into Chat Completions request params. Media
+ * in tool results goes as placeholder text, plus an extra user message with images for models that
+ * see. The compaction summary goes as a system message starting `[Summary of previous conversation]`.
  */
 import type {
   ChatCompletionAssistantMessageParam,
@@ -8,14 +9,14 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage } from '../agent/messages.js';
 import { outputToText } from '../tools/types.js';
+import { type Message, SUMMARY_PREFIX } from './messages.js';
 import type { ProviderTool } from './types.js';
 
-type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+type ToolMessage = Extract<Message, { role: 'tool' }>;
 
 export function toOpenAIMessages(
-  messages: ChatMessage[],
+  messages: readonly Message[],
   acceptsMedia: boolean,
 ): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
@@ -29,7 +30,7 @@ export function toOpenAIMessages(
   };
   for (const message of messages) {
     if (message.role === 'tool') {
-      out.push({ role: 'tool', tool_call_id: message.tool_call_id, content: outputToText(message.content) });
+      out.push({ role: 'tool', tool_call_id: message.callId, content: outputToText(message.output) });
       toolRun.push(message);
       continue;
     }
@@ -40,25 +41,27 @@ export function toOpenAIMessages(
   return out;
 }
 
-export function toOpenAITools(tools: ProviderTool[]): ChatCompletionFunctionTool[] {
+export function toOpenAITools(tools: readonly ProviderTool[]): ChatCompletionFunctionTool[] {
   return tools.map((tool) => ({
     type: 'function',
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   }));
 }
 
-function convert(message: Exclude<ChatMessage, ToolMessage>): ChatCompletionMessageParam {
+function convert(message: Exclude<Message, ToolMessage>): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: message.content };
+      return { role: 'system', content: message.text };
+    case 'summary':
+      return { role: 'system', content: `${SUMMARY_PREFIX}\n${message.text}` };
     case 'user':
-      return { role: 'user', content: message.content };
+      return { role: 'user', content: message.text };
     case 'assistant': {
-      const calls = message.tool_calls ?? [];
-      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.text };
       const param: ChatCompletionAssistantMessageParam & { reasoning_content?: string } = {
         role: 'assistant',
-        content: message.content,
+        content: message.text === '' ? null : message.text,
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: 'function',
@@ -66,7 +69,7 @@ function convert(message: Exclude<ChatMessage, ToolMessage>): ChatCompletionMess
         })),
       };
       // Not in OpenAI's types: DeepSeek's thinking mode requires it back on tool-call rounds.
-      if (message.reasoning_content) param.reasoning_content = message.reasoning_content;
+      if (message.reasoning) param.reasoning_content = message.reasoning;
       return param;
     }
   }
@@ -75,8 +78,8 @@ function convert(message: Exclude<ChatMessage, ToolMessage>): ChatCompletionMess
 function imageMessage(run: ToolMessage[]): ChatCompletionMessageParam | undefined {
   const parts: ChatCompletionContentPart[] = [];
   for (const message of run) {
-    if (typeof message.content === 'string') continue;
-    const images = message.content.flatMap((part) => (part.type === 'image' ? [part] : []));
+    if (typeof message.output === 'string') continue;
+    const images = message.output.flatMap((part) => (part.type === 'image' ? [part] : []));
     if (images.length === 0) continue;
     parts.push({ type: 'text', text: `Images returned by tool ${message.name}:` });
     for (const image of images) {

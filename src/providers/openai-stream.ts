@@ -4,7 +4,7 @@
  */
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ToolCallRequest } from '../agent/messages.js';
+import type { ToolCall } from '../tools/types.js';
 import { type ChatRound, ProviderError, type Usage } from './types.js';
 
 interface PartialCall {
@@ -64,7 +64,7 @@ export async function readRound(
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
 
-  const toolCalls: ToolCallRequest[] = [...calls.entries()]
+  const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, call]) => ({ id: call.id ?? `call_${index}`, name: call.name, arguments: call.arguments }));
   return { text, reasoning, toolCalls, usage, finishReason };

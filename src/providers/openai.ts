@@ -11,6 +11,7 @@ import {
   type ModelSettings,
   modelAcceptsMedia,
 } from '../config/model-settings.js';
+import { classifyOverflow } from './context-overflow.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages.js';
 import { cancelledError, endedEarlyError, mapFailure, readRound } from './openai-stream.js';
 import { RequestWatch } from './request-watch.js';
@@ -89,7 +90,7 @@ export class OpenAIChatProvider implements ChatProvider {
       round = await readRound(stream, request.onText);
     } catch (error) {
       if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
-      throw this.#redacted(mapFailure(error, signal, this.#baseURL));
+      throw classifyOverflow(error, this.#redacted(mapFailure(error, signal, this.#baseURL)));
     } finally {
       watch.stop();
       signal.removeEventListener('abort', forward);

@@ -2,24 +2,16 @@
  * The provider seam: the agent loop talks to a model only through `ChatProvider`, so a second
  * provider can be added without touching the loop.
  */
-import type { ChatMessage, ToolCallRequest } from '../agent/messages.js';
-import type { JsonSchema } from '../tools/types.js';
+import type { ToolCall, ToolSpec } from '../tools/types.js';
+import type { Message, Usage } from './messages.js';
 
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
+export type { Message, Usage } from './messages.js';
 
-export interface ProviderTool {
-  name: string;
-  description: string;
-  parameters: JsonSchema;
-}
+export type ProviderTool = ToolSpec;
 
 export interface ChatRequest {
-  messages: ChatMessage[];
-  tools: ProviderTool[];
+  messages: readonly Message[];
+  tools: readonly ProviderTool[];
   signal: AbortSignal;
   /** Called with each streamed piece of assistant text. */
   onText?: (delta: string) => void;
@@ -30,7 +22,7 @@ export interface ChatRound {
   text: string;
   /** `reasoning_content` deltas (thinking models such as DeepSeek's), joined; '' when none. */
   reasoning: string;
-  toolCalls: ToolCallRequest[];
+  toolCalls: ToolCall[];
   usage: Usage | undefined;
   finishReason: string | null;
 }
@@ -55,6 +47,12 @@ export class ProviderError extends Error {
     super(message);
   }
 }
+
+/**
+ * The request did not fit the model's context window. Callers may shrink the conversation and
+ * try again; the message is the provider's own.
+ */
+export class ContextOverflowError extends ProviderError {}
 
 /** Raised when no API key is configured; the message is the one-line hint for the person. */
 export class ModelNotConfiguredError extends Error {

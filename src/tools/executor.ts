@@ -4,7 +4,8 @@
  * model instead of an exception in the loop. Approval questions are asked one at a time. A
  * cancelled call ends at once, even when the tool ignores its signal: its late result is dropped.
  */
-import type { ToolCallRequest } from '../agent/messages.js';
+import { errorMessage } from '../util/errors.js';
+import { raceAbort } from '../util/race-abort.js';
 import type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -12,14 +13,13 @@ import type {
   PolicyLookup,
   PolicyReview,
   PolicyVerdict,
-} from '../permissions/types.js';
-import { errorMessage } from '../util/errors.js';
-import { raceAbort } from '../util/race-abort.js';
+} from './approval.js';
 import type { ToolRegistry } from './registry.js';
 import {
   type ApprovalPrompt,
   type ContentPart,
   type Tool,
+  type ToolCall,
   type ToolCallOutcome,
   type ToolContext,
   type ToolDecision,
@@ -52,11 +52,7 @@ export class ToolExecutor {
 
   constructor(private readonly deps: ExecutorDeps) {}
 
-  async execute(
-    call: ToolCallRequest,
-    signal: AbortSignal,
-    hooks: ExecuteHooks = {},
-  ): Promise<ToolCallOutcome> {
+  async execute(call: ToolCall, signal: AbortSignal, hooks: ExecuteHooks = {}): Promise<ToolCallOutcome> {
     const outcome = (decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome => ({
       name: call.name,
       arguments: call.arguments,
@@ -70,6 +66,14 @@ export class ToolExecutor {
       return outcome(
         'deny',
         `unknown tool: ${call.name}. Call one of the tools listed in this request.`,
+        true,
+      );
+    }
+    // Hidden from the model (an active skill's whitelist): naming it anyway does not run it.
+    if (!this.deps.registry.isVisible(tool)) {
+      return outcome(
+        'deny',
+        `tool ${call.name} is not available in this conversation now. Call one of the tools listed in this request.`,
         true,
       );
     }
@@ -207,7 +211,7 @@ function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPromp
 }
 
 /** The arguments as an object, or the error text for the model. */
-function parseArguments(call: ToolCallRequest): Record<string, unknown> | string {
+function parseArguments(call: ToolCall): Record<string, unknown> | string {
   const raw = call.arguments.trim();
   if (raw === '') return {};
   let parsed: unknown;

@@ -2,8 +2,7 @@
  * The tool registry: the one table of tools the model can see. Built-in, MCP and skill tools all
  * register here; listeners hear about changes (the panel, the MCP layer's live re-listing).
  */
-import type { ProviderTool } from '../providers/types.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolSpec } from './types.js';
 
 export type ToolFilter = (tool: Tool) => boolean;
 
@@ -53,8 +52,13 @@ export class ToolRegistry {
     return filter ? this.list().filter(filter) : this.list();
   }
 
-  /** The tool list in the provider-neutral shape the provider converts to its own format. */
-  toProviderTools(): ProviderTool[] {
+  /** Whether the model is shown `tool` now; the executor refuses a hidden tool it names anyway. */
+  isVisible(tool: Tool): boolean {
+    return this.visibleFilter ? this.visibleFilter(tool) : true;
+  }
+
+  /** The visible tools in the provider-neutral shape the provider converts to its own format. */
+  toProviderTools(): ToolSpec[] {
     return this.visible().map((tool) => ({
       name: tool.name,
       description: tool.description,

@@ -2,7 +2,7 @@
  * The Tool contract shared by built-in tools, MCP tools and (later) skill tools, and the shapes of
  * what a tool returns. Nothing here depends on a provider or on the UI.
  */
-import type { Redactor } from '../permissions/redact.js';
+import type { Redactor } from '../util/redact.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -80,10 +80,22 @@ export interface ToolContext {
   onProgress?: (progress: ToolProgress) => void;
 }
 
-export interface Tool {
+/** A call the model asked for: the provider reassembles it, the executor runs it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model produced it; may be malformed. */
+  arguments: string;
+}
+
+/** What the model is told about a tool: the provider converts it to its own format. */
+export interface ToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+}
+
+export interface Tool extends ToolSpec {
   /**
    * Tools with their own confirmation (command, diff, URL) describe it here; the permission layer
    * shows it instead of the generic "About to call tool" prompt. The spec calls this `authorizes`.
@@ -95,6 +107,12 @@ export interface Tool {
    */
   protectedTargets?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<string[]>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * Calls of one round that return the same key run one after another instead of concurrently
+   * (write/patch key on the file: two edits of one file must not both read the old content).
+   * Undefined: no constraint.
+   */
+  exclusiveKey?(args: Record<string, unknown>, root: string): string | undefined;
 }
 
 /** A failure the tool reports on purpose; its message goes to the model as the error result. */

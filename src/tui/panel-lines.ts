@@ -1,37 +1,49 @@
 /**
- * The side panel's content as label/value rows, in the spec's order. Pure, so the order, the
- * root shortening and the "not configured" wording are tested without rendering. Values (model
- * name, folder, server names) are shown through `visibleLine`.
+ * The side panel's content as label/value rows: the core rows (model, root, context, tokens) and
+ * the rows extensions contribute (session, instructions, MCP …), merged in panel order. Pure, so
+ * the order, the root shortening and the "not configured" wording are tested without rendering.
+ * Values (model name, folder, server names, anything an extension shows) go through `visibleLine`.
  */
 import path from 'node:path';
+import { PANEL_ORDER, type PanelRow } from '../extensions/types.js';
 import { visibleLine } from '../util/terminal-text.js';
 import type { PanelData } from './types.js';
+
+export type { PanelRow };
 
 export const PANEL_WIDTH = 28;
 /** Columns left for text: the panel's left border and padding take two. */
 export const PANEL_TEXT_WIDTH = PANEL_WIDTH - 2;
 
-export interface PanelRow {
-  label: string;
-  value: string;
-}
-
 export function panelRows(data: PanelData): PanelRow[] {
   const percent = data.contextWindow > 0 ? Math.round((data.contextTokens / data.contextWindow) * 100) : 0;
-  return [
-    { label: 'Model', value: data.model === undefined ? 'not configured' : visibleLine(data.model) },
-    { label: 'Session', value: 'none' },
-    { label: 'Root', value: shortenPath(visibleLine(data.root), PANEL_TEXT_WIDTH - 'Root '.length) },
-    { label: 'Memory', value: 'none' },
-    { label: 'Instructions', value: data.instructions ? 'loaded' : 'none' },
-    { label: 'Skills', value: 'none' },
-    { label: 'MCP', value: visibleLine(data.mcp) },
-    { label: 'Context', value: `${count(data.contextTokens)} / ${count(data.contextWindow)}` },
-    { label: '', value: `${percent}% used` },
-    { label: 'Turn', value: `${count(data.turnTokens)} tokens` },
-    { label: 'Total', value: `${count(data.totalTokens)} tokens` },
-    { label: 'TODO', value: 'none' },
+  const core: PanelRow[] = [
+    {
+      label: 'Model',
+      value: data.model === undefined ? 'not configured' : visibleLine(data.model),
+      order: PANEL_ORDER.model,
+    },
+    {
+      label: 'Root',
+      value: shortenPath(visibleLine(data.root), PANEL_TEXT_WIDTH - 'Root '.length),
+      order: PANEL_ORDER.root,
+    },
+    {
+      label: 'Context',
+      value: `${count(data.contextTokens)} / ${count(data.contextWindow)}`,
+      order: PANEL_ORDER.context,
+    },
+    { label: '', value: `${percent}% used`, order: PANEL_ORDER.context + 0.5 },
+    { label: 'Turn', value: `${count(data.turnTokens)} tokens`, order: PANEL_ORDER.turn },
+    { label: 'Total', value: `${count(data.totalTokens)} tokens`, order: PANEL_ORDER.total },
   ];
+  const contributed = data.rows.map((row) => ({
+    ...row,
+    label: visibleLine(row.label),
+    value: visibleLine(row.value),
+  }));
+  // A stable sort: an extension row with a core row's order goes after it.
+  return [...core, ...contributed].sort((a, b) => a.order - b.order);
 }
 
 /** The path as is when it fits, else `…/basename` (itself cut with `…` if still too long). */

@@ -1,17 +1,14 @@
 /**
  * The TUI session: turns keypress-level intents (submit, answer, cancel, exit) into calls on the
- * app, and the app's events into a snapshot the components render. Holds view state only —
- * transcript, queue, running tools; the agent, commands and permissions do the real work.
+ * turn controller, and the controller's and extensions' events into a snapshot the components
+ * render. Holds view state only — transcript, running tools, the open question; the controller,
+ * the agent, commands and extensions do the real work.
  */
 import type { App } from '../app/create-app.js';
-import { describeTurnError } from '../cli/print-mode.js';
-import { syncPromptCommands } from '../commands/mcp-prompts.js';
+import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
-import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
-import { panelMcpLine } from '../mcp/status.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
-import { panelMcpWithTrust } from '../trust/describe.js';
-import { errorMessage } from '../util/errors.js';
+import { describeOpened } from '../sessions/extension.js';
 import type { TuiApprover } from './approver.js';
 import type { TuiElicitor } from './elicitor.js';
 import type { InputHistory } from './history.js';
@@ -23,9 +20,11 @@ export const GREETING = 'GeekAgent — MCP-first terminal agent';
 export const GREETING_HINT =
   'Type /help for commands. Servers in .geekagent/mcp.json connect automatically; /mcp shows them.';
 
+/** Messages of a continued session shown again when it opens. */
+const RECAP_MESSAGES = 6;
+
 export interface SessionDeps {
   app: App;
-  commands: CommandTable;
   approver: TuiApprover;
   /** Answers servers' elicitation requests with a form; absent in tests that need none. */
   elicitor?: TuiElicitor;
@@ -37,17 +36,14 @@ export class TuiSession {
   private readonly transcript = new TranscriptStore();
   private readonly listeners = new Set<() => void>();
   private readonly unsubscribers: Array<() => void> = [];
-  private readonly queued: string[] = [];
   private readonly view: TurnView;
-  private turn: AbortController | undefined;
+  private readonly controller: TurnController;
   private turnStartedAt: number | undefined;
   private exitRequested = false;
   private resolveExit: () => void = () => undefined;
   private current: SessionSnapshot;
   private dirty = false;
   private notifyScheduled: NodeJS.Immediate | undefined;
-  /** Prompt commands (`/mcp__server__prompt`) currently in the command table. */
-  private readonly promptCommands = new Set<string>();
   /** Resolves once the person asked to leave (/exit, Ctrl+D, Ctrl+C when idle). */
   readonly exited: Promise<void>;
 
@@ -56,30 +52,38 @@ export class TuiSession {
       this.resolveExit = resolve;
     });
     this.view = new TurnView(this.transcript, () => this.now());
+    this.controller = new TurnController(deps.app, {
+      print: (text, kind) => this.notice(text, kind === 'error' ? 'error' : 'system'),
+      exit: () => this.requestExit(),
+      turnStarted: (input) => this.turnStarted(input),
+      event: (event) => {
+        this.view.apply(event);
+        this.refresh();
+      },
+      turnEnded: (_input, outcome) => this.turnEnded(outcome),
+      queueChanged: () => this.refresh(),
+    });
     this.current = this.build();
   }
 
-  /** Greets, follows MCP status and open questions, and starts the servers in the background. */
+  /** Greets, follows extension changes and open questions, and starts the extensions. */
   start(): void {
     this.transcript.line('title', GREETING);
     this.transcript.line('system', GREETING_HINT);
-    const { app, commands, elicitor } = this.deps;
-    this.unsubscribers.push(
-      app.mcp.onChange(() => {
-        syncPromptCommands(commands, app.mcp, this.promptCommands);
-        this.refresh();
-      }),
-    );
+    const { app, elicitor } = this.deps;
+    if (app.opened) this.showOpened(describeOpened(app.opened));
+    this.unsubscribers.push(app.extensions.onChange(() => this.refresh()));
+    this.unsubscribers.push(app.extensions.onNotice((message, kind) => this.notice(message, kind)));
     this.unsubscribers.push(this.deps.approver.onChange(() => this.refresh()));
     if (elicitor) this.unsubscribers.push(elicitor.onChange(() => this.refresh()));
     this.refresh();
-    this.deps.app.mcp.start();
+    app.extensions.start();
   }
 
   dispose(): void {
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
     if (this.notifyScheduled) clearImmediate(this.notifyScheduled);
-    this.turn?.abort();
+    this.controller.close();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -104,14 +108,10 @@ export class TuiSession {
   submit(input: string): void {
     if (this.exitRequested || input.trim() === '') return;
     void this.deps.history.add(input);
-    if (CommandTable.isCommand(input)) {
-      void this.runCommand(input.trim());
-    } else if (this.turn) {
-      this.queued.push(input);
-      this.refresh();
-    } else {
-      void this.runTurn(input);
-    }
+    // A command's line shows at once; a message's when its turn starts (queued ones wait).
+    if (CommandTable.isCommand(input)) this.transcript.line('user', input.trim());
+    void this.controller.submit(input);
+    this.refresh();
   }
 
   /** A keypress answer for the question that was on screen; ignored if that one is gone. */
@@ -123,7 +123,7 @@ export class TuiSession {
   cancel(): void {
     if (!this.deps.approver.current() && this.deps.elicitor?.cancel()) return;
     if (this.deps.approver.current()) this.deps.approver.answer('no');
-    this.turn?.abort();
+    this.controller.cancel();
   }
 
   /** Enter while a form is open. */
@@ -139,7 +139,7 @@ export class TuiSession {
 
   /** Ctrl+C: cancels what is running, or leaves when nothing is. */
   interrupt(): void {
-    if (this.turn || this.deps.approver.current()) this.cancel();
+    if (this.controller.busy || this.deps.approver.current()) this.cancel();
     else this.requestExit();
   }
 
@@ -147,6 +147,7 @@ export class TuiSession {
     if (this.exitRequested) return;
     this.exitRequested = true;
     this.cancel();
+    this.controller.close();
     this.resolveExit();
   }
 
@@ -156,73 +157,52 @@ export class TuiSession {
     this.refresh();
   }
 
-  private async runCommand(input: string): Promise<void> {
-    const { app, commands } = this.deps;
-    this.transcript.line('user', input);
+  /**
+   * A continued session: what was said last, so the person sees where they are. The whole
+   * transcript stays in the session file; the screen only needs the thread.
+   */
+  showOpened(summary: string): void {
+    const recent = this.deps.app.conversation.messages
+      .filter((message) => message.role === 'user' || (message.role === 'assistant' && message.text !== ''))
+      .slice(-RECAP_MESSAGES);
+    for (const message of recent) {
+      if (message.role === 'user') this.transcript.line('user', message.text);
+      else if (message.role === 'assistant') this.transcript.line('model', message.text);
+    }
+    this.transcript.line('system', summary);
     this.refresh();
-    if (this.turn && commands.lookup(input)?.idleOnly) {
-      this.notice(
-        `${input.split(/\s+/)[0]} waits for the running turn: try again when it ends (Esc cancels it)`,
-        'error',
-      );
-      return;
-    }
-    try {
-      await commands.dispatch(input, {
-        app,
-        commands,
-        print: (text, kind) => this.notice(text, kind === 'error' ? 'error' : 'system'),
-        exit: () => this.requestExit(),
-        // A prompt command's text is the person's next message.
-        submit: async (text) => {
-          if (this.turn) {
-            this.queued.push(text);
-            this.refresh();
-          } else {
-            await this.runTurn(text);
-          }
-        },
-      });
-    } catch (error) {
-      this.notice(`error: ${errorMessage(error)}`, 'error');
-    }
   }
 
-  private async runTurn(input: string): Promise<void> {
-    const { app } = this.deps;
+  private turnStarted(input: string): void {
     this.transcript.line('user', input);
-    if (!app.settings.apiKey) {
-      // Nothing would reach the model; say why instead of failing after the MCP wait.
-      this.notice(MISSING_KEY_MESSAGE, 'error');
-      return;
-    }
-    const turn = new AbortController();
-    this.turn = turn;
+    if (!this.deps.app.settings.apiKey) return;
     this.turnStartedAt = this.now();
     this.view.begin();
     this.refresh();
+  }
+
+  private turnEnded(outcome: TurnOutcome): void {
     let finalText: string | undefined;
-    try {
-      const result = await app.agent.runTurn(input, {
-        signal: turn.signal,
-        onEvent: (event) => {
-          this.view.apply(event);
-          this.refresh();
-        },
-      });
-      if (result.status === 'max_rounds') this.transcript.line('system', result.text);
-      else finalText = result.text;
-    } catch (error) {
-      const message = describeTurnError(error);
-      this.transcript.line(message === 'cancelled' ? 'system' : 'error', message);
-    } finally {
-      this.view.finish(finalText);
-      this.turn = undefined;
-      this.turnStartedAt = undefined;
-      this.refresh();
+    switch (outcome.kind) {
+      case 'not_configured':
+        this.notice(outcome.message, 'error');
+        return;
+      case 'completed':
+        finalText = outcome.result.text;
+        break;
+      case 'max_rounds':
+        this.transcript.line('system', outcome.result.text);
+        break;
+      case 'cancelled':
+        this.transcript.line('system', 'cancelled');
+        break;
+      case 'failed':
+        this.transcript.line('error', outcome.message);
+        break;
     }
-    const next = this.queued.shift();
-    if (next !== undefined && !this.exitRequested) void this.runTurn(next);
+    this.view.finish(finalText);
+    this.turnStartedAt = undefined;
+    this.refresh();
   }
 
   /**
@@ -241,9 +221,9 @@ export class TuiSession {
     const { app, approver } = this.deps;
     return {
       entries: this.transcript.entries,
-      busy: this.turn !== undefined,
+      busy: this.controller.busy,
       turnStartedAt: this.turnStartedAt,
-      queued: [...this.queued],
+      queued: [...this.controller.queued],
       tools: this.view.tools,
       question: approver.current(),
       questionExplicit: approver.currentIsExplicit(),
@@ -251,12 +231,11 @@ export class TuiSession {
       panel: {
         model: app.settings.apiKey ? app.provider.model : undefined,
         root: app.permissions.root,
-        instructions: app.projectInstructions !== undefined,
-        mcp: panelMcpWithTrust(panelMcpLine(app.mcp.statuses()), app.trust),
         contextTokens: app.conversation.contextTokens,
         contextWindow: app.provider.contextWindow,
         turnTokens: this.view.turnTokens,
         totalTokens: app.conversation.totalUsage.total_tokens,
+        rows: app.extensions.panelRows(),
       },
     };
   }

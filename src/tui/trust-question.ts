@@ -3,7 +3,6 @@
  * before anything of the folder runs: one key — `y` trusts (and records), `n` or Esc starts
  * without the folder's declarations, Ctrl+C / Ctrl+D leave.
  */
-import type { CliIO } from '../cli/program.js';
 
 export type TrustAnswer = 'trust' | 'not-now' | 'quit';
 
@@ -11,7 +10,7 @@ const PROMPT =
   'Trust this folder?  y = yes, use them from now on   n = not now, start without them   Ctrl+C = quit';
 
 export function askTrust(
-  io: Pick<CliIO, 'stdin' | 'stdout'>,
+  io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream },
   lines: readonly string[],
 ): Promise<TrustAnswer> {
   io.stdout.write(`\n${lines.join('\n')}\n\n${PROMPT} `);

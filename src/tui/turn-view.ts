@@ -3,7 +3,7 @@
  * as running until their `[Calling tool …]` line lands, answered questions are recorded, usage
  * updates this turn's token count.
  */
-import type { AgentEvent } from '../agent/events.js';
+import { type AgentEvent, describeCompaction } from '../agent/events.js';
 import { formatToolLine } from '../tools/format.js';
 import type { TranscriptStore } from './transcript-store.js';
 import type { RunningTool } from './types.js';
@@ -73,6 +73,10 @@ export class TurnView {
         return;
       case 'usage':
         this.tokens = event.turn.total_tokens;
+        return;
+      case 'compacted':
+        this.transcript.endStream();
+        this.transcript.line('system', describeCompaction(event.report));
         return;
     }
   }

@@ -2,6 +2,7 @@
  * The TUI's view vocabulary: transcript entries, running tools and the snapshot the components
  * render. Plain data only — the session produces it, the components read it.
  */
+import type { PanelRow } from '../extensions/types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { ToolProgress } from '../tools/types.js';
 import type { FormView } from './elicitor.js';
@@ -24,17 +25,17 @@ export interface RunningTool {
   progress?: ToolProgress;
 }
 
-/** Everything the side panel shows, already resolved to display values. */
+/** Everything the side panel shows: the core values, plus the rows extensions contribute. */
 export interface PanelData {
   /** The model name, or undefined when no API key is configured. */
   model: string | undefined;
   root: string;
-  instructions: boolean;
-  mcp: string;
   contextTokens: number;
   contextWindow: number;
   turnTokens: number;
   totalTokens: number;
+  /** Session, Instructions, MCP … — each from the extension that owns it, in panel order. */
+  rows: readonly PanelRow[];
 }
 
 export interface SessionSnapshot {

@@ -3,7 +3,7 @@
  * one wording for the note, so the model learns to recognise it. Given a redactor, text is redacted
  * before it is cut, so a secret straddling the cut is replaced whole instead of leaving its prefix.
  */
-import type { Redactor } from '../permissions/redact.js';
+import type { Redactor } from './redact.js';
 
 /** The line appended when output was cut; `total` is the full length in characters. */
 export function truncationNote(total: number): string {

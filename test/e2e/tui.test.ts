@@ -48,13 +48,12 @@ describe('the TUI', () => {
     expect(screen).toContain('Type /help for commands.');
     const labels = [
       'Model fake-model',
-      'Session none',
+      'Session ',
       'Root ',
-      'Memory none',
       'Instructions none',
-      'Skills none',
       'MCP demo(2)',
-      'TODO none',
+      'Context ',
+      'Total ',
     ];
     const positions = labels.map((label) => screen.indexOf(label));
     expect(positions.every((at) => at >= 0)).toBe(true);

@@ -13,7 +13,7 @@ import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { PACKAGE_VERSION } from '../../config/version.js';
-import { classifyAddress, type FetchAllowList, isPrivateName } from '../../permissions/network.js';
+import { classifyAddress, type FetchAllowList, isPrivateName } from '../../util/network.js';
 import { ToolError } from '../types.js';
 
 export const MAX_REDIRECTS = 5;

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { convert } from 'html-to-text';
-import { FetchAllowList } from '../../permissions/network.js';
+import { FetchAllowList } from '../../util/network.js';
 import { truncate } from '../../util/text.js';
 import { type Tool, ToolError } from '../types.js';
 import { looksBinary, requireString } from './args.js';

@@ -2,6 +2,7 @@
  * The built-in tool set, in the order the model sees it. Options exist for tests (short
  * timeouts, a fixed clock) and for configuration (the fetch allow list).
  */
+import path from 'node:path';
 import type { Tool } from '../types.js';
 import { createPatchTool, createWriteTool } from './edit.js';
 import { createFetchTool } from './fetch.js';
@@ -28,9 +29,22 @@ export function createBuiltinTools(options: BuiltinToolOptions = {}): Tool[] {
     createGlobTool(),
     createSearchTool(),
     createFetchTool({ timeoutMs: options.fetchTimeoutMs, allowHosts: options.fetchAllowHosts }),
-    createWriteTool(),
-    createPatchTool(),
+    { ...createWriteTool(), exclusiveKey: fileEditKey },
+    { ...createPatchTool(), exclusiveKey: fileEditKey },
   ];
+}
+
+/**
+ * Two edits of one file in one round run one after another: each reads the file, so overlapping
+ * they would both start from the old text and the first edit would be lost.
+ */
+export function fileEditKey(args: Record<string, unknown>, root: string): string | undefined {
+  if (typeof args.path !== 'string') return undefined;
+  const absolute = path.resolve(root, args.path);
+  // Case-insensitive file systems by default: `A.txt` and `a.txt` are one file there.
+  const folded =
+    process.platform === 'darwin' || process.platform === 'win32' ? absolute.toLowerCase() : absolute;
+  return `file:${folded}`;
 }
 
 export { createPatchTool, createWriteTool } from './edit.js';

@@ -1,4 +1,4 @@
-/** The 28-column side panel: model, root, instructions, MCP status, token use, TODO. */
+/** The 28-column side panel: the core rows and every extension's rows, in panel order. */
 import { Box, Text } from 'ink';
 import { PANEL_WIDTH, panelRows } from '../panel-lines.js';
 import type { PanelData } from '../types.js';
@@ -20,7 +20,7 @@ export function Panel({ data }: { data: PanelData }) {
       {/* Rows keep their height on a short terminal: the panel is clipped, never squeezed. */}
       <Box flexDirection="column" flexShrink={0}>
         {panelRows(data).map((row) => (
-          <Text key={row.label || 'percent'} wrap="wrap">
+          <Text key={`${row.order}:${row.label}`} wrap="wrap">
             {row.label ? <Text bold>{row.label}</Text> : null}
             {row.label ? ' ' : ''}
             {row.value}

@@ -9,9 +9,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { Conversation } from '../../../src/agent/conversation.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
+import { type AgentHooks, NO_HOOKS, type RequestScope } from '../../../src/agent/hooks.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
 import { RootSandbox } from '../../../src/permissions/sandbox.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../../src/permissions/types.js';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  PolicyLookup,
+} from '../../../src/permissions/types.js';
 import { OpenAIChatProvider } from '../../../src/providers/openai.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
@@ -58,10 +64,13 @@ function setup(
   tools: Tool[],
   rules: Record<string, 'allow' | 'ask' | 'deny'>,
   approver = new ScriptedApprover('yes'),
+  hooks: AgentHooks = NO_HOOKS,
+  policyOverride?: (store: PolicyStore) => PolicyLookup,
 ) {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
-  const policies = new PolicyStore({ layers: [{ label: 'project', rules }] });
+  const store = new PolicyStore({ layers: [{ label: 'project', rules }] });
+  const policies = policyOverride ? policyOverride(store) : store;
   const executor = new ToolExecutor({
     registry,
     policies,
@@ -77,7 +86,7 @@ function setup(
     maxRetries: 0,
   });
   const conversation = new Conversation();
-  const agent = new Agent({ provider, registry, executor, conversation, prompt: {}, root });
+  const agent = new Agent({ provider, registry, executor, conversation, root, hooks });
   return { agent, conversation, approver };
 }
 
@@ -125,7 +134,7 @@ describe('Agent.runTurn', () => {
     const result = await agent.runTurn('go', { signal: new AbortController().signal });
     expect(result.toolCalls.map((c) => c.output)).toEqual(['result a', 'result b', 'result c']);
     const tools = conversation.messages.filter((m) => m.role === 'tool');
-    expect(tools.map((m) => m.content)).toEqual(['result a', 'result b', 'result c']);
+    expect(tools.map((m) => m.output)).toEqual(['result a', 'result b', 'result c']);
     expect(result.text).toBe('done');
   });
 
@@ -242,7 +251,111 @@ describe('Agent.runTurn', () => {
     const second = await agent.runTurn('two', { signal: new AbortController().signal });
     expect(second.text).toBe('second');
     // A final answer's reasoning is not kept: the API ignores it, it would only cost tokens.
-    const answers = conversation.messages.filter((m) => m.role === 'assistant' && !m.tool_calls);
-    expect(answers.map((m) => 'reasoning_content' in m)).toEqual([false, false]);
+    const answers = conversation.messages.filter((m) => m.role === 'assistant' && !m.toolCalls);
+    expect(answers.map((m) => 'reasoning' in m)).toEqual([false, false]);
+  });
+
+  it('runs calls with the same exclusive key one after another, other calls alongside', async () => {
+    let active = 0;
+    let maxActive = 0;
+    let maxPerKey = 0;
+    const perKey = new Map<string, number>();
+    let bStarted: () => void = () => undefined;
+    const bGate = new Promise<void>((resolve) => {
+      bStarted = resolve;
+    });
+    const tool: Tool = {
+      name: 'edit',
+      description: 'edit',
+      parameters: { type: 'object', properties: { file: { type: 'string' } } },
+      exclusiveKey: (args) => String(args.file),
+      run: async (args) => {
+        const key = String(args.file);
+        active++;
+        perKey.set(key, (perKey.get(key) ?? 0) + 1);
+        maxActive = Math.max(maxActive, active);
+        maxPerKey = Math.max(maxPerKey, perKey.get(key)!);
+        // The first `a` finishes only once `b` has started: b runs alongside it, the second `a` may not.
+        if (key === 'b') bStarted();
+        else await bGate;
+        await new Promise((resolve) => setImmediate(resolve));
+        perKey.set(key, perKey.get(key)! - 1);
+        active--;
+        return `edited ${key}`;
+      },
+    };
+    const { agent } = setup([tool], { edit: 'allow' });
+    fake.push(
+      { toolCalls: [call('edit', { file: 'a' }), call('edit', { file: 'a' }), call('edit', { file: 'b' })] },
+      { text: 'done' },
+    );
+    const result = await agent.runTurn('go', { signal: new AbortController().signal });
+    expect(result.toolCalls.map((c) => c.output)).toEqual(['edited a', 'edited a', 'edited b']);
+    expect(maxPerKey).toBe(1);
+    expect(maxActive).toBe(2);
+  });
+
+  it('passes the executor’s notices on as turn events (an "always" that could not be saved)', async () => {
+    const { agent } = setup(
+      [echoTool()],
+      { echo: 'ask' },
+      new ScriptedApprover('always'),
+      NO_HOOKS,
+      (store) => ({
+        policyFor: (name) => store.policyFor(name),
+        allowAlways: async () => {
+          throw new Error('disk full');
+        },
+      }),
+    );
+    fake.push({ toolCalls: [call('echo', {})] }, { text: 'done' });
+    const events: AgentEvent[] = [];
+    await agent.runTurn('go', { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
+    expect(events).toContainEqual({ type: 'notice', message: 'could not save "allow" for echo: disk full' });
+  });
+
+  it('compacts through the hooks and retries once when the provider says the request is too long', async () => {
+    const triggers: RequestScope['trigger'][] = [];
+    const hooks: AgentHooks = {
+      ...NO_HOOKS,
+      beforeRequest: async (request) => {
+        triggers.push(request.trigger);
+      },
+    };
+    const { agent } = setup([], {}, undefined, hooks);
+    fake.push(
+      { kind: 'http_error', status: 400, message: "This model's maximum context length is 10 tokens." },
+      { text: 'fits now' },
+    );
+    const result = await agent.runTurn('go', { signal: new AbortController().signal });
+    expect(result.text).toBe('fits now');
+    expect(triggers).toEqual(['auto', 'overflow']);
+    // A second refusal is not retried again: the turn fails.
+    fake.push(
+      { kind: 'http_error', status: 400, message: "This model's maximum context length is 10 tokens." },
+      { kind: 'http_error', status: 400, message: "This model's maximum context length is 10 tokens." },
+    );
+    await expect(agent.runTurn('again', { signal: new AbortController().signal })).rejects.toThrow(
+      'maximum context length',
+    );
+  });
+
+  it('gives the hooks a prompt section and an input rewrite, and takes a failed turn back out', async () => {
+    const hooks: AgentHooks = {
+      ...NO_HOOKS,
+      promptSections: async () => [{ order: 10, text: 'Project instructions (AGENTS.md):\nsay hi' }],
+      prepareInput: async (input) => `${input} (rewritten)`,
+    };
+    const { agent, conversation } = setup([], {}, undefined, hooks);
+    fake.push({ text: 'ok' }, { kind: 'http_error', status: 503, message: 'busy' });
+    await agent.runTurn('one', { signal: new AbortController().signal });
+    const sent = fake.requests[0]!.body.messages;
+    expect(sent[0]).toMatchObject({ role: 'system' });
+    expect(String(sent[0]!.content)).toMatch(
+      /^You are GeekAgent[\s\S]*\n\nProject instructions \(AGENTS\.md\):\nsay hi$/,
+    );
+    expect(sent[1]).toEqual({ role: 'user', content: 'one (rewritten)' });
+    await expect(agent.runTurn('two', { signal: new AbortController().signal })).rejects.toThrow('busy');
+    expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 });

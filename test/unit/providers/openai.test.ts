@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../src/agent/messages.js';
 import type { ModelSettings } from '../../../src/config/model-settings.js';
 import { createRedactor } from '../../../src/permissions/redact.js';
+import type { Message } from '../../../src/providers/messages.js';
 import { OpenAIChatProvider, type ProviderOptions } from '../../../src/providers/openai.js';
-import { type ChatRequest, ModelNotConfiguredError, ProviderError } from '../../../src/providers/types.js';
+import {
+  type ChatRequest,
+  ContextOverflowError,
+  ModelNotConfiguredError,
+  ProviderError,
+} from '../../../src/providers/types.js';
 import { type FakeModel, type FakeStep, startFakeModel } from '../../fixtures/fake-model.js';
 
 const fakes: FakeModel[] = [];
@@ -37,7 +42,7 @@ const failure = (pending: Promise<unknown>) => pending.then(() => undefined).cat
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
   return {
-    messages: [{ role: 'user', content: 'hi' }],
+    messages: [{ role: 'user', text: 'hi' }],
     tools: [],
     signal: new AbortController().signal,
     ...overrides,
@@ -81,10 +86,10 @@ describe('OpenAIChatProvider', () => {
     expect(round.text).toBe('');
     expect(deltas).toEqual([]);
     const [toolCall] = round.toolCalls;
-    const messages: ChatMessage[] = [
-      { role: 'user', content: 'hi' },
-      { role: 'assistant', content: null, tool_calls: round.toolCalls, reasoning_content: round.reasoning },
-      { role: 'tool', tool_call_id: toolCall?.id ?? '', name: 'read', content: 'body' },
+    const messages: Message[] = [
+      { role: 'user', text: 'hi' },
+      { role: 'assistant', text: '', toolCalls: round.toolCalls, reasoning: round.reasoning },
+      { role: 'tool', callId: toolCall?.id ?? '', name: 'read', output: 'body' },
     ];
     await provider(fake).complete(request({ messages }));
     expect(fake.requests[1]?.body.messages[1]).toMatchObject({
@@ -145,6 +150,26 @@ describe('OpenAIChatProvider', () => {
       message: 'model request failed: HTTP 500: upstream exploded',
     });
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('tells a request too long for the context window apart from other failures', async () => {
+    const fake = await start([
+      // DeepSeek and vLLM say it only in words; OpenAI sends a code.
+      { kind: 'http_error', status: 400, message: "This model's maximum context length is 65536 tokens." },
+      { kind: 'http_error', status: 400, message: 'Input is too long.', code: 'context_length_exceeded' },
+      { kind: 'http_error', status: 400, message: 'Invalid value for tools[0].name' },
+      { kind: 'http_error', status: 500, message: 'context window of the upstream pool exhausted' },
+    ]);
+    const failures = [];
+    for (let i = 0; i < 4; i++)
+      failures.push(
+        await provider(fake)
+          .complete(request())
+          .catch((e: unknown) => e),
+      );
+    expect(failures.map((e) => e instanceof ContextOverflowError)).toEqual([true, true, false, false]);
+    expect(failures.every((e) => e instanceof ProviderError)).toBe(true);
+    expect((failures[0] as Error).message).toContain('maximum context length');
   });
 
   it('reports an unreachable base URL', async () => {
@@ -217,28 +242,29 @@ describe('OpenAIChatProvider', () => {
 });
 
 describe('OpenAIChatProvider message conversion', () => {
-  const history: ChatMessage[] = [
-    { role: 'system', content: 'be brief' },
-    { role: 'user', content: 'look at these' },
+  const history: Message[] = [
+    { role: 'system', text: 'be brief' },
+    { role: 'user', text: 'look at these' },
     {
       role: 'assistant',
-      content: null,
-      tool_calls: [
+      text: '',
+      toolCalls: [
         { id: 'c1', name: 'screenshot', arguments: '{}' },
         { id: 'c2', name: 'read_file', arguments: '{"path":"a"}' },
       ],
     },
     {
       role: 'tool',
-      tool_call_id: 'c1',
+      callId: 'c1',
       name: 'screenshot',
-      content: [
+      output: [
         { type: 'text', text: 'captured' },
         { type: 'image', data: PNG, mimeType: 'image/png' },
       ],
     },
-    { role: 'tool', tool_call_id: 'c2', name: 'read_file', content: 'file body' },
-    { role: 'assistant', content: 'done' },
+    { role: 'tool', callId: 'c2', name: 'read_file', output: 'file body' },
+    { role: 'assistant', text: 'done' },
+    { role: 'summary', text: 'earlier: the user asked for screenshots' },
   ];
 
   it('sends media as placeholder text plus one user message of images after the tool run', async () => {
@@ -253,7 +279,12 @@ describe('OpenAIChatProvider message conversion', () => {
       'tool',
       'user',
       'assistant',
+      'system',
     ]);
+    expect(messages?.[7]).toEqual({
+      role: 'system',
+      content: '[Summary of previous conversation]\nearlier: the user asked for screenshots',
+    });
     expect(messages?.[2]).toEqual({
       role: 'assistant',
       content: null,
@@ -288,6 +319,7 @@ describe('OpenAIChatProvider message conversion', () => {
       'tool',
       'tool',
       'assistant',
+      'system',
     ]);
     expect(messages?.[3]?.content).toBe('captured\n[image: image/png, 0.0 KB]');
   });

@@ -89,7 +89,7 @@ function executor(
     redact: (text) => text.replaceAll('hunter2', '[REDACTED:PASSWORD]'),
     context: { sandbox: new RootSandbox(root), undo: { record: async () => undefined }, env: {} },
   });
-  return { exec, saved, policies };
+  return { exec, saved, policies, registry };
 }
 
 const signal = () => new AbortController().signal;
@@ -101,6 +101,28 @@ describe('ToolExecutor', () => {
     const out = await exec.execute(req('nope'), signal());
     expect(out).toMatchObject({ isError: true, decision: 'deny' });
     expect(out.output).toContain('unknown tool: nope');
+  });
+
+  it('refuses a tool hidden from the model even when the model names it and the policy allows it', async () => {
+    let ran = false;
+    const { exec, registry } = executor(
+      [
+        tool('run_shell', async () => {
+          ran = true;
+          return 'ran';
+        }),
+        tool('read'),
+      ],
+      { run_shell: 'allow', read: 'allow' },
+    );
+    registry.setVisibleFilter((t) => t.name === 'read');
+    const out = await exec.execute(req('run_shell'), signal());
+    expect(out).toMatchObject({ isError: true, decision: 'deny' });
+    expect(out.output).toBe(
+      'tool run_shell is not available in this conversation now. Call one of the tools listed in this request.',
+    );
+    expect(ran).toBe(false);
+    expect((await exec.execute(req('read'), signal())).output).toBe('ok');
   });
 
   it('denies tools without a rule (unknown tools are deny) and never runs them', async () => {

@@ -3,23 +3,32 @@
  * calls, and a reader for the foreground colour a piece of text was drawn in.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { PANEL_ORDER, type PanelRow } from '../../../src/extensions/types.js';
 import type { ServerState, ServerStatus } from '../../../src/mcp/status.js';
 import type { ApprovalAnswer } from '../../../src/permissions/types.js';
 import { InputHistory } from '../../../src/tui/history.js';
 import type { KeyTarget } from '../../../src/tui/key-actions.js';
 import type { PanelData, SessionSnapshot } from '../../../src/tui/types.js';
 
-export function panelData(overrides: Partial<PanelData> = {}): PanelData {
+/** Panel data with the rows the extensions contribute (session, instructions, MCP) given by value. */
+export function panelData(
+  overrides: Partial<PanelData> & { session?: string; instructions?: boolean; mcp?: string } = {},
+): PanelData {
+  const { session, instructions = false, mcp = 'none', ...core } = overrides;
+  const rows: PanelRow[] = [
+    ...(session === undefined ? [] : [{ label: 'Session', value: session, order: PANEL_ORDER.session }]),
+    { label: 'Instructions', value: instructions ? 'loaded' : 'none', order: PANEL_ORDER.instructions },
+    { label: 'MCP', value: mcp, order: PANEL_ORDER.mcp },
+  ];
   return {
     model: 'fake-model',
     root: '/tmp/p',
-    instructions: false,
-    mcp: 'none',
     contextTokens: 0,
     contextWindow: 128_000,
     turnTokens: 0,
     totalTokens: 0,
-    ...overrides,
+    rows,
+    ...core,
   };
 }
 

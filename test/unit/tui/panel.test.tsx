@@ -26,9 +26,10 @@ function panelText(data = panelData()): string[] {
 }
 
 describe('Panel', () => {
-  it('shows the lines in the specified order', () => {
+  it('merges the core rows and the extensions’ rows in the specified order', () => {
     const lines = panelText(
       panelData({
+        session: 'k3j9x2ab',
         instructions: true,
         mcp: 'demo(2)',
         contextTokens: 3_200,
@@ -38,17 +39,26 @@ describe('Panel', () => {
     );
     expect(lines).toEqual([
       'Model fake-model',
-      'Session none',
+      'Session k3j9x2ab',
       'Root /tmp/p',
-      'Memory none',
       'Instructions loaded',
-      'Skills none',
       'MCP demo(2)',
       'Context 3,200 / 128,000',
       '3% used',
       'Turn 345 tokens',
       'Total 4,000 tokens',
-      'TODO none',
+    ]);
+  });
+
+  it('shows no row for a feature that is not there (no hard-coded “none” rows)', () => {
+    const lines = panelText(panelData({ rows: [] }));
+    expect(lines.filter((line) => line !== '')).toEqual([
+      'Model fake-model',
+      'Root /tmp/p',
+      'Context 0 / 128,000',
+      '0% used',
+      'Turn 0 tokens',
+      'Total 0 tokens',
     ]);
   });
 
@@ -109,11 +119,11 @@ describe('Screen layout', () => {
       .map((line) => line.split('│')[1]?.trim() ?? '');
     expect(panel.slice(0, 6)).toEqual([
       'Model fake-model',
-      'Session none',
       'Root /tmp/p',
-      'Memory none',
       'Instructions none',
-      'Skills none',
+      'MCP none',
+      'Context 0 / 128,000',
+      '0% used',
     ]);
   });
 

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../src/app/create-app.js';
-import { createCommandTable } from '../../../src/commands/builtin.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
 import { trustedForRun } from '../../../src/trust/decide.js';
 import { TuiApprover } from '../../../src/tui/approver.js';
@@ -52,7 +51,6 @@ async function session(
   });
   const tui = new TuiSession({
     app,
-    commands: createCommandTable(),
     approver,
     history: new InputHistory(undefined),
   });
@@ -66,6 +64,8 @@ async function session(
   const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000 });
   return { tui, lines, until };
 }
+
+const mcpRow = (tui: TuiSession) => tui.snapshot().panel.rows.find((row) => row.label === 'MCP')?.value;
 
 function entryLine(entry: Entry): string {
   return entry.kind === 'question'
@@ -94,8 +94,8 @@ describe('TuiSession', () => {
       contextTokens: 40,
       turnTokens: 45,
       totalTokens: 45,
-      mcp: 'none',
     });
+    expect(mcpRow(tui)).toBe('none');
   });
 
   it('follows MCP status live and says what the first request waits for', async () => {
@@ -103,12 +103,12 @@ describe('TuiSession', () => {
     const { tui, lines, until } = await session(undefined, {
       demo: { command: process.execPath, args: [demo] },
     });
-    expect(tui.snapshot().panel.mcp).toBe('demo(connecting)');
+    expect(mcpRow(tui)).toBe('demo(connecting)');
     fake.push({ text: 'Tools ready.' });
     tui.submit('go');
     await until(() => expect(lines()).toContain('model:Tools ready.'));
     expect(lines()).toContain('system:waiting for MCP servers: demo');
-    expect(tui.snapshot().panel.mcp).toBe('demo(2)');
+    expect(mcpRow(tui)).toBe('demo(2)');
   });
 
   it('asks before a write, records the answer, and runs the tool on y', async () => {
@@ -178,5 +178,20 @@ describe('TuiSession', () => {
     const second = await session();
     second.tui.interrupt();
     await expect(second.tui.exited).resolves.toBeUndefined();
+  });
+
+  it('shows a line when the context is compacted, and the panel’s context drops', async () => {
+    const { tui, lines, until } = await session({ OPENAI_API_KEY: 'k', GEEKAGENT_CONTEXT_WINDOW: '4000' });
+    fake.push({ text: 'noted', usage: { prompt_tokens: 3_500, completion_tokens: 5 } });
+    tui.submit(`remember this ${'r'.repeat(3_000)}`);
+    await until(() => expect(lines()).toContain('model:noted'));
+    await until(() => expect(tui.snapshot().panel.contextTokens).toBe(3_500));
+    fake.push({ text: 'the summary' }, { text: 'ok', usage: { prompt_tokens: 900, completion_tokens: 1 } });
+    tui.submit('next');
+    await until(() => expect(lines()).toContain('model:ok'));
+    expect(
+      lines().some((line) => /^system:context compacted: 2 earlier messages summarised/.test(line)),
+    ).toBe(true);
+    expect(tui.snapshot().panel.contextTokens).toBe(900);
   });
 });

@@ -4,9 +4,10 @@
  * user turn. Kept in step with the servers' prompt lists (list_changed included).
  */
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { CommandContext, SlashCommand } from '../commands/types.js';
 import type { McpManager } from '../mcp/manager.js';
 import { errorMessage } from '../util/errors.js';
-import type { CommandContext, CommandTable, SlashCommand } from './types.js';
+import type { ExtensionSetup } from './types.js';
 
 export function promptCommandName(server: string, prompt: string): string {
   return `mcp__${server}__${prompt}`.replace(/\s+/g, '_');
@@ -85,7 +86,11 @@ function promptCommand(manager: McpManager, server: string, prompt: Prompt): Sla
 }
 
 /** Registers one command per prompt of every connected server; drops those that went away. */
-export function syncPromptCommands(table: CommandTable, manager: McpManager, registered: Set<string>): void {
+export function syncPromptCommands(
+  table: ExtensionSetup['commands'],
+  manager: McpManager,
+  registered: Set<string>,
+): void {
   const wanted = new Map<string, SlashCommand>();
   for (const status of manager.statuses()) {
     const connection = manager.connection(status.name);
@@ -96,14 +101,14 @@ export function syncPromptCommands(table: CommandTable, manager: McpManager, reg
   }
   for (const name of registered) {
     if (!wanted.has(name)) {
-      table.unregister(name);
+      table.remove(name);
       registered.delete(name);
     }
   }
   for (const [name, command] of wanted) {
-    if (registered.has(name)) table.unregister(name);
-    else if (table.get(name)) continue; // a built-in of that name wins
-    table.register(command);
+    if (registered.has(name)) table.remove(name);
+    else if (table.has(name)) continue; // a built-in of that name wins
+    table.add(command);
     registered.add(name);
   }
 }

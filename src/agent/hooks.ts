@@ -1,0 +1,52 @@
+/**
+ * The agent's hook points: what a feature may change about a turn without the turn knowing the
+ * feature (extensions/ aggregates every extension's contributions into one `AgentHooks`). The
+ * loop calls them in this order: promptSections and prepareInput once per turn, beforeRequest
+ * before every model request, onEvent for everything the turn reports.
+ */
+import type { Conversation } from './conversation.js';
+import type { AgentEvent } from './events.js';
+
+/** A piece of the system prompt; lower `order` comes first (the agent's own instructions are 0). */
+export interface PromptSection {
+  order: number;
+  text: string;
+}
+
+export interface TurnScope {
+  /** The person's input as typed (before prepareInput). */
+  input: string;
+  signal: AbortSignal;
+  /** A line for the person that is not part of the answer (`attached @demo:…`). */
+  notify(message: string): void;
+}
+
+export interface RequestScope {
+  signal: AbortSignal;
+  conversation: Conversation;
+  /** Id of the current turn's first message: it and what follows are never summarised. */
+  turnStart: string | undefined;
+  /** What the request would cost if sent now, in tokens: system prompt, tools and history. */
+  estimateTokens(): number;
+  /** Its size in characters (what the token estimate is measured against). */
+  requestChars(): number;
+  /** 'auto' before each request; 'overflow' when the provider just refused it as too long. */
+  trigger: 'auto' | 'overflow';
+  /** Something is being waited for (MCP servers still starting). */
+  waiting(message: string): void;
+  emit(event: AgentEvent): void;
+}
+
+export interface AgentHooks {
+  promptSections(turn: TurnScope): Promise<PromptSection[]>;
+  prepareInput(input: string, turn: TurnScope): Promise<string>;
+  beforeRequest(request: RequestScope): Promise<void>;
+  onEvent(event: AgentEvent): void;
+}
+
+export const NO_HOOKS: AgentHooks = {
+  promptSections: async () => [],
+  prepareInput: async (input) => input,
+  beforeRequest: async () => undefined,
+  onEvent: () => undefined,
+};

@@ -1,0 +1,174 @@
+/**
+ * The turn controller both faces use: what the person enters becomes a command (run now), a turn
+ * (started, or queued behind the running one), and every outcome is one union — completed,
+ * stopped at the round cap, failed (with the wording every face shows), cancelled, or not sent
+ * because no model is configured. Cancelling stops the running turn or command.
+ */
+import type { TurnResult } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/events.js';
+import { CommandTable, type OutputKind } from '../commands/types.js';
+import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
+import { errorMessage, isAbortError } from '../util/errors.js';
+import type { App } from './create-app.js';
+import { describeTurnError } from './errors.js';
+
+export type TurnOutcome =
+  | { kind: 'completed'; result: TurnResult }
+  | { kind: 'max_rounds'; result: TurnResult }
+  | { kind: 'failed'; message: string }
+  | { kind: 'cancelled' }
+  | { kind: 'not_configured'; message: string };
+
+/** What the controller tells its face. */
+export interface TurnFace {
+  /** Command output and controller messages (`/undo waits for the running turn`). */
+  print(text: string, kind: OutputKind): void;
+  /** /exit: the face ends the run. */
+  exit(): void;
+  turnStarted?(input: string): void;
+  event?(event: AgentEvent): void;
+  turnEnded?(input: string, outcome: TurnOutcome): void;
+  queueChanged?(queued: readonly string[]): void;
+}
+
+export type TurnApp = Pick<App, 'agent' | 'settings' | 'extensions'>;
+
+export class TurnController {
+  private running: AbortController | undefined;
+  private readonly commandAborts = new Set<AbortController>();
+  private readonly queue: string[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly app: TurnApp,
+    private readonly face: TurnFace,
+  ) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  get queued(): readonly string[] {
+    return this.queue;
+  }
+
+  get commands(): CommandTable {
+    return this.app.extensions.commands;
+  }
+
+  /**
+   * Enter: a command runs now; a message starts a turn, or waits behind the running one.
+   * Resolves when what was started has finished (a queued message: at once).
+   */
+  async submit(input: string): Promise<void> {
+    if (this.closed || input.trim() === '') return;
+    if (CommandTable.isCommand(input)) {
+      await this.runCommand(input.trim());
+    } else if (this.running) {
+      this.queue.push(input);
+      this.face.queueChanged?.(this.queue);
+    } else {
+      await this.runTurn(input);
+    }
+  }
+
+  /**
+   * Runs one command. `waitReady`: a non-interactive face waits for the extensions first when the
+   * command needs them (or is not known yet: a server's prompt command). False if it failed.
+   */
+  async runCommand(input: string, options: { waitReady?: boolean } = {}): Promise<boolean> {
+    const commands = this.commands;
+    const known = commands.lookup(input);
+    if (this.running && known?.idleOnly) {
+      this.face.print(
+        `${input.split(/\s+/)[0]} waits for the running turn: try again when it ends (Esc cancels it)`,
+        'error',
+      );
+      return false;
+    }
+    const abort = new AbortController();
+    this.commandAborts.add(abort);
+    let failed = false;
+    try {
+      if (options.waitReady && (!known || known.needsReady)) await this.app.extensions.ready(abort.signal);
+      await commands.dispatch(input, {
+        commands,
+        signal: abort.signal,
+        print: (text, kind) => {
+          if (kind === 'error') failed = true;
+          this.face.print(text, kind ?? 'system');
+        },
+        exit: () => this.face.exit(),
+        // A prompt command's text is the person's next message.
+        submit: async (text) => {
+          if (this.running) {
+            this.queue.push(text);
+            this.face.queueChanged?.(this.queue);
+            return;
+          }
+          const outcome = await this.runTurn(text);
+          if (outcome.kind !== 'completed' && outcome.kind !== 'max_rounds') failed = true;
+        },
+      });
+    } catch (error) {
+      failed = true;
+      this.face.print(isAbortError(error) ? 'cancelled' : `error: ${errorMessage(error)}`, 'error');
+    } finally {
+      this.commandAborts.delete(abort);
+    }
+    return !failed;
+  }
+
+  /** Runs one turn now (the caller made sure none is running), then the next queued message. */
+  async runTurn(input: string): Promise<TurnOutcome> {
+    const outcome = await this.turn(input);
+    const next = this.queue.shift();
+    if (next !== undefined) {
+      this.face.queueChanged?.(this.queue);
+      if (!this.closed) void this.runTurn(next);
+    }
+    return outcome;
+  }
+
+  /** Esc / Ctrl+C / a signal: stops the running turn and any running command. */
+  cancel(): void {
+    this.running?.abort();
+    for (const abort of this.commandAborts) abort.abort();
+  }
+
+  /** The face is going away: nothing queued starts, what runs is cancelled. */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    this.cancel();
+  }
+
+  private async turn(input: string): Promise<TurnOutcome> {
+    this.face.turnStarted?.(input);
+    if (!this.app.settings.apiKey) {
+      // Nothing would reach the model; say why instead of failing after the MCP wait.
+      const outcome: TurnOutcome = { kind: 'not_configured', message: MISSING_KEY_MESSAGE };
+      this.face.turnEnded?.(input, outcome);
+      return outcome;
+    }
+    this.app.extensions.start();
+    const abort = new AbortController();
+    this.running = abort;
+    let outcome: TurnOutcome;
+    try {
+      const result = await this.app.agent.runTurn(input, {
+        signal: abort.signal,
+        onEvent: (event) => this.face.event?.(event),
+      });
+      outcome = { kind: result.status === 'max_rounds' ? 'max_rounds' : 'completed', result };
+    } catch (error) {
+      outcome = isAbortError(error)
+        ? { kind: 'cancelled' }
+        : { kind: 'failed', message: describeTurnError(error) };
+    } finally {
+      this.running = undefined;
+    }
+    this.face.turnEnded?.(input, outcome);
+    return outcome;
+  }
+}

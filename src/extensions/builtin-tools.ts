@@ -1,0 +1,29 @@
+/**
+ * The built-in tools as an extension: the nine tools with their default policies, and `/undo`
+ * (the stack the file tools record into).
+ */
+import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import type { UndoStack } from '../permissions/undo.js';
+import { createBuiltinTools } from '../tools/builtin/index.js';
+import type { Tool } from '../tools/types.js';
+import type { Extension } from './types.js';
+
+export function builtinToolsExtension(options: { undo: UndoStack; tools?: Tool[] }): Extension {
+  return {
+    name: 'builtin-tools',
+    setup(host) {
+      for (const tool of options.tools ?? createBuiltinTools()) {
+        host.tools.add(tool, BUILTIN_POLICIES[tool.name] ?? 'ask');
+      }
+      host.commands.add({
+        name: 'undo',
+        usage: '/undo',
+        description: 'restore the last confirmed write or patch (repeat to go further back)',
+        idleOnly: true,
+        run: async (_args, ctx) => {
+          ctx.print(await options.undo.undo());
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Compaction as an extension: the compactor (agent/compaction.ts) runs before every model request
+ * and on the provider's "context length exceeded"; `/compact [focus]` runs it now, with optional
+ * instructions for what the summary should keep.
+ */
+import type { Compactor } from '../agent/compaction.js';
+import type { Conversation } from '../agent/conversation.js';
+import { describeCompaction } from '../agent/events.js';
+import { errorMessage, isAbortError } from '../util/errors.js';
+import type { Extension } from './types.js';
+
+export function compactionExtension(compactor: Compactor, conversation: Conversation): Extension {
+  return {
+    name: 'compaction',
+    setup(host) {
+      host.hooks.beforeRequest((request) => compactor.beforeRequest(request));
+      host.commands.add({
+        name: 'compact',
+        usage: '/compact [focus]',
+        description: 'summarise the older turns now (optionally: what the summary should keep)',
+        idleOnly: true,
+        run: async (args, ctx) => {
+          const focus = args.join(' ').trim();
+          try {
+            const outcome = await compactor.compactNow(
+              conversation,
+              focus === '' ? undefined : focus,
+              ctx.signal,
+            );
+            ctx.print(
+              outcome.kind === 'compacted'
+                ? describeCompaction(outcome.report)
+                : `nothing to compact yet: ${outcome.reason}`,
+            );
+          } catch (error) {
+            ctx.print(
+              isAbortError(error) ? 'cancelled' : `could not compact: ${errorMessage(error)}`,
+              'error',
+            );
+          }
+          host.changed();
+        },
+      });
+    },
+  };
+}

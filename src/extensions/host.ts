@@ -1,0 +1,199 @@
+/**
+ * The extension host: runs each extension's setup and keeps what it contributed — tools in the
+ * registry (with default policies), commands in the one command table, panel rows, and the hooks,
+ * combined into the single `AgentHooks` the agent calls. Faces read commands, panel rows and
+ * notices from here; createApp builds it; dispose releases every extension, newest first.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import type { AgentHooks, PromptSection, RequestScope, TurnScope } from '../agent/hooks.js';
+import { coreCommands } from '../commands/builtin.js';
+import { CommandTable, type SlashCommand } from '../commands/types.js';
+import type { Policy } from '../tools/approval.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+import { errorMessage } from '../util/errors.js';
+import type { Extension, ExtensionSetup, PanelRow } from './types.js';
+
+export interface HostDeps {
+  registry: ToolRegistry;
+  policies: { ensureToolPolicy(toolName: string, policy: Policy): void };
+}
+
+export type NoticeListener = (message: string, kind: 'system' | 'error') => void;
+
+export class ExtensionHost {
+  readonly commands = new CommandTable();
+  private readonly extensions: Extension[] = [];
+  private readonly rows: Array<() => PanelRow | undefined> = [];
+  private readonly sections: Array<(turn: TurnScope) => Promise<PromptSection | undefined>> = [];
+  private readonly rewrites: Array<(input: string, turn: TurnScope) => Promise<string>> = [];
+  private readonly beforeRequests: Array<(request: RequestScope) => Promise<void>> = [];
+  private readonly eventListeners: Array<(event: AgentEvent) => void> = [];
+  private readonly filters: Array<(tool: Tool) => boolean> = [];
+  private readonly changeListeners = new Set<() => void>();
+  private readonly noticeListeners = new Set<NoticeListener>();
+  /** Notices given before any face listened (during setup): handed to the first listener. */
+  private readonly early: Array<[string, 'system' | 'error']> = [];
+  private started = false;
+
+  constructor(private readonly deps: HostDeps) {
+    const [help, exit] = coreCommands();
+    this.commands.register(help!);
+    // /exit is added once every extension is in, so /help lists it last.
+    this.exitCommand = exit!;
+  }
+
+  private readonly exitCommand: SlashCommand;
+
+  /** The hooks the agent calls, combining every extension's in registration order. */
+  readonly hooks: AgentHooks = {
+    promptSections: async (turn) => {
+      const out: PromptSection[] = [];
+      for (const section of this.sections) {
+        const value = await section(turn);
+        if (value) out.push(value);
+      }
+      return out;
+    },
+    prepareInput: async (input, turn) => {
+      let text = input;
+      for (const rewrite of this.rewrites) text = await rewrite(text, turn);
+      return text;
+    },
+    beforeRequest: async (request) => {
+      for (const hook of this.beforeRequests) await hook(request);
+    },
+    onEvent: (event) => {
+      for (const listener of this.eventListeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.notice(`extension failed on a turn event: ${errorMessage(error)}`, 'error');
+        }
+      }
+    },
+  };
+
+  /** Adds extensions in order (order matters: hooks run in it). */
+  async add(...extensions: Extension[]): Promise<void> {
+    for (const extension of extensions) {
+      this.extensions.push(extension);
+      await extension.setup(this.setupFor());
+    }
+  }
+
+  /** Every extension is in: the command table is complete. */
+  seal(): void {
+    if (!this.commands.get(this.exitCommand.name)) this.commands.register(this.exitCommand);
+  }
+
+  get names(): string[] {
+    return this.extensions.map((extension) => extension.name);
+  }
+
+  panelRows(): PanelRow[] {
+    const rows: PanelRow[] = [];
+    for (const row of this.rows) {
+      const value = row();
+      if (value) rows.push(value);
+    }
+    return rows.sort((a, b) => a.order - b.order);
+  }
+
+  /** The face is up: extensions start their background work (once). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const extension of this.extensions) extension.start?.();
+  }
+
+  /** Starts, then waits until every extension can serve commands. */
+  async ready(signal: AbortSignal): Promise<void> {
+    this.start();
+    await Promise.all(this.extensions.map((extension) => extension.ready?.(signal)));
+  }
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  onNotice(listener: NoticeListener): () => void {
+    this.noticeListeners.add(listener);
+    for (const [message, kind] of this.early.splice(0)) listener(message, kind);
+    return () => this.noticeListeners.delete(listener);
+  }
+
+  notice(message: string, kind: 'system' | 'error' = 'system'): void {
+    if (this.noticeListeners.size === 0) {
+      this.early.push([message, kind]);
+      return;
+    }
+    for (const listener of this.noticeListeners) listener(message, kind);
+  }
+
+  /** Releases every extension, newest first; one failing does not stop the rest. */
+  async dispose(): Promise<void> {
+    for (const extension of [...this.extensions].reverse()) {
+      try {
+        await extension.dispose?.();
+      } catch (error) {
+        this.notice(`${extension.name}: ${errorMessage(error)}`, 'error');
+      }
+    }
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  private setupFor(): ExtensionSetup {
+    const { registry, policies } = this.deps;
+    return {
+      tools: {
+        add: (tool, policy) => {
+          policies.ensureToolPolicy(tool.name, policy);
+          registry.register(tool);
+        },
+        remove: (name) => {
+          registry.unregister(name);
+        },
+      },
+      commands: {
+        add: (command) => {
+          this.commands.register(command);
+          this.changed();
+        },
+        remove: (name) => {
+          this.commands.unregister(name);
+          this.changed();
+        },
+        has: (name) => this.commands.get(name) !== undefined,
+      },
+      panel: (row) => {
+        this.rows.push(row);
+      },
+      hooks: {
+        prompt: (section) => {
+          this.sections.push(section);
+        },
+        input: (rewrite) => {
+          this.rewrites.push(rewrite);
+        },
+        beforeRequest: (hook) => {
+          this.beforeRequests.push(hook);
+        },
+        event: (listener) => {
+          this.eventListeners.push(listener);
+        },
+        toolFilter: (filter) => {
+          this.filters.push(filter);
+          const filters = [...this.filters];
+          registry.setVisibleFilter((tool) => filters.every((visible) => visible(tool)));
+        },
+      },
+      changed: () => this.changed(),
+      notice: (message, kind) => this.notice(message, kind ?? 'system'),
+    };
+  }
+}

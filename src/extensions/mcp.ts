@@ -1,0 +1,138 @@
+/**
+ * MCP as an extension: the manager's servers start with the face; every model request waits until
+ * they have settled (so the model sees their tools); `@server:uri` mentions attach resources to
+ * the input; each server prompt is a slash command; `/mcp` inspects them; the panel's MCP row.
+ * The manager itself (mcp/manager.ts) keeps the registry in step with the servers' tools.
+ */
+import type { SlashCommand } from '../commands/types.js';
+import { describeServer, describeServers } from '../mcp/describe.js';
+import type { McpManager } from '../mcp/manager.js';
+import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
+import { panelMcpLine } from '../mcp/status.js';
+import type { FolderTrust } from '../trust/decide.js';
+import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
+import { syncPromptCommands } from './mcp-prompts.js';
+import { type Extension, PANEL_ORDER } from './types.js';
+
+export interface McpExtensionOptions {
+  acceptsMedia: boolean;
+  /** An untrusted folder's servers are off: `/mcp` and the panel say so. */
+  trust?: FolderTrust;
+}
+
+export function mcpExtension(manager: McpManager, options: McpExtensionOptions): Extension {
+  let unsubscribe: (() => void) | undefined;
+  return {
+    name: 'mcp',
+    setup(host) {
+      const prompts = new Set<string>();
+      unsubscribe = manager.onChange(() => {
+        syncPromptCommands(host.commands, manager, prompts);
+        host.changed();
+      });
+      host.commands.add(mcpCommand(manager, options.trust));
+      host.panel(() => {
+        const line = panelMcpLine(manager.statuses());
+        return {
+          label: 'MCP',
+          value: options.trust ? panelMcpWithTrust(line, options.trust) : line,
+          order: PANEL_ORDER.mcp,
+        };
+      });
+      host.hooks.beforeRequest((request) => waitForServers(manager, request.signal, request.waiting));
+      host.hooks.input(async (input, turn) => {
+        if (!mentionsResources(input)) return input;
+        await waitForServers(manager, turn.signal, turn.notify);
+        const expanded = await expandResourceMentions(input, (server) => manager.connection(server), {
+          acceptsMedia: options.acceptsMedia,
+          signal: turn.signal,
+        });
+        for (const mention of expanded.attached) turn.notify(`attached ${mention}`);
+        for (const problem of expanded.problems) turn.notify(problem);
+        return expanded.text;
+      });
+    },
+    start: () => manager.start(),
+    ready: async (signal) => {
+      manager.start();
+      await waitForServers(manager, signal, () => undefined);
+    },
+    dispose: async () => {
+      unsubscribe?.();
+      await manager.shutdown();
+    },
+  };
+}
+
+/** The wait before a model request: until every server settled, or the turn is cancelled. */
+export async function waitForServers(
+  manager: McpManager,
+  signal: AbortSignal,
+  notify: (message: string) => void,
+): Promise<void> {
+  if (manager.settled) return;
+  notify(`waiting for MCP servers: ${manager.pending().join(', ')}`);
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new DOMException('cancelled', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    manager.whenSettled().then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
+}
+
+function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashCommand {
+  const command: SlashCommand = {
+    name: 'mcp',
+    usage: '/mcp [tools|resources|reconnect|logs <server>]',
+    description:
+      'MCP servers: status and tools; or one server’s tool descriptions, resources, reconnect, recent log',
+    needsReady: true,
+    run: async (args, ctx) => {
+      const [sub, server] = args;
+      if (sub === undefined) {
+        const statuses = manager.statuses();
+        const untrusted = trust ? mcpTrustNote(trust) : undefined;
+        if (untrusted) ctx.print(untrusted);
+        if (statuses.length === 0) {
+          if (untrusted) return;
+          ctx.print(
+            '(no MCP servers configured; declare them in .geekagent/mcp.json or run geekagent mcp add)',
+          );
+          return;
+        }
+        ctx.print(describeServers(statuses));
+        return;
+      }
+      if (!server || !['tools', 'resources', 'reconnect', 'logs'].includes(sub)) {
+        ctx.print(`usage: ${command.usage}`, 'error');
+        return;
+      }
+      const status = manager.status(server);
+      if (!status) {
+        ctx.print(`no MCP server named ${server}`, 'error');
+        return;
+      }
+      if (sub === 'tools') {
+        ctx.print(describeServer(status, { descriptions: true }).join('\n'));
+      } else if (sub === 'resources') {
+        const connection = manager.connection(server);
+        ctx.print(
+          connection?.connectedClient
+            ? describeResources(connection)
+            : `MCP server ${server} is not connected`,
+        );
+      } else if (sub === 'reconnect') {
+        ctx.print(`reconnecting ${server}…`);
+        await manager.reconnect(server);
+        ctx.print(describeServer(manager.status(server)!).join('\n'));
+      } else {
+        await manager.logSettled(server);
+        const lines = manager.logTail(server, 40) ?? [];
+        ctx.print(lines.length === 0 ? `(no stderr output from ${server})` : lines.join('\n'));
+      }
+    },
+  };
+  return command;
+}

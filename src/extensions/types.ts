@@ -1,0 +1,83 @@
+/**
+ * The one shape a feature plugs in through. An extension's `setup` registers what it contributes
+ * — tools (with a default policy), slash commands, side-panel rows and hooks on the turn (system
+ * prompt sections, input rewriting, a before-request hook, turn events, a tool filter) — and
+ * `dispose` releases what it holds. Built-in tools, AGENTS.md, MCP, sessions and compaction are
+ * all extensions; `createApp` lists them, the faces read the host.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import type { PromptSection, RequestScope, TurnScope } from '../agent/hooks.js';
+import type { SlashCommand } from '../commands/types.js';
+import type { Policy } from '../tools/approval.js';
+import type { Tool } from '../tools/types.js';
+
+/** One line of the side panel: `label value`; rows are shown in `order`. */
+export interface PanelRow {
+  label: string;
+  value: string;
+  order: number;
+}
+
+/** Where the spec's panel rows go; a new feature picks a number between its neighbours. */
+export const PANEL_ORDER = {
+  model: 10,
+  session: 20,
+  root: 30,
+  memory: 40,
+  instructions: 50,
+  skills: 60,
+  mcp: 70,
+  context: 80,
+  turn: 90,
+  total: 100,
+  todo: 110,
+} as const;
+
+/** Where the spec's system prompt sections go (the agent's own instructions are 0). */
+export const PROMPT_ORDER = {
+  projectInstructions: 10,
+  skill: 20,
+  memories: 30,
+  todos: 40,
+} as const;
+
+export interface ExtensionSetup {
+  tools: {
+    /** Registers `tool`; `policy` is its default (configured rules still win). */
+    add(tool: Tool, policy: Policy): void;
+    remove(name: string): void;
+  };
+  commands: {
+    add(command: SlashCommand): void;
+    remove(name: string): void;
+    has(name: string): boolean;
+  };
+  /** A panel row computed on each render; undefined hides it. */
+  panel(row: () => PanelRow | undefined): void;
+  hooks: {
+    /** Sections of the system prompt for this turn (re-injected every turn, never summarised). */
+    prompt(section: (turn: TurnScope) => Promise<PromptSection | undefined>): void;
+    /** Rewrites the person's input before it enters the history (runs in registration order). */
+    input(rewrite: (input: string, turn: TurnScope) => Promise<string>): void;
+    /** Runs before every model request (in registration order): wait for something, compact. */
+    beforeRequest(hook: (request: RequestScope) => Promise<void>): void;
+    /** Hears every event of every turn. */
+    event(listener: (event: AgentEvent) => void): void;
+    /** Hides tools from the model; the executor refuses a hidden tool the model names anyway. */
+    toolFilter(filter: (tool: Tool) => boolean): void;
+  };
+  /** Panel rows or commands changed: the faces redraw. */
+  changed(): void;
+  /** A line for the person outside any turn's answer (a session could not be saved). */
+  notice(message: string, kind?: 'system' | 'error'): void;
+}
+
+export interface Extension {
+  readonly name: string;
+  setup(host: ExtensionSetup): void | Promise<void>;
+  /** The face is up: start background work (MCP servers connect). */
+  start?(): void;
+  /** Resolves once the extension can serve commands (non-interactive faces wait for it). */
+  ready?(signal: AbortSignal): Promise<void>;
+  dispose?(): Promise<void>;
+}

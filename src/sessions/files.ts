@@ -1,0 +1,136 @@
+/**
+ * Where sessions live and how their files are touched: `.geekagent/sessions/<id>.jsonl`, ids of
+ * `[A-Za-z0-9_-]`, generated ones 8 characters. State is never written through a symlink: a
+ * symlinked `.geekagent` or `sessions` folder is refused (the project folder is untrusted), and
+ * session files are opened with O_NOFOLLOW.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { UnsafePathError } from '../util/safe-write.js';
+
+export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+const MAX_ID_LENGTH = 64;
+const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+
+/** A session the person named that cannot be used; the message says why and what to do. */
+export class SessionError extends Error {
+  override readonly name = 'SessionError';
+}
+
+export function sessionsDir(projectDir: string): string {
+  return path.join(projectDir, '.geekagent', 'sessions');
+}
+
+export function sessionFile(dir: string, id: string): string {
+  return path.join(dir, `${id}.jsonl`);
+}
+
+/** Throws a SessionError naming the rule when `id` is not a usable session id. */
+export function checkId(id: string): void {
+  if (!ID_PATTERN.test(id) || id.length > MAX_ID_LENGTH) {
+    throw new SessionError(
+      `invalid session id ${JSON.stringify(id)}: use 1–${MAX_ID_LENGTH} letters, digits, _ or -`,
+    );
+  }
+}
+
+/** 8 characters, no look-alikes (0/o, 1/l): short enough to type after `--resume`. */
+export function randomId(): string {
+  const bytes = randomBytes(8);
+  let id = '';
+  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  return id;
+}
+
+/** Creates `.geekagent/sessions` if needed; refuses either folder when it is a symlink or not a folder. */
+export function ensureSessionsDir(dir: string): void {
+  const stateDir = path.dirname(dir);
+  for (const folder of [stateDir, dir]) {
+    let info: ReturnType<typeof lstatSync> | undefined;
+    try {
+      info = lstatSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (!info) {
+      mkdirSync(folder, { mode: 0o700 });
+      continue;
+    }
+    if (info.isSymbolicLink()) {
+      throw new UnsafePathError(`refusing to keep sessions in ${folder}: it is a symbolic link`);
+    }
+    if (!info.isDirectory())
+      throw new UnsafePathError(`refusing to keep sessions in ${folder}: not a folder`);
+  }
+}
+
+/**
+ * An append-only session file, written line by line with one write() each (synchronously, so a
+ * line is in the file before the next model request is even built). Opened on the first line.
+ */
+export class AppendFile {
+  private fd: number | undefined;
+
+  constructor(
+    readonly file: string,
+    /** Written first when the file is new (the session header). */
+    private readonly header: () => string,
+  ) {}
+
+  get opened(): boolean {
+    return this.fd !== undefined;
+  }
+
+  append(text: string): void {
+    if (this.fd === undefined) this.fd = this.open();
+    writeSync(this.fd, text);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private open(): number {
+    ensureSessionsDir(path.dirname(this.file));
+    const fd = openSync(
+      this.file,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
+    const info = fstatSync(fd);
+    if (!info.isFile()) {
+      closeSync(fd);
+      throw new UnsafePathError(`refusing to write ${this.file}: it is not a regular file`);
+    }
+    if (info.size === 0) {
+      writeSync(fd, this.header());
+    } else if (!endsWithNewline(this.file, info.size)) {
+      // A run killed mid-line left a torn last line: end it, so the next event is a line of its own.
+      writeSync(fd, '\n');
+    }
+    return fd;
+  }
+}
+
+function endsWithNewline(file: string, size: number): boolean {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}

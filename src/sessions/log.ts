@@ -1,0 +1,211 @@
+/**
+ * The session file format: JSON Lines, one event per line, append-only. The first line names the
+ * session; every later line is one conversation change (agent/conversation.ts) — an appended
+ * message, a rollback, a compaction's range replacement, a usage report. Replaying the lines
+ * rebuilds the conversation; a line that does not parse (the torn last line of a killed run) is
+ * skipped and counted, never fatal.
+ */
+import { z } from 'zod';
+import type { ConversationChange, ConversationState, UsageBasis } from '../agent/conversation.js';
+import type { HistoryMessage } from '../agent/history.js';
+import { messagesChars, observedRatio } from '../agent/tokens.js';
+import type { Usage } from '../providers/messages.js';
+
+export const LOG_VERSION = 1;
+
+export interface SessionHeader {
+  type: 'session';
+  version: number;
+  id: string;
+  created: string;
+  cwd: string;
+}
+
+const usageSchema = z.object({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+});
+
+const contentPart = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() }),
+]);
+
+const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+export const messageSchema = z.union([
+  z.object({ id: z.string(), role: z.enum(['system', 'user', 'summary']), text: z.string() }),
+  z.object({
+    id: z.string(),
+    role: z.literal('assistant'),
+    text: z.string(),
+    toolCalls: z.array(toolCall).optional(),
+    reasoning: z.string().optional(),
+  }),
+  z.object({
+    id: z.string(),
+    role: z.literal('tool'),
+    callId: z.string(),
+    name: z.string(),
+    output: z.union([z.string(), z.array(contentPart)]),
+    isError: z.boolean().optional(),
+  }),
+]);
+
+const eventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('append'), message: messageSchema }),
+  z.object({ type: z.literal('truncate'), after: z.string().nullable() }),
+  z.object({
+    type: z.literal('replace'),
+    from: z.string(),
+    to: z.string(),
+    messages: z.array(messageSchema),
+    reason: z.string(),
+  }),
+  z.object({
+    type: z.literal('usage'),
+    usage: usageSchema,
+    requestChars: z.number(),
+    afterId: z.string().nullable().optional(),
+  }),
+]);
+
+export type LogEvent = z.infer<typeof eventSchema>;
+
+const headerSchema = z.object({
+  type: z.literal('session'),
+  version: z.number(),
+  id: z.string(),
+  created: z.string(),
+  cwd: z.string(),
+});
+
+/** One line for a change; `load` (an opened session) is not a change of this session's log. */
+export function changeLine(change: ConversationChange, at: number): string | undefined {
+  if (change.type === 'load') return undefined;
+  return `${JSON.stringify({ t: at, ...change })}\n`;
+}
+
+export function headerLine(header: Omit<SessionHeader, 'type' | 'version'>): string {
+  return `${JSON.stringify({ type: 'session', version: LOG_VERSION, ...header })}\n`;
+}
+
+export interface Replayed {
+  header: SessionHeader | undefined;
+  state: ConversationState;
+  /** The first user message, for lists. */
+  title: string;
+  /** User messages the conversation holds or summarised (rollbacks do not count). */
+  turns: number;
+  /** Lines that could not be read (a torn last line after a kill, or damage). */
+  skipped: number;
+}
+
+/** Rebuilds a conversation from a session file's text. */
+export function replay(text: string): Replayed {
+  let header: SessionHeader | undefined;
+  let messages: HistoryMessage[] = [];
+  let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  let ratio: number | undefined;
+  let context = 0;
+  /** The last usage report still describes the history (no compaction or reset since). */
+  let contextCurrent = false;
+  let basis: UsageBasis | undefined;
+  let title = '';
+  let turns = 0;
+  let skipped = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      skipped++;
+      continue;
+    }
+    if (i === 0 || (raw as { type?: unknown }).type === 'session') {
+      const parsed = headerSchema.safeParse(raw);
+      if (parsed.success) {
+        header ??= parsed.data;
+        continue;
+      }
+    }
+    const parsed = eventSchema.safeParse(raw);
+    if (!parsed.success) {
+      skipped++;
+      continue;
+    }
+    const event = parsed.data;
+    switch (event.type) {
+      case 'append':
+        // Appends dominate a long session: push in place instead of copying the list.
+        messages.push(event.message as HistoryMessage);
+        if (event.message.role === 'user') {
+          turns++;
+          if (title === '') title = event.message.text;
+        }
+        break;
+      case 'truncate': {
+        const at = event.after === null ? -1 : messages.findIndex((m) => m.id === event.after);
+        if (event.after !== null && at < 0) break;
+        const removed = messages.slice(at + 1);
+        turns -= removed.filter((m) => m.role === 'user').length;
+        messages = messages.slice(0, at + 1);
+        contextCurrent = false;
+        basis = undefined;
+        break;
+      }
+      case 'replace': {
+        const from = messages.findIndex((m) => m.id === event.from);
+        const to = messages.findIndex((m) => m.id === event.to);
+        if (from < 0 || to < from) break;
+        messages = [
+          ...messages.slice(0, from),
+          ...(event.messages as HistoryMessage[]),
+          ...messages.slice(to + 1),
+        ];
+        contextCurrent = false;
+        break;
+      }
+      case 'usage':
+        usage = {
+          prompt_tokens: usage.prompt_tokens + event.usage.prompt_tokens,
+          completion_tokens: usage.completion_tokens + event.usage.completion_tokens,
+          total_tokens: usage.total_tokens + event.usage.total_tokens,
+        };
+        ratio = observedRatio(event.usage.prompt_tokens, event.requestChars) ?? ratio;
+        context = event.usage.prompt_tokens;
+        contextCurrent = true;
+        if (event.usage.prompt_tokens > 0) {
+          basis = {
+            promptTokens: event.usage.prompt_tokens,
+            afterId: event.afterId ?? messages.at(-1)?.id ?? null,
+          };
+        }
+        break;
+    }
+  }
+  const tokensPerChar = ratio ?? 0.25;
+  return {
+    header,
+    state: {
+      messages,
+      totalUsage: usage,
+      tokensPerChar,
+      contextTokens: contextCurrent ? context : Math.ceil(messagesChars(messages) * tokensPerChar),
+      ...(basis ? { basis } : {}),
+    },
+    title: titleOf(title),
+    turns: Math.max(0, turns),
+    skipped,
+  };
+}
+
+/** A list's title: the first line of the first message, shortened. */
+export function titleOf(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}

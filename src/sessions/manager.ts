@@ -1,0 +1,245 @@
+/**
+ * The current session of one run: which session the conversation is, every conversation change
+ * appended to its file the moment it happens (so a `kill -9` loses at most the event in flight),
+ * and switching — a new session, opening another (a tool call left without a result by a crash
+ * gets a synthetic "interrupted" one, so the next request is valid), naming the current one.
+ */
+import type { Conversation } from '../agent/conversation.js';
+import { errorMessage } from '../util/errors.js';
+import { AppendFile, checkId, SessionError } from './files.js';
+import { importLegacySessions } from './legacy.js';
+import { changeLine, headerLine, titleOf } from './log.js';
+import { SessionStore, type SessionSummary } from './store.js';
+
+/** Which session a run starts in. */
+export type SessionStart =
+  | { kind: 'new' }
+  /** `--continue`: the latest session of this folder (a new one when there is none). */
+  | { kind: 'continue' }
+  /** `--resume <id>`: that session; a missing one is an error. */
+  | { kind: 'resume'; id: string };
+
+export interface SessionsOptions {
+  projectDir: string;
+  conversation: Conversation;
+  start: SessionStart;
+  /** Tells the person something outside a turn (a save that failed, an import). */
+  notice: (message: string, kind?: 'system' | 'error') => void;
+  /**
+   * Whether the described system's `.geekagent/sessions.json` may be imported: only in a trusted
+   * folder — in a cloned repository it is someone else's file, and `--continue` would pick it up.
+   */
+  importLegacy?: boolean;
+  now?: () => number;
+}
+
+/** What opening a session found, for the face to say. */
+export interface Opened {
+  id: string;
+  turns: number;
+  /** Tool calls that had no result and were marked interrupted. */
+  repaired: number;
+  /** Unreadable lines skipped (a torn last line). */
+  skipped: number;
+}
+
+export class Sessions {
+  private id: string;
+  private file: AppendFile;
+  private title = '';
+  private created: string;
+  private broken = false;
+  private readonly unsubscribe: () => void;
+  /** Set once the first message is written: then the index learns the session. */
+  private indexed = false;
+  private indexing: Promise<void> = Promise.resolve();
+  /** Turns of this session (user messages, rollbacks not counted, summarised ones still counted). */
+  private turns = 0;
+  /** User messages the history holds now: how many a rollback removed is the difference. */
+  private userMessages = 0;
+
+  private constructor(
+    private readonly store: SessionStore,
+    private readonly options: SessionsOptions,
+    id: string,
+  ) {
+    this.id = id;
+    this.created = new Date(this.now()).toISOString();
+    this.file = this.fileFor(id);
+    this.unsubscribe = options.conversation.onChange((change) => {
+      const line = changeLine(change, this.now());
+      if (line) this.write(line);
+      if (change.type === 'append') {
+        if (change.message.role !== 'user') return;
+        this.turns++;
+        this.userMessages++;
+        if (this.title === '') {
+          this.title = titleOf(change.message.text);
+          this.remember();
+        }
+        return;
+      }
+      if (change.type === 'usage') return;
+      const now = options.conversation.messages.filter((message) => message.role === 'user').length;
+      if (change.type === 'truncate') this.turns = Math.max(0, this.turns - (this.userMessages - now));
+      this.userMessages = now;
+    });
+  }
+
+  /** The run's session, per `start`; a `--resume` of a session that is not there throws SessionError. */
+  static async create(options: SessionsOptions): Promise<{ sessions: Sessions; opened?: Opened }> {
+    const store = new SessionStore(options.projectDir);
+    const legacy = await (options.importLegacy === false
+      ? Promise.resolve(undefined)
+      : importLegacySessions(store)
+    ).catch((error: unknown) => {
+      options.notice(`could not import .geekagent/sessions.json: ${errorMessage(error)}`, 'error');
+      return undefined;
+    });
+    if (legacy && legacy.imported.length > 0) {
+      options.notice(
+        `imported ${legacy.imported.length} sessions from .geekagent/sessions.json (/sessions lists them)`,
+      );
+    }
+    const start = options.start;
+    if (start.kind === 'resume') checkId(start.id);
+    const id =
+      start.kind === 'resume' ? start.id : start.kind === 'continue' ? await store.latest() : undefined;
+    const sessions = new Sessions(store, options, id ?? (await store.newId()));
+    if (id === undefined) return { sessions };
+    return { sessions, opened: await sessions.open(id) };
+  }
+
+  get currentId(): string {
+    return this.id;
+  }
+
+  get turnCount(): number {
+    return this.turns;
+  }
+
+  /** Whether this session has a file yet (a session with no message is not written). */
+  get saved(): boolean {
+    return this.file.opened || this.indexed;
+  }
+
+  list(): Promise<SessionSummary[]> {
+    return this.store.list();
+  }
+
+  exists(id: string): Promise<boolean> {
+    return this.store.exists(id);
+  }
+
+  /** `/new [id]`: an empty conversation in a new session; the current one stays saved. */
+  async startNew(id?: string): Promise<string> {
+    if (id !== undefined) {
+      checkId(id);
+      if (await this.store.exists(id))
+        throw new SessionError(`a session named ${id} already exists (/open ${id} opens it)`);
+    }
+    this.switchTo(id ?? (await this.store.newId()));
+    this.options.conversation.clear();
+    return this.id;
+  }
+
+  /** `/open <id>`, `--resume`, `--continue`: that session's conversation, repaired if a run died mid-turn. */
+  async open(id: string): Promise<Opened> {
+    const replayed = await this.store.load(id);
+    this.switchTo(id);
+    this.title = replayed.title;
+    this.created = replayed.header?.created ?? this.created;
+    this.indexed = true;
+    const { conversation } = this.options;
+    this.turns = replayed.turns;
+    conversation.restore(replayed.state);
+    // Recorded in the session's own file (the switch came first), so the log stays valid too.
+    const repaired = conversation.history.repairToolResults();
+    return { id, turns: replayed.turns, repaired, skipped: replayed.skipped };
+  }
+
+  /** `/save <id>`: the current session takes that name (its file is renamed). */
+  async rename(id: string): Promise<void> {
+    checkId(id);
+    if (id === this.id) return;
+    if (!this.saved) {
+      if (await this.store.exists(id))
+        throw new SessionError(`a session named ${id} already exists (pick another id)`);
+      this.switchTo(id);
+      return;
+    }
+    this.file.close();
+    await this.store.rename(this.id, id);
+    this.id = id;
+    this.file = this.fileFor(id);
+  }
+
+  /** The first line of the latest user message, shortened (a recap after /open). */
+  lastUserMessage(): string | undefined {
+    const messages = this.options.conversation.messages;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i]!;
+      if (message.role === 'user') return titleOf(message.text);
+    }
+    return undefined;
+  }
+
+  /** `/reset`: the conversation starts over in the same session (the file keeps the transcript). */
+  reset(): void {
+    this.options.conversation.history.truncateAfter(null);
+  }
+
+  /** Index updates still running (a first message, a rename) are done; the file is closed. */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    if (this.saved) this.remember();
+    await this.indexing;
+    this.file.close();
+  }
+
+  private switchTo(id: string): void {
+    if (this.saved) this.remember();
+    this.file.close();
+    this.id = id;
+    this.file = this.fileFor(id);
+    this.title = '';
+    this.created = new Date(this.now()).toISOString();
+    this.indexed = false;
+    this.broken = false;
+    this.turns = 0;
+  }
+
+  private fileFor(id: string): AppendFile {
+    return new AppendFile(this.store.file(id), () =>
+      headerLine({ id, created: this.created, cwd: this.options.projectDir }),
+    );
+  }
+
+  private write(line: string): void {
+    if (this.broken) return;
+    try {
+      this.file.append(line);
+    } catch (error) {
+      // Once: a full disk must not turn every event into a message.
+      this.broken = true;
+      this.options.notice(`session ${this.id} is no longer being saved: ${errorMessage(error)}`, 'error');
+    }
+  }
+
+  /** Tells the index what the session looks like now; in the background, one update at a time. */
+  private remember(): void {
+    const id = this.id;
+    const entry = {
+      title: this.title,
+      created: this.created,
+      updated: new Date(this.now()).toISOString(),
+      turns: this.turns,
+    };
+    this.indexed = true;
+    this.indexing = this.indexing.then(() => this.store.remember(id, entry)).catch(() => undefined);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}

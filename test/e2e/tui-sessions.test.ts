@@ -1,0 +1,95 @@
+/**
+ * Sessions in the TUI, in a real pty: the panel's Session row, `/sessions`, `/new`, `/open` (the
+ * opened conversation is what the next request carries), and the resume hint printed on exit.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { createProject, type Project } from './harness.js';
+import { KEYS, type PtySession, spawnTui } from './pty.js';
+
+let project: Project;
+let fake: FakeModel;
+let tui: PtySession | undefined;
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await tui?.dispose();
+  tui = undefined;
+  await fake.close();
+  await project.cleanup();
+});
+
+function type(screen: PtySession, text: string): void {
+  screen.send(text);
+  screen.send(KEYS.enter);
+}
+
+/** The id the panel's Session row shows. */
+function panelSession(screen: PtySession): string {
+  const match = /Session ([A-Za-z0-9_-]+)/.exec(screen.screen());
+  if (!match) throw new Error(`no Session row on screen:\n${screen.screen()}`);
+  return match[1]!;
+}
+
+describe('sessions in the TUI', () => {
+  it('/sessions lists them, /new starts one, /open goes back, and exit says how to resume', async () => {
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    const first = panelSession(tui);
+
+    fake.push({ text: 'Noted: the blue door.' });
+    type(tui, 'remember the blue door');
+    await tui.waitFor('Noted: the blue door.');
+
+    type(tui, '/new red-room');
+    await tui.waitFor('new session red-room');
+    await tui.waitFor('Session red-room');
+    fake.push({ text: 'Noted: the red room.' });
+    type(tui, 'remember the red room');
+    await tui.waitFor('Noted: the red room.');
+
+    type(tui, '/sessions');
+    await tui.waitUntil(
+      (screen) =>
+        /\* red-room .* 1 turn {2}remember the red room/.test(screen) && screen.includes(`  ${first}`),
+      'both sessions listed, the current one marked',
+    );
+    expect(tui.screen()).toMatch(new RegExp(`  ${first} .* 1 turn  remember the blue door`));
+
+    type(tui, `/open ${first}`);
+    await tui.waitFor(`opened session ${first} (1 turn)`);
+    await tui.waitFor('last message: remember the blue door');
+    await tui.waitFor(`Session ${first}`);
+    fake.push({ text: 'It was the blue door.' });
+    type(tui, 'which door?');
+    await tui.waitFor('It was the blue door.');
+    const thread = fake.requests[2]!.body.messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    expect(thread).toEqual(['remember the blue door', 'Noted: the blue door.', 'which door?']);
+
+    type(tui, '/exit');
+    await tui.waitFor(new RegExp(`^resume with: geekagent --resume ${first}$`, 'm'));
+    expect(await tui.exited()).toBe(0);
+  });
+
+  it('--continue reopens the last session with its recent messages on screen', async () => {
+    fake.push({ text: 'Hello, Grace.' });
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    const id = panelSession(tui);
+    type(tui, 'I am Grace');
+    await tui.waitFor('Hello, Grace.');
+    type(tui, '/exit');
+    expect(await tui.exited()).toBe(0);
+    await tui.dispose();
+
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40, args: ['--continue'] });
+    await tui.waitFor(`opened session ${id} (1 turn)`);
+    expect(tui.screen()).toContain('I am Grace');
+    expect(tui.screen()).toContain('Hello, Grace.');
+    expect(panelSession(tui)).toBe(id);
+  });
+});

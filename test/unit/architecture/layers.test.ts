@@ -1,0 +1,107 @@
+/**
+ * The layer rule: folder dependencies point one way — faces (cli, tui) → app → features
+ * (sessions) → extensions → agent/trust → mcp → the built-in tools → providers/permissions →
+ * the tool contract/commands → config/process → util. Parses every import of src/** (static and dynamic) and fails on one that
+ * runs back up or sideways between two folders of the same layer. OpenAI wire types stay in
+ * providers/.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../e2e/harness.js';
+
+const SRC = path.join(REPO_ROOT, 'src');
+
+/** Higher may import lower; equal ranks may not import each other. */
+const LAYERS: Record<string, number> = {
+  util: 0,
+  config: 1,
+  process: 1,
+  tools: 2,
+  commands: 2,
+  permissions: 3,
+  providers: 3,
+  // The built-in tools use the sandbox and root-file primitives; the Tool contract stays below them.
+  'tools/builtin': 3.5,
+  mcp: 4,
+  agent: 5,
+  trust: 5,
+  extensions: 6,
+  sessions: 7,
+  app: 8,
+  tui: 9,
+  cli: 10,
+};
+
+interface Import {
+  file: string;
+  from: string;
+  to: string;
+  specifier: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+
+/** The layer a path under src/ belongs to: its top folder, or `tools/builtin`. */
+function layerOf(relative: string): string {
+  const parts = relative.split(path.sep);
+  return parts[0] === 'tools' && parts[1] === 'builtin' ? 'tools/builtin' : parts[0]!;
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const from = layerOf(path.relative(SRC, file));
+  const out: Import[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const specifier = match[1] ?? match[2]!;
+    if (!specifier.startsWith('.')) {
+      out.push({ file, from, to: `npm:${specifier}`, specifier });
+      continue;
+    }
+    const target = path.relative(SRC, path.resolve(path.dirname(file), specifier));
+    out.push({ file, from, to: layerOf(target), specifier });
+  }
+  return out;
+}
+
+const all = sourceFiles(SRC).flatMap(importsOf);
+
+describe('layers', () => {
+  it('knows every folder under src/', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => LAYERS[folder] === undefined)).toEqual([]);
+  });
+
+  it('finds the imports it checks', () => {
+    // A parser that found nothing would pass everything.
+    expect(all.filter((i) => i.from === 'app' && i.to === 'agent').length).toBeGreaterThan(0);
+    expect(all.filter((i) => i.from === 'cli' && i.to === 'tui').length).toBeGreaterThan(0);
+  });
+
+  it('has no import that runs back up a layer or sideways across one', () => {
+    const violations = all
+      .filter((i) => !i.to.startsWith('npm:') && i.to !== i.from)
+      .filter((i) => (LAYERS[i.to] ?? Number.POSITIVE_INFINITY) >= (LAYERS[i.from] ?? -1))
+      .map((i) => `${path.relative(REPO_ROOT, i.file)} (${i.from}) imports ${i.specifier} (${i.to})`);
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps the OpenAI SDK and its wire types inside providers/', () => {
+    const leaks = all
+      .filter((i) => i.to === 'npm:openai' || i.to.startsWith('npm:openai/'))
+      .filter((i) => i.from !== 'providers')
+      .map((i) => path.relative(REPO_ROOT, i.file));
+    expect(leaks).toEqual([]);
+  });
+});
