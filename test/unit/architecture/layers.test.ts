@@ -16,6 +16,8 @@ const SRC = path.join(REPO_ROOT, 'src');
 const LAYERS: Record<string, number> = {
   util: 0,
   config: 1,
+  // The one search module (BM25F): a leaf that tool search, memory and the knowledge base share.
+  search: 1,
   process: 1,
   tools: 2,
   commands: 2,
