@@ -18,6 +18,7 @@ import { compactionExtension } from '../extensions/compaction.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension } from '../extensions/mcp.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
+import { todoExtension } from '../extensions/todos.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
@@ -190,6 +191,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     projectInstructionsExtension(permissions.root),
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
     sessionsExtension(sessions),
+    todoExtension(conversation),
     compactionExtension(
       new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
       conversation,

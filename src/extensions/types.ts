@@ -66,6 +66,8 @@ export interface ExtensionSetup {
     /** Hides tools from the model; the executor refuses a hidden tool the model names anyway. */
     toolFilter(filter: (tool: Tool) => boolean): void;
   };
+  /** A field of print mode's JSON result (`"todos"`), read when the turn ends. */
+  report(key: string, value: () => unknown): void;
   /** Panel rows or commands changed: the faces redraw. */
   changed(): void;
   /** A line for the person outside any turn's answer (a session could not be saved). */

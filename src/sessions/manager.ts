@@ -79,7 +79,7 @@ export class Sessions {
         }
         return;
       }
-      if (change.type === 'usage') return;
+      if (change.type === 'usage' || change.type === 'state') return;
       const now = options.conversation.messages.filter((message) => message.role === 'user').length;
       if (change.type === 'truncate') this.turns = Math.max(0, this.turns - (this.userMessages - now));
       this.userMessages = now;
