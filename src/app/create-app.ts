@@ -35,6 +35,8 @@ import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
+import { loadAgents } from '../subagents/definitions.js';
+import { agentLimits, agentsExtension } from '../subagents/extension.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -192,6 +194,33 @@ export async function createApp(options: AppOptions): Promise<App> {
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
     sessionsExtension(sessions),
     todoExtension(conversation),
+    agentsExtension(
+      {
+        registry,
+        approver: options.approver,
+        executorFor: (view, approver) =>
+          new ToolExecutor({
+            registry: view,
+            policies,
+            approver,
+            redact,
+            context: { sandbox, undo, env, redact, protectedPaths },
+          }),
+        providerFor: (model) =>
+          model === undefined || model === settings.model
+            ? provider
+            : new OpenAIChatProvider({ ...settings, model }, { redact }),
+        root: permissions.root,
+        isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
+        transcriptFor: (runId) => sessions.childTranscript(runId),
+      },
+      await loadAgents({
+        // A cloned repository's agents choose tools and instructions: only in a trusted folder.
+        project: trusted ? path.join(projectDir, '.geekagent', 'agents') : undefined,
+        user: path.join(userDir, 'agents'),
+      }),
+      agentLimits(env),
+    ),
     compactionExtension(
       new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
       conversation,
@@ -234,6 +263,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       return shutdown;
     },
   };
+}
+
+/** An MCP tool whose server marked it `readOnlyHint: true` (the default agent may use it). */
+function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
+  for (const status of mcp.statuses()) {
+    if (status.state.state !== 'connected') continue;
+    const tool = status.state.tools.find((info) => info.modelName === name);
+    if (tool)
+      return (tool.definition.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
+  }
+  return false;
 }
 
 function policyLayers(permissions: PermissionConfig, options: AppOptions): PolicyLayer[] {

@@ -4,6 +4,7 @@
  * and switching — a new session, opening another (a tool call left without a result by a crash
  * gets a synthetic "interrupted" one, so the next request is valid), naming the current one.
  */
+import path from 'node:path';
 import type { Conversation } from '../agent/conversation.js';
 import { errorMessage } from '../util/errors.js';
 import { AppendFile, checkId, SessionError } from './files.js';
@@ -172,6 +173,42 @@ export class Sessions {
     await this.store.rename(this.id, id);
     this.id = id;
     this.file = this.fileFor(id);
+  }
+
+  /**
+   * Where a sub-agent's transcript goes: `<id>.agents/<runId>.jsonl` beside this session's file,
+   * in the session log format, one line per change of the child's conversation.
+   */
+  childTranscript(runId: string): { file: string; record(conversation: Conversation): () => void } {
+    checkId(runId);
+    const file = path.join(path.dirname(this.store.file(this.id)), `${this.id}.agents`, `${runId}.jsonl`);
+    const created = new Date(this.now()).toISOString();
+    return {
+      file,
+      record: (conversation) => {
+        const out = new AppendFile(file, () =>
+          headerLine({ id: runId, created, cwd: this.options.projectDir }),
+        );
+        let broken = false;
+        const stop = conversation.onChange((change) => {
+          const line = changeLine(change, this.now());
+          if (!line || broken) return;
+          try {
+            out.append(line);
+          } catch (error) {
+            broken = true;
+            this.options.notice(
+              `sub-agent transcript ${runId} is not saved: ${errorMessage(error)}`,
+              'error',
+            );
+          }
+        });
+        return () => {
+          stop();
+          out.close();
+        };
+      },
+    };
   }
 
   /** The first line of the latest user message, shortened (a recap after /open). */

@@ -30,6 +30,7 @@ const LAYERS: Record<string, number> = {
   trust: 5,
   extensions: 6,
   sessions: 7,
+  subagents: 7,
   app: 8,
   tui: 9,
   cli: 10,
