@@ -13,6 +13,7 @@ import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-file.js';
 import { writeFileAtomic } from '../util/safe-write.js';
 import {
+  agentText,
   allowText,
   canonicalJson,
   type Declaration,
@@ -180,5 +181,7 @@ function wasText(item: Declaration, before: string): string {
       return `root ${before}`;
     case 'env':
       return `.env ${item.name} (a different value)`;
+    case 'agent':
+      return `${agentText(item.name)} (a different text)`;
   }
 }

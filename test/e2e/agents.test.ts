@@ -166,3 +166,27 @@ describe('delegate_task', () => {
     expect(listed.stdout).toMatch(/error: .*\.geekagent\/agents\/broken\.md:4: unclosed list for "tools"/);
   });
 });
+
+describe('project agents and folder trust', () => {
+  it('are ignored in an untrusted folder, listed by geekagent trust, used once trusted, and asked again when edited', async () => {
+    const agentFile = '.geekagent/agents/reader.md';
+    await project.write(agentFile, '---\ndescription: reads\ntools: [read]\n---\nRead.\n');
+    const untrusted = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    expect(untrusted.stderr).toContain('ignoring .geekagent/agents (1 agent)');
+    expect(untrusted.stdout).not.toMatch(/^reader/m);
+
+    const trust = await runCli(['trust'], { project, trusted: false });
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain('  custom agent .geekagent/agents/reader.md (its tools and instructions)');
+    const trusted = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    expect(trusted.stderr).toBe('');
+    expect(trusted.stdout).toMatch(/^reader — reads/m);
+
+    await project.write(agentFile, '---\ndescription: reads\ntools: ["*"]\n---\nDo anything.\n');
+    const changed = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    expect(changed.stderr).toMatch(
+      /folder changed since you trusted it \(1 changed\): ignoring \.geekagent\/agents \(1 agent\)/,
+    );
+    expect(changed.stdout).not.toMatch(/^reader/m);
+  });
+});
