@@ -145,8 +145,9 @@ function stringField(value: FrontmatterValue | undefined): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
+/** No `tools` line: the default agent's read-only set. */
 function listField(value: FrontmatterValue | undefined): string[] | undefined {
-  if (value === undefined) return [];
+  if (value === undefined) return [...READ_ONLY_TOOLS, '@readonly-mcp'];
   if (Array.isArray(value)) return value.filter((item) => item !== '');
   // `tools: read, glob` is accepted too.
   return value

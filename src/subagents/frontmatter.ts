@@ -1,6 +1,7 @@
 /**
  * A small, lenient frontmatter reader for agent files: `---` lines around `key: value` pairs, where
- * a value is a string (quotes optional), an inline list `[a, b]`, or a block list of `- item` lines.
+ * a value is a string (quotes optional), an inline list `[a, b]`, or a block list of `- item` lines;
+ * `# comments` are ignored.
  * Anything else is an error with its line number (1-based, in the whole file).
  */
 
@@ -24,14 +25,14 @@ export function parseFrontmatter(text: string): Frontmatter {
     const item = /^\s+-\s*(.*)$/.exec(raw) ?? /^-\s+(.*)$/.exec(raw);
     if (item) {
       if (!list) return { ok: false, line, message: 'a "- item" line must follow a "key:" line' };
-      list.push(unquote(item[1]!.trim()));
+      list.push(unquote(withoutComment(item[1]!.trim())));
       continue;
     }
     const pair = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:\s*(.*)$/.exec(raw);
     if (!pair)
       return { ok: false, line, message: `expected "key: value", got ${JSON.stringify(raw.slice(0, 60))}` };
     const key = pair[1]!;
-    const value = pair[2]!.trim();
+    const value = withoutComment(pair[2]!.trim());
     if (value === '') {
       list = [];
       fields[key] = { value: list, line };
@@ -50,6 +51,12 @@ export function parseFrontmatter(text: string): Frontmatter {
     fields[key] = { value: unquote(value), line };
   }
   return { ok: false, line: lines.length, message: 'the frontmatter block is not closed with "---"' };
+}
+
+/** `value   # note` → `value` (a `#` inside quotes stays). */
+function withoutComment(value: string): string {
+  if (value.startsWith('"') || value.startsWith("'")) return value;
+  return value.replace(/\s+#.*$/, '').replace(/^#.*$/, '');
 }
 
 function unquote(value: string): string {
