@@ -15,6 +15,8 @@ export interface ViewOptions {
   own?: readonly Tool[];
 }
 
+const NOT_INHERITED = new Set(['delegate_task', 'todo_write']);
+
 export function matchesPattern(name: string, pattern: string): boolean {
   if (!pattern.includes('*')) return name === pattern;
   const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
@@ -34,8 +36,9 @@ export class ToolView extends ToolRegistry {
 
   allows(name: string): boolean {
     if (this.own.has(name)) return true;
-    // The parent's own delegate_task is never inherited: depth is the view's `own` tool's business.
-    if (name === 'delegate_task') return false;
+    // The parent's own delegate_task is never inherited (depth is the view's `own` tool's business),
+    // nor todo_write: the todo list is the parent session's plan, not a child's scratchpad.
+    if (NOT_INHERITED.has(name)) return false;
     return this.options.patterns.some((pattern) =>
       pattern === '@readonly-mcp' ? this.options.isReadOnlyMcp(name) : matchesPattern(name, pattern),
     );

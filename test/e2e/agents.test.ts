@@ -190,3 +190,29 @@ describe('project agents and folder trust', () => {
     expect(changed.stdout).not.toMatch(/^reader/m);
   });
 });
+
+describe('a sub-agent and the permission layer', () => {
+  it('an ask tool of a child is refused in print mode as usual; "*" does not give it todo_write or delegate_task', async () => {
+    await project.write('.geekagent/agents/writer.md', '---\ndescription: writes\ntools: ["*"]\n---\n');
+    fake.push(
+      { toolCalls: [call('delegate_task', { task: 'write it', agent: 'writer' })] },
+      { text: 'done' },
+    );
+    fake.pushFor('writer', { toolCalls: [call('write', { path: 'out.txt', content: 'x' })] }, (request) => ({
+      text: `child saw: ${toolResults(request).join(' | ')}`,
+    }));
+    const out = await runJson('Write via the child');
+    const child = fake.requests.find((request) => subAgentOf(request) === 'writer')!;
+    const offered = (child.body.tools ?? []).map((tool) => (tool.function as { name: string }).name);
+    expect(offered).toContain('write');
+    expect(offered).not.toContain('todo_write');
+    expect(offered).not.toContain('delegate_task');
+    expect(out.agents[0]!.tool_calls).toEqual([
+      expect.objectContaining({ name: 'write', decision: 'refused', is_error: true }),
+    ]);
+    expect(out.tool_calls[0]!.result).toContain(
+      'child saw: needs approval: run interactively or pass --allow write',
+    );
+    expect(existsSync(`${project.dir}/out.txt`)).toBe(false);
+  });
+});

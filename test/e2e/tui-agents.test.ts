@@ -85,4 +85,26 @@ describe('sub-agents in the TUI', () => {
     tui.send(KEYS.enter);
     await tui.waitFor('Back after the cancel.');
   });
+
+  it("asks the same person about a child's ask tool, labelled with the agent's name", async () => {
+    await project.write('.geekagent/agents/writer.md', '---\ndescription: writes\ntools: [write]\n---\n');
+    fake.push(
+      { toolCalls: [call('delegate_task', { task: 'write out.txt', agent: 'writer' })] },
+      { text: 'Parent done.' },
+    );
+    fake.pushFor(
+      'writer',
+      { toolCalls: [call('write', { path: 'out.txt', content: 'hello' })] },
+      { text: 'Wrote it.' },
+    );
+    const tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    sessions.push(tui);
+    await tui.waitFor('Type /help');
+    tui.send('have the writer write');
+    tui.send(KEYS.enter);
+    await tui.waitFor(/\[agent writer\] .*out\.txt/);
+    tui.send('y');
+    await tui.waitFor('Parent done.');
+    expect(readOrEmpty(path.join(project.dir, 'out.txt'))).toBe('hello');
+  });
 });
