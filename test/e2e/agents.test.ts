@@ -38,10 +38,15 @@ interface Output {
   agents: ChildJson[];
 }
 
-async function runJson(prompt: string, extra: string[] = []): Promise<Output> {
+async function runJson(
+  prompt: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Output> {
   const result = await runCli(['-p', prompt, '--output-format', 'json', ...extra], {
     project,
     modelUrl: fake.url,
+    env,
   });
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as Output;
@@ -147,6 +152,19 @@ describe('delegate_task', () => {
     );
     expect(out.agents[0]!.status).toBe('failed');
     expect(out.result).toMatch(/^seen: \[agent explore/);
+  });
+
+  it('a child whose model never answers times out with a result saying so', async () => {
+    fake.push({ toolCalls: [call('delegate_task', { task: 'wait forever' })] }, (request) => ({
+      text: `seen: ${toolResults(request).join(' | ')}`,
+    }));
+    fake.pushFor('explore', { kind: 'silent' });
+    const out = await runJson('Try', [], { GEEKAGENT_AGENT_TIMEOUT_SECONDS: '1' });
+    expect(out.tool_calls[0]!.is_error).toBe(true);
+    expect(out.tool_calls[0]!.result).toMatch(
+      /^\[agent explore · 1 round · 0 tokens · timed out\]\ntimed out after 1 s/,
+    );
+    expect(out.agents[0]!.status).toBe('timed_out');
   });
 
   it('the default agent sees only read-only tools and no delegate_task; /agents lists agents and load errors', async () => {
