@@ -213,6 +213,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
         transcriptFor: (runId) => sessions.childTranscript(runId),
+        transcripts: {
+          list: () => sessions.childRuns(),
+          show: (runId) => sessions.childTranscriptText(runId),
+        },
       },
       await loadAgents({
         // A cloned repository's agents choose tools and instructions: only in a trusted folder.

@@ -4,12 +4,14 @@
  * and switching — a new session, opening another (a tool call left without a result by a crash
  * gets a synthetic "interrupted" one, so the next request is valid), naming the current one.
  */
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Conversation } from '../agent/conversation.js';
+import type { HistoryMessage } from '../agent/history.js';
 import { errorMessage } from '../util/errors.js';
 import { AppendFile, checkId, SessionError } from './files.js';
 import { importLegacySessions } from './legacy.js';
-import { changeLine, headerLine, titleOf } from './log.js';
+import { changeLine, headerLine, replay, titleOf } from './log.js';
 import { SessionStore, type SessionSummary } from './store.js';
 
 /** Which session a run starts in. */
@@ -211,6 +213,31 @@ export class Sessions {
     };
   }
 
+  /** A sub-agent transcript of this session, read-only, as lines for a person (`/agents log <run>`). */
+  async childTranscriptText(runId: string): Promise<string> {
+    checkId(runId);
+    const file = this.childTranscript(runId).file;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new SessionError(`no sub-agent run ${runId} in session ${this.id} (/agents runs lists them)`);
+      throw error;
+    }
+    return describeTranscript(replay(text).state.messages);
+  }
+
+  /** Sub-agent runs saved with this session, oldest first. */
+  async childRuns(): Promise<string[]> {
+    const dir = path.dirname(this.childTranscript('x').file);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    return names
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => name.slice(0, -'.jsonl'.length))
+      .sort();
+  }
+
   /** The first line of the latest user message, shortened (a recap after /open). */
   lastUserMessage(): string | undefined {
     const messages = this.options.conversation.messages;
@@ -279,4 +306,31 @@ export class Sessions {
   private now(): number {
     return (this.options.now ?? Date.now)();
   }
+}
+
+/** One block per message, long ones cut: a read-only look at a transcript. */
+function describeTranscript(messages: readonly HistoryMessage[]): string {
+  const cut = (text: string) =>
+    text.length > 2_000 ? `${text.slice(0, 2_000)}… (${text.length} chars)` : text;
+  return messages
+    .map((message) => {
+      switch (message.role) {
+        case 'tool': {
+          const output =
+            typeof message.output === 'string'
+              ? message.output
+              : message.output
+                  .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
+                  .join('\n');
+          return `tool ${message.name}${message.isError ? ' (error)' : ''}: ${cut(output)}`;
+        }
+        case 'assistant': {
+          const calls = (message.toolCalls ?? []).map((call) => `  → ${call.name} ${cut(call.arguments)}`);
+          return [`agent: ${cut(message.text)}`, ...calls].join('\n');
+        }
+        default:
+          return `${message.role}: ${cut(message.text)}`;
+      }
+    })
+    .join('\n');
 }

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Extension } from '../extensions/types.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
+import { errorMessage } from '../util/errors.js';
 import { Limiter } from '../util/limiter.js';
 import { visible } from '../util/terminal-text.js';
 import { type AgentCatalog, type AgentDefinition, DEFAULT_AGENT } from './definitions.js';
@@ -59,9 +60,27 @@ export function agentsExtension(deps: RunnerDeps, catalog: AgentCatalog, limits:
       host.tools.add(delegateTool(context, 0), 'allow');
       host.commands.add({
         name: 'agents',
-        usage: '/agents',
-        description: 'list the agents delegate_task can use (and agent files that failed to load)',
-        run: async (_args, ctx) => ctx.print(describeCatalog(catalog)),
+        usage: '/agents [runs | log <run>]',
+        description:
+          'list the agents delegate_task can use (and agent files that failed to load); runs: this session’s sub-agent runs; log: one run’s transcript',
+        run: async ([sub, run], ctx) => {
+          const saved = deps.transcripts;
+          if (sub === undefined) return ctx.print(describeCatalog(catalog));
+          if (sub === 'runs' && saved) {
+            const runs = await saved.list();
+            return ctx.print(
+              runs.length > 0 ? visible(runs.join('\n')) : '(no sub-agent runs in this session)',
+            );
+          }
+          if (sub === 'log' && run && saved) {
+            try {
+              return ctx.print(visible(await saved.show(run)));
+            } catch (error) {
+              return ctx.print(errorMessage(error), 'error');
+            }
+          }
+          ctx.print('usage: /agents [runs | log <run>]', 'error');
+        },
       });
       // A new parent turn starts a new list of child runs for the JSON result.
       host.hooks.event((event) => {

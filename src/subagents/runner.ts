@@ -51,6 +51,8 @@ export interface RunnerDeps {
   root: string;
   isReadOnlyMcp(name: string): boolean;
   transcriptFor?(runId: string): TranscriptSink | undefined;
+  /** Saved runs of the current session, and one run's transcript as text (`/agents runs|log`). */
+  transcripts?: { list(): Promise<string[]>; show(runId: string): Promise<string> };
 }
 
 export interface RunRequest {

@@ -116,6 +116,15 @@ describe('delegate_task', () => {
     // The transcript is saved beside the parent session and linked from the result.
     expect(out.tool_calls[0]!.result).toContain(`(transcript: ${run!.transcript})`);
     expect(readFileSync(run!.transcript!, 'utf8')).toContain('The word is PLUM.');
+    // And read back, read-only, from the continued session.
+    const opts = { project, modelUrl: fake.url };
+    const runs = await runCli(['-p', '/agents runs', '--continue'], opts);
+    expect(runs.stdout.trim()).toMatch(/^01-reader-[0-9a-f]{4}$/);
+    const log = await runCli(['-p', `/agents log ${runs.stdout.trim()}`, '--continue'], opts);
+    expect(log.stdout).toContain('user: What is the secret word in notes.txt?');
+    expect(log.stdout).toContain('  → read {"path":"notes.txt"}');
+    expect(log.stdout).toContain('tool write (error): tool write is not available');
+    expect(log.stdout).toMatch(/^agent: The word is PLUM\./m);
   });
 
   it('two delegations of one round run at once: each child request is answered only once the other arrived', async () => {
