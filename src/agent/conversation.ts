@@ -55,7 +55,11 @@ export class Conversation {
 
   constructor() {
     this.history.onChange((change) => {
-      if (change.type === 'truncate' && change.after === null) this.context = 0;
+      // A reset (everything dropped) starts the session's state over too: no stale todo list.
+      if (change.type === 'truncate' && change.after === null) {
+        this.context = 0;
+        this.states.clear();
+      }
       if (
         change.type === 'truncate' ||
         (change.type === 'replace' && !SIZE_KEEPING_REPLACEMENTS.has(change.reason))

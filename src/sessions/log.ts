@@ -151,6 +151,8 @@ export function replay(text: string): Replayed {
         }
         break;
       case 'truncate': {
+        // A reset drops the session's state with the messages (as Conversation does).
+        if (event.after === null) for (const key of Object.keys(state)) delete state[key];
         const at = event.after === null ? -1 : messages.findIndex((m) => m.id === event.after);
         if (event.after !== null && at < 0) break;
         const removed = messages.slice(at + 1);

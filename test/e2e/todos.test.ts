@@ -53,6 +53,10 @@ describe('todo_write', () => {
 
     const shown = await run(['-p', '/todos', '--continue']);
     expect(shown.stdout).toBe(`${listed}\n`);
+
+    // /reset clears the conversation, and the plan with it.
+    await run(['-p', '/reset', '--continue']);
+    expect((await run(['-p', '/todos', '--continue'])).stdout).toBe('(the todo list is empty)\n');
   });
 
   it('refuses two items in progress with a message for the model, and keeps the old list', async () => {
