@@ -17,6 +17,7 @@ import { errorMessage } from '../util/errors.js';
 import {
   type Catalog,
   catalogTools,
+  type ListedTool,
   listAllTools,
   listExtras,
   NO_EXTRAS,
@@ -40,6 +41,7 @@ import {
 import { CoalescingTransport } from './notification-flow.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
+import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport, TransportFactory } from './transports.js';
 
 export interface RestartPolicy {
@@ -70,6 +72,13 @@ export interface ConnectionOptions {
   restartPolicy?: RestartPolicy;
   /** Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect. */
   configureClient?: (client: Client) => void;
+  /**
+   * The server's cached listing: the connection starts `idle` with these tools and connects on
+   * first use (a call, a resource, a prompt, a reconnect).
+   */
+  lazyFrom?: CachedListing;
+  /** Where the server's log is, for the person and the model (`.geekagent/logs/<server>.log`). */
+  logHint?: string;
 }
 
 export interface CallOptions {
@@ -89,11 +98,21 @@ export class McpConnection {
   private restartTimer: NodeJS.Timeout | undefined;
   private catalog: Catalog | undefined;
   private extrasValue: ServerExtras = NO_EXTRAS;
+  /** The raw tools of the latest listing (what the cache keeps). */
+  private listedTools: ListedTool[] | undefined;
+  /** The first start of an idle server: every use waits on this one attempt. */
+  private starting: Promise<void> | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
-    this.stateValue = options.definition.disabled
-      ? { state: 'disabled' }
-      : { state: 'connecting', attempt: 1 };
+    const cached = options.lazyFrom;
+    if (options.definition.disabled) {
+      this.stateValue = { state: 'disabled' };
+    } else if (cached) {
+      this.catalog = catalogTools(options.definition, cached.tools);
+      this.stateValue = { state: 'idle', tools: this.catalog.tools };
+    } else {
+      this.stateValue = { state: 'connecting', attempt: 1 };
+    }
   }
 
   get name(): string {
@@ -112,9 +131,42 @@ export class McpConnection {
     return this.catalog?.warnings ?? [];
   }
 
-  /** Resources, resource templates and prompts of the connected server. */
+  /** Resources, resource templates and prompts of the connected server (an idle one: cached prompts). */
   get extras(): ServerExtras {
+    if (this.stateValue.state === 'idle')
+      return { ...NO_EXTRAS, prompts: this.options.lazyFrom?.prompts ?? [] };
     return this.stateValue.state === 'connected' ? this.extrasValue : NO_EXTRAS;
+  }
+
+  /** Whether the server offers resources (an idle one: as it did when cached). */
+  get offersResources(): boolean {
+    if (this.stateValue.state === 'idle') return this.options.lazyFrom?.resources ?? false;
+    return Boolean(this.connectedClient?.getServerCapabilities()?.resources);
+  }
+
+  /** The latest successful listing, in the cache's shape; undefined before one. */
+  get listing(): CachedListing | undefined {
+    if (this.stateValue.state !== 'connected' || !this.listedTools) return undefined;
+    return { tools: this.listedTools, resources: this.offersResources, prompts: this.extrasValue.prompts };
+  }
+
+  /**
+   * Starts an idle server, once, however many uses ask at the same time; resolves when that start
+   * has an outcome (a failed one is retried with the usual backoff). Other states: at once, or when
+   * a start already under way ends.
+   */
+  ensureStarted(): Promise<void> {
+    if (this.stateValue.state !== 'idle') return this.starting ?? Promise.resolve();
+    this.options.log.append(`${OWN_NOTE} starting on first use`);
+    this.starting = this.connectOnce('startup')
+      .then((ok) => {
+        if (!ok && !this.closed && this.stateValue.state === 'failed')
+          this.scheduleRestart(this.stateValue.error);
+      })
+      .finally(() => {
+        this.starting = undefined;
+      });
+    return this.starting;
   }
 
   /** The SDK client while connected (resources, prompts and the like go through it). */
@@ -148,6 +200,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    if (this.stateValue.state === 'idle' || this.starting) await this.ensureStarted();
     const client = this.connectedClient;
     if (!client) throw new ToolError(this.unavailableMessage());
     const { timeoutMs } = this.options.definition;
@@ -239,6 +292,7 @@ export class McpConnection {
         return new Error('superseded');
       }
       this.connectedAt = Date.now();
+      this.listedTools = tools;
       this.catalog = catalogTools(definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
       return true;
@@ -294,6 +348,7 @@ export class McpConnection {
     try {
       const tools = await listAllTools(client, this.options.definition.timeoutMs);
       if (generation !== this.generation || this.stateValue.state !== 'connected') return;
+      this.listedTools = tools;
       this.catalog = catalogTools(this.options.definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
     } catch (error) {
@@ -361,7 +416,9 @@ export class McpConnection {
   }
 
   private unavailableMessage(): string {
-    return unavailableMessage(this.name, this.stateValue, this.options.definition.file);
+    const message = unavailableMessage(this.name, this.stateValue, this.options.definition.file);
+    const { logHint } = this.options;
+    return logHint && this.stateValue.state === 'failed' ? `${message} (its log: ${logHint})` : message;
   }
 
   private describeCallError(error: unknown, toolName: string): string {
