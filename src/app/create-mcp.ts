@@ -75,6 +75,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
       prompter: options.prompter,
     }),
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
+    projectDir: options.projectDir,
     acceptsMedia: options.acceptsMedia,
     clientVersion: PACKAGE_VERSION,
     features: options.features,

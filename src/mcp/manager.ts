@@ -20,8 +20,9 @@ import { McpConnection, type RestartPolicy } from './connection.js';
 import { createResourceTools } from './resources.js';
 import { ServerLog } from './server-log.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
-import { createMcpTool } from './tool-adapter.js';
+import { type AdapterOptions, createMcpTool } from './tool-adapter.js';
 import { type CachedListing, sameListing, writeCachedListing } from './tool-cache.js';
+import { saveToolOutput } from './tool-output.js';
 import type { TransportFactory } from './transports.js';
 
 /**
@@ -42,6 +43,8 @@ export interface McpManagerOptions {
   serverNames?: readonly string[];
   /** `<project>/.geekagent/logs`; undefined keeps logs in memory only. */
   logDir: string | undefined;
+  /** The project folder: cut results are kept whole in its `.geekagent/tool-output/`. */
+  projectDir?: string;
   acceptsMedia: boolean;
   clientVersion: string;
   concurrency?: number;
@@ -252,6 +255,14 @@ export class McpManager {
     for (const listener of this.listeners) listener();
   }
 
+  private adapterOptions(): AdapterOptions {
+    const { projectDir, acceptsMedia } = this.options;
+    return {
+      acceptsMedia,
+      keepOutput: projectDir ? (text) => saveToolOutput(projectDir, text) : undefined,
+    };
+  }
+
   /** A listing that differs from the cache (or the first one) replaces it; failures only logged. */
   private updateCache(slot: ServerSlot): void {
     const { cacheDir } = this.options;
@@ -281,7 +292,7 @@ export class McpManager {
       }
       this.options.policies.registerMcpTool?.(info.modelName, slot.entry.name, info.definition);
       this.options.policies.ensureToolPolicy(info.modelName, 'ask');
-      registry.upsert(createMcpTool(connection, info, { acceptsMedia: this.options.acceptsMedia }));
+      registry.upsert(createMcpTool(connection, info, this.adapterOptions()));
       next.add(info.modelName);
     }
     if (connection.offersResources) {

@@ -164,3 +164,30 @@ describe('start-up errors a server answers with', () => {
     });
   }
 });
+
+describe('a result cut by the token limit', () => {
+  it('keeps the whole text in .geekagent/tool-output/ and the note gives the path the model can read', async () => {
+    await servers(['a'], { maxResultTokens: 10 });
+    const long = `${'lorem ipsum '.repeat(40)}THE-END`;
+    let kept = '';
+    fake.push(
+      { toolCalls: [{ name: 'mcp_a_echo', arguments: JSON.stringify({ text: long }) }] },
+      (request) => {
+        const note = String(request.body.messages.filter((m) => m.role === 'tool').at(-1)?.content);
+        kept = /is kept in (\S+):/.exec(note)?.[1] ?? '';
+        return { toolCalls: [{ name: 'read', arguments: JSON.stringify({ path: kept }) }] };
+      },
+      { text: 'done' },
+    );
+    const run = await runCli(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*'], {
+      project,
+      modelUrl: fake.url,
+    });
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls[0]?.result).toContain('(result truncated');
+    expect(kept.startsWith(path.join(project.dir, '.geekagent', 'tool-output'))).toBe(true);
+    expect(await readFile(kept, 'utf8')).toBe(`echo: ${long}`);
+    expect(out.tool_calls[1]?.name).toBe('read');
+    expect(out.tool_calls[1]?.result).toContain('THE-END');
+  });
+});
