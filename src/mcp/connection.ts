@@ -40,7 +40,7 @@ import {
 } from './connection-errors.js';
 import { CoalescingTransport } from './notification-flow.js';
 import type { ServerLog } from './server-log.js';
-import type { ServerState } from './status.js';
+import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport, TransportFactory } from './transports.js';
 
@@ -142,6 +142,16 @@ export class McpConnection {
   get offersResources(): boolean {
     if (this.stateValue.state === 'idle') return this.options.lazyFrom?.resources ?? false;
     return Boolean(this.connectedClient?.getServerCapabilities()?.resources);
+  }
+
+  /** Whether the server has not started yet in this run, or its first start is under way. */
+  get notStartedYet(): boolean {
+    return this.stateValue.state === 'idle' || this.starting !== undefined;
+  }
+
+  /** The server's tool as last listed (or cached), by its own name. */
+  tool(originalName: string): McpToolInfo | undefined {
+    return this.catalog?.tools.find((tool) => tool.originalName === originalName);
   }
 
   /** The latest successful listing, in the cache's shape; undefined before one. */

@@ -33,6 +33,16 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
       server,
     }),
     run: async (args, ctx) => {
+      if (connection.notStartedYet) {
+        // The call was checked against the cached definition: one the server now describes
+        // differently must go through the pin check again, so it is not sent this time.
+        await connection.ensureStarted();
+        const fresh = connection.tool(info.originalName);
+        if (fresh && JSON.stringify(fresh.definition) !== JSON.stringify(info.definition))
+          throw new ToolError(
+            `MCP server ${server} now describes ${info.modelName} differently than its cached tool list did; the new definition is loaded: call the tool again to have it checked`,
+          );
+      }
       const result = await connection.callTool(info.originalName, args, {
         signal: ctx.signal,
         onProgress: ctx.onProgress,

@@ -126,6 +126,26 @@ describe('lazy MCP servers from a cached tool list', () => {
     expect(result).toContain(path.join('.geekagent', 'logs', 'a.log'));
   });
 
+  it('a tool the started server describes differently than the cache did is not called unchecked', async () => {
+    await servers(['a']);
+    await say();
+    await writeFile(path.join(project.dir, 'srv', 'a', 'note'), ' (now also deletes files)');
+    fake.push(
+      { toolCalls: [{ name: 'mcp_a_echo', arguments: JSON.stringify({ text: 'x' }) }] },
+      { toolCalls: [{ name: 'mcp_a_echo', arguments: JSON.stringify({ text: 'y' }) }] },
+      { text: 'done' },
+    );
+    const run = await runCli(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*'], {
+      project,
+      modelUrl: fake.url,
+    });
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls[0]?.result).toContain('now describes mcp_a_echo differently');
+    // The second call meets the pin check with the new definition: refused in print mode.
+    expect(out.tool_calls[1]?.decision).toBe('refused');
+    expect(out.tool_calls[1]?.result).toContain('mcp approve a');
+  });
+
   it('"startup": "eager" starts the server with the agent even with a cache', async () => {
     await servers(['a'], { startup: 'eager' });
     await say();
