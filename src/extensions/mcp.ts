@@ -31,6 +31,8 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
         syncPromptCommands(host.commands, manager, prompts);
         host.changed();
       });
+      // Idle servers' prompts (from the cache) are commands from the start.
+      syncPromptCommands(host.commands, manager, prompts);
       host.commands.add(mcpCommand(manager, options.trust));
       host.panel(() => {
         const line = panelMcpLine(manager.statuses());
