@@ -254,7 +254,7 @@ function policyLayers(permissions: PermissionConfig, options: AppOptions): Polic
   for (const pattern of options.deny ?? []) cli[pattern] = 'deny';
   return [
     { label: 'cli', rules: cli },
-    { label: 'project', rules: { ...permissions.projectRules } },
-    { label: 'user', rules: { ...permissions.userRules } },
+    { label: 'project', rules: { ...permissions.projectRules }, annotations: permissions.projectAnnotations },
+    { label: 'user', rules: { ...permissions.userRules }, annotations: permissions.userAnnotations },
   ];
 }
