@@ -169,8 +169,14 @@ export function describeDeferral(deferred: DeferredTools): string {
       ? 'tool search: no MCP tools to defer'
       : `tool search: not needed (MCP tools ≈ ${tokens(stats.totalTokens)} tokens, under ${DEFER_SHARE * 100}% of the ${tokens(stats.contextWindow)} window)`;
   }
+  // What deferring costs is subtracted: the name list and tool_search's own definition.
+  const tool = toolSearchTool(deferred);
+  const cost =
+    (deferredToolsPrompt(deferred.deferredTools())?.length ?? 0) +
+    JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+  const saved = Math.max(0, stats.deferredTokens - Math.ceil(cost / 4));
   return (
-    `tool search: ${stats.deferred} of ${stats.total} MCP tools deferred, ≈ ${tokens(stats.deferredTokens)} tokens saved per request` +
+    `tool search: ${stats.deferred} of ${stats.total} MCP tools deferred, ≈ ${tokens(saved)} tokens saved per request` +
     (stats.loaded > 0 ? ` (${stats.loaded} loaded)` : '')
   );
 }
