@@ -19,6 +19,8 @@ export interface McpExtensionOptions {
   acceptsMedia: boolean;
   /** An untrusted folder's servers are off: `/mcp` and the panel say so. */
   trust?: FolderTrust;
+  /** More lines for `/mcp` (tool search: how many tools are deferred). */
+  describeMore?: () => string | undefined;
 }
 
 export function mcpExtension(manager: McpManager, options: McpExtensionOptions): Extension {
@@ -33,7 +35,7 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       });
       // Idle servers' prompts (from the cache) are commands from the start.
       syncPromptCommands(host.commands, manager, prompts);
-      host.commands.add(mcpCommand(manager, options.trust));
+      host.commands.add(mcpCommand(manager, options.trust, options.describeMore));
       host.panel(() => {
         const line = panelMcpLine(manager.statuses());
         return {
@@ -88,7 +90,11 @@ export async function waitForServers(
   });
 }
 
-function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashCommand {
+function mcpCommand(
+  manager: McpManager,
+  trust: FolderTrust | undefined,
+  describeMore: (() => string | undefined) | undefined,
+): SlashCommand {
   const command: SlashCommand = {
     name: 'mcp',
     usage: '/mcp [tools|resources|reconnect|logs <server>]',
@@ -109,6 +115,8 @@ function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashC
           return;
         }
         ctx.print(describeServers(statuses));
+        const more = describeMore?.();
+        if (more) ctx.print(more);
         return;
       }
       if (!server || !['tools', 'resources', 'reconnect', 'logs'].includes(sub)) {
