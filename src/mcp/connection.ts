@@ -1,7 +1,8 @@
 /**
  * One MCP server's connection lifecycle on the SDK `Client`: connect within the start-up deadline,
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
- * backoff (bounded), and fail calls fast with the reason while the server is down.
+ * backoff (bounded), and fail calls fast with the reason while the server is down. A server with
+ * a cached listing starts `idle` and connects on first use (one shared start for every caller).
  */
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +12,7 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ToolError, type ToolProgress } from '../tools/types.js';
+import { ToolError } from '../tools/types.js';
 import { abortListeners, addedListener } from '../util/abort-listeners.js';
 import { errorMessage } from '../util/errors.js';
 import {
@@ -39,52 +40,21 @@ import {
   withLine,
 } from './connection-errors.js';
 import { CoalescingTransport } from './notification-flow.js';
-import type { ServerLog } from './server-log.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
-import type { OpenedTransport, TransportFactory } from './transports.js';
-
-export interface RestartPolicy {
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A connection that stayed up this long resets the attempt count. */
-  stableAfterMs: number;
-}
-
-export const DEFAULT_RESTART_POLICY: RestartPolicy = {
-  maxAttempts: 5,
-  baseDelayMs: 500,
-  maxDelayMs: 30_000,
-  stableAfterMs: 60_000,
-};
+import type { OpenedTransport } from './transports.js';
 
 /** Progress resets the per-request timeout, but no call runs longer than this. */
 const MAX_TOTAL_CALL_MS = 10 * 60_000;
 
-export interface ConnectionOptions {
-  definition: McpServerDefinition;
-  clientInfo: { name: string; version: string };
-  createTransport: TransportFactory;
-  log: ServerLog;
-  /** Every state change, and every re-listing (tools and warnings). */
-  onChange: (state: ServerState, catalog: Catalog | undefined) => void;
-  restartPolicy?: RestartPolicy;
-  /** Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect. */
-  configureClient?: (client: Client) => void;
-  /**
-   * The server's cached listing: the connection starts `idle` with these tools and connects on
-   * first use (a call, a resource, a prompt, a reconnect).
-   */
-  lazyFrom?: CachedListing;
-  /** Where the server's log is, for the person and the model (`.geekagent/logs/<server>.log`). */
-  logHint?: string;
-}
+import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: ToolProgress) => void;
-}
+export {
+  type CallOptions,
+  type ConnectionOptions,
+  DEFAULT_RESTART_POLICY,
+  type RestartPolicy,
+} from './connection-options.js';
 
 export class McpConnection {
   private stateValue: ServerState;
