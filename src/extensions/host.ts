@@ -199,6 +199,9 @@ export class ExtensionHost {
           const filters = [...this.filters];
           registry.setVisibleFilter((tool) => filters.every((visible) => visible(tool)));
         },
+        toolDeferral: (defer) => {
+          registry.setDeferFilter(defer);
+        },
       },
       report: (key, value) => {
         this.reports.set(key, value);

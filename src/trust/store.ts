@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../util/safe-write.js';
 import {
   agentText,
   allowText,
+  annotationAllowText,
   canonicalJson,
   type Declaration,
   type FolderDeclarations,
@@ -175,6 +176,8 @@ function wasText(item: Declaration, before: string): string {
       return serverText(item.name, before);
     case 'allow':
       return allowText(item.name);
+    case 'annotationAllow':
+      return annotationAllowText(item.name);
     case 'fetchHost':
       return fetchHostText(item.name);
     case 'root':
