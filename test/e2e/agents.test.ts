@@ -186,7 +186,7 @@ describe('delegate_task', () => {
     await runJson('Look around');
     const child = fake.requests.find((request) => subAgentOf(request) === 'explore')!;
     const offered = (child.body.tools ?? []).map((tool) => (tool.function as { name: string }).name).sort();
-    expect(offered).toEqual(['get_current_time', 'glob', 'ls', 'read', 'search']);
+    expect(offered).toEqual(['get_current_time', 'glob', 'ls', 'read', 'search', 'tool_search']);
 
     const listed = await runCli(['-p', '/agents'], { project, modelUrl: fake.url });
     expect(listed.stdout).toMatch(/^explore — read-only research/m);
