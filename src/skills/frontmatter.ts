@@ -93,7 +93,8 @@ function readValue(rest: string, block: string[], lineNo: number): FrontValue {
 }
 
 function scalar(raw: string, lineNo: number): string {
-  const value = raw.trim();
+  // A comment after a quoted value (`'text' # why`) is not part of it.
+  const value = raw.trim().replace(/^((["']).*\2)\s+#[^"']*$/, '$1');
   if (value.startsWith('"')) {
     if (!value.endsWith('"') || value.length < 2)
       throw new FrontmatterError('a "quoted" value is not closed', lineNo);
