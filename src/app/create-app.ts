@@ -206,6 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       projectTrusted: trusted,
       contextWindow: provider.contextWindow,
       session: sessions,
+      policies,
       initial: options.skills,
     }),
   );

@@ -27,6 +27,8 @@ export interface SkillsOptions extends DiscoverOptions {
   contextWindow: number;
   /** The run's session (its id changes on /new and /open). */
   session: { readonly currentId: string };
+  /** Where an active skill's `allowed-tools` pre-approve tools (policy allow unless denied). */
+  policies?: { setPreApproved(match: ((toolName: string) => boolean) | undefined): void };
   /** `--skill <name>`: active from the start of this run. */
   initial?: readonly string[];
 }
@@ -129,6 +131,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
         const parts = [catalog.text, ...active().map(activeSkillText)].filter((text) => text !== '');
         return parts.length > 0 ? { order: PROMPT_ORDER.skill, text: parts.join('\n\n') } : undefined;
       });
+      options.policies?.setPreApproved((name) =>
+        active().some(
+          (skill) => skill.preApproved && skill.whitelist?.some((pattern) => matchesPattern(pattern, name)),
+        ),
+      );
       host.hooks.toolFilter((tool) => {
         const limits = active().flatMap((skill) => (skill.whitelist ? [skill] : []));
         if (limits.length === 0 || tool.name === USE_SKILL) return true;

@@ -188,4 +188,20 @@ describe('skills', () => {
     const catalog = systemPrompt(fake.requests[0]!).split('Skills (when a task')[1]!;
     expect(catalog).toMatch(/\n- alpha: alpha deta…\n- beta: beta detai…\n- gamma: gamma deta…$/);
   });
+
+  it('allowed-tools pre-approves while the skill is active; a deny rule still wins; tools: does not pre-approve', async () => {
+    await project.write('skills/sh/SKILL.md', spec('sh', 'Shell work', 'run_shell read', 'Use the shell.'));
+    await project.write('skills/limited/SKILL.md', described('Limited shell', ['run_shell'], 'Shell only.'));
+    const call = { toolCalls: [{ name: 'run_shell', arguments: '{"command":"echo skill-ok"}' }] };
+    const turn = async (args: string[]) => {
+      fake.push(call, { text: 'done' });
+      return parseJsonOutput(await run(['-p', 'go', '--output-format', 'json', ...args])).tool_calls[0]!;
+    };
+    const approved = await turn(['--skill', 'sh']);
+    expect(approved).toMatchObject({ decision: 'allow', is_error: false });
+    expect(approved.result).toContain('skill-ok');
+    expect((await turn(['--skill', 'sh', '--deny', 'run_shell'])).decision).toBe('deny');
+    expect((await turn(['--skill', 'limited'])).decision).toBe('refused');
+    expect((await turn([])).decision).toBe('refused');
+  });
 });
