@@ -15,6 +15,7 @@ import {
 } from '../config/skill-paths.js';
 import { errorMessage } from '../util/errors.js';
 import { FrontmatterError, type FrontValue, parseFrontmatter } from './frontmatter.js';
+import { readSkillTools, type SkillTool } from './skill-tools.js';
 
 export const NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
 export const MAX_DESCRIPTION = 1024;
@@ -38,6 +39,8 @@ export interface Skill {
   whitelist?: string[];
   /** `allowed-tools` (the spec's sense): those tools are also pre-approved while active. */
   preApproved: boolean;
+  /** Executables declared in `tools_exec:` (skill-tools.ts). */
+  tools: SkillTool[];
   status: SkillStatus;
 }
 
@@ -85,6 +88,7 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
     file,
     body: '',
     preApproved: false,
+    tools: [],
     status: { kind: 'ok' },
   };
   let text: string;
@@ -110,18 +114,22 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
         `description is ${description.length} characters (at most ${MAX_DESCRIPTION})`,
         'description',
       );
-    const tools = front.fields.tools;
+    const listed = front.fields.tools;
     const allowed = front.fields['allowed-tools'];
-    const whitelist = tools !== undefined ? list(tools) : allowed !== undefined ? list(allowed) : undefined;
+    const whitelist = listed !== undefined ? list(listed) : allowed !== undefined ? list(allowed) : undefined;
     if (whitelist === null)
-      return fail('tools must be a list of tool names or patterns', tools ? 'tools' : 'allowed-tools');
+      return fail('tools must be a list of tool names or patterns', listed ? 'tools' : 'allowed-tools');
+    const declared = front.fields.tools_exec;
+    const tools = declared === undefined ? [] : readSkillTools(name, dir, declared);
+    if (typeof tools === 'string') return fail(tools, 'tools_exec');
     return {
       ...base,
       name,
+      tools,
       description: description.trim(),
       body: front.body.trim(),
       ...(whitelist ? { whitelist } : {}),
-      preApproved: tools === undefined && allowed !== undefined,
+      preApproved: listed === undefined && allowed !== undefined,
     };
   } catch (error) {
     const line = error instanceof FrontmatterError ? error.line : 1;

@@ -17,6 +17,7 @@ import { ActiveSkills } from './active.js';
 import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
 import { type DiscoverOptions, discoverSkills, matchesPattern, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
+import { skillTool } from './skill-tools.js';
 
 export const USE_SKILL = 'use_skill';
 /** Names a skill command may never take (/exit is added after every extension). */
@@ -38,6 +39,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
   let skills: Skill[] = [];
   let catalog: Catalog = { text: '', budget: 0, shortened: [] };
   let skillCommands: string[] = [];
+  let toolNames: string[] = [];
   let host: ExtensionSetup;
 
   const loadable = () => skills.filter((skill) => skill.status.kind === 'ok');
@@ -77,6 +79,10 @@ export function skillsExtension(options: SkillsOptions): Extension {
     host.tools.remove(USE_SKILL);
     const names = loadable().map((skill) => skill.name);
     if (names.length > 0) host.tools.add(skillLoaderTool(names), 'allow');
+    for (const name of toolNames) host.tools.remove(name);
+    toolNames = loadable().flatMap((skill) => skill.tools.map((tool) => tool.name));
+    for (const skill of loadable())
+      for (const tool of skill.tools) host.tools.add(skillTool(skill.name, skill.dir, tool), 'ask');
     for (const name of skillCommands) host.commands.remove(name);
     skillCommands = [];
     for (const skill of loadable()) {
@@ -137,7 +143,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
         ),
       );
       host.hooks.toolFilter((tool) => {
-        const limits = active().flatMap((skill) => (skill.whitelist ? [skill] : []));
+        const on = active();
+        // A skill's own tools are there while it is active (and not limited by whitelists).
+        if (toolNames.includes(tool.name))
+          return on.some((skill) => skill.tools.some((own) => own.name === tool.name));
+        const limits = on.filter((skill) => skill.whitelist);
         if (limits.length === 0 || tool.name === USE_SKILL) return true;
         return limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
       });

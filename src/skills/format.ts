@@ -28,6 +28,10 @@ export function formatSkills(
       lines.push(
         `    tools: ${visibleLine(skill.whitelist.join(', '))}${skill.preApproved ? ' (allowed-tools: pre-approved while active)' : ''}`,
       );
+    if (skill.tools.length > 0)
+      lines.push(
+        `    skill tools: ${visibleLine(skill.tools.map((tool) => tool.name).join(', '))} (asked before each run)`,
+      );
     lines.push(`    status: ${status(skill, isActive, shown)}`);
     if (catalog.shortened.includes(skill.name))
       lines.push(

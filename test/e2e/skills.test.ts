@@ -5,11 +5,11 @@
  * MCP pattern, `--skill` in print mode, a skill surviving `--continue` and compaction, and the
  * catalog budget's overflow reported by `/skills`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, DEMO_SERVER, type Project, parseJsonOutput, runCli } from './harness.js';
+import { createProject, DEMO_SERVER, type Project, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
 
 let project: Project;
 let fake: FakeModel;
@@ -203,5 +203,43 @@ describe('skills', () => {
     expect((await turn(['--skill', 'sh', '--deny', 'run_shell'])).decision).toBe('deny');
     expect((await turn(['--skill', 'limited'])).decision).toBe('refused');
     expect((await turn([])).decision).toBe('refused');
+  });
+
+  it('a skill tool (the shipped example) is asked before it runs, in the skill folder, only while active', async () => {
+    await cp(
+      path.join(REPO_ROOT, 'examples', 'skills', 'word-stats'),
+      path.join(project.dir, '.agents', 'skills', 'word-stats'),
+      {
+        recursive: true,
+      },
+    );
+    await project.write('notes.txt', 'one two three\nfour\n');
+    const call = { toolCalls: [{ name: 'skill_word-stats_count', arguments: '{"args":["notes.txt"]}' }] };
+    fake.push({ text: 'no skill' });
+    await run(['-p', 'hi']);
+    expect(toolNames(fake.requests[0]!)).not.toContain('skill_word-stats_count');
+    fake.push(call, { text: 'refused' });
+    const asked = parseJsonOutput(
+      await run(['-p', 'count', '--skill', 'word-stats', '--output-format', 'json']),
+    );
+    expect(toolNames(fake.requests[1]!)).toEqual(['glob', 'read', 'skill_word-stats_count', 'use_skill']);
+    expect(asked.tool_calls[0]!.decision).toBe('refused');
+    fake.push(call, { text: 'counted' });
+    const approved = parseJsonOutput(
+      await run([
+        '-p',
+        'count',
+        '--skill',
+        'word-stats',
+        '--allow',
+        'skill_word-stats_count',
+        '--output-format',
+        'json',
+      ]),
+    );
+    expect(approved.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
+    expect(approved.tool_calls[0]!.result).toBe('notes.txt: 2 lines, 4 words, 19 chars');
+    const listed = (await run(['-p', '/skills'])).stdout;
+    expect(listed).toContain('skill tools: skill_word-stats_count (asked before each run)');
   });
 });
