@@ -42,7 +42,8 @@ export function parseFrontmatter(text: string): Frontmatter {
     if (!match || /^\s/.test(raw))
       throw new FrontmatterError(`cannot read "${raw.trim()}" (expected key: value)`, lineNo);
     const key = match[1]!;
-    const rest = match[2]!.trim();
+    // `key:   # a comment` then an indented block: the comment is not the value.
+    const rest = match[2]!.trim().replace(/^#.*$/, '');
     keyLines[key] = lineNo;
     i++;
     // Indented lines that follow belong to this key.

@@ -10,7 +10,7 @@ describe('parseFrontmatter', () => {
         'name: pdf-tools',
         "description: 'It''s for PDFs' # a comment",
         'allowed-tools: [read, "mcp_github_*"]',
-        'tools:',
+        'tools:   # the whitelist',
         '  - read',
         '  - search',
         'compatibility: >',
