@@ -42,7 +42,7 @@ import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir, stateFilePath } from '../util/state-dir.js';
-import { createMcpManager, nonInteractiveFeatures } from './create-mcp.js';
+import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
@@ -207,6 +207,20 @@ export async function createApp(options: AppOptions): Promise<App> {
       contextWindow: provider.contextWindow,
       session: sessions,
       policies,
+      startServers: (skill) =>
+        startSkillServers({
+          file: skill.mcpFile,
+          skillDir: skill.dir,
+          source: skill.source,
+          projectDir,
+          userDir,
+          env,
+          tracker: options.tracker,
+          registry,
+          policies,
+          acceptsMedia: provider.acceptsMedia,
+          redact,
+        }),
       initial: options.skills,
     }),
   );

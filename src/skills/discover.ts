@@ -5,6 +5,7 @@
  * `compatibility`, `metadata`). A skill that cannot be read is listed with its error, never fatal;
  * the first of a name wins (project before user, nearest folder first).
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -39,6 +40,8 @@ export interface Skill {
   whitelist?: string[];
   /** `allowed-tools` (the spec's sense): those tools are also pre-approved while active. */
   preApproved: boolean;
+  /** `mcp.json` next to SKILL.md: servers that run while the skill is active. */
+  mcpFile?: string;
   /** Executables declared in `tools_exec:` (skill-tools.ts). */
   tools: SkillTool[];
   status: SkillStatus;
@@ -122,10 +125,12 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
     const declared = front.fields.tools_exec;
     const tools = declared === undefined ? [] : readSkillTools(name, dir, declared);
     if (typeof tools === 'string') return fail(tools, 'tools_exec');
+    const mcpFile = path.join(dir, 'mcp.json');
     return {
       ...base,
       name,
       tools,
+      ...(existsSync(mcpFile) ? { mcpFile } : {}),
       description: description.trim(),
       body: front.body.trim(),
       ...(whitelist ? { whitelist } : {}),

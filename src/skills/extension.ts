@@ -23,7 +23,16 @@ export const USE_SKILL = 'use_skill';
 /** Names a skill command may never take (/exit is added after every extension). */
 const RESERVED = new Set(['exit', 'help', 'skills', 'use', 'unuse']);
 
+/** The running servers of one active skill's `mcp.json` (app/create-mcp.ts starts them). */
+export interface SkillServersHandle {
+  whenSettled(): Promise<void>;
+  toolNames(): string[];
+  stop(): Promise<void>;
+}
+
 export interface SkillsOptions extends DiscoverOptions {
+  /** Starts a skill's servers (`mcpFile`); absent: skill servers are not supported here. */
+  startServers?: (skill: Skill & { mcpFile: string }) => Promise<SkillServersHandle>;
   projectDir: string;
   contextWindow: number;
   /** The run's session (its id changes on /new and /open). */
@@ -40,6 +49,42 @@ export function skillsExtension(options: SkillsOptions): Extension {
   let catalog: Catalog = { text: '', budget: 0, shortened: [] };
   let skillCommands: string[] = [];
   let toolNames: string[] = [];
+  /** Skill name → its servers, started while it is active. */
+  const running = new Map<string, Promise<SkillServersHandle | undefined>>();
+  const handles = new Map<string, SkillServersHandle>();
+
+  /** Servers run for exactly the active skills that declare some. */
+  const syncServers = async (wanted: Skill[]) => {
+    const names = new Set(wanted.filter((skill) => skill.mcpFile).map((skill) => skill.name));
+    const stopping: Array<Promise<void>> = [];
+    for (const [name, started] of running) {
+      if (names.has(name)) continue;
+      running.delete(name);
+      handles.delete(name);
+      stopping.push(started.then((handle) => handle?.stop()));
+    }
+    for (const skill of wanted) {
+      const start = options.startServers;
+      if (!skill.mcpFile || !start || running.has(skill.name)) continue;
+      const file = skill.mcpFile;
+      running.set(
+        skill.name,
+        start({ ...skill, mcpFile: file }).then(
+          (handle) => {
+            if (running.has(skill.name)) handles.set(skill.name, handle);
+            return handle;
+          },
+          (error: unknown) => {
+            host.notice(`skill ${skill.name}: ${visibleLine(errorMessage(error))}`, 'error');
+            return undefined;
+          },
+        ),
+      );
+    }
+    await Promise.all(stopping);
+  };
+  const serverTool = (name: string) =>
+    [...handles.values()].some((handle) => handle.toolNames().includes(name));
   let host: ExtensionSetup;
 
   const loadable = () => skills.filter((skill) => skill.status.kind === 'ok');
@@ -51,6 +96,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
       .filter((skill): skill is Skill => skill !== undefined);
   const setActive = async (names: string[]) => {
     await store.set(options.session.currentId, [...new Set(names)]);
+    await syncServers(active());
     host.changed();
   };
 
@@ -144,12 +190,20 @@ export function skillsExtension(options: SkillsOptions): Extension {
       );
       host.hooks.toolFilter((tool) => {
         const on = active();
-        // A skill's own tools are there while it is active (and not limited by whitelists).
+        // A skill's own tools and servers' tools are there while it is active (whatever the whitelists).
+        if (serverTool(tool.name)) return true;
         if (toolNames.includes(tool.name))
           return on.some((skill) => skill.tools.some((own) => own.name === tool.name));
         const limits = on.filter((skill) => skill.whitelist);
         if (limits.length === 0 || tool.name === USE_SKILL) return true;
         return limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
+      });
+      // Servers of the active skills are up before a request is built (their tools in it).
+      host.hooks.beforeRequest(async () => {
+        await syncServers(active());
+        await Promise.all(
+          [...running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
+        );
       });
       host.panel(() => {
         const names = active().map((skill) => skill.name);
@@ -204,5 +258,6 @@ export function skillsExtension(options: SkillsOptions): Extension {
         },
       });
     },
+    dispose: () => syncServers([]),
   };
 }
