@@ -124,6 +124,8 @@ describe('skills', () => {
     expect(systemPrompt(fake.requests[1]!)).toContain('Read, never write.');
     expect(turn.tool_calls[0]!.result).toContain('tool write is not available in this conversation now');
 
+    // `/<name>` is `/use <name>` when no command has the name.
+    expect((await run(['-p', '/reader', '-c'])).stdout).toContain('skill reader is active');
     await run(['-p', '/unuse', '-c']);
     fake.push({ text: 'free' });
     await run(['-p', 'again', '-c']);
