@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions).
+// sessions, toolbytes).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -11,8 +11,9 @@ import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
+import { benchToolBytes } from './tool-bytes.mjs';
 
-const ALL = ['startup', 'connect', 'calls', 'memory', 'big', 'sessions'];
+const ALL = ['startup', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -226,6 +227,24 @@ try {
     );
     notes.push(
       `6: reference — SDK StdioClientTransport with maxBufferSize 64 MiB: ${fmtMs(b.sdk)} [${list(b.samples.sdk)}]; with its default 10 MiB buffer the call fails: "${b.sdkDefault}"`,
+    );
+  });
+
+  await section('toolbytes', async () => {
+    const t = await benchToolBytes();
+    const deferredBytes = t.deferred.mcpBytes + t.deferred.sectionBytes;
+    const ratio = deferredBytes / t.all.mcpBytes;
+    row(
+      'T',
+      `first-request tool bytes, ${t.all.mcpTools} realistic MCP tools: deferred vs all`,
+      `${(deferredBytes / 1024).toFixed(1)} KB`,
+      `${(t.all.mcpBytes / 1024).toFixed(1)} KB`,
+      ratio,
+      '≤ 0.10×',
+      ratio <= 0.1,
+    );
+    notes.push(
+      `T: ${t.servers} servers; MCP bytes: deferred = tool_search ${t.deferred.mcpBytes} B (+ ${t.deferred.mcpTools} MCP tools) + name list in the system prompt ${t.deferred.sectionBytes} B, all = ${t.all.mcpBytes} B; whole tools arrays with the built-ins: ${t.deferred.toolBytes} + ${t.deferred.sectionBytes} B vs ${t.all.toolBytes} B (${((t.deferred.toolBytes + t.deferred.sectionBytes) / t.all.toolBytes).toFixed(2)}×)`,
     );
   });
 
