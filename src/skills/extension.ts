@@ -8,6 +8,7 @@
  * Skills row. The active set is saved per session (active.ts).
  */
 import type { SlashCommand } from '../commands/types.js';
+import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
@@ -195,7 +196,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
         if (toolNames.includes(tool.name))
           return on.some((skill) => skill.tools.some((own) => own.name === tool.name));
         const limits = on.filter((skill) => skill.whitelist);
-        if (limits.length === 0 || tool.name === USE_SKILL) return true;
+        // tool_search only loads deferred definitions; what it finds is still filtered here.
+        if (limits.length === 0 || tool.name === USE_SKILL || tool.name === TOOL_SEARCH) return true;
         return limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
       });
       // Servers of the active skills are up before a request is built (their tools in it).
