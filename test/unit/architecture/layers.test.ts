@@ -30,6 +30,8 @@ const LAYERS: Record<string, number> = {
   trust: 5,
   extensions: 6,
   sessions: 7,
+  // Skills are a feature on the seam, beside sessions (it only sees the session's id).
+  skills: 7,
   app: 8,
   tui: 9,
   cli: 10,
