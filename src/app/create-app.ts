@@ -187,7 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
-    projectInstructionsExtension(permissions.root),
+    projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
     sessionsExtension(sessions),
     compactionExtension(
