@@ -17,6 +17,7 @@ import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { compactionExtension } from '../extensions/compaction.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension } from '../extensions/mcp.js';
+import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -188,6 +189,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
+    memoryExtension(createMemoryBank({ projectDir, userDir, redact })),
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
     sessionsExtension(sessions),
     compactionExtension(
