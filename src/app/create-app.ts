@@ -19,6 +19,7 @@ import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension } from '../extensions/mcp.js';
 import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
+import { ragExtension } from '../extensions/rag.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
@@ -33,6 +34,7 @@ import { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
+import { RagStore } from '../rag/store.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
@@ -190,6 +192,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
     memoryExtension(createMemoryBank({ projectDir, userDir, redact })),
+    ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
     mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
     sessionsExtension(sessions),
     compactionExtension(

@@ -28,6 +28,8 @@ const LAYERS: Record<string, number> = {
   // The built-in tools use the sandbox and root-file primitives; the Tool contract stays below them.
   'tools/builtin': 3.5,
   mcp: 4,
+  // The knowledge base: reads sources (URLs through the fetch tool's guarded request) into the index.
+  rag: 4,
   agent: 5,
   trust: 5,
   extensions: 6,
