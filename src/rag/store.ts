@@ -52,12 +52,14 @@ export type AddResult =
 
 const CATALOG_VERSION = 1;
 const FIELDS = { text: {} };
+const WRITE_BATCH = 32;
 
 export class RagStore {
   private sources = new Map<string, RagSource>();
   private index: SearchIndex = createIndex({ fields: FIELDS });
   private loaded = false;
   private readonly chunkCache = new Map<string, StoredChunk[]>();
+  private pending: Promise<void>[] = [];
 
   constructor(private readonly projectDir: string) {}
 
@@ -115,15 +117,19 @@ export class RagStore {
       this.loaded = false;
       await this.load();
       const results: AddResult[] = [];
-      for await (const item of items) {
-        const result =
-          item.kind === 'skipped'
-            ? { kind: 'skipped' as const, source: item.key, reason: item.reason }
-            : await this.addOne(item);
-        results.push(result);
-        progress?.(result);
+      try {
+        for await (const item of items) {
+          const result =
+            item.kind === 'skipped'
+              ? { kind: 'skipped' as const, source: item.key, reason: item.reason }
+              : await this.addOne(item);
+          results.push(result);
+          progress?.(result);
+        }
+        if (results.some((r) => r.kind === 'indexed')) await this.save();
+      } finally {
+        await Promise.allSettled(this.pending.splice(0));
       }
-      if (results.some((r) => r.kind === 'indexed')) await this.save();
       return results;
     });
   }
@@ -145,7 +151,9 @@ export class RagStore {
       endLine: c.endLine,
       text: c.text,
     }));
-    await writeFileAtomic(this.file('chunks', `${hash}.json`), JSON.stringify(chunks));
+    // Written in batches: each write is fsynced, and waiting on them one by one is most of the time.
+    this.pending.push(writeFileAtomic(this.file('chunks', `${hash}.json`), JSON.stringify(chunks)));
+    if (this.pending.length >= WRITE_BATCH) await this.flushWrites();
     this.chunkCache.set(hash, chunks);
     for (const [n, chunk] of chunks.entries()) this.index.add(`${hash}:${n}`, { text: chunk.text });
     this.sources.set(item.key, {
@@ -220,7 +228,13 @@ export class RagStore {
     return chunks;
   }
 
+  private async flushWrites(): Promise<void> {
+    const writes = this.pending.splice(0);
+    await Promise.all(writes);
+  }
+
   private async save(): Promise<void> {
+    await this.flushWrites();
     await writeFileAtomic(this.file('search-index.json'), JSON.stringify(this.index.toJSON()));
     await writeFileAtomic(
       this.file('catalog.json'),
