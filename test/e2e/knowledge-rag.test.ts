@@ -105,4 +105,17 @@ describe('knowledge base', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+  it("imports the described system's .geekagent/rag/index.json", async () => {
+    await project.write(
+      '.geekagent/rag/index.json',
+      JSON.stringify([
+        { source: 'old/guide.md', text: 'Backups run nightly at 02:00 to the cold storage bucket.' },
+        { source: 'old/guide.md', text: 'Restores need two approvals.' },
+      ]),
+    );
+    const found = await run(['-p', '/rag search nightly backups cold storage']);
+    expect(found.stdout).toContain('old/guide.md:1');
+    const listed = await run(['-p', '/rag']);
+    expect(listed.stdout).toMatch(/knowledge base: 1 sources, 1 chunks/);
+  });
 });
