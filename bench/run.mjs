@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, rag).
+// sessions, toolbytes, rag).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -12,8 +12,9 @@ import { benchMemory } from './memory.mjs';
 import { benchRag } from './rag.mjs';
 import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
+import { benchToolBytes } from './tool-bytes.mjs';
 
-const ALL = ['startup', 'connect', 'calls', 'memory', 'big', 'sessions', 'rag'];
+const ALL = ['startup', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'rag'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -230,6 +231,24 @@ try {
     );
   });
 
+  await section('toolbytes', async () => {
+    const t = await benchToolBytes();
+    const deferredBytes = t.deferred.mcpBytes + t.deferred.sectionBytes;
+    const ratio = deferredBytes / t.all.mcpBytes;
+    row(
+      'T',
+      `first-request tool bytes, ${t.all.mcpTools} realistic MCP tools: deferred vs all`,
+      `${(deferredBytes / 1024).toFixed(1)} KB`,
+      `${(t.all.mcpBytes / 1024).toFixed(1)} KB`,
+      ratio,
+      '≤ 0.10×',
+      ratio <= 0.1,
+    );
+    notes.push(
+      `T: ${t.servers} servers; MCP bytes: deferred = tool_search ${t.deferred.mcpBytes} B (+ ${t.deferred.mcpTools} MCP tools) + name list in the system prompt ${t.deferred.sectionBytes} B, all = ${t.all.mcpBytes} B; whole tools arrays with the built-ins: ${t.deferred.toolBytes} + ${t.deferred.sectionBytes} B vs ${t.all.toolBytes} B (${((t.deferred.toolBytes + t.deferred.sectionBytes) / t.all.toolBytes).toFixed(2)}×)`,
+    );
+  });
+
   await section('sessions', async () => {
     const s = await benchSessions({ turns: 1000, reps: 5 });
     row(
@@ -264,7 +283,7 @@ try {
     // The issue's targets are for 100 MB; scaled linearly for a smaller corpus (build only).
     const scale = build.bytes / (100 * 1024 * 1024) || 1;
     row(
-      '9 build',
+      'K build',
       `knowledge base: index ${corpus} (wall / cpu)`,
       `${fmtMs(build.buildMs)} / ${fmtMs(build.buildCpuMs)}`,
       '—',
@@ -273,7 +292,7 @@ try {
       build.buildMs <= 60_000 * scale,
     );
     row(
-      '9 rss',
+      'K rss',
       'knowledge base: peak RSS while indexing',
       fmtMB(build.rssMB * 1048576),
       fmtMB(naive.rssMB * 1048576),
@@ -282,7 +301,7 @@ try {
       build.rssMB <= 500,
     );
     row(
-      '9 load',
+      'K load',
       'knowledge base: load the stored index (fresh process)',
       fmtMs(load.loadMs),
       fmtMs(naive.loadMs),
@@ -291,7 +310,7 @@ try {
       load.loadMs <= 1000,
     );
     row(
-      '9 query',
+      'K query',
       'knowledge base: query p95, top 4 (wall / cpu)',
       `${fmtMs(load.queryP95)} / ${fmtMs(load.queryCpuP95)}`,
       `${fmtMs(naive.queryP95)} / ${fmtMs(naive.queryCpuP95)}`,
@@ -300,7 +319,7 @@ try {
       load.queryCpuP95 <= 50,
     );
     row(
-      '10',
+      'K hit@4',
       `knowledge base: hit@4 on ${quality.queries} README questions`,
       `${(quality.hit4 * 100).toFixed(1)}%`,
       '—',
@@ -309,7 +328,7 @@ try {
       quality.hit4 >= 0.8,
     );
     notes.push(
-      `9: corpus ${r.capMB} MB cap (GEEKAGENT_BENCH_RAG_MB to change; 100 for the issue's target), ${build.chunks.toLocaleString('en-US')} chunks of 800/80, ${fmtMB(build.diskBytes)} on disk; baseline = naive scan (read every file; per query, substring-count the query words in every file): its load is reading the files, its RSS holds the text`,
+      `K: corpus ${r.capMB} MB cap (GEEKAGENT_BENCH_RAG_MB to change; 100 for the issue's target), ${build.chunks.toLocaleString('en-US')} chunks of 800/80, ${fmtMB(build.diskBytes)} on disk; baseline = naive scan (read every file; per query, substring-count the query words in every file): its load is reading the files, its RSS holds the text`,
     );
   });
 } finally {

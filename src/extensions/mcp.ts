@@ -18,6 +18,8 @@ export interface McpExtensionOptions {
   acceptsMedia: boolean;
   /** An untrusted folder's servers are off: `/mcp` and the panel say so. */
   trust?: FolderTrust;
+  /** More lines for `/mcp` (tool search: how many tools are deferred). */
+  describeMore?: () => string | undefined;
 }
 
 export function mcpExtension(manager: McpManager, options: McpExtensionOptions): Extension {
@@ -30,7 +32,7 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
         syncPromptCommands(host.commands, manager, prompts);
         host.changed();
       });
-      host.commands.add(mcpCommand(manager, options.trust));
+      host.commands.add(mcpCommand(manager, options.trust, options.describeMore));
       host.panel(() => {
         const line = panelMcpLine(manager.statuses());
         return {
@@ -82,7 +84,11 @@ export async function waitForServers(
   });
 }
 
-function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashCommand {
+function mcpCommand(
+  manager: McpManager,
+  trust: FolderTrust | undefined,
+  describeMore: (() => string | undefined) | undefined,
+): SlashCommand {
   const command: SlashCommand = {
     name: 'mcp',
     usage: '/mcp [tools|resources|reconnect|logs <server>]',
@@ -103,6 +109,8 @@ function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashC
           return;
         }
         ctx.print(describeServers(statuses));
+        const more = describeMore?.();
+        if (more) ctx.print(more);
         return;
       }
       if (!server || !['tools', 'resources', 'reconnect', 'logs'].includes(sub)) {

@@ -20,6 +20,7 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
   const server = connection.name;
   return {
     name: info.modelName,
+    origin: { kind: 'mcp', server, tool: info.originalName },
     description: `[MCP:${server}] ${info.description || info.originalName}`,
     parameters: info.inputSchema,
     describeApproval: async (args) => ({
