@@ -90,8 +90,16 @@ export class RagStore {
       await this.importLegacy();
       return;
     }
-    const parsed = JSON.parse(catalog) as { version?: number; sources?: RagSource[] };
-    this.sources = new Map((parsed.sources ?? []).map((s) => [s.source, s]));
+    let parsed: { version?: number; sources?: RagSource[] };
+    try {
+      parsed = JSON.parse(catalog);
+      if (!Array.isArray(parsed.sources)) throw new Error('no "sources" list');
+    } catch (error) {
+      throw new Error(
+        `${this.file('catalog.json')} is damaged (${(error as Error).message}); remove .geekagent/rag/ and add the sources again`,
+      );
+    }
+    this.sources = new Map(parsed.sources!.map((s) => [s.source, s]));
     const stored = await readStateFile(this.file('search-index.json'));
     try {
       if (stored === undefined) throw new SearchIndexFormatError('missing');

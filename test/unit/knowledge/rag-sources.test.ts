@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listFiles, MAX_SOURCE_BYTES, readSourceFile } from '../../../src/rag/sources.js';
+import { RagStore } from '../../../src/rag/store.js';
 
 let base: string;
 let root: string;
@@ -66,5 +67,15 @@ describe('knowledge base sources', () => {
       key: 'bin.dat',
       reason: 'binary',
     });
+  });
+});
+
+describe('knowledge base store', () => {
+  it('names the damaged catalog and the fix instead of a bare parse error', async () => {
+    await mkdir(path.join(root, '.geekagent', 'rag'), { recursive: true });
+    await writeFile(path.join(root, '.geekagent', 'rag', 'catalog.json'), '{not json');
+    await expect(new RagStore(root).search('anything')).rejects.toThrow(
+      /catalog\.json is damaged .*remove \.geekagent\/rag\/ and add the sources again/,
+    );
   });
 });
