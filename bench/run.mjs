@@ -1,12 +1,13 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, toolbytes, rag).
+// sessions, lazy, toolbytes, rag).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
 import { benchCalls } from './calls.mjs';
 import { benchConnect } from './connect.mjs';
+import { benchLazyStartup } from './lazy-startup.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchRag } from './rag.mjs';
@@ -14,7 +15,7 @@ import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchToolBytes } from './tool-bytes.mjs';
 
-const ALL = ['startup', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'rag'];
+const ALL = ['startup', 'lazy', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'rag'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -115,6 +116,23 @@ try {
     );
     notes.push(
       `1: ttfr0 ${fmtMs(s.ttfr0)} [${list(s.samples.ttfr0)}], ttfr20 ${fmtMs(s.ttfr20)} [${list(s.samples.ttfr20)}]; baseline = SDK connect of 20 as in row 2, rotated with these runs [${list(s.samples.sdk)}]`,
+    );
+  });
+
+  await section('lazy', async () => {
+    const s = await benchLazyStartup({ reps: 5 });
+    const ratio = s.cached / s.none;
+    row(
+      '1b',
+      'time-to-first-request: 20 cached lazy servers vs none',
+      fmtMs(s.cached),
+      fmtMs(s.none),
+      ratio,
+      '≤ 1.10×',
+      ratio <= 1.1,
+    );
+    notes.push(
+      `1b: none [${list(s.samples.none)}], 20 cached [${list(s.samples.cached)}]; the first request carries all 40 cached tools, no server spawned`,
     );
   });
 

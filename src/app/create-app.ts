@@ -168,6 +168,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     homeDir,
     userDir,
     projectTrusted: trusted,
+    lazy: true,
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,

@@ -1,6 +1,7 @@
 /**
- * MCP as an extension: the manager's servers start with the face; every model request waits until
- * they have settled (so the model sees their tools); `@server:uri` mentions attach resources to
+ * MCP as an extension: the manager's servers start with the face (lazy ones with a cached tool
+ * list on first use); every model request waits until those without a cache have settled (so the
+ * model sees their tools); `@server:uri` mentions attach resources to
  * the input; each server prompt is a slash command; `/mcp` inspects them; the panel's MCP row.
  * The manager itself (mcp/manager.ts) keeps the registry in step with the servers' tools.
  */
@@ -32,6 +33,8 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
         syncPromptCommands(host.commands, manager, prompts);
         host.changed();
       });
+      // Idle servers' prompts (from the cache) are commands from the start.
+      syncPromptCommands(host.commands, manager, prompts);
       host.commands.add(mcpCommand(manager, options.trust, options.describeMore));
       host.panel(() => {
         const line = panelMcpLine(manager.statuses());
@@ -66,7 +69,10 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
   };
 }
 
-/** The wait before a model request: until every server settled, or the turn is cancelled. */
+/**
+ * The wait before a model request: until every server without a cached tool list settled (lazy
+ * servers with a cache are never waited for), or the turn is cancelled.
+ */
 export async function waitForServers(
   manager: McpManager,
   signal: AbortSignal,
@@ -126,6 +132,7 @@ function mcpCommand(
         ctx.print(describeServer(status, { descriptions: true }).join('\n'));
       } else if (sub === 'resources') {
         const connection = manager.connection(server);
+        await connection?.ensureStarted();
         ctx.print(
           connection?.connectedClient
             ? describeResources(connection)
