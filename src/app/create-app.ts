@@ -18,7 +18,9 @@ import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
+import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
+import { ragExtension } from '../extensions/rag.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -34,6 +36,7 @@ import { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
+import { RagStore } from '../rag/store.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
 import { skillsExtension } from '../skills/extension.js';
@@ -196,7 +199,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
-    projectInstructionsExtension(permissions.root),
+    projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
+    memoryExtension(createMemoryBank({ projectDir, userDir, redact })),
+    ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
     mcpExtension(mcp, {
       acceptsMedia: provider.acceptsMedia,
       trust,
