@@ -40,6 +40,8 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   if (agents > 0) parts.push(`.geekagent/agents (${plural(agents, 'agent')})`);
   const env = count('env');
   if (env > 0) parts.push(`.env (${plural(env, 'setting')})`);
+  const skills = count('skill');
+  if (skills > 0) parts.push(plural(skills, 'project skill'));
   return parts.join(', ');
 }
 

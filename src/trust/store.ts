@@ -186,5 +186,7 @@ function wasText(item: Declaration, before: string): string {
       return `.env ${item.name} (a different value)`;
     case 'agent':
       return `${agentText(item.name)} (a different text)`;
+    case 'skill':
+      return `${item.text} (different content)`;
   }
 }
