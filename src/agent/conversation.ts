@@ -15,7 +15,12 @@ export type ConversationChange =
    * One model request's reported usage, the size of that request in characters, and the last
    * message it carried (null: none) — what later estimates count from.
    */
-  | { type: 'usage'; usage: Usage; requestChars: number; afterId: string | null };
+  | { type: 'usage'; usage: Usage; requestChars: number; afterId: string | null }
+  /**
+   * A feature's state that belongs to the session (the todo list): saved with it, restored on open,
+   * never part of the history, so compaction cannot summarise it away.
+   */
+  | { type: 'state'; key: string; value: unknown };
 
 /** The last reported request: its prompt tokens covered the history up to `afterId`. */
 export interface UsageBasis {
@@ -31,6 +36,8 @@ export interface ConversationState {
   contextTokens: number;
   /** Set when the last report still describes the history (nothing compacted or rolled back since). */
   basis?: UsageBasis;
+  /** Features' session state by key (see `setState`). */
+  state?: Readonly<Record<string, unknown>>;
 }
 
 /** Replacements that keep what the last request saw: results put in order, a repaired run. */
@@ -43,11 +50,16 @@ export class Conversation {
   private context = 0;
   private ratio = DEFAULT_TOKENS_PER_CHAR;
   private basis: UsageBasis | undefined;
+  private states = new Map<string, unknown>();
   private readonly listeners = new Set<(change: ConversationChange) => void>();
 
   constructor() {
     this.history.onChange((change) => {
-      if (change.type === 'truncate' && change.after === null) this.context = 0;
+      // A reset (everything dropped) starts the session's state over too: no stale todo list.
+      if (change.type === 'truncate' && change.after === null) {
+        this.context = 0;
+        this.states.clear();
+      }
       if (
         change.type === 'truncate' ||
         (change.type === 'replace' && !SIZE_KEEPING_REPLACEMENTS.has(change.reason))
@@ -90,6 +102,17 @@ export class Conversation {
     return this.usage;
   }
 
+  /** A feature's session state (undefined: never set in this session). */
+  state(key: string): unknown {
+    return this.states.get(key);
+  }
+
+  /** Sets a feature's session state; the session file records it as one line. */
+  setState(key: string, value: unknown): void {
+    this.states.set(key, value);
+    this.emit({ type: 'state', key, value });
+  }
+
   /** Tokens `chars` characters of this conversation probably take. */
   estimateTokens(chars: number): number {
     return Math.ceil(chars * this.ratio);
@@ -126,8 +149,9 @@ export class Conversation {
     this.usage = state.totalUsage;
     this.ratio = state.tokensPerChar;
     this.context = state.contextTokens;
-    this.history.load(state.messages);
     this.basis = state.basis;
+    this.states = new Map(Object.entries(state.state ?? {}));
+    this.history.load(state.messages);
   }
 
   /** A fresh conversation (a new session): no messages, no usage. */

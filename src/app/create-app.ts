@@ -21,6 +21,7 @@ import { mcpExtension, waitForServers } from '../extensions/mcp.js';
 import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import { ragExtension } from '../extensions/rag.js';
+import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -40,6 +41,8 @@ import { RagStore } from '../rag/store.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
 import { skillsExtension } from '../skills/extension.js';
+import { loadAgents } from '../subagents/definitions.js';
+import { agentLimits, agentsExtension } from '../subagents/extension.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -212,6 +215,38 @@ export async function createApp(options: AppOptions): Promise<App> {
       whenToolsReady: (signal, notify) => waitForServers(mcp, signal, notify),
     }),
     sessionsExtension(sessions),
+    todoExtension(conversation),
+    agentsExtension(
+      {
+        registry,
+        approver: options.approver,
+        executorFor: (view, approver) =>
+          new ToolExecutor({
+            registry: view,
+            policies,
+            approver,
+            redact,
+            context: { sandbox, undo, env, redact, protectedPaths },
+          }),
+        providerFor: (model) =>
+          model === undefined || model === settings.model
+            ? provider
+            : new OpenAIChatProvider({ ...settings, model }, { redact }),
+        root: permissions.root,
+        isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
+        transcriptFor: (runId) => sessions.childTranscript(runId),
+        transcripts: {
+          list: () => sessions.childRuns(),
+          show: (runId) => sessions.childTranscriptText(runId),
+        },
+      },
+      await loadAgents({
+        // A cloned repository's agents choose tools and instructions: only in a trusted folder.
+        project: trusted ? path.join(projectDir, '.geekagent', 'agents') : undefined,
+        user: path.join(userDir, 'agents'),
+      }),
+      agentLimits(env),
+    ),
     compactionExtension(
       new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
       conversation,
@@ -280,6 +315,18 @@ export async function createApp(options: AppOptions): Promise<App> {
       return shutdown;
     },
   };
+}
+
+/** An MCP tool whose server marked it `readOnlyHint: true` (the default agent may use it). */
+function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
+  for (const status of mcp.statuses()) {
+    // An idle (lazy) server's cached listing counts too: its tools start the server on first use.
+    if (status.state.state !== 'connected' && status.state.state !== 'idle') continue;
+    const tool = status.state.tools.find((info) => info.modelName === name);
+    if (tool)
+      return (tool.definition.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
+  }
+  return false;
 }
 
 function policyLayers(permissions: PermissionConfig, options: AppOptions): PolicyLayer[] {

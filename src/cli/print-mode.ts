@@ -119,6 +119,7 @@ function toJson(result: TurnResult, app: App): Record<string, unknown> {
     })),
     usage: result.usage,
     session_id: app.sessions.currentId,
+    ...app.extensions.reportFields(),
   };
 }
 

@@ -30,6 +30,7 @@ export class ExtensionHost {
   private readonly beforeRequests: Array<(request: RequestScope) => Promise<void>> = [];
   private readonly eventListeners: Array<(event: AgentEvent) => void> = [];
   private readonly filters: Array<(tool: Tool) => boolean> = [];
+  private readonly reports = new Map<string, () => unknown>();
   private readonly changeListeners = new Set<() => void>();
   private readonly noticeListeners = new Set<NoticeListener>();
   /** Notices given before any face listened (during setup): handed to the first listener. */
@@ -98,6 +99,13 @@ export class ExtensionHost {
       if (value) rows.push(value);
     }
     return rows.sort((a, b) => a.order - b.order);
+  }
+
+  /** The extensions' fields of a print-mode JSON result, read now. */
+  reportFields(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of this.reports) out[key] = value();
+    return out;
   }
 
   /** The face is up: extensions start their background work (once). */
@@ -194,6 +202,9 @@ export class ExtensionHost {
         toolDeferral: (defer) => {
           registry.setDeferFilter(defer);
         },
+      },
+      report: (key, value) => {
+        this.reports.set(key, value);
       },
       changed: () => this.changed(),
       notice: (message, kind) => this.notice(message, kind ?? 'system'),

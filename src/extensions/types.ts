@@ -72,6 +72,8 @@ export interface ExtensionSetup {
      */
     toolDeferral(defer: (tool: Tool) => boolean): void;
   };
+  /** A field of print mode's JSON result (`"todos"`), read when the turn ends. */
+  report(key: string, value: () => unknown): void;
   /** Panel rows or commands changed: the faces redraw. */
   changed(): void;
   /** A line for the person outside any turn's answer (a session could not be saved). */

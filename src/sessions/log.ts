@@ -69,6 +69,7 @@ const eventSchema = z.discriminatedUnion('type', [
     requestChars: z.number(),
     afterId: z.string().nullable().optional(),
   }),
+  z.object({ type: z.literal('state'), key: z.string(), value: z.unknown() }),
 ]);
 
 export type LogEvent = z.infer<typeof eventSchema>;
@@ -115,6 +116,7 @@ export function replay(text: string): Replayed {
   let title = '';
   let turns = 0;
   let skipped = 0;
+  const state: Record<string, unknown> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -149,6 +151,8 @@ export function replay(text: string): Replayed {
         }
         break;
       case 'truncate': {
+        // A reset drops the session's state with the messages (as Conversation does).
+        if (event.after === null) for (const key of Object.keys(state)) delete state[key];
         const at = event.after === null ? -1 : messages.findIndex((m) => m.id === event.after);
         if (event.after !== null && at < 0) break;
         const removed = messages.slice(at + 1);
@@ -186,6 +190,9 @@ export function replay(text: string): Replayed {
           };
         }
         break;
+      case 'state':
+        state[event.key] = event.value;
+        break;
     }
   }
   const tokensPerChar = ratio ?? 0.25;
@@ -197,6 +204,7 @@ export function replay(text: string): Replayed {
       tokensPerChar,
       contextTokens: contextCurrent ? context : Math.ceil(messagesChars(messages) * tokensPerChar),
       ...(basis ? { basis } : {}),
+      state,
     },
     title: titleOf(title),
     turns: Math.max(0, turns),

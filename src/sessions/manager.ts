@@ -4,11 +4,14 @@
  * and switching — a new session, opening another (a tool call left without a result by a crash
  * gets a synthetic "interrupted" one, so the next request is valid), naming the current one.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Conversation } from '../agent/conversation.js';
+import type { HistoryMessage } from '../agent/history.js';
 import { errorMessage } from '../util/errors.js';
 import { AppendFile, checkId, SessionError } from './files.js';
 import { importLegacySessions } from './legacy.js';
-import { changeLine, headerLine, titleOf } from './log.js';
+import { changeLine, headerLine, replay, titleOf } from './log.js';
 import { SessionStore, type SessionSummary } from './store.js';
 
 /** Which session a run starts in. */
@@ -79,7 +82,7 @@ export class Sessions {
         }
         return;
       }
-      if (change.type === 'usage') return;
+      if (change.type === 'usage' || change.type === 'state') return;
       const now = options.conversation.messages.filter((message) => message.role === 'user').length;
       if (change.type === 'truncate') this.turns = Math.max(0, this.turns - (this.userMessages - now));
       this.userMessages = now;
@@ -174,6 +177,67 @@ export class Sessions {
     this.file = this.fileFor(id);
   }
 
+  /**
+   * Where a sub-agent's transcript goes: `<id>.agents/<runId>.jsonl` beside this session's file,
+   * in the session log format, one line per change of the child's conversation.
+   */
+  childTranscript(runId: string): { file: string; record(conversation: Conversation): () => void } {
+    checkId(runId);
+    const file = path.join(path.dirname(this.store.file(this.id)), `${this.id}.agents`, `${runId}.jsonl`);
+    const created = new Date(this.now()).toISOString();
+    return {
+      file,
+      record: (conversation) => {
+        const out = new AppendFile(file, () =>
+          headerLine({ id: runId, created, cwd: this.options.projectDir }),
+        );
+        let broken = false;
+        const stop = conversation.onChange((change) => {
+          const line = changeLine(change, this.now());
+          if (!line || broken) return;
+          try {
+            out.append(line);
+          } catch (error) {
+            broken = true;
+            this.options.notice(
+              `sub-agent transcript ${runId} is not saved: ${errorMessage(error)}`,
+              'error',
+            );
+          }
+        });
+        return () => {
+          stop();
+          out.close();
+        };
+      },
+    };
+  }
+
+  /** A sub-agent transcript of this session, read-only, as lines for a person (`/agents log <run>`). */
+  async childTranscriptText(runId: string): Promise<string> {
+    checkId(runId);
+    const file = this.childTranscript(runId).file;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new SessionError(`no sub-agent run ${runId} in session ${this.id} (/agents runs lists them)`);
+      throw error;
+    }
+    return describeTranscript(replay(text).state.messages);
+  }
+
+  /** Sub-agent runs saved with this session, oldest first. */
+  async childRuns(): Promise<string[]> {
+    const dir = path.dirname(this.childTranscript('x').file);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    return names
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => name.slice(0, -'.jsonl'.length))
+      .sort();
+  }
+
   /** The first line of the latest user message, shortened (a recap after /open). */
   lastUserMessage(): string | undefined {
     const messages = this.options.conversation.messages;
@@ -242,4 +306,31 @@ export class Sessions {
   private now(): number {
     return (this.options.now ?? Date.now)();
   }
+}
+
+/** One block per message, long ones cut: a read-only look at a transcript. */
+function describeTranscript(messages: readonly HistoryMessage[]): string {
+  const cut = (text: string) =>
+    text.length > 2_000 ? `${text.slice(0, 2_000)}… (${text.length} chars)` : text;
+  return messages
+    .map((message) => {
+      switch (message.role) {
+        case 'tool': {
+          const output =
+            typeof message.output === 'string'
+              ? message.output
+              : message.output
+                  .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
+                  .join('\n');
+          return `tool ${message.name}${message.isError ? ' (error)' : ''}: ${cut(output)}`;
+        }
+        case 'assistant': {
+          const calls = (message.toolCalls ?? []).map((call) => `  → ${call.name} ${cut(call.arguments)}`);
+          return [`agent: ${cut(message.text)}`, ...calls].join('\n');
+        }
+        default:
+          return `${message.role}: ${cut(message.text)}`;
+      }
+    })
+    .join('\n');
 }

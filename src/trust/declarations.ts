@@ -1,11 +1,12 @@
 /**
  * What a project folder declares that only takes effect once the person trusts the folder: its
  * MCP servers (`.geekagent/mcp.json`), its `allow` rules (tool and annotation rules), `fetch.allowHosts` and a `root` outside
- * the folder (`.geekagent/GeekAgent.json`), and the model settings of its `.env`. Read raw (nothing expanded,
+ * the folder (`.geekagent/GeekAgent.json`), its custom agents (`.geekagent/agents/*.md`: they
+ * choose tools and instructions), and the model settings of its `.env`. Read raw (nothing expanded,
  * nothing run), each as one item with a stable identity and a canonical value to compare.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DOTENV_FILE, readModelDotEnv } from '../config/dotenv.js';
 import { projectSkillLocations, SKILL_FILE, skillFolders } from '../config/skill-paths.js';
@@ -14,14 +15,22 @@ import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
 
-export type DeclarationKind = 'server' | 'allow' | 'annotationAllow' | 'fetchHost' | 'root' | 'env' | 'skill';
+export type DeclarationKind =
+  | 'server'
+  | 'allow'
+  | 'annotationAllow'
+  | 'fetchHost'
+  | 'root'
+  | 'env'
+  | 'skill'
+  | 'agent';
 
 export interface Declaration {
   /**
    * Identity in the trust record: `server:<name>`, `allow:<pattern>`,
    * `annotation:<hint>:<pattern>` (an annotation rule that allows), `fetch:<host>` (a
    * `fetch.allowHosts` entry), `root`, `env:<KEY>`, `skill:<folder>` (a project skill, relative to
-   * the project folder: its instructions and tools reach the model, its mcp.json starts servers).
+   * the project folder: its instructions and tools reach the model, its mcp.json starts servers), `agent:<file name>`.
    */
   key: string;
   kind: DeclarationKind;
@@ -66,7 +75,12 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
   const env = Object.entries(readModelDotEnv(dir))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, value]) => envDeclaration(files.dotenv, name, value));
-  return { projectDir: dir, folder, items: [...servers, ...permissions, ...env, ...skillDeclarations(dir)] };
+  const agents = agentDeclarations(path.join(dir, '.geekagent', 'agents'));
+  return {
+    projectDir: dir,
+    folder,
+    items: [...servers, ...permissions, ...env, ...skillDeclarations(dir), ...agents],
+  };
 }
 
 /** Each project skill folder, valued by a hash of its SKILL.md and mcp.json (any change asks again). */
@@ -96,6 +110,34 @@ function skillDeclarations(projectDir: string): Declaration[] {
 
 export function skillText(relative: string): string {
   return `skill ${relative} (instructions, tool whitelist, skill tools and servers)`;
+}
+
+/** One item per `.geekagent/agents/*.md`, valued by a hash of its text: an edited agent is asked again. */
+export function agentDeclarations(folder: string): Declaration[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const file = path.join(folder, name);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return [];
+    }
+    const value = `sha256:${createHash('sha256').update(text).digest('hex')}`;
+    return [{ key: `agent:${name}`, kind: 'agent' as const, name, file, value, text: agentText(name) }];
+  });
+}
+
+export function agentText(name: string): string {
+  return `custom agent .geekagent/agents/${name} (its tools and instructions)`;
 }
 
 export function serverDeclaration(file: string, name: string, raw: unknown): Declaration {

@@ -36,6 +36,8 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   const hosts = count('fetchHost');
   if (hosts > 0) parts.push(plural(hosts, 'fetch host'));
   if (count('root') > 0) parts.push('root outside the folder');
+  const agents = count('agent');
+  if (agents > 0) parts.push(`.geekagent/agents (${plural(agents, 'agent')})`);
   const env = count('env');
   if (env > 0) parts.push(`.env (${plural(env, 'setting')})`);
   const skills = count('skill');

@@ -13,6 +13,7 @@ import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-file.js';
 import { writeFileAtomic } from '../util/safe-write.js';
 import {
+  agentText,
   allowText,
   annotationAllowText,
   canonicalJson,
@@ -183,6 +184,8 @@ function wasText(item: Declaration, before: string): string {
       return `root ${before}`;
     case 'env':
       return `.env ${item.name} (a different value)`;
+    case 'agent':
+      return `${agentText(item.name)} (a different text)`;
     case 'skill':
       return `${item.text} (different content)`;
   }

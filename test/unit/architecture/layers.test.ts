@@ -36,6 +36,7 @@ const LAYERS: Record<string, number> = {
   sessions: 7,
   // Skills are a feature on the seam, beside sessions (it only sees the session's id).
   skills: 7,
+  subagents: 7,
   app: 8,
   tui: 9,
   cli: 10,

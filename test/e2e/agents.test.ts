@@ -1,0 +1,245 @@
+/**
+ * delegate_task and custom agents through the built CLI and the fake model (which recognises a
+ * sub-agent's requests by its system prompt and answers them from that agent's own script): a
+ * custom agent's tools, its refusal of others, parallel delegations (measured overlap of their
+ * requests), a failing child, the child runs in the JSON result with their transcripts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, type RecordedRequest, startFakeModel, subAgentOf } from '../fixtures/fake-model.js';
+import { createProject, DEMO_SERVER, type Project, runCli } from './harness.js';
+
+let project: Project;
+let fake: FakeModel;
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await fake.close();
+  await project.cleanup();
+});
+
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
+
+interface ChildJson {
+  agent: string;
+  status: string;
+  result: string;
+  rounds: number;
+  tool_calls: Array<{ name: string; decision: string; is_error: boolean }>;
+  transcript?: string;
+}
+interface Output {
+  result: string;
+  tool_calls: Array<{ name: string; result: string; is_error: boolean }>;
+  agents: ChildJson[];
+}
+
+async function runJson(
+  prompt: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Output> {
+  const result = await runCli(['-p', prompt, '--output-format', 'json', ...extra], {
+    project,
+    modelUrl: fake.url,
+    env,
+  });
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Output;
+}
+
+const toolResults = (request: RecordedRequest) =>
+  request.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+
+describe('delegate_task', () => {
+  it('a custom agent with tools [read, mcp_demo_*] calls those, is refused write, and never sees the parent history', async () => {
+    await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
+    await project.write('notes.txt', 'the secret word is PLUM\n');
+    await project.write(
+      '.geekagent/agents/reader.md',
+      '---\nname: reader\ndescription: reads notes and counts words\ntools: [read, mcp_demo_*]\nmax_rounds: 5\n---\nRead carefully.\n',
+    );
+    fake.push(
+      {
+        toolCalls: [
+          call('delegate_task', { task: 'What is the secret word in notes.txt?', agent: 'reader' }),
+        ],
+      },
+      (request) => ({ text: `Parent got: ${toolResults(request).join(' | ')}` }),
+    );
+    fake.pushFor(
+      'reader',
+      {
+        toolCalls: [
+          call('read', { path: 'notes.txt' }),
+          call('mcp_demo_word_count', { text: 'the secret word is PLUM' }),
+          call('write', { path: 'stolen.txt', content: 'x' }),
+        ],
+      },
+      (request) => ({ text: `The word is PLUM. Tools said: ${toolResults(request).join(' | ')}` }),
+    );
+    const out = await runJson('Find the secret word', ['--allow', 'mcp_demo_*', '--allow', 'write']);
+
+    const child = fake.requests.filter((request) => subAgentOf(request) === 'reader');
+    expect(child).toHaveLength(2);
+    // A fresh conversation: the system prompt and the task, nothing of the parent's.
+    expect(child[0]!.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(String(child[0]!.body.messages[1]!.content)).toBe('What is the secret word in notes.txt?');
+    expect(String(child[0]!.body.messages[0]!.content)).toContain('Read carefully.');
+    const offered = (child[0]!.body.tools ?? []).map((tool) => (tool.function as { name: string }).name);
+    expect(offered.sort()).toEqual(['mcp_demo_dice', 'mcp_demo_word_count', 'read']);
+    const results = toolResults(child[1]!);
+    expect(results[0]).toContain('the secret word is PLUM');
+    expect(results[1]).toBe('Characters 23, words 5');
+    expect(results[2]).toMatch(/tool write is not available in this conversation/);
+    expect(existsSync(`${project.dir}/stolen.txt`)).toBe(false);
+
+    // The parent's history grew by the answer only, with its header.
+    expect(out.tool_calls).toHaveLength(1);
+    expect(out.tool_calls[0]!.result).toMatch(
+      /^\[agent reader · 2 rounds · [\d,]+ tokens\]\nThe word is PLUM\./,
+    );
+    expect(out.result).toContain('The word is PLUM.');
+    expect(out.agents).toHaveLength(1);
+    const [run] = out.agents;
+    expect(run!.status).toBe('completed');
+    // In the order they ended (they ran concurrently).
+    expect(run!.tool_calls.map((c) => [c.name, c.is_error]).sort()).toEqual([
+      ['mcp_demo_word_count', false],
+      ['read', false],
+      ['write', true],
+    ]);
+    // The transcript is saved beside the parent session and linked from the result.
+    expect(out.tool_calls[0]!.result).toContain(`(transcript: ${run!.transcript})`);
+    expect(readFileSync(run!.transcript!, 'utf8')).toContain('The word is PLUM.');
+    // And read back, read-only, from the continued session.
+    const opts = { project, modelUrl: fake.url };
+    const runs = await runCli(['-p', '/agents runs', '--continue'], opts);
+    expect(runs.stdout.trim()).toMatch(/^01-reader-[0-9a-f]{4}$/);
+    const log = await runCli(['-p', `/agents log ${runs.stdout.trim()}`, '--continue'], opts);
+    expect(log.stdout).toContain('user: What is the secret word in notes.txt?');
+    expect(log.stdout).toContain('  → read {"path":"notes.txt"}');
+    expect(log.stdout).toContain('tool write (error): tool write is not available');
+    expect(log.stdout).toMatch(/^agent: The word is PLUM\./m);
+  });
+
+  it('two delegations of one round run at once: each child request is answered only once the other arrived', async () => {
+    fake.push(
+      {
+        toolCalls: [call('delegate_task', { task: 'task A' }), call('delegate_task', { task: 'task B' })],
+      },
+      (request) => ({ text: toolResults(request).join(' | ') }),
+    );
+    // Each child's request is held until both children's requests are in (3 = parent + 2).
+    const answer = (request: RecordedRequest) => ({
+      text: `answer to ${String(request.body.messages[1]!.content)}`,
+      holdUntilRequests: 3,
+    });
+    fake.pushFor('explore', answer, answer);
+    const out = await runJson('Do both');
+    expect(out.agents.map((run) => run.status)).toEqual(['completed', 'completed']);
+    expect(out.result).toMatch(/answer to task A[\s\S]*answer to task B/);
+    const [a, b] = fake.requests.filter((request) => subAgentOf(request) === 'explore');
+    // Measured: the second child's request arrived before the first one's answer ended.
+    expect(b!.receivedAt).toBeLessThanOrEqual(a!.answeredAt!);
+    expect(a!.receivedAt).toBeLessThanOrEqual(b!.answeredAt!);
+  });
+
+  it('a failing child returns an error result saying so, and the parent goes on', async () => {
+    fake.push({ toolCalls: [call('delegate_task', { task: 'explode' })] }, (request) => ({
+      text: `seen: ${toolResults(request).join(' | ')}`,
+    }));
+    fake.pushFor('explore', { kind: 'http_error', status: 400, message: 'bad request from the child' });
+    const out = await runJson('Try it');
+    expect(out.tool_calls[0]!.is_error).toBe(true);
+    expect(out.tool_calls[0]!.result).toMatch(
+      /^\[agent explore · 1 round · 0 tokens · failed\]\n.*bad request from the child/,
+    );
+    expect(out.agents[0]!.status).toBe('failed');
+    expect(out.result).toMatch(/^seen: \[agent explore/);
+  });
+
+  it('a child whose model never answers times out with a result saying so', async () => {
+    fake.push({ toolCalls: [call('delegate_task', { task: 'wait forever' })] }, (request) => ({
+      text: `seen: ${toolResults(request).join(' | ')}`,
+    }));
+    fake.pushFor('explore', { kind: 'silent' });
+    const out = await runJson('Try', [], { GEEKAGENT_AGENT_TIMEOUT_SECONDS: '1' });
+    expect(out.tool_calls[0]!.is_error).toBe(true);
+    expect(out.tool_calls[0]!.result).toMatch(
+      /^\[agent explore · 1 round · 0 tokens · timed out\]\ntimed out after 1 s/,
+    );
+    expect(out.agents[0]!.status).toBe('timed_out');
+  });
+
+  it('the default agent sees only read-only tools and no delegate_task; /agents lists agents and load errors', async () => {
+    await project.write(
+      '.geekagent/agents/broken.md',
+      '---\nname: broken\ndescription: x\ntools: [read\n---\n',
+    );
+    fake.push({ toolCalls: [call('delegate_task', { task: 'look' })] }, { text: 'done' });
+    fake.pushFor('explore', { text: 'looked' });
+    await runJson('Look around');
+    const child = fake.requests.find((request) => subAgentOf(request) === 'explore')!;
+    const offered = (child.body.tools ?? []).map((tool) => (tool.function as { name: string }).name).sort();
+    expect(offered).toEqual(['get_current_time', 'glob', 'ls', 'read', 'search', 'tool_search']);
+
+    const listed = await runCli(['-p', '/agents'], { project, modelUrl: fake.url });
+    expect(listed.stdout).toMatch(/^explore — read-only research/m);
+    expect(listed.stdout).toMatch(/error: .*\.geekagent\/agents\/broken\.md:4: unclosed list for "tools"/);
+  });
+});
+
+describe('project agents and folder trust', () => {
+  it('are ignored in an untrusted folder, listed by geekagent trust, used once trusted, and asked again when edited', async () => {
+    const agentFile = '.geekagent/agents/reader.md';
+    await project.write(agentFile, '---\ndescription: reads\ntools: [read]\n---\nRead.\n');
+    const untrusted = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    expect(untrusted.stderr).toContain('ignoring .geekagent/agents (1 agent)');
+    expect(untrusted.stdout).not.toMatch(/^reader/m);
+
+    const trust = await runCli(['trust'], { project, trusted: false });
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain('  custom agent .geekagent/agents/reader.md (its tools and instructions)');
+    const trusted = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    expect(trusted.stderr).toBe('');
+    expect(trusted.stdout).toMatch(/^reader — reads/m);
+
+    await project.write(agentFile, '---\ndescription: reads\ntools: ["*"]\n---\nDo anything.\n');
+    const changed = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    expect(changed.stderr).toMatch(
+      /folder changed since you trusted it \(1 changed\): ignoring \.geekagent\/agents \(1 agent\)/,
+    );
+    expect(changed.stdout).not.toMatch(/^reader/m);
+  });
+});
+
+describe('a sub-agent and the permission layer', () => {
+  it('an ask tool of a child is refused in print mode as usual; "*" does not give it todo_write or delegate_task', async () => {
+    await project.write('.geekagent/agents/writer.md', '---\ndescription: writes\ntools: ["*"]\n---\n');
+    fake.push(
+      { toolCalls: [call('delegate_task', { task: 'write it', agent: 'writer' })] },
+      { text: 'done' },
+    );
+    fake.pushFor('writer', { toolCalls: [call('write', { path: 'out.txt', content: 'x' })] }, (request) => ({
+      text: `child saw: ${toolResults(request).join(' | ')}`,
+    }));
+    const out = await runJson('Write via the child');
+    const child = fake.requests.find((request) => subAgentOf(request) === 'writer')!;
+    const offered = (child.body.tools ?? []).map((tool) => (tool.function as { name: string }).name);
+    expect(offered).toContain('write');
+    expect(offered).not.toContain('todo_write');
+    expect(offered).not.toContain('delegate_task');
+    expect(out.agents[0]!.tool_calls).toEqual([
+      expect.objectContaining({ name: 'write', decision: 'refused', is_error: true }),
+    ]);
+    expect(out.tool_calls[0]!.result).toContain(
+      'child saw: needs approval: run interactively or pass --allow write',
+    );
+    expect(existsSync(`${project.dir}/out.txt`)).toBe(false);
+  });
+});
