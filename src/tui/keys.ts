@@ -23,6 +23,11 @@ export type KeyName =
   | 'tab'
   | 'wordBack';
 
+/** Ctrl+O: expands or collapses the latest reasoning block. */
+export const CTRL_EXPAND = 'o';
+/** Ctrl+T: opens the newest long entry (answer, tool output) in the pager. */
+export const CTRL_PAGER = 't';
+
 export type KeyEvent =
   | { type: 'text'; text: string; paste: boolean }
   | { type: 'key'; name: KeyName }
