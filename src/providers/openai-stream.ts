@@ -22,6 +22,7 @@ export async function readRound(
   stream: AsyncIterable<ChatCompletionChunk>,
   onText: ((delta: string) => void) | undefined,
   onReasoning?: (delta: string) => void,
+  signal?: AbortSignal,
 ): Promise<ChatRound> {
   let text = '';
   let reasoning = '';
@@ -31,6 +32,9 @@ export async function readRound(
   let lastIndex = 0;
 
   for await (const chunk of stream) {
+    // The SDK yields every event of a read before it notices an abort: a fast stream buffers
+    // thousands, so a cancel is checked here (the caller turns it into an AbortError).
+    if (signal?.aborted) break;
     if (chunk.usage) usage = toUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;

@@ -5,8 +5,8 @@
  * readable in the pager (Ctrl+T). Rows are estimated: a line counts one row per `WRAP` characters.
  */
 
-export const CLIP_LINES = 200;
-export const RENDER_LINE_BUDGET = 1_000;
+export const CLIP_LINES = 100;
+export const RENDER_LINE_BUDGET = 300;
 /** Characters per estimated row: a long line wraps, and a 1 MB line must not count as one. */
 export const WRAP = 200;
 
@@ -37,6 +37,21 @@ export function rowsOfCached(text: string): number {
     rowsCache.set(key, rows);
   }
   return rows;
+}
+
+/**
+ * Estimated rows of `text`, counted from its end and stopping past `limit`: a streaming 1 MB
+ * answer is measured each frame, and only whether it exceeds the clip matters.
+ */
+export function rowsAtMost(text: string, limit: number): number {
+  let rows = 0;
+  let end = text.length;
+  for (;;) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    rows += Math.max(1, Math.ceil((end - start) / WRAP));
+    if (rows > limit || start === 0) return rows;
+    end = start - 1;
+  }
 }
 
 /** The last `rows` estimated rows of `text` (whole lines; a huge last line is cut from its end). */

@@ -30,7 +30,7 @@ function start(options: Partial<PtyOptions> = {}): PtySession {
 }
 
 /** About `bytes` of Markdown: numbered lines in paragraphs of ten, then `END-OF-ANSWER`. */
-export function bigAnswer(bytes: number): string {
+function bigAnswer(bytes: number): string {
   const lines: string[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
@@ -111,7 +111,7 @@ describe('the TUI stays fluid', () => {
     tui.send(KEYS.enter);
     await tui.waitFor('END-OF-ANSWER', 30_000);
     await tui.waitFor(/✓ [\d.]+s · [\d,]+ tokens/);
-    expect(tui.screen()).toMatch(/↑ 1\.0 MB earlier not shown · Ctrl\+T pages through all of it/);
+    expect(tui.screen()).toMatch(/↑ [\d.]+ (KB|MB) earlier not shown · Ctrl\+T pages through all of it/);
     tui.send('still typing');
     await tui.waitUntil(() => inputLine(tui) === '› still typing', 'the typed text in the input line', 2_000);
     // The pager opens on the full text, from its first line.
@@ -133,8 +133,7 @@ describe('the TUI stays fluid', () => {
     await tui.waitFor(/Line \d{6} of the long answer/);
     const sent = Date.now();
     tui.send(KEYS.ctrlC);
-    await tui.waitFor('cancelled', 8_000);
-    console.log('CANCEL MS', Date.now() - sent);
+    await tui.waitFor('cancelled', 1_000);
     expect(Date.now() - sent).toBeLessThan(1_000);
     expect(tui.screen()).not.toContain('END-OF-ANSWER');
   });

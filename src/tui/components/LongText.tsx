@@ -7,7 +7,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useRef } from 'react';
 import { visible } from '../../util/terminal-text.js';
-import { CLIP_LINES, lastRows, rowsOfCached } from '../clip.js';
+import { CLIP_LINES, lastRows, rowsAtMost } from '../clip.js';
 import { BlockSplitter } from '../markdown-blocks.js';
 import { Markdown } from './Markdown.js';
 
@@ -43,7 +43,7 @@ export const ModelText = memo(function ModelText({
   const count = done.length + (tail.trim() === '' ? 0 : 1);
   for (let i = count - 1; i >= 0 && budget > 0; i--) {
     const piece = i < done.length ? done[i]! : tail;
-    const rows = rowsOfCached(piece);
+    const rows = rowsAtMost(piece, budget);
     if (shown.length > 0) shown.push(<Text key={`gap${i}`}> </Text>);
     if (rows <= budget) {
       shown.push(<Markdown key={i < done.length ? `b${i}` : 'tail'} text={piece} />);
@@ -80,7 +80,7 @@ export function ClippedText({
   color: string;
   maxRows?: number;
 }) {
-  if (rowsOfCached(text) <= maxRows) return <Text color={color}>{visible(text)}</Text>;
+  if (rowsAtMost(text, maxRows) <= maxRows) return <Text color={color}>{visible(text)}</Text>;
   const part = lastRows(text, maxRows);
   return (
     <Box flexDirection="column">

@@ -5,7 +5,7 @@
  */
 import { Box, type DOMElement, measureElement } from 'ink';
 import { useEffect, useRef } from 'react';
-import { CLIP_LINES, RENDER_LINE_BUDGET, rowsOfCached } from '../clip.js';
+import { CLIP_LINES, RENDER_LINE_BUDGET, rowsAtMost } from '../clip.js';
 import type { Entry } from '../types.js';
 import { EntryView } from './EntryView.js';
 
@@ -57,7 +57,7 @@ export function newestWithin(entries: readonly Entry[]): readonly Entry[] {
   let first = entries.length;
   while (first > 0 && entries.length - first < RENDERED_ENTRIES && rows < RENDER_LINE_BUDGET) {
     const entry = entries[first - 1]!;
-    rows += entry.kind === 'question' ? 4 : Math.min(CLIP_LINES + 1, rowsOfCached(entry.text));
+    rows += entry.kind === 'question' ? 4 : Math.min(CLIP_LINES + 1, rowsAtMost(entry.text, CLIP_LINES));
     first--;
   }
   return first === 0 ? entries : entries.slice(first);
