@@ -1,18 +1,20 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions).
+// sessions, lazy, toolbytes).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
 import { benchCalls } from './calls.mjs';
 import { benchConnect } from './connect.mjs';
+import { benchLazyStartup } from './lazy-startup.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
+import { benchToolBytes } from './tool-bytes.mjs';
 
-const ALL = ['startup', 'connect', 'calls', 'memory', 'big', 'sessions'];
+const ALL = ['startup', 'lazy', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -113,6 +115,23 @@ try {
     );
     notes.push(
       `1: ttfr0 ${fmtMs(s.ttfr0)} [${list(s.samples.ttfr0)}], ttfr20 ${fmtMs(s.ttfr20)} [${list(s.samples.ttfr20)}]; baseline = SDK connect of 20 as in row 2, rotated with these runs [${list(s.samples.sdk)}]`,
+    );
+  });
+
+  await section('lazy', async () => {
+    const s = await benchLazyStartup({ reps: 5 });
+    const ratio = s.cached / s.none;
+    row(
+      '1b',
+      'time-to-first-request: 20 cached lazy servers vs none',
+      fmtMs(s.cached),
+      fmtMs(s.none),
+      ratio,
+      '≤ 1.10×',
+      ratio <= 1.1,
+    );
+    notes.push(
+      `1b: none [${list(s.samples.none)}], 20 cached [${list(s.samples.cached)}]; the first request carries all 40 cached tools, no server spawned`,
     );
   });
 
@@ -226,6 +245,24 @@ try {
     );
     notes.push(
       `6: reference — SDK StdioClientTransport with maxBufferSize 64 MiB: ${fmtMs(b.sdk)} [${list(b.samples.sdk)}]; with its default 10 MiB buffer the call fails: "${b.sdkDefault}"`,
+    );
+  });
+
+  await section('toolbytes', async () => {
+    const t = await benchToolBytes();
+    const deferredBytes = t.deferred.mcpBytes + t.deferred.sectionBytes;
+    const ratio = deferredBytes / t.all.mcpBytes;
+    row(
+      'T',
+      `first-request tool bytes, ${t.all.mcpTools} realistic MCP tools: deferred vs all`,
+      `${(deferredBytes / 1024).toFixed(1)} KB`,
+      `${(t.all.mcpBytes / 1024).toFixed(1)} KB`,
+      ratio,
+      '≤ 0.10×',
+      ratio <= 0.1,
+    );
+    notes.push(
+      `T: ${t.servers} servers; MCP bytes: deferred = tool_search ${t.deferred.mcpBytes} B (+ ${t.deferred.mcpTools} MCP tools) + name list in the system prompt ${t.deferred.sectionBytes} B, all = ${t.all.mcpBytes} B; whole tools arrays with the built-ins: ${t.deferred.toolBytes} + ${t.deferred.sectionBytes} B vs ${t.all.toolBytes} B (${((t.deferred.toolBytes + t.deferred.sectionBytes) / t.all.toolBytes).toFixed(2)}×)`,
     );
   });
 

@@ -1,7 +1,9 @@
 // Target 1: time-to-first-model-request of the built CLI (`node dist/cli/main.js -p hi`) with 0 vs 20
 // demo servers in .geekagent/mcp.json. A tiny in-bench OpenAI-compatible server notes when the first
 // POST /v1/chat/completions arrives; ttfr20 − ttfr0 is what 20 servers add to start-up. The SDK
-// baseline (target 2's connect of 20) is measured again here, rotated with the CLI runs.
+// baseline (target 2's connect of 20) is measured again here, rotated with the CLI runs. The servers
+// are `"startup": "eager"` so every run connects them (lazy ones would start from the tool cache:
+// bench/lazy-startup.mjs measures that).
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import { CLI, DEMO, killQuietly, median, now, rotate, spawnGroup, tempDir } from
 const CHUNK = { choices: [{ delta: { content: 'ok' }, finish_reason: 'stop', index: 0 }] };
 
 /** The fake model: answers every chat request with one SSE chunk and [DONE]; reports each request. */
-async function startModel() {
+export async function startModel() {
   let onRequest = () => undefined;
   const server = http.createServer((req, res) => {
     const arrived = now();
@@ -36,21 +38,24 @@ async function startModel() {
   };
 }
 
-async function makeProject(servers) {
-  const base = await tempDir(`ttfr${servers}`);
+export async function makeProject(servers, startup = 'eager') {
+  const base = await tempDir(`ttfr${servers}${startup}`);
   const dir = path.join(base, 'project');
   const home = path.join(base, 'home');
   await mkdir(path.join(dir, '.geekagent'), { recursive: true });
   await mkdir(home, { recursive: true });
   const mcpServers = Object.fromEntries(
-    Array.from({ length: servers }, (_, i) => [`demo${i}`, { command: process.execPath, args: [DEMO] }]),
+    Array.from({ length: servers }, (_, i) => [
+      `demo${i}`,
+      { command: process.execPath, args: [DEMO], startup },
+    ]),
   );
   await writeFile(path.join(dir, '.geekagent', 'mcp.json'), JSON.stringify({ mcpServers }, null, 2));
   return { dir, home };
 }
 
 /** One CLI run: ms from spawn until the first chat request arrived; waits for the CLI to exit. */
-async function ttfrOnce(model, project, servers) {
+export async function ttfrOnce(model, project, servers) {
   const request = model.next();
   const t0 = now();
   const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {

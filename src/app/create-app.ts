@@ -15,9 +15,11 @@ import { type ModelSettings, resolveModelSettings } from '../config/model-settin
 import { userStateDir } from '../config/paths.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { compactionExtension } from '../extensions/compaction.js';
+import { DeferredTools } from '../extensions/deferred-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
-import { mcpExtension } from '../extensions/mcp.js';
+import { mcpExtension, waitForServers } from '../extensions/mcp.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
+import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
@@ -163,6 +165,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     homeDir,
     userDir,
     projectTrusted: trusted,
+    lazy: true,
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,
@@ -184,11 +187,22 @@ export async function createApp(options: AppOptions): Promise<App> {
     notice: (message, kind) => extensions.notice(message, kind),
     importLegacy: trusted,
   });
+  const toolSearch = toolSearchMode(settingsEnv);
+  if (toolSearch.problem) notices.push(toolSearch.problem);
+  const deferred = new DeferredTools(registry, toolSearch.mode, provider.contextWindow);
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension(permissions.root),
-    mcpExtension(mcp, { acceptsMedia: provider.acceptsMedia, trust }),
+    mcpExtension(mcp, {
+      acceptsMedia: provider.acceptsMedia,
+      trust,
+      describeMore: () => describeDeferral(deferred),
+    }),
+    toolSearchExtension({
+      deferred,
+      whenToolsReady: (signal, notify) => waitForServers(mcp, signal, notify),
+    }),
     sessionsExtension(sessions),
     compactionExtension(
       new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
@@ -241,7 +255,7 @@ function policyLayers(permissions: PermissionConfig, options: AppOptions): Polic
   for (const pattern of options.deny ?? []) cli[pattern] = 'deny';
   return [
     { label: 'cli', rules: cli },
-    { label: 'project', rules: { ...permissions.projectRules } },
-    { label: 'user', rules: { ...permissions.userRules } },
+    { label: 'project', rules: { ...permissions.projectRules }, annotations: permissions.projectAnnotations },
+    { label: 'user', rules: { ...permissions.userRules }, annotations: permissions.userAnnotations },
   ];
 }

@@ -15,6 +15,7 @@ import {
 } from '../mcp/client-features.js';
 import { loadMcpServers, type ServerConfigEntry, type ServerNameConflict } from '../mcp/config.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
+import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/tool-cache.js';
 import { createTransportFactory } from '../mcp/transports.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
@@ -42,6 +43,11 @@ export interface McpRuntimeOptions {
   only?: (entry: ServerConfigEntry) => boolean;
   /** Hides secrets in server logs; default: the secrets of `env`. */
   redact?: Redactor;
+  /**
+   * Servers with a cached tool list (and `startup` not `eager`) start on first use. The agent's
+   * faces pass true; `geekagent mcp list/get` connect every server (they are diagnostics).
+   */
+  lazy?: boolean;
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
@@ -55,8 +61,12 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   for (const conflict of conflicts) options.notice?.(conflictNotice(conflict));
   // A login waits for a person in a browser: the start-up deadline must not cut it short.
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
+  const selected = options.only ? entries.filter(options.only) : entries;
+  const cacheDir = cacheDirectory(options.userDir);
   return new McpManager({
-    entries: options.only ? entries.filter(options.only) : entries,
+    entries: selected,
+    cacheDir,
+    lazy: options.lazy ? await cachedListings(cacheDir, selected) : undefined,
     serverNames: entries.map((entry) => entry.name),
     registry: options.registry,
     policies: options.policies,
@@ -65,11 +75,28 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
       prompter: options.prompter,
     }),
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
+    projectDir: options.projectDir,
     acceptsMedia: options.acceptsMedia,
     clientVersion: PACKAGE_VERSION,
     features: options.features,
     redact: options.redact ?? createRedactor(options.env),
   });
+}
+
+/** The cached listings of the servers that may start lazily (read in parallel, leniently). */
+async function cachedListings(
+  dir: string,
+  entries: readonly ServerConfigEntry[],
+): Promise<Map<string, CachedListing>> {
+  const found = new Map<string, CachedListing>();
+  await Promise.all(
+    entries.map(async (entry) => {
+      if (entry.kind !== 'ok' || entry.definition.disabled || entry.definition.startup === 'eager') return;
+      const listing = await readCachedListing(dir, entry.definition);
+      if (listing) found.set(entry.name, listing);
+    }),
+  );
+  return found;
 }
 
 const LOGIN_TIME_MS = 10 * 60_000;

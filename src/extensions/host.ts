@@ -191,6 +191,9 @@ export class ExtensionHost {
           const filters = [...this.filters];
           registry.setVisibleFilter((tool) => filters.every((visible) => visible(tool)));
         },
+        toolDeferral: (defer) => {
+          registry.setDeferFilter(defer);
+        },
       },
       changed: () => this.changed(),
       notice: (message, kind) => this.notice(message, kind ?? 'system'),

@@ -64,6 +64,7 @@ function promptCommand(manager: McpManager, server: string, prompt: Prompt): Sla
         ctx.print(`${values} (usage: /${name}${argsUsage ? ` ${argsUsage}` : ''})`, 'error');
         return;
       }
+      await manager.connection(server)?.ensureStarted();
       const client = manager.connection(server)?.connectedClient;
       if (!client) {
         ctx.print(`MCP server ${server} is not connected`, 'error');

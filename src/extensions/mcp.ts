@@ -1,6 +1,7 @@
 /**
- * MCP as an extension: the manager's servers start with the face; every model request waits until
- * they have settled (so the model sees their tools); `@server:uri` mentions attach resources to
+ * MCP as an extension: the manager's servers start with the face (lazy ones with a cached tool
+ * list on first use); every model request waits until those without a cache have settled (so the
+ * model sees their tools); `@server:uri` mentions attach resources to
  * the input; each server prompt is a slash command; `/mcp` inspects them; the panel's MCP row.
  * The manager itself (mcp/manager.ts) keeps the registry in step with the servers' tools.
  */
@@ -18,6 +19,8 @@ export interface McpExtensionOptions {
   acceptsMedia: boolean;
   /** An untrusted folder's servers are off: `/mcp` and the panel say so. */
   trust?: FolderTrust;
+  /** More lines for `/mcp` (tool search: how many tools are deferred). */
+  describeMore?: () => string | undefined;
 }
 
 export function mcpExtension(manager: McpManager, options: McpExtensionOptions): Extension {
@@ -30,7 +33,9 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
         syncPromptCommands(host.commands, manager, prompts);
         host.changed();
       });
-      host.commands.add(mcpCommand(manager, options.trust));
+      // Idle servers' prompts (from the cache) are commands from the start.
+      syncPromptCommands(host.commands, manager, prompts);
+      host.commands.add(mcpCommand(manager, options.trust, options.describeMore));
       host.panel(() => {
         const line = panelMcpLine(manager.statuses());
         return {
@@ -64,7 +69,10 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
   };
 }
 
-/** The wait before a model request: until every server settled, or the turn is cancelled. */
+/**
+ * The wait before a model request: until every server without a cached tool list settled (lazy
+ * servers with a cache are never waited for), or the turn is cancelled.
+ */
 export async function waitForServers(
   manager: McpManager,
   signal: AbortSignal,
@@ -82,7 +90,11 @@ export async function waitForServers(
   });
 }
 
-function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashCommand {
+function mcpCommand(
+  manager: McpManager,
+  trust: FolderTrust | undefined,
+  describeMore: (() => string | undefined) | undefined,
+): SlashCommand {
   const command: SlashCommand = {
     name: 'mcp',
     usage: '/mcp [tools|resources|reconnect|logs <server>]',
@@ -103,6 +115,8 @@ function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashC
           return;
         }
         ctx.print(describeServers(statuses));
+        const more = describeMore?.();
+        if (more) ctx.print(more);
         return;
       }
       if (!server || !['tools', 'resources', 'reconnect', 'logs'].includes(sub)) {
@@ -118,6 +132,7 @@ function mcpCommand(manager: McpManager, trust: FolderTrust | undefined): SlashC
         ctx.print(describeServer(status, { descriptions: true }).join('\n'));
       } else if (sub === 'resources') {
         const connection = manager.connection(server);
+        await connection?.ensureStarted();
         ctx.print(
           connection?.connectedClient
             ? describeResources(connection)

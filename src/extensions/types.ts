@@ -39,6 +39,7 @@ export const PROMPT_ORDER = {
   skill: 20,
   memories: 30,
   todos: 40,
+  deferredTools: 60,
 } as const;
 
 export interface ExtensionSetup {
@@ -65,6 +66,11 @@ export interface ExtensionSetup {
     event(listener: (event: AgentEvent) => void): void;
     /** Hides tools from the model; the executor refuses a hidden tool the model names anyway. */
     toolFilter(filter: (tool: Tool) => boolean): void;
+    /**
+     * Leaves visible tools out of each request while `defer` says so (tool search); unlike a
+     * filter, a deferred tool still runs when the model names it. One deferral at a time.
+     */
+    toolDeferral(defer: (tool: Tool) => boolean): void;
   };
   /** Panel rows or commands changed: the faces redraw. */
   changed(): void;

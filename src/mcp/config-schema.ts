@@ -25,6 +25,12 @@ const commonShape = {
     'Milliseconds to wait for the server to start and answer initialize (default 30000).',
   ).optional(),
   disabled: z.boolean().describe('Keep the entry but do not connect to the server.').optional(),
+  startup: z
+    .enum(['lazy', 'eager'])
+    .describe(
+      'lazy (default): once its tools are cached, start the server only when one of them is called; eager: start it with the agent.',
+    )
+    .optional(),
   includeTools: toolPatterns(
     'Only these server tools (server-side names; `*` matches any run of characters).',
   ).optional(),

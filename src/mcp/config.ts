@@ -18,6 +18,8 @@ interface DefinitionBase {
   timeoutMs: number;
   startupTimeoutMs: number;
   disabled: boolean;
+  /** lazy: with a cached tool list the server starts on first use; eager: with the agent. */
+  startup?: 'lazy' | 'eager';
   includeTools?: string[];
   excludeTools?: string[];
   maxResultTokens: number;
@@ -305,6 +307,7 @@ function baseDefinition(
     timeoutMs: entry.timeout ?? DEFAULT_TIMEOUT_MS,
     startupTimeoutMs: entry.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS,
     disabled: entry.disabled ?? false,
+    startup: entry.startup ?? 'lazy',
     ...(entry.includeTools ? { includeTools: [...entry.includeTools] } : {}),
     ...(entry.excludeTools ? { excludeTools: [...entry.excludeTools] } : {}),
     maxResultTokens: entry.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS,

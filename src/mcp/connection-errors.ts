@@ -31,6 +31,8 @@ export function unavailableMessage(server: string, state: ServerState, file: str
       return `${prefix}: it is disabled in ${file}`;
     case 'needs_auth':
       return `${prefix}: ${state.error}`;
+    case 'idle':
+      return `${prefix} yet: it starts on first use`;
     case 'connected':
       return prefix;
   }
@@ -67,12 +69,27 @@ export function startupFailureReason(
     lastStderr: string | undefined;
   },
 ): string {
+  // A server that answers initialize or tools/list with an error and then exits: the answer says
+  // why ("fetch failed"); the exit that follows ("code 0") does not.
+  if (answeredWithError(error)) {
+    const then = c.exitReason ? ` (then ${c.exitReason})` : '';
+    return `the server answered start-up with an error: ${errorMessage(error)}${then}`;
+  }
   if (c.exitReason) return withLine(`${c.exitReason} during start-up`, c.lastStderr);
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return `no answer to initialize within ${seconds(c.startupTimeoutMs)}`;
   }
   if (isNetworkFailure(error)) return `cannot reach ${c.target}: ${networkCause(error)}`;
   return errorMessage(error);
+}
+
+/** An error the server itself sent back (not a closed connection or our own timeout). */
+function answeredWithError(error: unknown): boolean {
+  return (
+    error instanceof McpError &&
+    error.code !== ErrorCode.ConnectionClosed &&
+    error.code !== ErrorCode.RequestTimeout
+  );
 }
 
 /** The server's last stderr line usually says why it died (a missing module, a bad flag). */

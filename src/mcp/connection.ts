@@ -1,7 +1,8 @@
 /**
  * One MCP server's connection lifecycle on the SDK `Client`: connect within the start-up deadline,
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
- * backoff (bounded), and fail calls fast with the reason while the server is down.
+ * backoff (bounded), and fail calls fast with the reason while the server is down. A server with
+ * a cached listing starts `idle` and connects on first use (one shared start for every caller).
  */
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,12 +12,13 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ToolError, type ToolProgress } from '../tools/types.js';
+import { ToolError } from '../tools/types.js';
 import { abortListeners, addedListener } from '../util/abort-listeners.js';
 import { errorMessage } from '../util/errors.js';
 import {
   type Catalog,
   catalogTools,
+  type ListedTool,
   listAllTools,
   listExtras,
   NO_EXTRAS,
@@ -38,44 +40,21 @@ import {
   withLine,
 } from './connection-errors.js';
 import { CoalescingTransport } from './notification-flow.js';
-import type { ServerLog } from './server-log.js';
-import type { ServerState } from './status.js';
-import type { OpenedTransport, TransportFactory } from './transports.js';
-
-export interface RestartPolicy {
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A connection that stayed up this long resets the attempt count. */
-  stableAfterMs: number;
-}
-
-export const DEFAULT_RESTART_POLICY: RestartPolicy = {
-  maxAttempts: 5,
-  baseDelayMs: 500,
-  maxDelayMs: 30_000,
-  stableAfterMs: 60_000,
-};
+import type { McpToolInfo, ServerState } from './status.js';
+import type { CachedListing } from './tool-cache.js';
+import type { OpenedTransport } from './transports.js';
 
 /** Progress resets the per-request timeout, but no call runs longer than this. */
 const MAX_TOTAL_CALL_MS = 10 * 60_000;
 
-export interface ConnectionOptions {
-  definition: McpServerDefinition;
-  clientInfo: { name: string; version: string };
-  createTransport: TransportFactory;
-  log: ServerLog;
-  /** Every state change, and every re-listing (tools and warnings). */
-  onChange: (state: ServerState, catalog: Catalog | undefined) => void;
-  restartPolicy?: RestartPolicy;
-  /** Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect. */
-  configureClient?: (client: Client) => void;
-}
+import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: ToolProgress) => void;
-}
+export {
+  type CallOptions,
+  type ConnectionOptions,
+  DEFAULT_RESTART_POLICY,
+  type RestartPolicy,
+} from './connection-options.js';
 
 export class McpConnection {
   private stateValue: ServerState;
@@ -89,11 +68,21 @@ export class McpConnection {
   private restartTimer: NodeJS.Timeout | undefined;
   private catalog: Catalog | undefined;
   private extrasValue: ServerExtras = NO_EXTRAS;
+  /** The raw tools of the latest listing (what the cache keeps). */
+  private listedTools: ListedTool[] | undefined;
+  /** The first start of an idle server: every use waits on this one attempt. */
+  private starting: Promise<void> | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
-    this.stateValue = options.definition.disabled
-      ? { state: 'disabled' }
-      : { state: 'connecting', attempt: 1 };
+    const cached = options.lazyFrom;
+    if (options.definition.disabled) {
+      this.stateValue = { state: 'disabled' };
+    } else if (cached) {
+      this.catalog = catalogTools(options.definition, cached.tools);
+      this.stateValue = { state: 'idle', tools: this.catalog.tools };
+    } else {
+      this.stateValue = { state: 'connecting', attempt: 1 };
+    }
   }
 
   get name(): string {
@@ -112,9 +101,52 @@ export class McpConnection {
     return this.catalog?.warnings ?? [];
   }
 
-  /** Resources, resource templates and prompts of the connected server. */
+  /** Resources, resource templates and prompts of the connected server (an idle one: cached prompts). */
   get extras(): ServerExtras {
+    if (this.stateValue.state === 'idle')
+      return { ...NO_EXTRAS, prompts: this.options.lazyFrom?.prompts ?? [] };
     return this.stateValue.state === 'connected' ? this.extrasValue : NO_EXTRAS;
+  }
+
+  /** Whether the server offers resources (an idle one: as it did when cached). */
+  get offersResources(): boolean {
+    if (this.stateValue.state === 'idle') return this.options.lazyFrom?.resources ?? false;
+    return Boolean(this.connectedClient?.getServerCapabilities()?.resources);
+  }
+
+  /** Whether the server has not started yet in this run, or its first start is under way. */
+  get notStartedYet(): boolean {
+    return this.stateValue.state === 'idle' || this.starting !== undefined;
+  }
+
+  /** The server's tool as last listed (or cached), by its own name. */
+  tool(originalName: string): McpToolInfo | undefined {
+    return this.catalog?.tools.find((tool) => tool.originalName === originalName);
+  }
+
+  /** The latest successful listing, in the cache's shape; undefined before one. */
+  get listing(): CachedListing | undefined {
+    if (this.stateValue.state !== 'connected' || !this.listedTools) return undefined;
+    return { tools: this.listedTools, resources: this.offersResources, prompts: this.extrasValue.prompts };
+  }
+
+  /**
+   * Starts an idle server, once, however many uses ask at the same time; resolves when that start
+   * has an outcome (a failed one is retried with the usual backoff). Other states: at once, or when
+   * a start already under way ends.
+   */
+  ensureStarted(): Promise<void> {
+    if (this.stateValue.state !== 'idle') return this.starting ?? Promise.resolve();
+    this.options.log.append(`${OWN_NOTE} starting on first use`);
+    this.starting = this.connectOnce('startup')
+      .then((ok) => {
+        if (!ok && !this.closed && this.stateValue.state === 'failed')
+          this.scheduleRestart(this.stateValue.error);
+      })
+      .finally(() => {
+        this.starting = undefined;
+      });
+    return this.starting;
   }
 
   /** The SDK client while connected (resources, prompts and the like go through it). */
@@ -148,6 +180,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    if (this.stateValue.state === 'idle' || this.starting) await this.ensureStarted();
     const client = this.connectedClient;
     if (!client) throw new ToolError(this.unavailableMessage());
     const { timeoutMs } = this.options.definition;
@@ -239,6 +272,7 @@ export class McpConnection {
         return new Error('superseded');
       }
       this.connectedAt = Date.now();
+      this.listedTools = tools;
       this.catalog = catalogTools(definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
       return true;
@@ -294,6 +328,7 @@ export class McpConnection {
     try {
       const tools = await listAllTools(client, this.options.definition.timeoutMs);
       if (generation !== this.generation || this.stateValue.state !== 'connected') return;
+      this.listedTools = tools;
       this.catalog = catalogTools(this.options.definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
     } catch (error) {
@@ -361,7 +396,9 @@ export class McpConnection {
   }
 
   private unavailableMessage(): string {
-    return unavailableMessage(this.name, this.stateValue, this.options.definition.file);
+    const message = unavailableMessage(this.name, this.stateValue, this.options.definition.file);
+    const { logHint } = this.options;
+    return logHint && this.stateValue.state === 'failed' ? `${message} (its log: ${logHint})` : message;
   }
 
   private describeCallError(error: unknown, toolName: string): string {

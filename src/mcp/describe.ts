@@ -22,6 +22,8 @@ export function stateLabel(state: ServerState): string {
       return `needs login: ${visibleLine(state.error)}`;
     case 'disabled':
       return 'disabled';
+    case 'idle':
+      return `${state.tools.length} tool${state.tools.length === 1 ? '' : 's'}, idle: starts on first use`;
   }
 }
 
@@ -31,7 +33,7 @@ export function describeServer(status: ServerStatus, options: { descriptions?: b
   const name = visibleLine(status.name);
   if (s.state === 'failed' || s.state === 'needs_auth')
     return [`× ${name}: ${stateLabel(s)}`, ...warningLines(status)];
-  if (s.state !== 'connected') return [`${name} (${stateLabel(s)})`];
+  if (s.state !== 'connected' && s.state !== 'idle') return [`${name} (${stateLabel(s)})`];
   const tools = s.tools.map((tool) =>
     options.descriptions && tool.description
       ? `  ${visibleLine(tool.modelName)} — ${firstLine(tool.description)}`
@@ -72,7 +74,7 @@ export function serverListJson(statuses: readonly ServerStatus[]): ServerListEnt
       status: s.state,
       ...(s.state === 'failed' || s.state === 'needs_auth' ? { error: s.error } : {}),
       tools:
-        s.state === 'connected'
+        s.state === 'connected' || s.state === 'idle'
           ? s.tools.map((tool) => ({
               name: tool.modelName,
               originalName: tool.originalName,

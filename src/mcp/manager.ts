@@ -1,13 +1,16 @@
 /**
  * The MCP manager: owns every server connection of one agent. Connects them in the background
- * with about one connect per core in flight, keeps the tool registry in step with each server's
- * tools, and answers "have all servers settled?" for the first model request.
+ * with about one connect per core in flight — except lazy servers with a cached tool list, whose
+ * tools are registered from the cache and which start on first use — keeps the tool registry in
+ * step with each server's tools (and the cache with each listing), and answers "have the servers
+ * without a cache settled?" for the first model request.
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolDefinition } from '../permissions/pins.js';
 import type { Policy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { errorMessage } from '../util/errors.js';
 import { Limiter } from '../util/limiter.js';
 import type { Redactor } from '../util/redact.js';
 import type { Catalog } from './catalog.js';
@@ -17,7 +20,9 @@ import { McpConnection, type RestartPolicy } from './connection.js';
 import { createResourceTools } from './resources.js';
 import { ServerLog } from './server-log.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
-import { createMcpTool } from './tool-adapter.js';
+import { type AdapterOptions, createMcpTool } from './tool-adapter.js';
+import { type CachedListing, sameListing, writeCachedListing } from './tool-cache.js';
+import { saveToolOutput } from './tool-output.js';
 import type { TransportFactory } from './transports.js';
 
 /**
@@ -38,6 +43,8 @@ export interface McpManagerOptions {
   serverNames?: readonly string[];
   /** `<project>/.geekagent/logs`; undefined keeps logs in memory only. */
   logDir: string | undefined;
+  /** The project folder: cut results are kept whole in its `.geekagent/tool-output/`. */
+  projectDir?: string;
   acceptsMedia: boolean;
   clientVersion: string;
   concurrency?: number;
@@ -46,6 +53,10 @@ export interface McpManagerOptions {
   features?: ClientFeatures;
   /** Hides secret values in server logs (file and memory). */
   redact?: Redactor;
+  /** `<userStateDir>/cache`: each successful listing is kept there; undefined keeps none. */
+  cacheDir?: string;
+  /** Cached listings of the servers that start lazily (by server name). */
+  lazy?: ReadonlyMap<string, CachedListing>;
 }
 
 /** What the manager tells the policy store about the tools it registers. */
@@ -63,6 +74,10 @@ interface ServerSlot {
   registered: Set<string>;
   warnings: string[];
   started: Promise<void> | undefined;
+  /** Started on first use from a cached listing: no model request waits for it. */
+  lazy: boolean;
+  /** What the cache holds for this server (kept in step with its listings). */
+  cached: CachedListing | undefined;
 }
 
 export class McpManager {
@@ -70,6 +85,8 @@ export class McpManager {
   private readonly listeners = new Set<() => void>();
   private readonly limiter: Limiter;
   private startedAll = false;
+  /** Cache writes in flight: shutdown lets them finish so a short run still leaves its cache. */
+  private readonly cacheWrites = new Set<Promise<void>>();
 
   constructor(private readonly options: McpManagerOptions) {
     this.limiter = new Limiter(options.concurrency ?? Math.max(1, os.availableParallelism()));
@@ -82,7 +99,7 @@ export class McpManager {
     this.startedAll = true;
     for (const slot of this.slots) {
       const connection = slot.connection;
-      if (!connection) continue;
+      if (!connection || slot.lazy) continue;
       let attempt: Promise<void> = Promise.resolve();
       slot.started = this.limiter
         .run(() => {
@@ -96,16 +113,23 @@ export class McpManager {
   /** Resolves when every enabled server has connected, failed or timed out. */
   async whenSettled(): Promise<void> {
     this.start();
-    await Promise.all(this.slots.map((slot) => this.settledOf(slot)));
+    await Promise.all(this.awaited().map((slot) => this.settledOf(slot)));
   }
 
   get settled(): boolean {
-    return this.slots.every((slot) => isSettled(this.stateOf(slot)));
+    return this.awaited().every((slot) => isSettled(this.stateOf(slot)));
   }
 
   /** Names of servers still connecting, for a "waiting for …" line. */
   pending(): string[] {
-    return this.slots.filter((slot) => !isSettled(this.stateOf(slot))).map((slot) => slot.entry.name);
+    return this.awaited()
+      .filter((slot) => !isSettled(this.stateOf(slot)))
+      .map((slot) => slot.entry.name);
+  }
+
+  /** The servers a model request waits for: those whose tools are not known from a cache. */
+  private awaited(): ServerSlot[] {
+    return this.slots.filter((slot) => !slot.lazy);
   }
 
   statuses(): ServerStatus[] {
@@ -157,6 +181,7 @@ export class McpManager {
   }
 
   async shutdown(): Promise<void> {
+    await Promise.all(this.cacheWrites);
     await Promise.all(
       this.slots.map(async (slot) => {
         await slot.connection?.close();
@@ -176,8 +201,13 @@ export class McpManager {
       registered: new Set(),
       warnings: [],
       started: undefined,
+      lazy: false,
+      cached: undefined,
     };
     if (entry.kind === 'ok') {
+      const cached = this.options.lazy?.get(entry.name);
+      slot.lazy = cached !== undefined && !entry.definition.disabled;
+      slot.cached = cached;
       const names = this.options.serverNames ?? this.options.entries.map((other) => other.name);
       slot.connection = new McpConnection({
         definition: { ...entry.definition, otherServers: names.filter((name) => name !== entry.name) },
@@ -189,7 +219,12 @@ export class McpManager {
           ? (client) => configureClientFeatures(client, entry.name, this.options.features!, slot.log)
           : undefined,
         onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
+        lazyFrom: slot.lazy ? cached : undefined,
+        logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
       });
+      const state = slot.connection.state;
+      if (state.state === 'idle')
+        this.syncTools(slot, { tools: state.tools, warnings: slot.connection.warnings });
     }
     return slot;
   }
@@ -213,8 +248,34 @@ export class McpManager {
   }
 
   private onConnectionChange(slot: ServerSlot, state: ServerState, catalog: Catalog | undefined): void {
-    if (state.state === 'connected' && catalog) this.syncTools(slot, catalog);
+    if (state.state === 'connected' && catalog) {
+      this.syncTools(slot, catalog);
+      this.updateCache(slot);
+    }
     for (const listener of this.listeners) listener();
+  }
+
+  private adapterOptions(): AdapterOptions {
+    const { projectDir, acceptsMedia } = this.options;
+    return {
+      acceptsMedia,
+      keepOutput: projectDir ? (text) => saveToolOutput(projectDir, text) : undefined,
+    };
+  }
+
+  /** A listing that differs from the cache (or the first one) replaces it; failures only logged. */
+  private updateCache(slot: ServerSlot): void {
+    const { cacheDir } = this.options;
+    const listing = slot.connection?.listing;
+    if (!cacheDir || !listing || slot.entry.kind !== 'ok' || sameListing(slot.cached, listing)) return;
+    slot.cached = listing;
+    const definition = slot.entry.definition;
+    const write = writeCachedListing(cacheDir, definition, listing)
+      .catch((error: unknown) => {
+        slot.log.append(`[geekagent] could not cache the tool list: ${errorMessage(error)}`);
+      })
+      .finally(() => this.cacheWrites.delete(write));
+    this.cacheWrites.add(write);
   }
 
   /** Registry follows the server's tool list; names stay stable across restarts and re-listings. */
@@ -231,10 +292,10 @@ export class McpManager {
       }
       this.options.policies.registerMcpTool?.(info.modelName, slot.entry.name, info.definition);
       this.options.policies.ensureToolPolicy(info.modelName, 'ask');
-      registry.upsert(createMcpTool(connection, info, { acceptsMedia: this.options.acceptsMedia }));
+      registry.upsert(createMcpTool(connection, info, this.adapterOptions()));
       next.add(info.modelName);
     }
-    if (connection.connectedClient?.getServerCapabilities()?.resources) {
+    if (connection.offersResources) {
       for (const tool of createResourceTools(connection, { acceptsMedia: this.options.acceptsMedia })) {
         if (next.has(tool.name) || (registry.get(tool.name) && !slot.registered.has(tool.name))) {
           warnings.push(`no ${tool.name} tool: the name is taken by a tool of the same name`);

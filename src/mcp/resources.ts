@@ -22,6 +22,7 @@ export async function readResource(
   uri: string,
   options: { acceptsMedia: boolean; signal?: AbortSignal; redact?: (text: string) => string },
 ): Promise<ToolOutput> {
+  await connection.ensureStarted();
   const client = connection.connectedClient;
   if (!client) throw new ToolError(`MCP server ${connection.name} is not connected`);
   let result: ReadResourceResult;
@@ -71,7 +72,10 @@ export function createResourceTools(connection: McpConnection, options: { accept
       description: `[MCP:${server}] List the resources (and resource templates) server ${server} offers: URI, name, type, description.`,
       parameters: { type: 'object', properties: {} },
       describeApproval: approval(names.list),
-      run: async () => describeResources(connection),
+      run: async () => {
+        await connection.ensureStarted();
+        return describeResources(connection);
+      },
     },
     {
       name: names.read,

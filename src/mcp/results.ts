@@ -9,6 +9,8 @@ export interface ConvertedResult {
   isError: boolean;
   /** Characters cut from the text to fit `maxResultTokens`. */
   truncatedChars?: number;
+  /** When cut: the whole (redacted) text, for keeping in a file the model can page through. */
+  fullText?: string;
 }
 
 export interface ConvertOptions {
@@ -42,9 +44,9 @@ export function convertCallToolResult(result: unknown, options: ConvertOptions):
   const cut = cutToLimit(pieces, options.maxResultTokens);
   const assembled = assemble(cut.pieces);
   const output = assembled === '' ? '(no content)' : assembled;
-  return cut.truncatedChars > 0
-    ? { output, isError, truncatedChars: cut.truncatedChars }
-    : { output, isError };
+  if (cut.truncatedChars === 0) return { output, isError };
+  const fullText = pieces.flatMap((piece) => (piece.kind === 'text' ? [piece.text] : [])).join('\n');
+  return { output, isError, truncatedChars: cut.truncatedChars, fullText };
 }
 
 function collectPieces(record: Record<string, unknown>, acceptsMedia: boolean): Piece[] {

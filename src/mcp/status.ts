@@ -25,6 +25,8 @@ export interface RetryInfo {
 
 export type ServerState =
   | { state: 'disabled' }
+  /** Not started in this run: its tools come from the cache; the first use starts it. */
+  | { state: 'idle'; tools: McpToolInfo[] }
   | { state: 'connecting'; attempt: number }
   | { state: 'connected'; tools: McpToolInfo[] }
   | { state: 'failed'; error: string; during: 'startup' | 'runtime'; retry?: RetryInfo }
@@ -44,12 +46,14 @@ export function isSettled(state: ServerState): boolean {
   return state.state !== 'connecting';
 }
 
-/** `demo(2)`, `name(failed to start)`, `name(connecting)` — the panel's MCP line, one server. */
+/** `demo(2)`, `demo(2, idle)`, `name(failed to start)`, `name(connecting)` — the panel's MCP line, one server. */
 export function shortStatus(status: ServerStatus): string {
   const s = status.state;
   switch (s.state) {
     case 'connected':
       return `${status.name}(${s.tools.length})`;
+    case 'idle':
+      return `${status.name}(${s.tools.length}, idle)`;
     case 'connecting':
       return s.attempt > 1 ? `${status.name}(reconnecting)` : `${status.name}(connecting)`;
     case 'failed':

@@ -1,15 +1,19 @@
 /**
  * Wraps one discovered MCP tool as a registry Tool: the model-visible name and normalised schema
  * go to the model, the server's original name goes out in `tools/call`, and the result is
- * converted (text joined, media kept, big results cut, `isError` as an error result).
+ * converted (text joined, media kept, big results cut — the whole text kept in a file the note
+ * names — `isError` as an error result).
  */
-import { outputToText, type Tool, ToolError } from '../tools/types.js';
+import { outputToText, type Tool, ToolError, type ToolOutput } from '../tools/types.js';
+import { errorMessage } from '../util/errors.js';
 import type { McpConnection } from './connection.js';
 import { convertCallToolResult } from './results.js';
 import type { McpToolInfo } from './status.js';
 
 export interface AdapterOptions {
   acceptsMedia: boolean;
+  /** Keeps the whole text of a cut result; answers the file's path (see tool-output.ts). */
+  keepOutput?: (text: string) => Promise<string>;
 }
 
 export function approvalTitle(modelName: string, server: string): string {
@@ -20,6 +24,7 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
   const server = connection.name;
   return {
     name: info.modelName,
+    origin: { kind: 'mcp', server, tool: info.originalName },
     description: `[MCP:${server}] ${info.description || info.originalName}`,
     parameters: info.inputSchema,
     describeApproval: async (args) => ({
@@ -29,6 +34,16 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
       server,
     }),
     run: async (args, ctx) => {
+      if (connection.notStartedYet) {
+        // The call was checked against the cached definition: one the server now describes
+        // differently must go through the pin check again, so it is not sent this time.
+        await connection.ensureStarted();
+        const fresh = connection.tool(info.originalName);
+        if (fresh && JSON.stringify(fresh.definition) !== JSON.stringify(info.definition))
+          throw new ToolError(
+            `MCP server ${server} now describes ${info.modelName} differently than its cached tool list did; the new definition is loaded: call the tool again to have it checked`,
+          );
+      }
       const result = await connection.callTool(info.originalName, args, {
         signal: ctx.signal,
         onProgress: ctx.onProgress,
@@ -38,8 +53,28 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
         acceptsMedia: options.acceptsMedia,
         redact: ctx.redact,
       });
-      if (converted.isError) throw new ToolError(outputToText(converted.output));
-      return converted.output;
+      const output =
+        converted.fullText !== undefined && options.keepOutput
+          ? await withSavedNote(converted.output, converted.fullText, options.keepOutput)
+          : converted.output;
+      if (converted.isError) throw new ToolError(outputToText(output));
+      return output;
     },
   };
+}
+
+/** The cut note gains where the whole text is, so the model can `read` it in pages. */
+async function withSavedNote(
+  output: ToolOutput,
+  fullText: string,
+  keep: (text: string) => Promise<string>,
+): Promise<ToolOutput> {
+  let note: string;
+  try {
+    const file = await keep(fullText);
+    note = `(the whole result, ${fullText.length} characters, is kept in ${file}: page through it with the read tool)`;
+  } catch (error) {
+    note = `(the whole result could not be kept: ${errorMessage(error)})`;
+  }
+  return typeof output === 'string' ? `${output}\n${note}` : [...output, { type: 'text', text: note }];
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import { type AnnotationRules, annotationRulesSchema } from './annotations.js';
 import { BUILTIN_POLICIES } from './defaults.js';
 import { parseAllowEntry } from './network.js';
 import type { Policy } from './types.js';
@@ -20,6 +21,9 @@ export interface PermissionConfig {
   projectRules: Record<string, Policy>;
   userFile: string;
   userRules: Record<string, Policy>;
+  /** Policies by MCP annotation (`annotations`) of each file. */
+  projectAnnotations: AnnotationRules;
+  userAnnotations: AnnotationRules;
   /** `fetch.allowHosts` of each file: hosts `fetch` may reach although private (permissions/network.ts). */
   projectFetchAllow: string[];
   userFetchAllow: string[];
@@ -31,6 +35,7 @@ export interface PermissionConfig {
 export const permissionFileSchema = z.looseObject({
   root: z.string().optional(),
   tools: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
+  annotations: annotationRulesSchema.optional(),
   fetch: z
     .looseObject({
       allowHosts: z
@@ -85,6 +90,8 @@ export async function loadPermissionConfig(options: {
     projectRules: withoutRepeatedDefaults(project.tools ?? {}),
     userFile,
     userRules: { ...user?.tools },
+    projectAnnotations: { ...project.annotations },
+    userAnnotations: { ...user?.annotations },
     projectFetchAllow: [...(project.fetch?.allowHosts ?? [])],
     userFetchAllow: [...(user?.fetch?.allowHosts ?? [])],
     created,

@@ -1,10 +1,17 @@
 /**
  * The policy store: decides allow/ask/deny for a tool from layered rules (cli, project, user) and
  * the defaults. A `deny` in any layer wins; otherwise the most specific allow/ask rule wins, then
- * the stronger layer; the defaults decide only when no rule matches. MCP tools are known by their
+ * the stronger layer; then rules by MCP annotation (annotations.ts; their deny also beats every
+ * allow); the defaults decide only when no rule matches. MCP tools are known by their
  * identity (server, original tool name) as well as their model-facing name, and their definitions
  * are checked against pins before an `allow` holds. Owns the in-memory rules and "always" answers.
  */
+import {
+  type AnnotationRules,
+  annotationPattern,
+  CompiledAnnotationRules,
+  declaredHints,
+} from './annotations.js';
 import { BUILTIN_POLICIES } from './defaults.js';
 import type { PinnedTool, PinStore, ToolDefinition } from './pins.js';
 import { CompiledRules, compareSpecificity, isIdentityRule, mcpIdentityKey, type RuleHit } from './rules.js';
@@ -16,6 +23,8 @@ export interface PolicyLayer {
   /** 'cli' | 'project' | 'user' ... — shown by explain() so a person can find the rule. */
   label: string;
   rules: Record<string, Policy>;
+  /** Policies by MCP annotation (annotations.ts): below the layer's tool rules. */
+  annotations?: AnnotationRules;
 }
 
 export interface PolicyMatch {
@@ -38,6 +47,7 @@ interface StoredLayer {
   label: string;
   rules: Record<string, Policy>;
   compiled: CompiledRules;
+  annotations: CompiledAnnotationRules;
 }
 
 export class PolicyStore implements PolicyLookup {
@@ -57,7 +67,9 @@ export class PolicyStore implements PolicyLookup {
 
   constructor(options: PolicyStoreOptions) {
     // Copies: the store owns its rules, so outside edits cannot leave the compiled form stale.
-    this.layers = options.layers.map((layer) => storedLayer(layer.label, { ...layer.rules }));
+    this.layers = options.layers.map((layer) =>
+      storedLayer(layer.label, { ...layer.rules }, layer.annotations),
+    );
     this.defaults = { ...(options.defaults ?? BUILTIN_POLICIES) };
     this.compiledDefaults = new CompiledRules(this.defaults);
     this.persistAllow = options.persistAllow;
@@ -96,11 +108,10 @@ export class PolicyStore implements PolicyLookup {
    * written as `mcp:<server>/<tool>` then apply to it, and its pin is checked before an allow.
    */
   registerMcpTool(modelName: string, server: string, definition: ToolDefinition): void {
-    const previous = this.mcpTools.get(modelName);
     this.mcpTools.set(modelName, { server, modelName, definition });
     this.pins?.preload();
-    if (previous?.server !== server || previous.definition.name !== definition.name)
-      this.decisions.delete(modelName);
+    // Identity and annotations decide: a (re-)listing is decided afresh.
+    this.decisions.delete(modelName);
   }
 
   /** The verdict for a call about to run: an allowed MCP tool must still match its pin. */
@@ -188,10 +199,35 @@ export class PolicyStore implements PolicyLookup {
           grant = { ...hits.grant, layer: layer.label };
       }
     }
+    // Annotation rules rank below tool rules, except that a deny among them still beats any allow.
+    const annotated = tool
+      ? this.decideByAnnotations(subjects, declaredHints(tool.definition.annotations))
+      : undefined;
+    if (annotated?.policy === 'deny') return annotated;
     if (grant) return grant;
+    if (annotated) return annotated;
     const fallback = this.compiledDefaults.best(toolName);
     if (fallback) return { ...fallback, layer: 'default' };
     return { policy: 'deny', rule: '', layer: 'unknown' };
+  }
+
+  private decideByAnnotations(
+    subjects: string[],
+    hints: ReturnType<typeof declaredHints>,
+  ): PolicyMatch | undefined {
+    if (hints.length === 0) return undefined;
+    let grant: PolicyMatch | undefined;
+    for (const layer of this.layers) {
+      if (layer.annotations.empty) continue;
+      const hits = layer.annotations.hits(subjects, hints);
+      if (hits.deny) return { ...hits.deny, layer: layer.label };
+      if (
+        hits.grant &&
+        (!grant || compareSpecificity(annotationPattern(hits.grant.rule), annotationPattern(grant.rule)) < 0)
+      )
+        grant = { ...hits.grant, layer: layer.label };
+    }
+    return grant;
   }
 
   private projectLayer(): StoredLayer {
@@ -204,6 +240,15 @@ export class PolicyStore implements PolicyLookup {
   }
 }
 
-function storedLayer(label: string, rules: Record<string, Policy>): StoredLayer {
-  return { label, rules, compiled: new CompiledRules(rules) };
+function storedLayer(
+  label: string,
+  rules: Record<string, Policy>,
+  annotations: AnnotationRules = {},
+): StoredLayer {
+  return {
+    label,
+    rules,
+    compiled: new CompiledRules(rules),
+    annotations: new CompiledAnnotationRules(annotations),
+  };
 }

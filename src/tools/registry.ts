@@ -15,6 +15,11 @@ export class ToolRegistry {
   private readonly listeners = new Set<() => void>();
   /** Narrows what the model sees (an active skill's whitelist); null means every tool. */
   private visibleFilter: ToolFilter | null = null;
+  /**
+   * Visible tools whose definitions are left out of the request for now (tool search): unlike a
+   * hidden tool, a deferred one still runs when the model names it.
+   */
+  private deferFilter: ToolFilter | null = null;
 
   register(tool: Tool): void {
     if (this.tools.has(tool.name)) throw new DuplicateToolError(`tool already registered: ${tool.name}`);
@@ -57,9 +62,21 @@ export class ToolRegistry {
     return this.visibleFilter ? this.visibleFilter(tool) : true;
   }
 
-  /** The visible tools in the provider-neutral shape the provider converts to its own format. */
+  /** Decides which visible tools are deferred (read at every request); null defers none. */
+  setDeferFilter(filter: ToolFilter | null): void {
+    this.deferFilter = filter;
+  }
+
+  /** Whether `tool`'s definition is left out of the request now (it stays callable). */
+  isDeferred(tool: Tool): boolean {
+    return this.deferFilter ? this.deferFilter(tool) : false;
+  }
+
+  /** The visible, not deferred tools in the provider-neutral shape the provider converts. */
   toProviderTools(): ToolSpec[] {
-    return this.visible().map((tool) => ({
+    const deferred = this.deferFilter;
+    const sent = deferred ? this.visible().filter((tool) => !deferred(tool)) : this.visible();
+    return sent.map((tool) => ({
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters,

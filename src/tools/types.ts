@@ -95,7 +95,16 @@ export interface ToolSpec {
   parameters: JsonSchema;
 }
 
+/** Where a tool comes from, when not built in: tool search defers MCP tools by it. */
+export interface ToolOrigin {
+  kind: 'mcp';
+  server: string;
+  /** The server's own tool name. */
+  tool: string;
+}
+
 export interface Tool extends ToolSpec {
+  origin?: ToolOrigin;
   /**
    * Tools with their own confirmation (command, diff, URL) describe it here; the permission layer
    * shows it instead of the generic "About to call tool" prompt. The spec calls this `authorizes`.

@@ -1,8 +1,9 @@
 /**
  * What an untrusted folder's permission file still does: its `deny` and `ask` rules apply (they
- * only tighten); its `allow` rules and `fetch.allowHosts` are ignored, and a `root` outside the
+ * only tighten); its `allow` rules (tool and annotation rules) and `fetch.allowHosts` are ignored, and a `root` outside the
  * folder falls back to the folder itself.
  */
+import type { AnnotationRules } from '../permissions/annotations.js';
 import type { PermissionConfig } from '../permissions/config.js';
 import type { Policy } from '../permissions/types.js';
 import type { FolderTrust } from './decide.js';
@@ -19,5 +20,21 @@ export function permissionsUnderTrust(
     if (policy !== 'allow') projectRules[pattern] = policy;
   }
   const root = isInsideFolder(permissions.root, projectDir) ? permissions.root : projectDir;
-  return { ...permissions, projectRules, projectFetchAllow: [], root };
+  return {
+    ...permissions,
+    projectRules,
+    projectAnnotations: withoutAllows(permissions.projectAnnotations),
+    projectFetchAllow: [],
+    root,
+  };
+}
+
+/** A repo's annotation rules that allow are ignored like its allow rules; ask and deny stay. */
+function withoutAllows(rules: AnnotationRules): AnnotationRules {
+  const kept: AnnotationRules = {};
+  for (const [pattern, hints] of Object.entries(rules)) {
+    const tight = Object.fromEntries(Object.entries(hints).filter(([, policy]) => policy !== 'allow'));
+    if (Object.keys(tight).length > 0) kept[pattern] = tight;
+  }
+  return kept;
 }

@@ -1,6 +1,6 @@
 /**
  * What a project folder declares that only takes effect once the person trusts the folder: its
- * MCP servers (`.geekagent/mcp.json`), its `allow` rules, `fetch.allowHosts` and a `root` outside
+ * MCP servers (`.geekagent/mcp.json`), its `allow` rules (tool and annotation rules), `fetch.allowHosts` and a `root` outside
  * the folder (`.geekagent/GeekAgent.json`), and the model settings of its `.env`. Read raw (nothing expanded,
  * nothing run), each as one item with a stable identity and a canonical value to compare.
  */
@@ -12,11 +12,12 @@ import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
 
-export type DeclarationKind = 'server' | 'allow' | 'fetchHost' | 'root' | 'env';
+export type DeclarationKind = 'server' | 'allow' | 'annotationAllow' | 'fetchHost' | 'root' | 'env';
 
 export interface Declaration {
   /**
-   * Identity in the trust record: `server:<name>`, `allow:<pattern>`, `fetch:<host>` (a
+   * Identity in the trust record: `server:<name>`, `allow:<pattern>`,
+   * `annotation:<hint>:<pattern>` (an annotation rule that allows), `fetch:<host>` (a
    * `fetch.allowHosts` entry), `root`, `env:<KEY>`.
    */
   key: string;
@@ -91,6 +92,23 @@ export function allowText(pattern: string): string {
   return `tool rule "${pattern}": "allow"`;
 }
 
+export function annotationAllowText(name: string): string {
+  return `annotation rule ${name}: "allow" (the server's claim)`;
+}
+
+/** `readOnlyHint "mcp_gh_*"` → the declaration of an annotation rule that allows. */
+function annotationAllowDeclaration(file: string, pattern: string, hint: string): Declaration {
+  const name = `${hint} "${pattern}"`;
+  return {
+    key: `annotation:${hint}:${pattern}`,
+    kind: 'annotationAllow',
+    name,
+    file,
+    value: 'allow',
+    text: annotationAllowText(name),
+  };
+}
+
 export function fetchHostText(host: string): string {
   return `fetch may reach "${host}" (fetch.allowHosts)`;
 }
@@ -155,6 +173,11 @@ async function permissionDeclarations(file: string, folder: string): Promise<Dec
     // A rule that only repeats a built-in default allows nothing new.
     if (policy !== 'allow' || BUILTIN_POLICIES[pattern] === 'allow') continue;
     items.push(allowDeclaration(file, pattern));
+  }
+  for (const [pattern, hints] of Object.entries(parsed.data.annotations ?? {})) {
+    for (const [hint, policy] of Object.entries(hints)) {
+      if (policy === 'allow') items.push(annotationAllowDeclaration(file, pattern, hint));
+    }
   }
   // Private addresses `fetch` may reach: a repo must not open the way to the person's network.
   for (const host of parsed.data.fetch?.allowHosts ?? []) items.push(fetchHostDeclaration(file, host));

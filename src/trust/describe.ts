@@ -31,7 +31,7 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   const parts: string[] = [];
   const servers = count('server');
   if (servers > 0) parts.push(`.geekagent/mcp.json (${plural(servers, 'server')})`);
-  const rules = count('allow');
+  const rules = count('allow') + count('annotationAllow');
   if (rules > 0) parts.push(plural(rules, 'allow rule'));
   const hosts = count('fetchHost');
   if (hosts > 0) parts.push(plural(hosts, 'fetch host'));

@@ -14,6 +14,7 @@ import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-fil
 import { writeFileAtomic } from '../util/safe-write.js';
 import {
   allowText,
+  annotationAllowText,
   canonicalJson,
   type Declaration,
   type FolderDeclarations,
@@ -174,6 +175,8 @@ function wasText(item: Declaration, before: string): string {
       return serverText(item.name, before);
     case 'allow':
       return allowText(item.name);
+    case 'annotationAllow':
+      return annotationAllowText(item.name);
     case 'fetchHost':
       return fetchHostText(item.name);
     case 'root':

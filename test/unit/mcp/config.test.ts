@@ -198,6 +198,7 @@ describe('MCP config', () => {
       timeoutMs: 10_000,
       startupTimeoutMs: 30_000,
       disabled: false,
+      startup: 'lazy',
       maxResultTokens: 25_000,
     });
   });

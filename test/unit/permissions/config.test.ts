@@ -52,6 +52,8 @@ describe('permission config', () => {
       projectRules: {},
       userFile,
       userRules: {},
+      projectAnnotations: {},
+      userAnnotations: {},
       projectFetchAllow: [],
       userFetchAllow: [],
       created: true,

@@ -79,6 +79,31 @@ describe('declarations', () => {
     ]);
   });
 
+  it('declares annotation rules that allow (a new one makes a trusted folder ask again)', async () => {
+    await write('.geekagent/GeekAgent.json', {
+      annotations: { 'mcp_gh_*': { readOnlyHint: 'allow', destructiveHint: 'ask' } },
+    });
+    const { items } = await readDeclarations(projectDir);
+    expect(items.map((item) => [item.key, item.kind, item.text])).toEqual([
+      [
+        'annotation:readOnlyHint:mcp_gh_*',
+        'annotationAllow',
+        'annotation rule readOnlyHint "mcp_gh_*": "allow" (the server\'s claim)',
+      ],
+    ]);
+    await trustFolder(await readDeclarations(projectDir), { env });
+    expect(await decide()).toMatchObject({ state: 'trusted', via: 'record' });
+    await write('.geekagent/GeekAgent.json', {
+      annotations: { 'mcp_gh_*': { readOnlyHint: 'allow', openWorldHint: 'allow' } },
+    });
+    const changed = await decide();
+    expect(changed.state).toBe('untrusted');
+    if (changed.state !== 'untrusted') return;
+    expect(changed.changes?.map((change) => [change.change, change.item.key])).toEqual([
+      ['new', 'annotation:openWorldHint:mcp_gh_*'],
+    ]);
+  });
+
   it('declares nothing for the defaults the agent writes itself', async () => {
     await loadPermissionConfig({ projectDir, homeDir: path.join(base, 'home') });
     await write('.env', 'DATABASE_URL=postgres://x\n');

@@ -1,0 +1,162 @@
+/**
+ * Which MCP tools are deferred (their definitions left out of each model request) and the search
+ * index over them. Deferral is on when the MCP tools' definitions would take more than a tenth of
+ * the context window (GEEKAGENT_TOOL_SEARCH=auto), always (`on`) or never (`off`); a tool the model
+ * found with `tool_search` or called by name is loaded — sent with its full schema from the next
+ * request on, for the rest of the session. The index follows the registry: it is brought up to
+ * date (added, replaced, removed by id) before the first use after any change.
+ */
+import { toolsChars } from '../agent/tokens.js';
+import { createIndex, type SearchIndex, TOOL_FIELDS, toolDocument } from '../search/index.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+
+export type ToolSearchMode = 'auto' | 'on' | 'off';
+
+/** Deferral starts when MCP definitions would take more than this share of the window. */
+export const DEFER_SHARE = 0.1;
+/** Characters per token for the estimate (the agent's own default before any usage report). */
+const CHARS_PER_TOKEN = 4;
+
+export interface DeferralStats {
+  mode: ToolSearchMode;
+  /** Deferring now. */
+  active: boolean;
+  /** MCP tools the model could be sent. */
+  total: number;
+  /** Of them, left out of the next request. */
+  deferred: number;
+  /** Loaded by a search or a call. */
+  loaded: number;
+  /** Estimated tokens of every MCP definition, and of the deferred ones. */
+  totalTokens: number;
+  deferredTokens: number;
+  contextWindow: number;
+}
+
+export class DeferredTools {
+  private readonly index: SearchIndex = createIndex({ fields: TOOL_FIELDS });
+  /** What each indexed tool was indexed from, to replace only the changed ones. */
+  private readonly indexed = new Map<string, string>();
+  private readonly loaded = new Set<string>();
+  private dirty = true;
+  private activeNow = false;
+  private mcpTools: Tool[] = [];
+  private totalChars = 0;
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    readonly mode: ToolSearchMode,
+    private readonly contextWindow: number,
+  ) {
+    registry.onChange(() => {
+      this.dirty = true;
+    });
+  }
+
+  /** Whether definitions are being deferred now. */
+  get active(): boolean {
+    this.refresh();
+    return this.activeNow;
+  }
+
+  /** Whether `tool` is left out of the request now (MCP tools only, until loaded). */
+  isDeferred(tool: Tool): boolean {
+    if (tool.origin?.kind !== 'mcp' || this.loaded.has(tool.name)) return false;
+    return this.active;
+  }
+
+  /** The deferred tools (visible, not loaded), in registry order. */
+  deferredTools(): Tool[] {
+    if (!this.active) return [];
+    return this.mcpTools.filter((tool) => !this.loaded.has(tool.name));
+  }
+
+  /** Sends these tools' definitions from the next request on. Unknown names are ignored. */
+  load(names: Iterable<string>): void {
+    for (const name of names) {
+      const tool = this.registry.get(name);
+      if (tool?.origin?.kind === 'mcp') this.loaded.add(name);
+    }
+  }
+
+  isLoaded(name: string): boolean {
+    return this.loaded.has(name);
+  }
+
+  /** The best matches among the MCP tools the model may see (loaded ones too), best first. */
+  search(query: string, limit: number): Tool[] {
+    this.refresh();
+    this.syncIndex();
+    return this.index
+      .search(query, { limit })
+      .map((hit) => this.registry.get(hit.id))
+      .filter((tool): tool is Tool => tool !== undefined && this.registry.isVisible(tool));
+  }
+
+  stats(): DeferralStats {
+    this.refresh();
+    const deferred = this.deferredTools();
+    return {
+      mode: this.mode,
+      active: this.activeNow,
+      total: this.mcpTools.length,
+      deferred: deferred.length,
+      loaded: this.mcpTools.length - deferred.length,
+      totalTokens: Math.ceil(this.totalChars / CHARS_PER_TOKEN),
+      deferredTokens: Math.ceil(toolsChars(deferred) / CHARS_PER_TOKEN),
+      contextWindow: this.contextWindow,
+    };
+  }
+
+  /** After a registry change: which MCP tools there are, and whether they crowd the window. */
+  private refresh(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.mcpTools = this.registry.visible().filter((tool) => tool.origin?.kind === 'mcp');
+    this.totalChars = toolsChars(this.mcpTools.map(spec));
+    this.activeNow =
+      this.mode === 'on'
+        ? this.mcpTools.length > 0
+        : this.mode === 'auto' && this.totalChars / CHARS_PER_TOKEN > this.contextWindow * DEFER_SHARE;
+    this.indexStale = true;
+  }
+
+  private indexStale = true;
+
+  /** Brings the index in step with the registry's MCP tools (only what changed is re-indexed). */
+  private syncIndex(): void {
+    if (!this.indexStale) return;
+    this.indexStale = false;
+    const present = new Set<string>();
+    for (const tool of this.mcpTools) {
+      present.add(tool.name);
+      const source = `${tool.description}\u0000${JSON.stringify(tool.parameters)}`;
+      if (this.indexed.get(tool.name) === source) continue;
+      this.index.replace(
+        tool.name,
+        toolDocument({
+          name: tool.origin?.tool ?? tool.name,
+          server: tool.origin?.server,
+          description: withoutServerTag(tool.description),
+          inputSchema: tool.parameters,
+        }),
+      );
+      this.indexed.set(tool.name, source);
+    }
+    for (const name of [...this.indexed.keys()]) {
+      if (present.has(name)) continue;
+      this.index.remove(name);
+      this.indexed.delete(name);
+    }
+  }
+}
+
+function spec(tool: Tool) {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** The registry's `[MCP:<server>] ` prefix says nothing the server field does not. */
+export function withoutServerTag(description: string): string {
+  return description.replace(/^\[MCP:[^\]]*\] /, '');
+}

@@ -1,0 +1,186 @@
+/**
+ * Tool search as an extension: when MCP tool definitions would crowd the context (deferred-tools.ts
+ * decides), they are left out of each request; the model gets the built-in `tool_search` tool and
+ * a system-prompt section listing the deferred tools' names. A search (or a direct call of a
+ * deferred tool by name) loads the tools it names: from the next request of the turn on they are
+ * sent with their full schemas, for the rest of the session. After `--continue` the loaded set is
+ * recomputed from the history (the tools it called and the names its searches returned).
+ */
+import type { HistoryMessage } from '../agent/history.js';
+import { outputToText, type Tool, ToolError } from '../tools/types.js';
+import { visibleLine } from '../util/terminal-text.js';
+import { DEFER_SHARE, type DeferredTools, type ToolSearchMode, withoutServerTag } from './deferred-tools.js';
+import { type Extension, PROMPT_ORDER } from './types.js';
+
+export const TOOL_SEARCH = 'tool_search';
+const DEFAULT_LIMIT = 5;
+const MAX_LIMIT = 20;
+/** A found tool's description is cut to this many characters on its result line. */
+const DESCRIPTION_CHARS = 200;
+
+export interface ToolSearchOptions {
+  deferred: DeferredTools;
+  /** Waits until the MCP tools are registered (servers settled), for the prompt's name list. */
+  whenToolsReady?: (signal: AbortSignal, notify: (message: string) => void) => Promise<void>;
+}
+
+/** `GEEKAGENT_TOOL_SEARCH`: auto (default), on, off; anything else is auto with a problem. */
+export function toolSearchMode(env: NodeJS.ProcessEnv): { mode: ToolSearchMode; problem?: string } {
+  const raw = env.GEEKAGENT_TOOL_SEARCH?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'auto') return { mode: 'auto' };
+  if (raw === 'on' || raw === 'off') return { mode: raw };
+  return {
+    mode: 'auto',
+    problem: `GEEKAGENT_TOOL_SEARCH=${visibleLine(env.GEEKAGENT_TOOL_SEARCH ?? '')} is not auto, on or off: using auto`,
+  };
+}
+
+export function toolSearchExtension(options: ToolSearchOptions): Extension {
+  const { deferred } = options;
+  return {
+    name: 'tool-search',
+    setup(host) {
+      if (deferred.mode === 'off') return;
+      host.tools.add(toolSearchTool(deferred), 'allow');
+      // tool_search itself is sent only while something is deferred.
+      host.hooks.toolDeferral((tool) =>
+        tool.name === TOOL_SEARCH ? !deferred.active : deferred.isDeferred(tool),
+      );
+      host.hooks.prompt(async (turn) => {
+        await options.whenToolsReady?.(turn.signal, turn.notify);
+        const text = deferredToolsPrompt(deferred.deferredTools());
+        return text ? { order: PROMPT_ORDER.deferredTools, text } : undefined;
+      });
+      host.hooks.beforeRequest(async (request) => {
+        if (deferred.active) deferred.load(loadedByHistory(request.conversation.messages));
+      });
+      // A deferred tool called by name runs (it is visible) and is sent from the next request on.
+      host.hooks.event((event) => {
+        if (event.type === 'tool_start' && event.name !== TOOL_SEARCH) deferred.load([event.name]);
+      });
+    },
+  };
+}
+
+function toolSearchTool(deferred: DeferredTools): Tool {
+  return {
+    name: TOOL_SEARCH,
+    description:
+      'Find tools by what they do, among the deferred MCP tools listed in the system prompt. ' +
+      'Returns the best matches, one per line (name — description), best first. The tools found can be ' +
+      'called from your next step on, with their full parameters.',
+    parameters: {
+      type: 'object',
+      properties: {
+        query: {
+          type: 'string',
+          description: 'What you want to do, in a few words (e.g. "open a pull request").',
+        },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_LIMIT,
+          description: `How many tools to return (default ${DEFAULT_LIMIT}).`,
+        },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    run: async (args) => {
+      const query = typeof args.query === 'string' ? args.query.trim() : '';
+      if (query === '') throw new ToolError('tool_search needs a "query": what you want to do, in words');
+      const limit = clampLimit(args.limit);
+      const found = deferred.search(query, limit);
+      if (found.length === 0)
+        return `no tool matches "${visibleLine(query)}"; try other words, or call a tool listed in the system prompt by name`;
+      deferred.load(found.map((tool) => tool.name));
+      return [
+        ...found.map((tool) => `${tool.name} — ${oneLine(withoutServerTag(tool.description))}`),
+        '(these tools can be called from your next step on)',
+      ].join('\n');
+    },
+  };
+}
+
+function clampLimit(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return DEFAULT_LIMIT;
+  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(value)));
+}
+
+/** A server's description as one trimmed, escaped line. */
+function oneLine(description: string): string {
+  const flat = visibleLine(description.replace(/\s+/g, ' ').trim());
+  return flat.length > DESCRIPTION_CHARS
+    ? `${flat.slice(0, DESCRIPTION_CHARS - 1)}…`
+    : flat || '(no description)';
+}
+
+/**
+ * The system prompt's list of deferred tools: names only, grouped by server prefix so 300 names
+ * stay short (`mcp_github_: create_issue, get_issue, …`).
+ */
+export function deferredToolsPrompt(tools: readonly Tool[]): string | undefined {
+  if (tools.length === 0) return undefined;
+  const groups = new Map<string, string[]>();
+  const others: string[] = [];
+  for (const tool of tools) {
+    const prefix = tool.origin ? `mcp_${tool.origin.server}_` : undefined;
+    if (prefix && tool.name.startsWith(prefix) && tool.name.length > prefix.length) {
+      const group = groups.get(prefix) ?? [];
+      group.push(tool.name.slice(prefix.length));
+      groups.set(prefix, group);
+    } else {
+      others.push(tool.name);
+    }
+  }
+  const lines = [...groups].map(([prefix, rest]) => visibleLine(`${prefix}: ${rest.join(', ')}`));
+  if (others.length > 0) lines.push(visibleLine(`other: ${others.join(', ')}`));
+  return [
+    `Deferred tools (${tools.length}): their definitions are not in this request. Call ${TOOL_SEARCH} with what you ` +
+      'need to do to load the best matches (callable from your next step), or call one by its full name ' +
+      '(prefix + name, e.g. the first below is ' +
+      `${tools[0]!.name}).`,
+    ...lines,
+  ].join('\n');
+}
+
+/** Tools this conversation already used or found: loaded again after `--continue`. */
+export function loadedByHistory(messages: readonly HistoryMessage[]): string[] {
+  const names: string[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) if (call.name !== TOOL_SEARCH) names.push(call.name);
+    } else if (message.role === 'tool' && message.name === TOOL_SEARCH && !message.isError) {
+      for (const line of outputToText(message.output).split('\n')) {
+        const match = /^(\S+) — /.exec(line);
+        if (match) names.push(match[1]!);
+      }
+    }
+  }
+  return names;
+}
+
+/** `/mcp`'s line about deferral: how many tools are deferred and the tokens that saves. */
+export function describeDeferral(deferred: DeferredTools): string {
+  const stats = deferred.stats();
+  if (stats.mode === 'off') return 'tool search: off (GEEKAGENT_TOOL_SEARCH=off): every MCP tool is sent';
+  if (!stats.active) {
+    return stats.total === 0
+      ? 'tool search: no MCP tools to defer'
+      : `tool search: not needed (MCP tools ≈ ${tokens(stats.totalTokens)} tokens, under ${DEFER_SHARE * 100}% of the ${tokens(stats.contextWindow)} window)`;
+  }
+  // What deferring costs is subtracted: the name list and tool_search's own definition.
+  const tool = toolSearchTool(deferred);
+  const cost =
+    (deferredToolsPrompt(deferred.deferredTools())?.length ?? 0) +
+    JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+  const saved = Math.max(0, stats.deferredTokens - Math.ceil(cost / 4));
+  return (
+    `tool search: ${stats.deferred} of ${stats.total} MCP tools deferred, ≈ ${tokens(saved)} tokens saved per request` +
+    (stats.loaded > 0 ? ` (${stats.loaded} loaded)` : '')
+  );
+}
+
+function tokens(count: number): string {
+  return count >= 1000 ? `${(count / 1000).toFixed(1)}k` : String(count);
+}

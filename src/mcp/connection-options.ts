@@ -1,0 +1,51 @@
+/**
+ * What a connection is built from (`ConnectionOptions`), how it restarts (`RestartPolicy`), and
+ * what a call may carry — kept apart from the lifecycle in connection.ts.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ToolProgress } from '../tools/types.js';
+import type { Catalog } from './catalog.js';
+import type { McpServerDefinition } from './config.js';
+import type { ServerLog } from './server-log.js';
+import type { ServerState } from './status.js';
+import type { CachedListing } from './tool-cache.js';
+import type { TransportFactory } from './transports.js';
+
+export interface RestartPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A connection that stayed up this long resets the attempt count. */
+  stableAfterMs: number;
+}
+
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  stableAfterMs: 60_000,
+};
+
+export interface ConnectionOptions {
+  definition: McpServerDefinition;
+  clientInfo: { name: string; version: string };
+  createTransport: TransportFactory;
+  log: ServerLog;
+  /** Every state change, and every re-listing (tools and warnings). */
+  onChange: (state: ServerState, catalog: Catalog | undefined) => void;
+  restartPolicy?: RestartPolicy;
+  /** Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect. */
+  configureClient?: (client: Client) => void;
+  /**
+   * The server's cached listing: the connection starts `idle` with these tools and connects on
+   * first use (a call, a resource, a prompt, a reconnect).
+   */
+  lazyFrom?: CachedListing;
+  /** Where the server's log is, for the person and the model (`.geekagent/logs/<server>.log`). */
+  logHint?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+}

@@ -1,0 +1,111 @@
+/**
+ * The per-server tool-list cache (`<userStateDir>/cache/mcp-<server>-<hash>.json`): what a server
+ * listed last time (its raw tools, whether it offers resources, its prompts), so the next run can
+ * register its tools at once and start the server only when one is used. The file is keyed by a
+ * hash of the server's resolved launch config (secret values hashed first, never stored); it is
+ * written atomically and read leniently — a missing, broken or foreign file is simply no cache.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { writeJsonFileAtomic } from '../util/json-file.js';
+import { readStateFile } from '../util/state-dir.js';
+import type { ListedTool } from './catalog.js';
+import type { McpServerDefinition } from './config.js';
+
+const VERSION = 1;
+
+/** What one successful listing of a server leaves for the next run. */
+export interface CachedListing {
+  tools: ListedTool[];
+  /** The server offered resources (its list/read tools are registered too). */
+  resources: boolean;
+  prompts: Prompt[];
+}
+
+const CacheFileSchema = z.object({
+  version: z.literal(VERSION),
+  server: z.string(),
+  tools: z.array(
+    z.looseObject({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      inputSchema: z.unknown().optional(),
+    }),
+  ),
+  resources: z.boolean(),
+  prompts: z.array(z.looseObject({ name: z.string() })),
+});
+
+export function cacheDirectory(userDir: string): string {
+  return path.join(userDir, 'cache');
+}
+
+/** Launch config → hash: a change of command, args, env, cwd, url or headers means a new file. */
+export function cacheKey(definition: McpServerDefinition): string {
+  const secret = (value: string) => createHash('sha256').update(value).digest('hex');
+  const hidden = (record: Record<string, string>) =>
+    Object.entries(record)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, value]) => [name, secret(value)]);
+  const material =
+    definition.transport === 'stdio'
+      ? {
+          name: definition.name,
+          transport: 'stdio',
+          command: definition.command,
+          args: definition.args,
+          env: hidden(definition.env),
+          cwd: definition.cwd,
+        }
+      : {
+          name: definition.name,
+          transport: definition.transport,
+          url: definition.url,
+          headers: hidden(definition.headers),
+        };
+  return createHash('sha256').update(JSON.stringify(material)).digest('hex').slice(0, 24);
+}
+
+export function cacheFile(dir: string, definition: McpServerDefinition): string {
+  const safe = definition.name.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 60);
+  return path.join(dir, `mcp-${safe}-${cacheKey(definition)}.json`);
+}
+
+/** The cached listing, or undefined (missing, unreadable, malformed, another server's). */
+export async function readCachedListing(
+  dir: string,
+  definition: McpServerDefinition,
+): Promise<CachedListing | undefined> {
+  try {
+    const text = await readStateFile(cacheFile(dir, definition));
+    if (text === undefined) return undefined;
+    const parsed = CacheFileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success || parsed.data.server !== definition.name) return undefined;
+    const { tools, resources, prompts } = parsed.data;
+    return { tools, resources, prompts: prompts as Prompt[] };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeCachedListing(
+  dir: string,
+  definition: McpServerDefinition,
+  listing: CachedListing,
+): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeJsonFileAtomic(cacheFile(dir, definition), {
+    version: VERSION,
+    server: definition.name,
+    ...listing,
+  });
+}
+
+/** Whether a fresh listing differs from the cached one (then the cache is rewritten). */
+export function sameListing(a: CachedListing | undefined, b: CachedListing): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
