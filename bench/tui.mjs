@@ -3,10 +3,12 @@
 // → process exit (print mode). Row 2: a keystroke's echo in the input line while ~200 KB/s streams.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { Terminal } from '@xterm/headless';
-import * as pty from 'node-pty';
+import xterm from '@xterm/headless';
+import pty from 'node-pty';
 import { CLI, median, now, percentile } from './lib.mjs';
 import { makeProject } from './startup.mjs';
+
+const { Terminal } = xterm;
 
 function answer(bytes) {
   const lines = [];
