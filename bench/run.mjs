@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes).
+// sessions, lazy, toolbytes, rag).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -10,12 +10,13 @@ import { benchConnect } from './connect.mjs';
 import { benchLazyStartup } from './lazy-startup.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
 import { benchMemory } from './memory.mjs';
+import { benchRag } from './rag.mjs';
 import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchToolBytes } from './tool-bytes.mjs';
 import { benchTui } from './tui.mjs';
 
-const ALL = ['startup', 'lazy', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'tui'];
+const ALL = ['startup', 'lazy', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'rag', 'tui'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -316,6 +317,61 @@ try {
     );
     notes.push(
       `8: a turn = user, assistant with a tool call, tool result, usage, answer (5 lines); per turn with the session recording ${fmtMs(s.save.recorded)}, without ${fmtMs(s.save.bare)}; baseline = the same lines written with one write() each`,
+    );
+  });
+  await section('rag', async () => {
+    const r = await benchRag();
+    const { build, load, naive, quality } = r;
+    const corpus = `${build.files.toLocaleString('en-US')} files, ${fmtMB(build.bytes)}`;
+    // The issue's targets are for 100 MB; scaled linearly for a smaller corpus (build only).
+    const scale = build.bytes / (100 * 1024 * 1024) || 1;
+    row(
+      'K build',
+      `knowledge base: index ${corpus} (wall / cpu)`,
+      `${fmtMs(build.buildMs)} / ${fmtMs(build.buildCpuMs)}`,
+      '—',
+      Number.NaN,
+      `≤ ${(60 * scale).toFixed(0)} s`,
+      build.buildMs <= 60_000 * scale,
+    );
+    row(
+      'K rss',
+      'knowledge base: peak RSS while indexing',
+      fmtMB(build.rssMB * 1048576),
+      fmtMB(naive.rssMB * 1048576),
+      build.rssMB / naive.rssMB,
+      '≤ 500 MB',
+      build.rssMB <= 500,
+    );
+    row(
+      'K load',
+      'knowledge base: load the stored index (fresh process)',
+      fmtMs(load.loadMs),
+      fmtMs(naive.loadMs),
+      load.loadMs / naive.loadMs,
+      '≤ 1 s',
+      load.loadMs <= 1000,
+    );
+    row(
+      'K query',
+      'knowledge base: query p95, top 4 (wall / cpu)',
+      `${fmtMs(load.queryP95)} / ${fmtMs(load.queryCpuP95)}`,
+      `${fmtMs(naive.queryP95)} / ${fmtMs(naive.queryCpuP95)}`,
+      load.queryCpuP95 / naive.queryCpuP95,
+      '≤ 50 ms cpu',
+      load.queryCpuP95 <= 50,
+    );
+    row(
+      'K hit@4',
+      `knowledge base: hit@4 on ${quality.queries} README questions`,
+      `${(quality.hit4 * 100).toFixed(1)}%`,
+      '—',
+      Number.NaN,
+      '≥ 80%',
+      quality.hit4 >= 0.8,
+    );
+    notes.push(
+      `K: corpus ${r.capMB} MB cap (GEEKAGENT_BENCH_RAG_MB to change; 100 for the issue's target), ${build.chunks.toLocaleString('en-US')} chunks of 800/80, ${fmtMB(build.diskBytes)} on disk; baseline = naive scan (read every file; per query, substring-count the query words in every file): its load is reading the files, its RSS holds the text`,
     );
   });
 } finally {

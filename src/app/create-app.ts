@@ -18,7 +18,9 @@ import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
+import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
+import { ragExtension } from '../extensions/rag.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -34,8 +36,10 @@ import { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
+import { RagStore } from '../rag/store.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
+import { skillsExtension } from '../skills/extension.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -43,7 +47,7 @@ import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir, stateFilePath } from '../util/state-dir.js';
-import { createMcpManager, nonInteractiveFeatures } from './create-mcp.js';
+import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
@@ -75,6 +79,8 @@ export interface AppOptions {
   features?: (context: { provider: ChatProvider; root: string }) => ClientFeatures;
   /** Which session the run continues (`--continue`, `--resume <id>`); a new one by default. */
   session?: SessionStart;
+  /** `--skill <name>` (repeatable): skills active from the start of the run. */
+  skills?: string[];
 }
 
 export interface App {
@@ -193,7 +199,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
-    projectInstructionsExtension(permissions.root),
+    projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
+    memoryExtension(createMemoryBank({ projectDir, userDir, redact })),
+    ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
     mcpExtension(mcp, {
       acceptsMedia: provider.acceptsMedia,
       trust,
@@ -208,6 +216,32 @@ export async function createApp(options: AppOptions): Promise<App> {
       new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
       conversation,
     ),
+    // Last: a skill's `/<name>` command takes only a name no other extension's command has.
+    skillsExtension({
+      cwd: projectDir,
+      projectDir,
+      userDir,
+      homeDir,
+      projectTrusted: trusted,
+      contextWindow: provider.contextWindow,
+      session: sessions,
+      policies,
+      startServers: (skill) =>
+        startSkillServers({
+          file: skill.mcpFile,
+          skillDir: skill.dir,
+          source: skill.source,
+          projectDir,
+          userDir,
+          env,
+          tracker: options.tracker,
+          registry,
+          policies,
+          acceptsMedia: provider.acceptsMedia,
+          redact,
+        }),
+      initial: options.skills,
+    }),
   );
   extensions.seal();
   const agent = new Agent({

@@ -13,7 +13,12 @@ import {
   type Root,
   refuseSampling,
 } from '../mcp/client-features.js';
-import { loadMcpServers, type ServerConfigEntry, type ServerNameConflict } from '../mcp/config.js';
+import {
+  loadMcpServers,
+  loadSkillServers,
+  type ServerConfigEntry,
+  type ServerNameConflict,
+} from '../mcp/config.js';
 import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/tool-cache.js';
 import { createTransportFactory } from '../mcp/transports.js';
@@ -130,4 +135,56 @@ export function conflictNotice(conflict: ServerNameConflict): string {
     `MCP server ${conflict.name} is declared in both ${conflict.userFile} and ${conflict.projectFile}: ` +
       `the user's server runs, the project's is skipped (rename one to use both)`,
   );
+}
+
+/** The servers of one active skill: started on activation, stopped (tools removed) on deactivation. */
+export interface SkillServers {
+  whenSettled(): Promise<void>;
+  /** Model-facing names of the tools its servers registered. */
+  toolNames(): string[];
+  stop(): Promise<void>;
+}
+
+export interface SkillServerOptions {
+  file: string;
+  skillDir: string;
+  source: 'project' | 'user';
+  projectDir: string;
+  userDir: string;
+  env: NodeJS.ProcessEnv;
+  tracker: ProcessGroupTracker;
+  registry: ToolRegistry;
+  policies: McpManagerOptions['policies'];
+  acceptsMedia: boolean;
+  redact: Redactor;
+}
+
+export async function startSkillServers(options: SkillServerOptions): Promise<SkillServers> {
+  const entries = await loadSkillServers(options.file, options);
+  const manager = new McpManager({
+    entries,
+    registry: options.registry,
+    policies: options.policies,
+    createTransport: createTransportFactory(options.tracker, { authDir: authDirectory(options.userDir) }),
+    logDir: path.join(options.projectDir, '.geekagent', 'logs'),
+    acceptsMedia: options.acceptsMedia,
+    clientVersion: PACKAGE_VERSION,
+    redact: options.redact,
+  });
+  manager.start();
+  const toolNames = () =>
+    manager
+      .statuses()
+      .flatMap((status) =>
+        status.state.state === 'connected' ? status.state.tools.map((t) => t.modelName) : [],
+      );
+  return {
+    whenSettled: () => manager.whenSettled(),
+    toolNames,
+    stop: async () => {
+      const names = toolNames();
+      await manager.shutdown();
+      for (const name of names) options.registry.unregister(name);
+    },
+  };
 }

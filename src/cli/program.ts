@@ -33,6 +33,8 @@ export interface ChatOptions {
   continue?: boolean;
   /** `--resume <id>`: that session. */
   resume?: string;
+  /** `--skill <name>` (repeatable): skills active from the start. */
+  skill: string[];
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -65,6 +67,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     )
     .option('-c, --continue', 'continue the latest session of this folder (print mode too)')
     .option('--resume <id>', 'continue the session with this id (print mode too)')
+    .option('--skill <name>', 'activate a skill for this run (repeatable; see /skills)', collect, [])
     .option('--model <name>', 'model name (overrides OPENAI_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (overrides OPENAI_BASE_URL)')
     .configureOutput({

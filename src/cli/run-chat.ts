@@ -71,7 +71,10 @@ export function flagOptions(
   cwd: string,
   options: ChatOptions,
   io: CliIO,
-): Pick<AppOptions, 'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected' | 'session'> {
+): Pick<
+  AppOptions,
+  'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected' | 'session' | 'skills'
+> {
   return {
     cwd,
     env: io.env,
@@ -80,6 +83,7 @@ export function flagOptions(
     allow: options.allow,
     deny: options.deny,
     allowProtected: options.allowProtected,
+    skills: options.skill,
     session:
       options.resume !== undefined
         ? { kind: 'resume', id: options.resume }

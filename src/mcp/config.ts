@@ -373,3 +373,21 @@ function expandOAuth(
   }
   return settings;
 }
+
+/**
+ * A skill's `mcp.json` (the same format): its servers, a relative `cwd` taken from the skill folder.
+ * A broken file throws its ConfigError.
+ */
+export async function loadSkillServers(
+  file: string,
+  options: { skillDir: string; projectDir: string; env: NodeJS.ProcessEnv; source: ConfigSource },
+): Promise<ServerConfigEntry[]> {
+  const context = {
+    source: options.source,
+    file,
+    baseDir: options.skillDir,
+    projectDir: options.projectDir,
+    env: options.env,
+  };
+  return (await readServers(file)).map(([name, raw]) => toConfigEntry(name, raw, context));
+}

@@ -62,6 +62,7 @@ export class PolicyStore implements PolicyLookup {
   private readonly pins: PinStore | undefined;
   /** A background pin write that failed, told with the next verdict. */
   private pinFailure: string | undefined;
+  private preApproved: ((toolName: string) => boolean) | undefined;
   /** Saves run one at a time: each re-reads and rewrites the config file. */
   private persisting: Promise<unknown> = Promise.resolve();
 
@@ -82,11 +83,20 @@ export class PolicyStore implements PolicyLookup {
 
   /** Which rule decides, and from which layer: 'default' for defaults, 'unknown' when none does. */
   explain(toolName: string): PolicyMatch {
-    const cached = this.decisions.get(toolName);
-    if (cached) return cached;
-    const decision = Object.freeze(this.decide(toolName));
+    const decision = this.decisions.get(toolName) ?? Object.freeze(this.decide(toolName));
     this.decisions.set(toolName, decision);
+    // An active skill's `allowed-tools` turns ask into allow; a deny (any layer, default, unknown) stays.
+    if (decision.policy !== 'deny' && this.preApproved?.(toolName))
+      return { policy: 'allow', rule: 'allowed-tools', layer: 'skill' };
     return decision;
+  }
+
+  /**
+   * Tools pre-approved while a skill with `allowed-tools` is active (asked live on every verdict, as
+   * the active skills change); undefined: none.
+   */
+  setPreApproved(match: ((toolName: string) => boolean) | undefined): void {
+    this.preApproved = match;
   }
 
   /** Gives a tool (MCP, skill) a default; an existing exact default or any configured rule wins. */

@@ -4,21 +4,24 @@
  * the folder (`.geekagent/GeekAgent.json`), and the model settings of its `.env`. Read raw (nothing expanded,
  * nothing run), each as one item with a stable identity and a canonical value to compare.
  */
-import { realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DOTENV_FILE, readModelDotEnv } from '../config/dotenv.js';
+import { projectSkillLocations, SKILL_FILE, skillFolders } from '../config/skill-paths.js';
 import { readProjectServers } from '../mcp/config.js';
 import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
 
-export type DeclarationKind = 'server' | 'allow' | 'annotationAllow' | 'fetchHost' | 'root' | 'env';
+export type DeclarationKind = 'server' | 'allow' | 'annotationAllow' | 'fetchHost' | 'root' | 'env' | 'skill';
 
 export interface Declaration {
   /**
    * Identity in the trust record: `server:<name>`, `allow:<pattern>`,
    * `annotation:<hint>:<pattern>` (an annotation rule that allows), `fetch:<host>` (a
-   * `fetch.allowHosts` entry), `root`, `env:<KEY>`.
+   * `fetch.allowHosts` entry), `root`, `env:<KEY>`, `skill:<folder>` (a project skill, relative to
+   * the project folder: its instructions and tools reach the model, its mcp.json starts servers).
    */
   key: string;
   kind: DeclarationKind;
@@ -63,7 +66,36 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
   const env = Object.entries(readModelDotEnv(dir))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, value]) => envDeclaration(files.dotenv, name, value));
-  return { projectDir: dir, folder, items: [...servers, ...permissions, ...env] };
+  return { projectDir: dir, folder, items: [...servers, ...permissions, ...env, ...skillDeclarations(dir)] };
+}
+
+/** Each project skill folder, valued by a hash of its SKILL.md and mcp.json (any change asks again). */
+function skillDeclarations(projectDir: string): Declaration[] {
+  return projectSkillLocations(projectDir).flatMap((location) =>
+    skillFolders(location).map((dir) => {
+      const relative = path.relative(projectDir, dir) || '.';
+      const hash = createHash('sha256');
+      for (const name of [SKILL_FILE, 'mcp.json']) {
+        try {
+          hash.update(`${name}\0`).update(readFileSync(path.join(dir, name)));
+        } catch {
+          hash.update(`${name}\0missing`);
+        }
+      }
+      return {
+        key: `skill:${relative}`,
+        kind: 'skill' as const,
+        name: path.basename(dir),
+        file: path.join(dir, SKILL_FILE),
+        value: `sha256:${hash.digest('hex')}`,
+        text: skillText(relative),
+      };
+    }),
+  );
+}
+
+export function skillText(relative: string): string {
+  return `skill ${relative} (instructions, tool whitelist, skill tools and servers)`;
 }
 
 export function serverDeclaration(file: string, name: string, raw: unknown): Declaration {

@@ -38,6 +38,8 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   if (count('root') > 0) parts.push('root outside the folder');
   const env = count('env');
   if (env > 0) parts.push(`.env (${plural(env, 'setting')})`);
+  const skills = count('skill');
+  if (skills > 0) parts.push(plural(skills, 'project skill'));
   return parts.join(', ');
 }
 

@@ -183,5 +183,7 @@ function wasText(item: Declaration, before: string): string {
       return `root ${before}`;
     case 'env':
       return `.env ${item.name} (a different value)`;
+    case 'skill':
+      return `${item.text} (different content)`;
   }
 }

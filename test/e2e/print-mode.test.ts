@@ -263,6 +263,7 @@ describe('print mode', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(path.join(project.dir, 'sub', '.geekagent', 'GeekAgent.json'))).toBe(true);
     const system = String(fake.requests[0]!.body.messages[0]!.content);
-    expect(system).toContain('Project instructions (AGENTS.md):\nAlways answer in haiku.');
+    expect(system).toContain('Project instructions (AGENTS.md');
+    expect(system).toContain('# AGENTS.md\nAlways answer in haiku.');
   });
 });

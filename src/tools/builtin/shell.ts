@@ -15,7 +15,7 @@ export interface ShellToolOptions {
   timeoutMs?: number;
 }
 
-interface ShellResult {
+export interface ShellResult {
   output: BoundedText;
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -54,15 +54,25 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       if (command.trim() === '') throw new ToolError('run_shell: "command" must not be empty');
       if (ctx.signal.aborted) throw new ToolError('run_shell: cancelled');
       const output = new BoundedText(SHELL_OUTPUT_LIMIT, ctx.redact);
-      const result = await runCommand(command, ctx.sandbox.root, ctx.env, ctx.signal, timeoutMs, output);
+      const result = await runProcess(
+        '/bin/sh',
+        ['-c', command],
+        ctx.sandbox.root,
+        ctx.env,
+        ctx.signal,
+        timeoutMs,
+        output,
+      );
       if (result.stopped === 'abort') throw new ToolError('run_shell: cancelled');
       return formatResult(result, timeoutMs);
     },
   };
 }
 
-function runCommand(
-  command: string,
+/** Runs `file args` in its own process group, output merged into `output`, killed at `timeoutMs`. */
+export function runProcess(
+  file: string,
+  args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
   signal: AbortSignal,
@@ -70,7 +80,7 @@ function runCommand(
   output: BoundedText,
 ): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], {
+    const child = spawn(file, args, {
       cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,7 +110,7 @@ function runCommand(
     }
     child.on('error', (error) => {
       cleanup();
-      reject(new ToolError(`run_shell: cannot start /bin/sh: ${error.message}`));
+      reject(new ToolError(`cannot start ${file}: ${error.message}`));
     });
     // 'close' waits for the pipes too, so output written by background children is not lost.
     child.on('close', (code, exitSignal) => {
@@ -120,7 +130,7 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-function formatResult(result: ShellResult, timeoutMs: number): string {
+export function formatResult(result: ShellResult, timeoutMs: number): string {
   const lines: string[] = [];
   const text = result.output.toString();
   if (result.output.total === 0) lines.push('(no output)');

@@ -19,6 +19,8 @@ const LAYERS: Record<string, number> = {
   // The one search module (BM25F): a leaf that tool search, memory and the knowledge base share.
   search: 1,
   process: 1,
+  // Long-term memory: its files and the index over them (search + util only).
+  memory: 2,
   tools: 2,
   commands: 2,
   permissions: 3,
@@ -26,10 +28,14 @@ const LAYERS: Record<string, number> = {
   // The built-in tools use the sandbox and root-file primitives; the Tool contract stays below them.
   'tools/builtin': 3.5,
   mcp: 4,
+  // The knowledge base: reads sources (URLs through the fetch tool's guarded request) into the index.
+  rag: 4,
   agent: 5,
   trust: 5,
   extensions: 6,
   sessions: 7,
+  // Skills are a feature on the seam, beside sessions (it only sees the session's id).
+  skills: 7,
   app: 8,
   tui: 9,
   cli: 10,

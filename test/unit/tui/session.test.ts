@@ -183,7 +183,7 @@ describe('TuiSession', () => {
   it('shows a line when the context is compacted, and the panel’s context drops', async () => {
     const { tui, lines, until } = await session({ OPENAI_API_KEY: 'k', GEEKAGENT_CONTEXT_WINDOW: '4000' });
     fake.push({ text: 'noted', usage: { prompt_tokens: 3_500, completion_tokens: 5 } });
-    tui.submit(`remember this ${'r'.repeat(3_000)}`);
+    tui.submit(`remember this ${'r'.repeat(8_000)}`);
     await until(() => expect(lines()).toContain('model:noted'));
     await until(() => expect(tui.snapshot().panel.contextTokens).toBe(3_500));
     fake.push({ text: 'the summary' }, { text: 'ok', usage: { prompt_tokens: 900, completion_tokens: 1 } });

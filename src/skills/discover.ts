@@ -1,0 +1,160 @@
+/**
+ * Finding and reading skills: every SKILL.md in the project and user locations (config/
+ * skill-paths.ts), in both formats — the described system's (`description:` and a `tools:`
+ * whitelist) and the Agent Skills format (`name`, `description`, `allowed-tools`, `license`,
+ * `compatibility`, `metadata`). A skill that cannot be read is listed with its error, never fatal;
+ * the first of a name wins (project before user, nearest folder first).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  projectSkillLocations,
+  SKILL_FILE,
+  skillFolders,
+  userSkillLocations,
+} from '../config/skill-paths.js';
+import { errorMessage } from '../util/errors.js';
+import { FrontmatterError, type FrontValue, parseFrontmatter } from './frontmatter.js';
+import { readSkillTools, type SkillTool } from './skill-tools.js';
+
+export const NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
+export const MAX_DESCRIPTION = 1024;
+
+export type SkillStatus =
+  | { kind: 'ok' }
+  | { kind: 'error'; message: string; line: number }
+  /** A project skill in a folder that is not trusted: listed, not loaded. */
+  | { kind: 'untrusted' }
+  /** Another skill of the same name came first. */
+  | { kind: 'shadowed'; by: string };
+
+export interface Skill {
+  name: string;
+  description: string;
+  source: 'project' | 'user';
+  dir: string;
+  file: string;
+  body: string;
+  /** The visible tools while active (`tools:` or `allowed-tools`); undefined: no limit. */
+  whitelist?: string[];
+  /** `allowed-tools` (the spec's sense): those tools are also pre-approved while active. */
+  preApproved: boolean;
+  /** `mcp.json` next to SKILL.md: servers that run while the skill is active. */
+  mcpFile?: string;
+  /** Executables declared in `tools_exec:` (skill-tools.ts). */
+  tools: SkillTool[];
+  status: SkillStatus;
+}
+
+export interface DiscoverOptions {
+  cwd: string;
+  userDir: string;
+  homeDir: string;
+  projectTrusted: boolean;
+}
+
+export async function discoverSkills(options: DiscoverOptions): Promise<Skill[]> {
+  const found: Array<[string, 'project' | 'user']> = [
+    ...projectSkillLocations(options.cwd).flatMap((l) =>
+      skillFolders(l).map((d) => [d, 'project'] as [string, 'project']),
+    ),
+    ...userSkillLocations(options.userDir, options.homeDir).flatMap((l) =>
+      skillFolders(l).map((d) => [d, 'user'] as [string, 'user']),
+    ),
+  ];
+  const seen = new Set<string>();
+  const byName = new Map<string, Skill>();
+  const out: Skill[] = [];
+  for (const [dir, source] of found) {
+    const real = path.resolve(dir);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    const skill = await readSkill(dir, source);
+    if (source === 'project' && !options.projectTrusted && skill.status.kind === 'ok')
+      skill.status = { kind: 'untrusted' };
+    const first = byName.get(skill.name);
+    if (first && skill.status.kind !== 'error') skill.status = { kind: 'shadowed', by: first.file };
+    else if (!first) byName.set(skill.name, skill);
+    out.push(skill);
+  }
+  return out;
+}
+
+export async function readSkill(dir: string, source: 'project' | 'user'): Promise<Skill> {
+  const file = path.join(dir, SKILL_FILE);
+  const base: Skill = {
+    name: path.basename(dir),
+    description: '',
+    source,
+    dir,
+    file,
+    body: '',
+    preApproved: false,
+    tools: [],
+    status: { kind: 'ok' },
+  };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { ...base, status: { kind: 'error', message: errorMessage(error), line: 1 } };
+  }
+  try {
+    const front = parseFrontmatter(text);
+    const fail = (message: string, key: string): Skill => ({
+      ...base,
+      status: { kind: 'error', message, line: front.lines[key] ?? 1 },
+    });
+    const name = front.fields.name ?? base.name;
+    if (typeof name !== 'string' || !NAME_PATTERN.test(name))
+      return fail(`name "${String(name)}" must be 1-64 lowercase letters, digits or hyphens`, 'name');
+    const description = front.fields.description;
+    if (typeof description !== 'string' || description.trim() === '')
+      return fail('description is missing (one line saying when to use the skill)', 'description');
+    if (description.length > MAX_DESCRIPTION)
+      return fail(
+        `description is ${description.length} characters (at most ${MAX_DESCRIPTION})`,
+        'description',
+      );
+    const listed = front.fields.tools;
+    const allowed = front.fields['allowed-tools'];
+    const whitelist = listed !== undefined ? list(listed) : allowed !== undefined ? list(allowed) : undefined;
+    if (whitelist === null)
+      return fail('tools must be a list of tool names or patterns', listed ? 'tools' : 'allowed-tools');
+    const declared = front.fields.tools_exec;
+    const tools = declared === undefined ? [] : readSkillTools(name, dir, declared);
+    if (typeof tools === 'string') return fail(tools, 'tools_exec');
+    const mcpFile = path.join(dir, 'mcp.json');
+    return {
+      ...base,
+      name,
+      tools,
+      ...(existsSync(mcpFile) ? { mcpFile } : {}),
+      description: description.trim(),
+      body: front.body.trim(),
+      ...(whitelist ? { whitelist } : {}),
+      preApproved: listed === undefined && allowed !== undefined,
+    };
+  } catch (error) {
+    const line = error instanceof FrontmatterError ? error.line : 1;
+    return { ...base, status: { kind: 'error', message: errorMessage(error), line } };
+  }
+}
+
+/** A list, or a string of names separated by spaces or commas (the spec's `allowed-tools: a b`). */
+function list(value: FrontValue): string[] | null {
+  if (Array.isArray(value)) return value.filter((item) => item !== '');
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter((item) => item !== '');
+  return null;
+}
+
+/** `*` matches any run of characters; everything else literally. */
+export function matchesPattern(pattern: string, name: string): boolean {
+  const regex = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`);
+  return regex.test(name);
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}

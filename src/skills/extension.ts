@@ -1,0 +1,265 @@
+/**
+ * Skills as an extension: discovery at start and on `/skills reload`; `/skills`, `/use <name>`
+ * (replaces the active set, as the described system's one-at-a-time switch), `/unuse [name]`,
+ * `/<name>` for a skill whose name no command has; the model's `use_skill` tool (enum of the
+ * skills, policy allow; adds to the active set); the catalog and the active skills' bodies as the
+ * `skill` prompt section (re-sent every turn, so compaction never summarises them away); the
+ * active skills' whitelists as the tool filter (the executor refuses a hidden tool); the panel's
+ * Skills row. The active set is saved per session (active.ts).
+ */
+import type { SlashCommand } from '../commands/types.js';
+import { TOOL_SEARCH } from '../extensions/tool-search.js';
+import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
+import type { Tool } from '../tools/types.js';
+import { ToolError } from '../tools/types.js';
+import { errorMessage } from '../util/errors.js';
+import { visibleLine } from '../util/terminal-text.js';
+import { ActiveSkills } from './active.js';
+import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
+import { type DiscoverOptions, discoverSkills, matchesPattern, type Skill } from './discover.js';
+import { formatSkills } from './format.js';
+import { skillTool } from './skill-tools.js';
+
+export const USE_SKILL = 'use_skill';
+/** Names a skill command may never take (/exit is added after every extension). */
+const RESERVED = new Set(['exit', 'help', 'skills', 'use', 'unuse']);
+
+/** The running servers of one active skill's `mcp.json` (app/create-mcp.ts starts them). */
+export interface SkillServersHandle {
+  whenSettled(): Promise<void>;
+  toolNames(): string[];
+  stop(): Promise<void>;
+}
+
+export interface SkillsOptions extends DiscoverOptions {
+  /** Starts a skill's servers (`mcpFile`); absent: skill servers are not supported here. */
+  startServers?: (skill: Skill & { mcpFile: string }) => Promise<SkillServersHandle>;
+  projectDir: string;
+  contextWindow: number;
+  /** The run's session (its id changes on /new and /open). */
+  session: { readonly currentId: string };
+  /** Where an active skill's `allowed-tools` pre-approve tools (policy allow unless denied). */
+  policies?: { setPreApproved(match: ((toolName: string) => boolean) | undefined): void };
+  /** `--skill <name>`: active from the start of this run. */
+  initial?: readonly string[];
+}
+
+export function skillsExtension(options: SkillsOptions): Extension {
+  const store = new ActiveSkills(options.projectDir);
+  let skills: Skill[] = [];
+  let catalog: Catalog = { text: '', budget: 0, shortened: [] };
+  let skillCommands: string[] = [];
+  let toolNames: string[] = [];
+  /** Skill name → its servers, started while it is active. */
+  const running = new Map<string, Promise<SkillServersHandle | undefined>>();
+  const handles = new Map<string, SkillServersHandle>();
+
+  /** Servers run for exactly the active skills that declare some. */
+  const syncServers = async (wanted: Skill[]) => {
+    const names = new Set(wanted.filter((skill) => skill.mcpFile).map((skill) => skill.name));
+    const stopping: Array<Promise<void>> = [];
+    for (const [name, started] of running) {
+      if (names.has(name)) continue;
+      running.delete(name);
+      handles.delete(name);
+      stopping.push(started.then((handle) => handle?.stop()));
+    }
+    for (const skill of wanted) {
+      const start = options.startServers;
+      if (!skill.mcpFile || !start || running.has(skill.name)) continue;
+      const file = skill.mcpFile;
+      running.set(
+        skill.name,
+        start({ ...skill, mcpFile: file }).then(
+          (handle) => {
+            if (running.has(skill.name)) handles.set(skill.name, handle);
+            return handle;
+          },
+          (error: unknown) => {
+            host.notice(`skill ${skill.name}: ${visibleLine(errorMessage(error))}`, 'error');
+            return undefined;
+          },
+        ),
+      );
+    }
+    await Promise.all(stopping);
+  };
+  const serverTool = (name: string) =>
+    [...handles.values()].some((handle) => handle.toolNames().includes(name));
+  let host: ExtensionSetup;
+
+  const loadable = () => skills.filter((skill) => skill.status.kind === 'ok');
+  const find = (name: string) => loadable().find((skill) => skill.name === name);
+  const active = (): Skill[] =>
+    store
+      .get(options.session.currentId)
+      .map(find)
+      .filter((skill): skill is Skill => skill !== undefined);
+  const setActive = async (names: string[]) => {
+    await store.set(options.session.currentId, [...new Set(names)]);
+    await syncServers(active());
+    host.changed();
+  };
+
+  const skillLoaderTool = (names: string[]): Tool => ({
+    name: USE_SKILL,
+    description:
+      'Load a skill: its instructions (and its folder, for files they mention) are added for the rest of the session. Use when a task matches a skill in the catalog.',
+    parameters: {
+      type: 'object',
+      properties: { name: { type: 'string', enum: names, description: 'the skill to load' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    run: async (args) => {
+      const skill = typeof args.name === 'string' ? find(args.name) : undefined;
+      if (!skill) throw new ToolError(`no skill named ${String(args.name)} (one of: ${names.join(', ')})`);
+      const current = store.get(options.session.currentId);
+      if (!current.includes(skill.name)) await setActive([...current, skill.name]);
+      return activeSkillText(skill);
+    },
+  });
+
+  const refresh = async () => {
+    skills = await discoverSkills(options);
+    catalog = buildCatalog(loadable(), catalogBudget(options.contextWindow));
+    host.tools.remove(USE_SKILL);
+    const names = loadable().map((skill) => skill.name);
+    if (names.length > 0) host.tools.add(skillLoaderTool(names), 'allow');
+    for (const name of toolNames) host.tools.remove(name);
+    toolNames = loadable().flatMap((skill) => skill.tools.map((tool) => tool.name));
+    for (const skill of loadable())
+      for (const tool of skill.tools) host.tools.add(skillTool(skill.name, skill.dir, tool), 'ask');
+    for (const name of skillCommands) host.commands.remove(name);
+    skillCommands = [];
+    for (const skill of loadable()) {
+      if (RESERVED.has(skill.name) || host.commands.has(skill.name)) continue;
+      host.commands.add(skillCommand(skill.name));
+      skillCommands.push(skill.name);
+    }
+    host.changed();
+  };
+
+  const use = async (name: string | undefined, print: (text: string, kind?: 'error') => void) => {
+    const skill = name ? find(name) : undefined;
+    if (!skill) {
+      const listed = skills.find((candidate) => candidate.name === name);
+      print(
+        listed
+          ? `skill ${visibleLine(name ?? '')} is not loaded (/skills says why)`
+          : `no skill named ${visibleLine(name ?? '')} (/skills lists them)`,
+        'error',
+      );
+      return;
+    }
+    await setActive([skill.name]);
+    print(
+      `skill ${skill.name} is active${skill.whitelist ? ` (tools: ${visibleLine(skill.whitelist.join(', '))})` : ''}`,
+    );
+  };
+
+  const skillCommand = (name: string): SlashCommand => ({
+    name,
+    usage: `/${name}`,
+    description: `use the skill ${name} (same as /use ${name})`,
+    idleOnly: true,
+    run: (_args, ctx) => use(name, ctx.print),
+  });
+
+  return {
+    name: 'skills',
+    async setup(setup) {
+      host = setup;
+      await store.load();
+      await refresh();
+      if (options.initial && options.initial.length > 0) {
+        const missing = options.initial.filter((name) => !find(name));
+        if (missing.length > 0)
+          throw new Error(
+            `--skill: no loadable skill named ${missing.map(visibleLine).join(', ')} (/skills lists them)`,
+          );
+        await setActive([...store.get(options.session.currentId), ...options.initial]);
+      }
+      host.hooks.prompt(async () => {
+        const parts = [catalog.text, ...active().map(activeSkillText)].filter((text) => text !== '');
+        return parts.length > 0 ? { order: PROMPT_ORDER.skill, text: parts.join('\n\n') } : undefined;
+      });
+      options.policies?.setPreApproved((name) =>
+        active().some(
+          (skill) => skill.preApproved && skill.whitelist?.some((pattern) => matchesPattern(pattern, name)),
+        ),
+      );
+      host.hooks.toolFilter((tool) => {
+        const on = active();
+        // A skill's own tools and servers' tools are there while it is active (whatever the whitelists).
+        if (serverTool(tool.name)) return true;
+        if (toolNames.includes(tool.name))
+          return on.some((skill) => skill.tools.some((own) => own.name === tool.name));
+        const limits = on.filter((skill) => skill.whitelist);
+        // tool_search only loads deferred definitions; what it finds is still filtered here.
+        if (limits.length === 0 || tool.name === USE_SKILL || tool.name === TOOL_SEARCH) return true;
+        return limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
+      });
+      // Servers of the active skills are up before a request is built (their tools in it).
+      host.hooks.beforeRequest(async () => {
+        await syncServers(active());
+        await Promise.all(
+          [...running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
+        );
+      });
+      host.panel(() => {
+        const names = active().map((skill) => skill.name);
+        const found = loadable().length;
+        if (found === 0 && names.length === 0) return undefined;
+        return {
+          label: 'Skills',
+          value: `${names.length > 0 ? names.join(', ') : 'none active'} (${found} available)`,
+          order: PANEL_ORDER.skills,
+        };
+      });
+      host.commands.add({
+        name: 'skills',
+        usage: '/skills [reload]',
+        description:
+          'list the skills found (source, description, tools, status, errors); reload re-reads them',
+        run: async (args, ctx) => {
+          try {
+            if (args[0] === 'reload') {
+              await refresh();
+              ctx.print(`skills reloaded: ${loadable().length} available`);
+            }
+            ctx.print(
+              formatSkills(skills, store.get(options.session.currentId), catalog, options.projectDir),
+            );
+          } catch (error) {
+            ctx.print(errorMessage(error), 'error');
+          }
+        },
+      });
+      host.commands.add({
+        name: 'use',
+        usage: '/use <name>',
+        description: 'make a skill the active one (replaces the active skills)',
+        idleOnly: true,
+        run: (args, ctx) => use(args[0], ctx.print),
+      });
+      host.commands.add({
+        name: 'unuse',
+        usage: '/unuse [name]',
+        description: 'deactivate a skill (all of them without a name)',
+        idleOnly: true,
+        run: async (args, ctx) => {
+          const current = store.get(options.session.currentId);
+          const name = args[0];
+          if (name && !current.includes(name)) {
+            ctx.print(`skill ${visibleLine(name)} is not active`, 'error');
+            return;
+          }
+          await setActive(name ? current.filter((n) => n !== name) : []);
+          ctx.print(name ? `skill ${name} deactivated` : 'no skill is active');
+        },
+      });
+    },
+    dispose: () => syncServers([]),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Long-term memory end to end: memory_write → recalled into the next turn's system prompt (and
+ * not for an unrelated message), near-duplicate merge, user vs project scope, delete by tool and
+ * by /memory forget, the described system's array-of-strings file imported, secrets redacted.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { createProject, type Project, runCli } from './harness.js';
+
+let project: Project;
+let fake: FakeModel;
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await fake.close();
+  await project.cleanup();
+});
+
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
+const HEADING = 'Recalled from long-term memory';
+const systemOf = (n: number) => String(fake.requests[n]!.body.messages[0]!.content);
+const projectMemory = async () =>
+  JSON.parse(await readFile(path.join(project.dir, '.geekagent', 'memory.json'), 'utf8')) as {
+    entries: Array<{ id: string; content: string; created: string; updated?: string }>;
+  };
+
+async function run(prompt: string, extra: string[] = [], env: Record<string, string> = {}) {
+  const result = await runCli(['-p', prompt, ...extra], { project, modelUrl: fake.url, env });
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+describe('long-term memory', () => {
+  it('recalls a written memory in the next turn, not for an unrelated one; a near-duplicate updates it', async () => {
+    fake.push(
+      { toolCalls: [call('memory_write', { content: 'The user indents Go files with tabs, never spaces' })] },
+      { text: 'noted' },
+    );
+    await run('remember: tabs for Go');
+    let stored = await projectMemory();
+    expect(stored.entries).toHaveLength(1);
+    expect(stored.entries[0]!.created).toMatch(/^\d{4}-/);
+    const id = stored.entries[0]!.id;
+
+    fake.push({ text: 'tabs' });
+    await run('how should I indent my Go files?');
+    const recalled = systemOf(2);
+    expect(recalled).toContain(HEADING);
+    expect(recalled).toContain(`[${id}] (project) The user indents Go files with tabs`);
+
+    fake.push({ text: 'sunny' });
+    await run('what is the weather like in Paris today?');
+    expect(systemOf(3)).not.toContain(HEADING);
+
+    fake.push(
+      {
+        toolCalls: [call('memory_write', { content: 'the user indents Go files with tabs, never spaces!' })],
+      },
+      { text: 'updated' },
+    );
+    await run('remember again');
+    expect(String(fake.requests[5]!.body.messages.at(-1)!.content)).toContain(`updated memory ${id}`);
+    stored = await projectMemory();
+    expect(stored.entries).toHaveLength(1);
+    expect(stored.entries[0]!.content).toBe('the user indents Go files with tabs, never spaces!');
+    expect(stored.entries[0]!.updated).toMatch(/^\d{4}-/);
+
+    const search = await run('/memory search indent go');
+    expect(search.stdout).toMatch(/\d+\.\d\d {2}m[0-9a-f]{8} {2}project/);
+    const forget = await run(`/memory forget ${id}`);
+    expect(forget.stdout).toContain(`forgot ${id}`);
+    expect((await projectMemory()).entries).toHaveLength(0);
+  });
+
+  it('keeps user memories in the user folder, recalls both scopes, deletes by tool (asked), redacts secrets', async () => {
+    const env = { DEPLOY_TOKEN: 'tok-9f8e7d6c5b4a' };
+    fake.push(
+      {
+        toolCalls: [
+          call('memory_write', { content: 'User prefers pnpm over npm for every project', scope: 'user' }),
+          call('memory_write', {
+            content: 'This project deploys with token tok-9f8e7d6c5b4a via pnpm deploy',
+          }),
+        ],
+      },
+      { text: 'saved' },
+    );
+    await run('remember these', [], env);
+    const user = JSON.parse(await readFile(path.join(project.home, '.geekagent', 'memory.json'), 'utf8'));
+    expect(user.entries.map((e: { content: string }) => e.content)).toEqual([
+      'User prefers pnpm over npm for every project',
+    ]);
+    const projectText = await readFile(path.join(project.dir, '.geekagent', 'memory.json'), 'utf8');
+    expect(projectText).not.toContain('tok-9f8e7d6c5b4a');
+    expect(projectText).toContain('[REDACTED:DEPLOY_TOKEN]');
+
+    fake.push({ text: 'pnpm' });
+    await run('which package manager, pnpm or npm?', [], env);
+    expect(systemOf(2)).toMatch(/\(user\) User prefers pnpm/);
+    expect(systemOf(2)).toMatch(/\(project\) This project deploys/);
+
+    const list = await run('/memory');
+    expect(list.stdout).toContain('2 memories:');
+    const userId = user.entries[0].id as string;
+    fake.push({ toolCalls: [call('memory_delete', { id: userId })] }, { text: 'deleted' });
+    await run('forget the pnpm preference', ['--allow', 'memory_delete']);
+    const after = JSON.parse(await readFile(path.join(project.home, '.geekagent', 'memory.json'), 'utf8'));
+    expect(after.entries).toEqual([]);
+  });
+
+  it('imports the described system’s array of strings and recalls it', async () => {
+    await project.write(
+      '.geekagent/memory.json',
+      JSON.stringify(['Deploys go through the staging cluster first']),
+    );
+    fake.push({ text: 'staging' });
+    await run('how do deploys work here?');
+    expect(systemOf(0)).toMatch(/\[m[0-9a-f]{8}\] \(project\) Deploys go through the staging cluster first/);
+    const list = await run('/memory');
+    expect(list.stdout).toContain('imported');
+  });
+});

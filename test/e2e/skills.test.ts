@@ -1,0 +1,247 @@
+/**
+ * Skills through the built CLI and the fake model: both formats found in every location (project
+ * before user, untrusted project skills listed but not loaded, a bad skill listed with file and
+ * line), `/use` limiting the visible and callable tools, `use_skill` by the model, a whitelist by
+ * MCP pattern, `--skill` in print mode, a skill surviving `--continue` and compaction, and the
+ * catalog budget's overflow reported by `/skills`.
+ */
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
+import { createProject, DEMO_SERVER, type Project, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
+
+let project: Project;
+let fake: FakeModel;
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await fake.close();
+  await project.cleanup();
+});
+
+const run = async (args: string[], options: { trusted?: boolean; env?: Record<string, string> } = {}) => {
+  const result = await runCli(args, { project, modelUrl: fake.url, ...options });
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+};
+
+/** The described system's format: `description:` and a `tools:` whitelist. */
+const described = (description: string, tools: string[], body: string) =>
+  `---\ndescription: ${description}\ntools: [${tools.join(', ')}]\n---\n${body}\n`;
+/** The Agent Skills format: `name`, `description`, `allowed-tools`. */
+const spec = (name: string, description: string, allowed: string | undefined, body: string) =>
+  `---\nname: ${name}\ndescription: "${description}"\n${allowed ? `allowed-tools: ${allowed}\n` : ''}license: MIT\nmetadata:\n  author: someone\n---\n${body}\n`;
+
+const toolNames = (request: RecordedRequest) =>
+  (request.body.tools ?? []).map((tool) => (tool.function as { name: string }).name).sort();
+const systemPrompt = (request: RecordedRequest) => String(request.body.messages[0]?.content);
+
+async function userSkill(relative: string, content: string): Promise<void> {
+  const file = path.join(project.home, relative, 'SKILL.md');
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
+
+describe('skills', () => {
+  it('finds both formats in every project and user location; project wins; bad skills listed with their error', async () => {
+    await project.write('.git/HEAD', 'ref: refs/heads/main\n');
+    await project.write('skills/one/SKILL.md', described('First skill', ['read'], 'Body one.'));
+    await project.write(
+      '.geekagent/skills/two/SKILL.md',
+      spec('two', 'Second skill', 'read search', 'Body two.'),
+    );
+    await project.write(
+      '.agents/skills/three/SKILL.md',
+      spec('three', 'Third skill', undefined, 'Body three.'),
+    );
+    await project.write('.claude/skills/four/SKILL.md', described('Fourth skill', ['glob'], 'Body four.'));
+    // From the working folder up to the git root: a skill one folder up is found too.
+    await project.write('sub/.keep', '');
+    await project.write('skills/five/SKILL.md', spec('five', 'Fifth skill', undefined, 'Body five.'));
+    await userSkill('.geekagent/skills/six', described('Sixth skill', ['read'], 'Body six.'));
+    await userSkill('.agents/skills/seven', spec('seven', 'Seventh skill', undefined, 'Body seven.'));
+    await userSkill('.agents/skills/one', spec('one', 'User copy of one', undefined, 'User body.'));
+    await project.write('skills/broken/SKILL.md', '---\nname: broken\ndescription: "never closed\n---\nx\n');
+    await project.write('skills/toolong/SKILL.md', `---\ndescription: ${'x'.repeat(1025)}\n---\n`);
+    await project.write('skills/Upper/SKILL.md', '---\ndescription: fine\n---\n');
+
+    const listed = (await run(['-p', '/skills', '--cwd', path.join(project.dir, 'sub')])).stdout;
+    for (const [name, description] of [
+      ['one', 'First skill'],
+      ['two', 'Second skill'],
+      ['three', 'Third skill'],
+      ['four', 'Fourth skill'],
+      ['five', 'Fifth skill'],
+      ['six', 'Sixth skill'],
+      ['seven', 'Seventh skill'],
+    ])
+      expect(listed).toMatch(
+        new RegExp(
+          `${name}  \\((project|user): [^)]*\\)\\n    ${description}\\n(.*\\n)?    status: available`,
+        ),
+      );
+    expect(listed).toContain('tools: read, search (allowed-tools: pre-approved while active)');
+    expect(listed).toMatch(
+      /one {2}\(user: .*\.agents\/skills\/one\/SKILL\.md\)\n {4}User copy of one\n {4}status: not loaded: a skill of the same name comes first/,
+    );
+    expect(listed).toContain('skills/broken/SKILL.md:3: a "quoted" value is not closed');
+    expect(listed).toContain('skills/toolong/SKILL.md:2: description is 1025 characters (at most 1024)');
+    expect(listed).toContain('skills/Upper/SKILL.md:1: name "Upper" must be 1-64 lowercase letters');
+
+    // Untrusted: project skills are listed, not loaded; user skills still are.
+    const untrusted = await run(['-p', '/skills'], { trusted: false });
+    expect(untrusted.stdout).toMatch(
+      /one {2}\(project: skills\/one\/SKILL\.md\)\n.*\n.*\n {4}status: not loaded: the folder is not trusted/,
+    );
+    expect(untrusted.stdout).toMatch(/six {2}\(user: .*\n.*\n.*\n {4}status: available/);
+    expect(untrusted.stderr).toContain('project skill');
+  });
+
+  it('/use limits the visible and callable tools; a hidden tool is refused; /unuse lifts it', async () => {
+    await project.write(
+      'skills/reader/SKILL.md',
+      described('Only reads', ['read', 'ls'], 'Read, never write.'),
+    );
+    fake.push({ text: 'hello' });
+    await run(['-p', 'hi']);
+    expect(toolNames(fake.requests[0]!)).toContain('write');
+    expect(systemPrompt(fake.requests[0]!)).toContain('- reader: Only reads');
+
+    expect((await run(['-p', '/use reader', '-c'])).stdout).toContain(
+      'skill reader is active (tools: read, ls)',
+    );
+    fake.push(
+      { toolCalls: [{ name: 'write', arguments: '{"path":"x.txt","content":"no"}' }] },
+      { text: 'ok' },
+    );
+    const turn = parseJsonOutput(await run(['-p', 'write x', '-c', '--output-format', 'json']));
+    expect(toolNames(fake.requests[1]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(systemPrompt(fake.requests[1]!)).toContain('Read, never write.');
+    expect(turn.tool_calls[0]!.result).toContain('tool write is not available in this conversation now');
+
+    // `/<name>` is `/use <name>` when no command has the name.
+    expect((await run(['-p', '/reader', '-c'])).stdout).toContain('skill reader is active');
+    await run(['-p', '/unuse', '-c']);
+    fake.push({ text: 'free' });
+    await run(['-p', 'again', '-c']);
+    expect(toolNames(fake.requests[3]!)).toContain('write');
+    expect(systemPrompt(fake.requests[3]!)).not.toContain('Read, never write.');
+  });
+
+  it('the model activates a skill with use_skill; it stays active through --continue and compaction', async () => {
+    await project.write(
+      '.agents/skills/pdf/SKILL.md',
+      spec('pdf', 'Work with PDF files', 'read', 'Use pdftotext on PDFs.'),
+    );
+    fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"pdf"}' }] }, { text: 'loaded' });
+    const first = parseJsonOutput(await run(['-p', 'summarise a.pdf', '--output-format', 'json']));
+    const enumOf = (fake.requests[0]!.body.tools ?? []).find(
+      (tool) => (tool.function as { name: string }).name === 'use_skill',
+    )!.function as { parameters: { properties: { name: { enum: string[] } } } };
+    expect(enumOf.parameters.properties.name.enum).toEqual(['pdf']);
+    expect(first.tool_calls[0]).toMatchObject({ name: 'use_skill', decision: 'allow' });
+    expect(first.tool_calls[0]!.result).toContain('Use pdftotext on PDFs.');
+    expect(first.tool_calls[0]!.result).toContain(path.join('.agents', 'skills', 'pdf'));
+    // The whitelist applies from the next request of the same turn.
+    expect(toolNames(fake.requests[1]!)).toEqual(['read', 'use_skill']);
+
+    fake.push({ text: 'Summary: a PDF was discussed.' });
+    expect((await run(['-p', '/compact', '-c'])).stdout).toMatch(/context compacted/);
+    fake.push({ text: 'still here' });
+    await run(['-p', 'next', '-c']);
+    const after = fake.requests[3]!;
+    expect(String(after.body.messages[1]?.content)).toContain('[Summary of previous conversation]');
+    expect(systemPrompt(after)).toContain('Active skill "pdf"');
+    expect(systemPrompt(after)).toContain('Use pdftotext on PDFs.');
+    expect(toolNames(after)).toEqual(['read', 'use_skill']);
+  });
+
+  it('--skill in print mode; a whitelist by MCP pattern shows only that server’s tools', async () => {
+    await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
+    await project.write(
+      'skills/dice/SKILL.md',
+      spec('dice', 'Roll dice', 'mcp_demo_*', 'Roll with the demo server.'),
+    );
+    fake.push({ text: 'rolled' });
+    await run(['-p', 'roll', '--skill', 'dice']);
+    expect(toolNames(fake.requests[0]!)).toEqual(['mcp_demo_dice', 'mcp_demo_word_count', 'use_skill']);
+    expect(systemPrompt(fake.requests[0]!)).toContain('Roll with the demo server.');
+
+    const missing = await runCli(['-p', 'roll', '--skill', 'nope'], { project, modelUrl: fake.url });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('--skill: no loadable skill named nope');
+  });
+
+  it('a catalog over its budget (2% of the context window) is shortened and /skills says which', async () => {
+    for (const name of ['alpha', 'beta', 'gamma'])
+      await project.write(`skills/${name}/SKILL.md`, described(`${name} ${'detail '.repeat(40)}`, [], 'b'));
+    const env = { GEEKAGENT_CONTEXT_WINDOW: '2000' };
+    const listed = (await run(['-p', '/skills'], { env })).stdout;
+    expect(
+      listed.match(/catalog: description shortened to fit the catalog budget \(160 chars/g),
+    ).toHaveLength(3);
+    fake.push({ text: 'ok' });
+    await run(['-p', 'hi'], { env });
+    const catalog = systemPrompt(fake.requests[0]!).split('Skills (when a task')[1]!;
+    expect(catalog).toMatch(/\n- alpha: alpha deta…\n- beta: beta detai…\n- gamma: gamma deta…$/);
+  });
+
+  it('allowed-tools pre-approves while the skill is active; a deny rule still wins; tools: does not pre-approve', async () => {
+    await project.write('skills/sh/SKILL.md', spec('sh', 'Shell work', 'run_shell read', 'Use the shell.'));
+    await project.write('skills/limited/SKILL.md', described('Limited shell', ['run_shell'], 'Shell only.'));
+    const call = { toolCalls: [{ name: 'run_shell', arguments: '{"command":"echo skill-ok"}' }] };
+    const turn = async (args: string[]) => {
+      fake.push(call, { text: 'done' });
+      return parseJsonOutput(await run(['-p', 'go', '--output-format', 'json', ...args])).tool_calls[0]!;
+    };
+    const approved = await turn(['--skill', 'sh']);
+    expect(approved).toMatchObject({ decision: 'allow', is_error: false });
+    expect(approved.result).toContain('skill-ok');
+    expect((await turn(['--skill', 'sh', '--deny', 'run_shell'])).decision).toBe('deny');
+    expect((await turn(['--skill', 'limited'])).decision).toBe('refused');
+    expect((await turn([])).decision).toBe('refused');
+  });
+
+  it('a skill tool (the shipped example) is asked before it runs, in the skill folder, only while active', async () => {
+    await cp(
+      path.join(REPO_ROOT, 'examples', 'skills', 'word-stats'),
+      path.join(project.dir, '.agents', 'skills', 'word-stats'),
+      {
+        recursive: true,
+      },
+    );
+    await project.write('notes.txt', 'one two three\nfour\n');
+    const call = { toolCalls: [{ name: 'skill_word-stats_count', arguments: '{"args":["notes.txt"]}' }] };
+    fake.push({ text: 'no skill' });
+    await run(['-p', 'hi']);
+    expect(toolNames(fake.requests[0]!)).not.toContain('skill_word-stats_count');
+    fake.push(call, { text: 'refused' });
+    const asked = parseJsonOutput(
+      await run(['-p', 'count', '--skill', 'word-stats', '--output-format', 'json']),
+    );
+    expect(toolNames(fake.requests[1]!)).toEqual(['glob', 'read', 'skill_word-stats_count', 'use_skill']);
+    expect(asked.tool_calls[0]!.decision).toBe('refused');
+    fake.push(call, { text: 'counted' });
+    const approved = parseJsonOutput(
+      await run([
+        '-p',
+        'count',
+        '--skill',
+        'word-stats',
+        '--allow',
+        'skill_word-stats_count',
+        '--output-format',
+        'json',
+      ]),
+    );
+    expect(approved.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
+    expect(approved.tool_calls[0]!.result).toBe('notes.txt: 2 lines, 4 words, 19 chars');
+    const listed = (await run(['-p', '/skills'])).stdout;
+    expect(listed).toContain('skill tools: skill_word-stats_count (asked before each run)');
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * A skill's MCP servers (an mcp.json next to its SKILL.md): started when the skill is activated,
+ * their tools in the next request (and not limited by the skill's whitelist), stopped — no process
+ * left — when it is deactivated. In the TUI (a real pty) and in print mode with `--skill`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
+import { isAlive, waitFor } from '../helpers/wait.js';
+import { createProject, FIXTURE_SERVERS, type Project, runCli } from './harness.js';
+import { KEYS, type PtySession, spawnTui } from './pty.js';
+
+let project: Project;
+let fake: FakeModel;
+let tui: PtySession | undefined;
+let marker: string;
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+  marker = path.join(project.home, 'started.txt');
+  await project.write(
+    '.agents/skills/dice/SKILL.md',
+    '---\nname: dice\ndescription: Roll dice with the dice server\nallowed-tools: read\n---\nRoll with mcp_sk_dice.\n',
+  );
+  await project.write(
+    '.agents/skills/dice/mcp.json',
+    JSON.stringify({
+      mcpServers: { sk: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker] } },
+    }),
+  );
+});
+
+afterEach(async () => {
+  await tui?.dispose();
+  tui = undefined;
+  await fake.close();
+  await project.cleanup();
+});
+
+const toolNames = (request: RecordedRequest) =>
+  (request.body.tools ?? []).map((tool) => (tool.function as { name: string }).name).sort();
+const startedPids = () =>
+  existsSync(marker)
+    ? [...readFileSync(marker, 'utf8').matchAll(/started (\d+)/g)].map((m) => Number(m[1]))
+    : [];
+
+function type(screen: PtySession, text: string): void {
+  screen.send(text);
+  screen.send(KEYS.enter);
+}
+
+describe('skill MCP servers', () => {
+  it('start on /use, serve the skill, and stop on /unuse with no process left', async () => {
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    expect(startedPids()).toEqual([]);
+    type(tui, '/use dice');
+    await tui.waitFor('skill dice is active');
+    const [pid] = await waitFor(() => (startedPids().length > 0 ? startedPids() : undefined), {
+      what: 'the skill server to start',
+    });
+    expect(isAlive(pid!)).toBe(true);
+    await tui.waitFor(/Skills\s+dice/);
+
+    fake.push({ text: 'ready to roll' });
+    type(tui, 'roll');
+    await tui.waitFor('ready to roll');
+    expect(toolNames(fake.requests[0]!)).toEqual(['mcp_sk_dice', 'mcp_sk_word_count', 'read', 'use_skill']);
+
+    type(tui, '/unuse');
+    await tui.waitFor('no skill is active');
+    await waitFor(() => !isAlive(pid!), { what: 'the skill server to stop' });
+    fake.push({ text: 'no dice' });
+    type(tui, 'again');
+    await tui.waitFor('no dice');
+    expect(toolNames(fake.requests[1]!)).not.toContain('mcp_sk_dice');
+    expect(startedPids()).toHaveLength(1);
+  });
+
+  it('--skill starts them for a print run; a run without the skill starts none', async () => {
+    fake.push({ text: 'plain' });
+    expect((await runCli(['-p', 'hi'], { project, modelUrl: fake.url })).code).toBe(0);
+    expect(startedPids()).toEqual([]);
+    fake.push({ text: 'rolled' });
+    const run = await runCli(['-p', 'roll', '--skill', 'dice'], { project, modelUrl: fake.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolNames(fake.requests[1]!)).toContain('mcp_sk_dice');
+    const [pid] = startedPids();
+    expect(isAlive(pid!)).toBe(false);
+  });
+});
