@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag).
+// sessions, lazy, toolbytes, rag, tui).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -14,8 +14,9 @@ import { benchRag } from './rag.mjs';
 import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchToolBytes } from './tool-bytes.mjs';
+import { benchTui } from './tui.mjs';
 
-const ALL = ['startup', 'lazy', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'rag'];
+const ALL = ['startup', 'lazy', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'rag', 'tui'];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -247,6 +248,30 @@ try {
     notes.push(
       `6: reference — SDK StdioClientTransport with maxBufferSize 64 MiB: ${fmtMs(b.sdk)} [${list(b.samples.sdk)}]; with its default 10 MiB buffer the call fails: "${b.sdkDefault}"`,
     );
+  });
+
+  await section('tui', async () => {
+    const t = await benchTui();
+    const ratio = t.screen / t.print;
+    row(
+      'U1',
+      '1 MB streamed answer fully on screen: TUI vs print mode',
+      fmtMs(t.screen),
+      fmtMs(t.print),
+      ratio,
+      '≤ 2×',
+      ratio <= 2,
+    );
+    row(
+      'U2',
+      'keystroke echo while ~200 KB/s streams (p50; p95 in notes)',
+      fmtMs(t.echoP50),
+      '50 ms',
+      t.echoP50 / 50,
+      '≤ 1×',
+      t.echoP50 <= 50,
+    );
+    notes.push(`tui: echo p95 ${fmtMs(t.echoP95)}; RSS after a 10,000-entry transcript is not measured yet`);
   });
 
   await section('toolbytes', async () => {

@@ -195,6 +195,7 @@ export class Agent {
           tools,
           signal: turn.signal,
           onText: (delta) => turn.emit({ type: 'text', delta }),
+          onReasoning: (delta) => turn.emit({ type: 'reasoning', delta }),
         });
         return { reply, requestChars };
       } catch (error) {

@@ -23,6 +23,8 @@ export type AgentEvent =
   | { type: 'notice'; message: string }
   | { type: 'round_start'; round: number }
   | { type: 'text'; delta: string }
+  /** The model's reasoning (`reasoning_content`), streamed for display; never sent back by a face. */
+  | { type: 'reasoning'; delta: string }
   | { type: 'tool_start'; callId: string; name: string; arguments: string }
   | { type: 'tool_progress'; callId: string; name: string; progress: ToolProgress }
   | { type: 'approval'; callId: string; request: ApprovalRequest; answer: ApprovalAnswer }

@@ -50,13 +50,18 @@ export async function runPrint(
   signal: AbortSignal,
 ): Promise<number> {
   let code = 0;
+  // The turn's reasoning, for the JSON output only (text output shows the answer alone).
+  const reasoning = new ReasoningLog();
   const stopNotices = app.extensions.onNotice((message) => io.stderr.write(`${visible(message)}\n`));
   const controller = new TurnController(app, {
     print: (text, kind) => (kind === 'error' ? io.stderr : io.stdout).write(`${visible(text)}\n`),
     exit: () => undefined,
-    event: (event) => progress(event, io, format),
+    event: (event) => {
+      reasoning.apply(event);
+      progress(event, io, format);
+    },
     turnEnded: (_input, outcome) => {
-      code = report(app, outcome, format, io);
+      code = report(app, outcome, format, io, reasoning.text);
     },
   });
   const cancel = () => controller.cancel();
@@ -74,7 +79,13 @@ export async function runPrint(
   }
 }
 
-function report(app: App, outcome: TurnOutcome, format: OutputFormat, io: PrintIO): number {
+function report(
+  app: App,
+  outcome: TurnOutcome,
+  format: OutputFormat,
+  io: PrintIO,
+  reasoning: string,
+): number {
   switch (outcome.kind) {
     case 'not_configured':
     case 'failed':
@@ -88,13 +99,27 @@ function report(app: App, outcome: TurnOutcome, format: OutputFormat, io: PrintI
       const { result } = outcome;
       if (outcome.kind === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
       if (format === 'json') {
-        io.stdout.write(`${JSON.stringify(toJson(result, app))}\n`);
+        io.stdout.write(`${JSON.stringify(toJson(result, app, reasoning))}\n`);
       } else {
         const text = visible(result.text);
         io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
       }
       return 0;
     }
+  }
+}
+
+/** Collects the streamed reasoning of every round of the turn, rounds apart by a blank line. */
+class ReasoningLog {
+  text = '';
+  private roundHas = false;
+
+  apply(event: AgentEvent): void {
+    if (event.type === 'round_start') this.roundHas = false;
+    if (event.type !== 'reasoning') return;
+    if (!this.roundHas && this.text !== '') this.text += '\n\n';
+    this.roundHas = true;
+    this.text += event.delta;
   }
 }
 
@@ -107,9 +132,10 @@ function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
     io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
 }
 
-function toJson(result: TurnResult, app: App): Record<string, unknown> {
+function toJson(result: TurnResult, app: App, reasoning: string): Record<string, unknown> {
   return {
     result: result.text,
+    reasoning,
     tool_calls: result.toolCalls.map((call) => ({
       name: call.name,
       arguments: parsedOrRaw(call.arguments),

@@ -1,5 +1,5 @@
 /**
- * Reads one streamed Chat Completions reply into a ChatRound (text deltas, tool-call fragments
+ * Reads one streamed Chat Completions reply into a ChatRound (text and reasoning deltas, tool-call fragments
  * reassembled by index, usage) and maps SDK failures to ProviderError or a plain AbortError.
  */
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
@@ -21,6 +21,8 @@ class CallbackFailure {
 export async function readRound(
   stream: AsyncIterable<ChatCompletionChunk>,
   onText: ((delta: string) => void) | undefined,
+  onReasoning?: (delta: string) => void,
+  signal?: AbortSignal,
 ): Promise<ChatRound> {
   let text = '';
   let reasoning = '';
@@ -30,21 +32,21 @@ export async function readRound(
   let lastIndex = 0;
 
   for await (const chunk of stream) {
+    // The SDK yields every event of a read before it notices an abort: a fast stream buffers
+    // thousands, so a cancel is checked here (the caller turns it into an AbortError).
+    if (signal?.aborted) break;
     if (chunk.usage) usage = toUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta;
     const thought = (delta as { reasoning_content?: unknown } | undefined)?.reasoning_content;
-    if (typeof thought === 'string') reasoning += thought;
+    if (typeof thought === 'string' && thought !== '') {
+      reasoning += thought;
+      deliver(onReasoning, thought);
+    }
     if (typeof delta?.content === 'string' && delta.content !== '') {
       text += delta.content;
-      if (onText) {
-        try {
-          onText(delta.content);
-        } catch (error) {
-          throw new CallbackFailure(error);
-        }
-      }
+      deliver(onText, delta.content);
     }
     for (const fragment of delta?.tool_calls ?? []) {
       // A few servers leave out `index`; a fresh id then means a new call, anything else continues.
@@ -68,6 +70,16 @@ export async function readRound(
     .sort(([a], [b]) => a - b)
     .map(([index, call]) => ({ id: call.id ?? `call_${index}`, name: call.name, arguments: call.arguments }));
   return { text, reasoning, toolCalls, usage, finishReason };
+}
+
+/** Runs a delta callback; what it throws is ours, not the stream's. */
+function deliver(callback: ((delta: string) => void) | undefined, delta: string): void {
+  if (!callback) return;
+  try {
+    callback(delta);
+  } catch (error) {
+    throw new CallbackFailure(error);
+  }
 }
 
 export function cancelledError(): Error {

@@ -87,7 +87,7 @@ export class OpenAIChatProvider implements ChatProvider {
     let round: ChatRound;
     try {
       const stream = await client.chat.completions.create(params, { signal: requestAbort.signal });
-      round = await readRound(stream, request.onText);
+      round = await readRound(stream, request.onText, request.onReasoning, signal);
     } catch (error) {
       if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
       throw classifyOverflow(error, this.#redacted(mapFailure(error, signal, this.#baseURL)));

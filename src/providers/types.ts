@@ -15,6 +15,8 @@ export interface ChatRequest {
   signal: AbortSignal;
   /** Called with each streamed piece of assistant text. */
   onText?: (delta: string) => void;
+  /** Called with each streamed piece of the model's reasoning (`reasoning_content`), for display only. */
+  onReasoning?: (delta: string) => void;
 }
 
 /** One model round, reassembled from the stream. */

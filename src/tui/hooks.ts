@@ -1,29 +1,16 @@
-/** Ink hooks of the TUI: raw key events (through our own decoder) and the terminal's size. */
+/** Ink hooks of the TUI: raw key events (through our own reader) and the terminal's size. */
 import { useStdin } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import { KeyDecoder, type KeyEvent } from './keys.js';
+import type { KeyEvent } from './keys.js';
+import { readKeys } from './raw-input.js';
 
 /** Calls `onKey` for every key event; the latest `onKey` is used, so it may close over state. */
 export function useKeys(onKey: (event: KeyEvent) => void): void {
-  const { setRawMode, isRawModeSupported, internal_eventEmitter: emitter } = useStdin();
+  // `useStdin` (public API) gives the stream Ink was rendered with; we read it ourselves.
+  const { stdin } = useStdin();
   const handler = useRef(onKey);
   handler.current = onKey;
-  useEffect(() => {
-    if (!isRawModeSupported) return;
-    setRawMode(true);
-    return () => setRawMode(false);
-  }, [isRawModeSupported, setRawMode]);
-  useEffect(() => {
-    // Ink's own parser has already split the stream into whole sequences; we only name them.
-    const decoder = new KeyDecoder();
-    const listener = (data: string) => {
-      for (const event of decoder.decode(data)) handler.current(event);
-    };
-    emitter.on('input', listener);
-    return () => {
-      emitter.off('input', listener);
-    };
-  }, [emitter]);
+  useEffect(() => readKeys(stdin, (event) => handler.current(event)), [stdin]);
 }
 
 export interface TerminalSize {

@@ -1,6 +1,7 @@
 /**
  * What each key does: editing keys change the buffer, Enter submits, ↑/↓ walk the history,
- * PgUp/PgDn scroll, Esc / Ctrl+C / Ctrl+D cancel or leave; with a tool's question open, the key is
+ * PgUp/PgDn scroll, Ctrl+O expands the latest reasoning, Ctrl+T opens the pager, Esc / Ctrl+C /
+ * Ctrl+D cancel or leave; with a tool's question open, the key is
  * the answer. A server's own request (sampling, an elicitation form) can appear while the person is
  * typing, so no key typed for the input line answers it: Tab focuses it (and Tab again goes back to
  * the input); a focused question is answered with ←/→ and Enter, a focused form takes the input
@@ -8,7 +9,7 @@
  */
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { InputHistory } from './history.js';
-import type { KeyEvent } from './keys.js';
+import { CTRL_EXPAND, CTRL_PAGER, type KeyEvent } from './keys.js';
 import * as edit from './line-editor.js';
 
 /** The part of the session keys drive. */
@@ -21,6 +22,8 @@ export interface KeyTarget {
   requestExit(): void;
   /** Enter while an elicitation form is open: the text for its current field. */
   formInput(text: string): void;
+  /** Ctrl+O: expands or collapses the latest reasoning block. */
+  toggleReasoning?(): void;
   readonly history: InputHistory;
 }
 
@@ -50,6 +53,8 @@ export interface KeyContext {
   setBuffer(buffer: edit.Buffer): void;
   /** Pages the transcript: +1 towards older lines, -1 towards newer, 0 back to the newest. */
   scroll(pages: 1 | -1 | 0): void;
+  /** Ctrl+T: opens the newest long entry in the pager. */
+  openPager?(): void;
 }
 
 export function handleKey(event: KeyEvent, ctx: KeyContext): void {
@@ -81,6 +86,8 @@ export function handleKey(event: KeyEvent, ctx: KeyContext): void {
 function globalKey(event: KeyEvent, ctx: KeyContext): boolean {
   if (event.type === 'ctrl' && event.letter === 'c') ctx.target.interrupt();
   else if (event.type === 'ctrl' && event.letter === 'd') ctx.target.requestExit();
+  else if (event.type === 'ctrl' && event.letter === CTRL_EXPAND) ctx.target.toggleReasoning?.();
+  else if (event.type === 'ctrl' && event.letter === CTRL_PAGER) ctx.openPager?.();
   else if (event.type === 'key' && event.name === 'escape') ctx.target.cancel();
   else if (event.type === 'key' && event.name === 'pageUp') ctx.scroll(1);
   else if (event.type === 'key' && event.name === 'pageDown') ctx.scroll(-1);

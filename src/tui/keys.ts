@@ -1,7 +1,9 @@
 /**
- * Turns the raw input sequences Ink's parser emits into key events. Done here rather than with
- * `useInput` because Ink reports Backspace (DEL) and Delete (ESC[3~) as the same key.
- * Pastes (bracketed, or a chunk with a newline inside it) become one `text` event, never a submit.
+ * Turns raw terminal input — chunks as they are read from stdin, in any split — into key events.
+ * Done here rather than with Ink's `useInput` because Ink reports Backspace (DEL) and Delete
+ * (ESC[3~) as the same key and splits a paste into keypresses. The decoder cuts each chunk into
+ * escape sequences, control characters and text runs; pastes (bracketed, or a run with a newline
+ * inside it) become one `text` event, never a submit. `raw-input.ts` feeds it.
  */
 
 export type KeyName =
@@ -20,6 +22,11 @@ export type KeyName =
   | 'escape'
   | 'tab'
   | 'wordBack';
+
+/** Ctrl+O: expands or collapses the latest reasoning block. */
+export const CTRL_EXPAND = 'o';
+/** Ctrl+T: opens the newest long entry (answer, tool output) in the pager. */
+export const CTRL_PAGER = 't';
 
 export type KeyEvent =
   | { type: 'text'; text: string; paste: boolean }
@@ -53,27 +60,100 @@ const SEQUENCES: Record<string, KeyName> = {
 // CSI / SS3 final letters, with or without a modifier (`ESC[1;5D` is Ctrl+←, read as ←).
 const FINALS: Record<string, KeyName> = { A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end' };
 
-/** Holds whether a bracketed paste is in progress; one decoder per input stream. */
+const ESC = '\u001b';
+
+/**
+ * Holds what one input stream left unfinished: an escape sequence cut by a read, or a bracketed
+ * paste in progress. One decoder per input stream.
+ */
 export class KeyDecoder {
   private paste: string[] | undefined;
+  private pending = '';
 
-  decode(sequence: string): KeyEvent[] {
-    if (sequence === PASTE_START) {
-      this.paste = [];
-      return [];
-    }
-    if (this.paste) {
-      const endAt = sequence.indexOf(PASTE_END);
-      if (endAt < 0) {
-        this.paste.push(sequence);
-        return [];
+  decode(chunk: string): KeyEvent[] {
+    const data = this.pending + chunk;
+    this.pending = '';
+    const out: KeyEvent[] = [];
+    let at = 0;
+    while (at < data.length) {
+      if (this.paste) {
+        const endAt = data.indexOf(PASTE_END, at);
+        if (endAt < 0) {
+          // The end marker may be cut by the read: keep what could be its start for the next chunk.
+          const keep = partialMarker(data, PASTE_END);
+          this.paste.push(data.slice(at, data.length - keep));
+          this.pending = data.slice(data.length - keep);
+          return out;
+        }
+        const text = this.paste.join('') + data.slice(at, endAt);
+        this.paste = undefined;
+        if (text !== '') out.push({ type: 'text', text: normaliseNewlines(text), paste: true });
+        at = endAt + PASTE_END.length;
+        continue;
       }
-      const text = this.paste.join('') + sequence.slice(0, endAt);
-      this.paste = undefined;
-      return text === '' ? [] : [{ type: 'text', text: normaliseNewlines(text), paste: true }];
+      if (data[at] === ESC) {
+        const length = escapeLength(data, at);
+        if (length < 0) {
+          this.pending = data.slice(at);
+          return out;
+        }
+        const sequence = data.slice(at, at + length);
+        if (sequence === PASTE_START) this.paste = [];
+        else out.push(...decodeSequence(sequence));
+        at += length;
+        continue;
+      }
+      const next = data.indexOf(ESC, at);
+      const end = next < 0 ? data.length : next;
+      out.push(...decodeRun(data.slice(at, end)));
+      at = end;
     }
-    return decodeSequence(sequence);
+    return out;
   }
+}
+
+/**
+ * How long the escape sequence at `at` is: CSI (`ESC [` params final), SS3 (`ESC O x`), or ESC
+ * with one more character (Alt+key); -1 when the chunk ends inside a CSI or SS3 sequence. A lone
+ * ESC at the end of a chunk is the Escape key: terminals send a whole sequence in one write.
+ */
+function escapeLength(data: string, at: number): number {
+  const second = data[at + 1];
+  if (second === undefined) return 1;
+  if (second === 'O') return at + 2 < data.length ? 3 : -1;
+  if (second !== '[') return 2;
+  for (let i = at + 2; i < data.length; i++) {
+    const code = data.charCodeAt(i);
+    if (code >= 0x40 && code <= 0x7e) return i - at + 1;
+    if (code < 0x20 || code > 0x3f) return i - at; // not a CSI after all: stop before the odd byte
+  }
+  return -1;
+}
+
+/** How many characters at the end of `data` are the start of `marker`. */
+function partialMarker(data: string, marker: string): number {
+  for (let length = Math.min(marker.length - 1, data.length); length > 0; length--) {
+    if (data.endsWith(marker.slice(0, length))) return length;
+  }
+  return 0;
+}
+
+/**
+ * A run without ESC: control keys (Ctrl+letter, Backspace) stand alone; the text between them is
+ * typed text, a typed line with its Enter, or a pasted block.
+ */
+function decodeRun(run: string): KeyEvent[] {
+  const out: KeyEvent[] = [];
+  let start = 0;
+  for (let i = 0; i < run.length; i++) {
+    const char = run[i]!;
+    if (char === '\r' || char === '\n' || char === '\t' || !isControl(char)) continue;
+    if (i > start) out.push(...decodeSequence(run.slice(start, i)));
+    out.push(...decodeSequence(char));
+    start = i + 1;
+  }
+  if (start < run.length) out.push(...decodeSequence(run.slice(start)));
+  return out;
 }
 
 function decodeSequence(sequence: string): KeyEvent[] {

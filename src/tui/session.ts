@@ -20,6 +20,9 @@ export const GREETING = 'GeekAgent — MCP-first terminal agent';
 export const GREETING_HINT =
   'Type /help for commands. Servers in .geekagent/mcp.json connect automatically; /mcp shows them.';
 
+/** The shortest time between two screen updates the session asks for. */
+const FRAME_MS = 16;
+
 /** Messages of a continued session shown again when it opens. */
 const RECAP_MESSAGES = 6;
 
@@ -43,7 +46,8 @@ export class TuiSession {
   private resolveExit: () => void = () => undefined;
   private current: SessionSnapshot;
   private dirty = false;
-  private notifyScheduled: NodeJS.Immediate | undefined;
+  private notifyScheduled: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  private notifiedAt = 0;
   /** Resolves once the person asked to leave (/exit, Ctrl+D, Ctrl+C when idle). */
   readonly exited: Promise<void>;
 
@@ -82,7 +86,10 @@ export class TuiSession {
 
   dispose(): void {
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
-    if (this.notifyScheduled) clearImmediate(this.notifyScheduled);
+    if (this.notifyScheduled) {
+      clearImmediate(this.notifyScheduled as NodeJS.Immediate);
+      clearTimeout(this.notifyScheduled as NodeJS.Timeout);
+    }
     this.controller.close();
   }
 
@@ -135,6 +142,11 @@ export class TuiSession {
   recordQuestion(request: ApprovalRequest, answer: ApprovalAnswer): void {
     this.transcript.question(request, answer);
     this.refresh();
+  }
+
+  /** Ctrl+O: the latest reasoning block opens or closes. */
+  toggleReasoning(): void {
+    if (this.transcript.toggleReasoning()) this.refresh();
   }
 
   /** Ctrl+C: cancels what is running, or leaves when nothing is. */
@@ -201,20 +213,28 @@ export class TuiSession {
         break;
     }
     this.view.finish(finalText);
+    if (this.turnStartedAt !== undefined && (outcome.kind === 'completed' || outcome.kind === 'max_rounds')) {
+      this.transcript.line('system', turnSummary(this.now() - this.turnStartedAt, this.view.producedTokens));
+    }
     this.turnStartedAt = undefined;
     this.refresh();
   }
 
   /**
    * Marks the view changed and tells listeners once per tick: a streamed reply brings hundreds of
-   * text deltas in one burst, and each would otherwise cost a full render.
+   * text deltas in one burst, and each would otherwise cost a full render. A fast stream gets at
+   * most one update per frame (16 ms), so layout never starves the keys.
    */
   private refresh(): void {
     this.dirty = true;
-    this.notifyScheduled ??= setImmediate(() => {
+    if (this.notifyScheduled) return;
+    const notify = () => {
       this.notifyScheduled = undefined;
+      this.notifiedAt = Date.now();
       for (const listener of this.listeners) listener();
-    });
+    };
+    const wait = this.notifiedAt + FRAME_MS - Date.now();
+    this.notifyScheduled = wait > 0 ? setTimeout(notify, wait) : setImmediate(notify);
   }
 
   private build(): SessionSnapshot {
@@ -223,6 +243,7 @@ export class TuiSession {
       entries: this.transcript.entries,
       busy: this.controller.busy,
       turnStartedAt: this.turnStartedAt,
+      turnOutputTokens: this.view.producedTokens,
       queued: [...this.controller.queued],
       tools: this.view.tools,
       question: approver.current(),
@@ -243,4 +264,11 @@ export class TuiSession {
   private now(): number {
     return (this.deps.now ?? Date.now)();
   }
+}
+
+/** The line under a finished turn: `✓ 12.3s · 1,234 tokens · 100 tok/s`. */
+export function turnSummary(ms: number, tokens: number): string {
+  const seconds = Math.max(0, ms) / 1000;
+  const rate = seconds >= 0.5 && tokens > 0 ? ` · ${Math.round(tokens / seconds)} tok/s` : '';
+  return `✓ ${seconds.toFixed(1)}s · ${tokens.toLocaleString('en-US')} tokens${rate}`;
 }

@@ -1,54 +1,140 @@
 /**
- * The transcript's entries in memory: append lines, grow the streaming model entry, cap the
- * length. Entries are replaced, never mutated, so memoised components re-render only what changed.
+ * The transcript's entries in memory: append lines, grow the streaming model and reasoning
+ * entries, cap the length. Entries are replaced, never mutated, so memoised components re-render
+ * only what changed. Streamed deltas are only collected when they arrive and joined into the open
+ * entry when the entries are next read (once per screen update): a 1 MB answer comes in tens of
+ * thousands of deltas, and copying the list for each would stall the screen.
  */
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { Entry, LineKind } from './types.js';
 
 /** Older entries are dropped beyond this; the screen only ever shows the newest few hundred. */
 export const KEEP_ENTRIES = 2_000;
+/** …and beyond this many characters of text in all: memory stays bounded whatever streams in. */
+export const KEEP_CHARS = 16_000_000;
+
+type Streamed = { id: number; kind: 'model'; text: string } | Extract<Entry, { kind: 'reasoning' }>;
 
 export class TranscriptStore {
   private list: Entry[] = [];
   private nextId = 1;
-  /** The model entry that text deltas extend; cleared when anything else happens. */
-  private streamingId: number | undefined;
+  private chars = 0;
+  /** The entry that deltas extend (the last one), and the deltas not yet joined into it. */
+  private open: { id: number; kind: 'model' | 'reasoning'; pending: string[] } | undefined;
 
   get entries(): readonly Entry[] {
+    this.flush();
     return this.list;
   }
 
   line(kind: LineKind, text: string): void {
-    this.streamingId = undefined;
+    this.close();
     this.push({ id: this.nextId++, kind, text });
   }
 
   question(request: ApprovalRequest, answer: ApprovalAnswer): void {
-    this.streamingId = undefined;
+    this.close();
     this.push({ id: this.nextId++, kind: 'question', request, answer });
   }
 
   /** Appends streamed model text to the open model entry, opening one when needed. */
-  modelText(delta: string): void {
-    const last = this.list[this.list.length - 1];
-    if (last && last.id === this.streamingId && last.kind === 'model') {
-      this.list = [...this.list.slice(0, -1), { ...last, text: last.text + delta }];
-      return;
-    }
-    const id = this.nextId++;
-    this.push({ id, kind: 'model', text: delta });
-    this.streamingId = id;
+  modelText(delta: string, now?: number): void {
+    // The answer starts: the reasoning before it ends now.
+    if (this.open?.kind === 'reasoning') this.close(now);
+    this.stream('model', delta, () => ({ id: this.nextId++, kind: 'model', text: '' }));
+  }
+
+  /** Appends streamed reasoning to the open reasoning block, opening one (started `now`) when needed. */
+  reasoningText(delta: string, now: number): void {
+    this.stream('reasoning', delta, () => ({
+      id: this.nextId++,
+      kind: 'reasoning',
+      text: '',
+      startedAt: now,
+      endedAt: undefined,
+      expanded: false,
+    }));
   }
 
   /** Ends the open model entry, so the next text starts a new one (a new round, a tool call). */
-  endStream(): boolean {
-    const had = this.streamingId !== undefined;
-    this.streamingId = undefined;
+  endStream(now?: number): boolean {
+    const had = this.open !== undefined;
+    this.close(now);
     return had;
   }
 
-  private push(entry: Entry): void {
-    const next = [...this.list, entry];
-    this.list = next.length > KEEP_ENTRIES ? next.slice(next.length - KEEP_ENTRIES) : next;
+  /** Ctrl+O: expands or collapses the latest reasoning block; false when there is none. */
+  toggleReasoning(): boolean {
+    this.flush();
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const entry = this.list[i]!;
+      if (entry.kind !== 'reasoning') continue;
+      this.replace(i, { ...entry, expanded: !entry.expanded });
+      return true;
+    }
+    return false;
   }
+
+  private stream(kind: 'model' | 'reasoning', delta: string, create: () => Streamed): void {
+    if (this.open?.kind !== kind) {
+      this.close();
+      const entry = create();
+      this.push(entry);
+      this.open = { id: entry.id, kind, pending: [] };
+    }
+    this.open.pending.push(delta);
+    this.chars += delta.length;
+  }
+
+  /** Joins the collected deltas into the open entry (a new object, for the memoised views). */
+  private flush(): void {
+    const open = this.open;
+    if (!open || open.pending.length === 0) return;
+    const index = this.list.length - 1;
+    const last = this.list[index];
+    const delta = open.pending.join('');
+    open.pending = [];
+    if (last?.id !== open.id || (last.kind !== 'model' && last.kind !== 'reasoning')) return;
+    this.replace(index, { ...last, text: last.text + delta });
+    this.trim();
+  }
+
+  /** Joins what is pending and closes the open entry; a reasoning block records when it ended. */
+  private close(now?: number): void {
+    this.flush();
+    const open = this.open;
+    this.open = undefined;
+    if (open?.kind !== 'reasoning') return;
+    const index = this.list.length - 1;
+    const last = this.list[index];
+    if (last?.id === open.id && last.kind === 'reasoning')
+      this.replace(index, { ...last, endedAt: now ?? Date.now() });
+  }
+
+  private replace(index: number, entry: Entry): void {
+    const next = this.list.slice();
+    next[index] = entry;
+    this.list = next;
+  }
+
+  private push(entry: Entry): void {
+    this.list = [...this.list, entry];
+    this.chars += textOf(entry).length;
+    this.trim();
+  }
+
+  private trim(): void {
+    let drop = Math.max(0, this.list.length - KEEP_ENTRIES);
+    let chars = this.chars;
+    for (let i = 0; i < drop; i++) chars -= textOf(this.list[i]!).length;
+    // Never drop the newest entry: it may be the one streaming.
+    while (chars > KEEP_CHARS && drop < this.list.length - 1) chars -= textOf(this.list[drop++]!).length;
+    if (drop === 0) return;
+    this.list = this.list.slice(drop);
+    this.chars = chars;
+  }
+}
+
+function textOf(entry: Entry): string {
+  return entry.kind === 'question' ? '' : entry.text;
 }

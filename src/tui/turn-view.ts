@@ -1,5 +1,5 @@
 /**
- * How one turn's agent events read on screen: streamed text grows a model entry, tool calls show
+ * How one turn's agent events read on screen: streamed reasoning grows a dimmed block and streamed text a model entry, tool calls show
  * as running until their `[Calling tool …]` line lands, answered questions are recorded, usage
  * updates this turn's token count.
  */
@@ -12,6 +12,9 @@ export class TurnView {
   private readonly running = new Map<string, RunningTool>();
   private roundHadText = false;
   private tokens = 0;
+  /** Characters the model streamed this turn (answer and reasoning), for tokens/s before usage arrives. */
+  private streamed = 0;
+  private outputTokens = 0;
 
   constructor(
     private readonly transcript: TranscriptStore,
@@ -26,10 +29,17 @@ export class TurnView {
     return this.tokens;
   }
 
+  /** Tokens the model produced this turn: its usage once reported, else estimated from the stream (4 chars a token). */
+  get producedTokens(): number {
+    return Math.max(this.outputTokens, Math.round(this.streamed / 4));
+  }
+
   /** A new turn: nothing running, the token count starts again. */
   begin(): void {
     this.running.clear();
     this.tokens = 0;
+    this.streamed = 0;
+    this.outputTokens = 0;
     this.roundHadText = false;
   }
 
@@ -37,7 +47,7 @@ export class TurnView {
   finish(finalText: string | undefined): void {
     if (finalText && !this.roundHadText) this.transcript.line('model', finalText);
     this.running.clear();
-    this.transcript.endStream();
+    this.transcript.endStream(this.now());
   }
 
   apply(event: AgentEvent): void {
@@ -48,14 +58,19 @@ export class TurnView {
         return;
       case 'round_start':
         this.roundHadText = false;
-        this.transcript.endStream();
+        this.transcript.endStream(this.now());
+        return;
+      case 'reasoning':
+        this.streamed += event.delta.length;
+        this.transcript.reasoningText(event.delta, this.now());
         return;
       case 'text':
         this.roundHadText = true;
-        this.transcript.modelText(event.delta);
+        this.streamed += event.delta.length;
+        this.transcript.modelText(event.delta, this.now());
         return;
       case 'tool_start':
-        this.transcript.endStream();
+        this.transcript.endStream(this.now());
         this.running.set(event.callId, { callId: event.callId, name: event.name, startedAt: this.now() });
         return;
       case 'tool_progress': {
@@ -73,9 +88,10 @@ export class TurnView {
         return;
       case 'usage':
         this.tokens = event.turn.total_tokens;
+        this.outputTokens = event.turn.completion_tokens;
         return;
       case 'compacted':
-        this.transcript.endStream();
+        this.transcript.endStream(this.now());
         this.transcript.line('system', describeCompaction(event.report));
         return;
     }

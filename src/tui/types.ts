@@ -15,6 +15,18 @@ export type LineKind = 'title' | 'user' | 'model' | 'tool' | 'system' | 'error';
 
 export type Entry =
   | { id: number; kind: LineKind; text: string }
+  /**
+   * The model's reasoning: streaming while `endedAt` is undefined (its last lines show), then one
+   * line `Thought for N s`, or the whole text when `expanded` (Ctrl+O).
+   */
+  | {
+      id: number;
+      kind: 'reasoning';
+      text: string;
+      startedAt: number;
+      endedAt: number | undefined;
+      expanded: boolean;
+    }
   /** A confirmation that was answered: the question as shown, plus the answer. */
   | { id: number; kind: 'question'; request: ApprovalRequest; answer: ApprovalAnswer };
 
@@ -43,6 +55,8 @@ export interface SessionSnapshot {
   busy: boolean;
   /** When the running turn started (ms since epoch), for the elapsed-time readout. */
   turnStartedAt: number | undefined;
+  /** Tokens the model produced in the running turn (its usage, or estimated while it streams). */
+  turnOutputTokens?: number;
   queued: readonly string[];
   tools: readonly RunningTool[];
   /** The open confirmation, if any (the approver holds the rest of the queue). */

@@ -230,7 +230,8 @@ describe('the TUI', () => {
   });
 
   it('Ctrl+D exits, and ↑ recalls the previous input after a restart', async () => {
-    const first = start();
+    // Tall enough for the whole /help list (it grows with every feature's commands).
+    const first = start({ rows: 60 });
     await first.waitFor('GeekAgent — MCP-first');
     first.send('/help');
     first.send(KEYS.enter);

@@ -16,6 +16,8 @@ const BAR_WIDTH = 16;
 export interface ActivityProps {
   busy: boolean;
   turnStartedAt: number | undefined;
+  /** Tokens produced so far this turn: shown with the rate once there are any. */
+  tokens?: number;
   tools: readonly RunningTool[];
   queued: readonly string[];
   /** A question is open: tools wait on it, so no spinner pretends they are running. */
@@ -26,6 +28,7 @@ export interface ActivityProps {
 export function Activity({
   busy,
   turnStartedAt,
+  tokens = 0,
   tools,
   queued,
   waitingForAnswer,
@@ -37,7 +40,7 @@ export function Activity({
   return (
     <Box flexDirection="column">
       {ticking && tools.length === 0 && turnStartedAt !== undefined ? (
-        <Text color="gray">{`${spinner} thinking… ${elapsed(now() - turnStartedAt)}`}</Text>
+        <Text color="gray">{`${spinner} thinking… ${elapsed(now() - turnStartedAt)}${rate(tokens, now() - turnStartedAt)}`}</Text>
       ) : null}
       {ticking
         ? tools.map((tool) => (
@@ -61,6 +64,13 @@ export function progressBar(progress: ToolProgress): string {
   const ratio = Math.min(1, Math.max(0, progress.progress / progress.total));
   const filled = Math.round(ratio * BAR_WIDTH);
   return `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}] ${Math.round(ratio * 100)}%${message}`;
+}
+
+/** ` · 1,234 tokens · 85 tok/s` once the model has produced something. */
+export function rate(tokens: number, ms: number): string {
+  if (tokens <= 0) return '';
+  const perSecond = ms >= 500 ? ` · ${Math.round(tokens / (ms / 1000))} tok/s` : '';
+  return ` · ${tokens.toLocaleString('en-US')} tokens${perSecond}`;
 }
 
 export function elapsed(ms: number): string {

@@ -6,8 +6,9 @@ import { Text } from 'ink';
 import { memo } from 'react';
 import { visible } from '../../util/terminal-text.js';
 import type { Entry } from '../types.js';
-import { Markdown } from './Markdown.js';
+import { ClippedText, ModelText } from './LongText.js';
 import { AnsweredQuestion } from './Question.js';
+import { Reasoning } from './Reasoning.js';
 
 export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
   switch (entry.kind) {
@@ -18,11 +19,13 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
     case 'user':
       return <Text color="cyan">{`You › ${visible(entry.text)}`}</Text>;
     case 'model':
-      return <Markdown text={entry.text} />;
+      return <ModelText text={entry.text} />;
+    case 'reasoning':
+      return <Reasoning entry={entry} />;
     case 'tool':
-      return <Text color="yellow">{visible(entry.text)}</Text>;
+      return <ClippedText text={entry.text} color="yellow" />;
     case 'error':
-      return <Text color="red">{visible(entry.text)}</Text>;
+      return <ClippedText text={entry.text} color="red" />;
     case 'system':
       return <SystemText text={entry.text} />;
   }
@@ -31,7 +34,7 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
 /** System output (command results): `× name: error` lines of /mcp stand out in red. */
 function SystemText({ text: raw }: { text: string }) {
   const text = visible(raw);
-  if (!text.includes('× ')) return <Text color="gray">{text}</Text>;
+  if (!text.includes('× ')) return <ClippedText text={raw} color="gray" />;
   const lines = text.split('\n');
   const parts = [];
   for (let i = 0; i < lines.length; i++) {

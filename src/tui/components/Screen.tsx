@@ -9,11 +9,14 @@ import { useEffect, useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../permissions/types.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
+import type { KeyEvent } from '../keys.js';
 import { type Buffer, EMPTY, fromText } from '../line-editor.js';
-import type { SessionSnapshot } from '../types.js';
+import { pagerTarget } from '../pager-keys.js';
+import type { Entry, SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
 import { FormBody } from './FormBody.js';
 import { InputLine } from './InputLine.js';
+import { Pager, pagerRows } from './Pager.js';
 import { Panel } from './Panel.js';
 import { QuestionBody } from './Question.js';
 import { ChoiceLine, RequestHint } from './ServerRequest.js';
@@ -38,6 +41,8 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const [buffer, setBufferState] = useState<Buffer>(EMPTY);
   const [scroll, setScrollState] = useState(0);
   const [focus, setFocusState] = useState<Focus | undefined>(undefined);
+  /** The pager (Ctrl+T): which entry, and its first row shown. */
+  const [pager, setPagerState] = useState<{ id: number; top: number } | undefined>(undefined);
   // A tool's question takes keys as answers; a server's own request only an explicit choice.
   const toolQuestion = snapshot.questionExplicit ? undefined : snapshot.question;
   const serverQuestion = snapshot.questionExplicit ? snapshot.question : undefined;
@@ -59,7 +64,10 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     request,
     /** The person's own input, kept aside while a form uses the input line. */
     draft: undefined as Buffer | undefined,
+    pager: undefined as { id: number; top: number } | undefined,
+    entries: snapshot.entries,
   });
+  latest.current.entries = snapshot.entries;
   latest.current.question = toolQuestion;
   latest.current.request = request;
   const measured = useRef({ visible: 0, content: 0 });
@@ -114,7 +122,25 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   useEffect(() => {
     if (!formFocused) restoreDraft();
   }, [formFocused]);
+  const pagerHeight = Math.max(3, rows - 2);
+  const pagerWidth = Math.max(10, cols - (cols >= PANEL_MIN_COLUMNS ? 29 : 0));
+  const setPager = (next: { id: number; top: number } | undefined) => {
+    latest.current.pager = next;
+    setPagerState(next);
+  };
+  const pagerKey = (event: KeyEvent, open: { id: number; top: number }) => {
+    const entry = latest.current.entries.find((candidate) => candidate.id === open.id);
+    const total = entry && entry.kind !== 'question' ? pagerRows(entry.text, pagerWidth).length : 0;
+    const move = pagerMove(event, open.top, total, pagerHeight - 1);
+    if (move === 'close') setPager(undefined);
+    else if (move !== undefined) setPager({ id: open.id, top: move });
+  };
   useKeys((event) => {
+    const open = latest.current.pager;
+    if (open && !(event.type === 'ctrl' && event.letter === 'c')) {
+      pagerKey(event, open);
+      return;
+    }
     const current = latest.current.request;
     handleKey(event, {
       form: latest.current.question === undefined && current?.kind === 'form' && current.focused,
@@ -130,15 +156,31 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       buffer: latest.current.buffer,
       setBuffer,
       scroll: scrollBy,
+      openPager: () => {
+        const id = pagerTarget(latest.current.entries);
+        if (id !== undefined) setPager({ id, top: 0 });
+      },
     });
   });
+  const pagerEntry: Entry | undefined =
+    pager === undefined ? undefined : snapshot.entries.find((entry) => entry.id === pager.id);
 
   const hint =
     scroll > 0 ? 'scrolled up · PgDn for newer' : snapshot.busy ? 'Esc cancels · Enter queues' : '';
   return (
     <Box flexDirection="column" width={cols} height={rows}>
       <Box flexDirection="row" flexGrow={1} flexShrink={1} overflow="hidden">
-        <Box flexDirection="column" flexGrow={1} flexShrink={1}>
+        {pagerEntry && pagerEntry.kind !== 'question' && pager ? (
+          <Box flexDirection="column" flexGrow={1} flexShrink={1}>
+            <Pager text={pagerEntry.text} top={pager.top} height={pagerHeight} width={pagerWidth} />
+          </Box>
+        ) : null}
+        <Box
+          flexDirection="column"
+          flexGrow={1}
+          flexShrink={1}
+          display={pagerEntry && pager ? 'none' : 'flex'}
+        >
           <Transcript
             entries={snapshot.entries}
             scroll={scroll}
@@ -151,6 +193,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
             <Activity
               busy={snapshot.busy}
               turnStartedAt={snapshot.turnStartedAt}
+              tokens={snapshot.turnOutputTokens}
               tools={snapshot.tools}
               queued={snapshot.queued}
               waitingForAnswer={snapshot.question !== undefined}
@@ -181,4 +224,38 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
 function Rule({ cols, hint }: { cols: number; hint: string }) {
   const label = hint && hint.length + 4 < cols ? `── ${hint} ` : '';
   return <Text dimColor>{label + '─'.repeat(Math.max(0, cols - label.length))}</Text>;
+}
+
+/**
+ * A key in the pager: the new first row, 'close', or undefined (ignored). PgUp/PgDn move a screen,
+ * ↑/↓ a row, Home/End to either end; Esc, q and Ctrl+T close it.
+ */
+export function pagerMove(
+  event: KeyEvent,
+  top: number,
+  total: number,
+  height: number,
+): number | 'close' | undefined {
+  const last = Math.max(0, total - height);
+  const to = (row: number) => Math.max(0, Math.min(last, row));
+  if (event.type === 'ctrl') return event.letter === 't' ? 'close' : undefined;
+  if (event.type === 'text') return event.text === 'q' ? 'close' : undefined;
+  switch (event.name) {
+    case 'escape':
+      return 'close';
+    case 'pageDown':
+      return to(top + Math.max(1, height - 1));
+    case 'pageUp':
+      return to(top - Math.max(1, height - 1));
+    case 'down':
+      return to(top + 1);
+    case 'up':
+      return to(top - 1);
+    case 'home':
+      return 0;
+    case 'end':
+      return last;
+    default:
+      return undefined;
+  }
 }

@@ -5,10 +5,11 @@
  */
 import { Box, type DOMElement, measureElement } from 'ink';
 import { useEffect, useRef } from 'react';
+import { CLIP_LINES, RENDER_LINE_BUDGET, rowsAtMost } from '../clip.js';
 import type { Entry } from '../types.js';
 import { EntryView } from './EntryView.js';
 
-/** Only this many of the newest entries are laid out; older ones stay in memory, off screen. */
+/** At most this many of the newest entries are laid out (and at most RENDER_LINE_BUDGET rows). */
 export const RENDERED_ENTRIES = 300;
 
 export interface TranscriptProps {
@@ -26,7 +27,7 @@ export function Transcript({ entries, scroll = 0, onMeasure }: TranscriptProps) 
     if (!onMeasure || !outer.current || !inner.current) return;
     onMeasure(measureElement(outer.current).height, measureElement(inner.current).height);
   });
-  const shown = entries.length > RENDERED_ENTRIES ? entries.slice(-RENDERED_ENTRIES) : entries;
+  const shown = newestWithin(entries);
   return (
     <Box
       ref={outer}
@@ -45,4 +46,19 @@ export function Transcript({ entries, scroll = 0, onMeasure }: TranscriptProps) 
       <Box flexGrow={1} />
     </Box>
   );
+}
+
+/**
+ * The newest entries that fit the row budget (each counted as at most its clipped height): only
+ * these are laid out; older ones stay in memory as plain text, off screen.
+ */
+export function newestWithin(entries: readonly Entry[]): readonly Entry[] {
+  let rows = 0;
+  let first = entries.length;
+  while (first > 0 && entries.length - first < RENDERED_ENTRIES && rows < RENDER_LINE_BUDGET) {
+    const entry = entries[first - 1]!;
+    rows += entry.kind === 'question' ? 4 : Math.min(CLIP_LINES + 1, rowsAtMost(entry.text, CLIP_LINES));
+    first--;
+  }
+  return first === 0 ? entries : entries.slice(first);
 }

@@ -182,6 +182,42 @@ describe('KeyDecoder', () => {
   });
 });
 
+describe('KeyDecoder on raw reads (no parser before it)', () => {
+  const decode = (...chunks: string[]) => {
+    const decoder = new KeyDecoder();
+    return chunks.flatMap((chunk) => decoder.decode(chunk));
+  };
+
+  it('cuts one read into its keys: text, escape sequences and control keys', () => {
+    expect(decode('ab\u001b[Dc\u0003\u007f\u001b[3~\r')).toEqual([
+      { type: 'text', text: 'ab', paste: false },
+      { type: 'key', name: 'left' },
+      { type: 'text', text: 'c', paste: false },
+      { type: 'ctrl', letter: 'c' },
+      { type: 'key', name: 'backspace' },
+      { type: 'key', name: 'delete' },
+      { type: 'key', name: 'enter' },
+    ]);
+  });
+
+  it('joins an escape sequence cut by a read', () => {
+    expect(decode('\u001b[', '1;5', 'C')).toEqual([{ type: 'key', name: 'right' }]);
+  });
+
+  it('keeps a bracketed paste whole across any split, markers included', () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n');
+    const wire = `\u001b[200~${lines}\u001b[201~x`;
+    const chunks: string[] = [];
+    for (let at = 0; at < wire.length; at += 97) chunks.push(wire.slice(at, at + 97));
+    expect(decode(...chunks)).toEqual([
+      { type: 'text', text: lines, paste: true },
+      { type: 'text', text: 'x', paste: false },
+    ]);
+    // The end marker cut right after its ESC.
+    expect(decode('\u001b[200~a\u001b', '[201~')).toEqual([{ type: 'text', text: 'a', paste: true }]);
+  });
+});
+
 describe('line editor', () => {
   it('moves by whole characters, never splitting an emoji', () => {
     const buffer = edit.fromText('a😀');

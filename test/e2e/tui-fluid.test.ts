@@ -1,0 +1,140 @@
+/**
+ * The TUI with thinking models and huge output (issue 19), end to end in a real pty: a 5,000-line
+ * bracketed paste arrives as one input, reasoning streams into a collapsed block that Ctrl+O
+ * expands, a 1 MB answer renders with the input still usable, Ctrl+C stops a huge stream at once.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { createProject, type Project } from './harness.js';
+import { KEYS, type PtyOptions, type PtySession, spawnTui } from './pty.js';
+
+let project: Project;
+let fake: FakeModel;
+const sessions: PtySession[] = [];
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
+  await fake.close();
+  await project.cleanup();
+});
+
+function start(options: Partial<PtyOptions> = {}): PtySession {
+  const session = spawnTui({ project, modelUrl: fake.url, ...options });
+  sessions.push(session);
+  return session;
+}
+
+/** About `bytes` of Markdown: numbered lines in paragraphs of ten, then `END-OF-ANSWER`. */
+function bigAnswer(bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `Line ${String(i).padStart(6, '0')} of the long answer, with some *emphasis* and \`code\`.`;
+    lines.push(i % 10 === 9 ? `${line}\n` : line);
+    size += line.length + 1;
+  }
+  return `${lines.join('\n')}\n\nEND-OF-ANSWER`;
+}
+
+const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';
+const lastUserText = () => {
+  const messages = fake.requests.at(-1)?.body.messages ?? [];
+  return messages.filter((m) => m.role === 'user').at(-1)?.content;
+};
+
+describe('the TUI stays fluid', () => {
+  it('takes a bracketed paste of 5,000 lines as one input, sent intact on Enter', async () => {
+    fake.push({ text: 'Got it.' });
+    const tui = start();
+    await tui.waitFor('Type /help');
+    const lines = Array.from({ length: 5000 }, (_, i) => `pasted line ${i}`).join('\n');
+    tui.send(`\u001b[200~${lines}\u001b[201~`);
+    await tui.waitFor('pasted line 4999');
+    tui.send(KEYS.enter);
+    await tui.waitFor('Got it.');
+    expect(fake.requests).toHaveLength(1);
+    expect(lastUserText()).toBe(lines);
+    expect(inputLine(tui)).toMatch(/^›/);
+  });
+
+  it('streams reasoning dimmed above the answer, collapses it to one line, Ctrl+O expands it', async () => {
+    const thought = Array.from({ length: 40 }, (_, i) => `step ${i} of the plan`).join('\n');
+    fake.push({
+      reasoning: `${thought}\nlast thought line`,
+      text: 'The answer.',
+      fragmentSize: 8,
+      chunkDelayMs: 15,
+    });
+    const tui = start({ rows: 60 });
+    await tui.waitFor('Type /help');
+    tui.send('think');
+    tui.send(KEYS.enter);
+    // While it streams: the block's last lines under "Thinking…", the first ones already gone.
+    await tui.waitUntil(
+      (screen) =>
+        screen.includes('Thinking…') &&
+        /step [1-9]\d of the plan/.test(screen) &&
+        !screen.includes('step 0 '),
+      'the last lines of the streaming reasoning',
+    );
+    await tui.waitFor('The answer.');
+    await tui.waitFor(/Thought for \d+ s \(Ctrl\+O to expand\)/);
+    expect(tui.screen()).not.toContain('Thinking…');
+    expect(tui.screen()).not.toContain('last thought line');
+    tui.send('\u000f');
+    await tui.waitFor('(Ctrl+O to collapse)');
+    await tui.waitFor('last thought line');
+    const screen = tui.screen();
+    expect(screen.indexOf('last thought line')).toBeLessThan(screen.indexOf('The answer.'));
+    tui.send('\u000f');
+    await tui.waitFor('(Ctrl+O to expand)');
+    expect(tui.screen()).not.toContain('last thought line');
+    // The reasoning of a final answer is never sent back to the model.
+    fake.push({ text: 'Second.' });
+    tui.send('again');
+    tui.send(KEYS.enter);
+    await tui.waitFor('Second.');
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).not.toContain('step 1 of the plan');
+  });
+
+  it('renders a 1 MB answer, clipped with a pager, and the input stays usable', async () => {
+    const answer = bigAnswer(1024 * 1024);
+    fake.push({ text: answer, fragmentSize: 1000 });
+    const tui = start({ rows: 30 });
+    await tui.waitFor('Type /help');
+    tui.send('big');
+    tui.send(KEYS.enter);
+    await tui.waitFor('END-OF-ANSWER', 30_000);
+    await tui.waitFor(/✓ [\d.]+s · [\d,]+ tokens/);
+    expect(tui.screen()).toMatch(/↑ [\d.]+ (KB|MB) earlier not shown · Ctrl\+T pages through all of it/);
+    tui.send('still typing');
+    await tui.waitUntil(() => inputLine(tui) === '› still typing', 'the typed text in the input line', 2_000);
+    // The pager opens on the full text, from its first line.
+    tui.send('\u0014');
+    await tui.waitFor('Line 000000 of the long answer');
+    tui.send(KEYS.pageDown);
+    await tui.waitFor(/Line 0000(2\d|3\d) of the long answer/);
+    tui.send(KEYS.escape);
+    await tui.waitFor('END-OF-ANSWER');
+    expect(inputLine(tui)).toBe('› still typing');
+  });
+
+  it('Ctrl+C during a huge stream cancels within 1 s', async () => {
+    fake.push({ text: bigAnswer(4 * 1024 * 1024), fragmentSize: 400, chunkDelayMs: 1 });
+    const tui = start();
+    await tui.waitFor('Type /help');
+    tui.send('flood');
+    tui.send(KEYS.enter);
+    await tui.waitFor(/Line \d{6} of the long answer/);
+    const sent = Date.now();
+    tui.send(KEYS.ctrlC);
+    await tui.waitFor('cancelled', 1_000);
+    expect(Date.now() - sent).toBeLessThan(1_000);
+    expect(tui.screen()).not.toContain('END-OF-ANSWER');
+  });
+});
