@@ -52,7 +52,8 @@ function expectNoControls(run: RunResult): void {
 
 async function escapeServers(): Promise<void> {
   await project.mcpServers({
-    esc: { command: process.execPath, args: [ESCAPES] },
+    // Eager: every run starts it, so `/mcp logs` in a later run has its stderr (not a cached idle server).
+    esc: { command: process.execPath, args: [ESCAPES], startup: 'eager' },
     [DEAD]: { command: process.execPath, args: [ESCAPES, `${ESC}[2J`], env: { ESCAPES_DIE: '1' } },
   });
 }

@@ -69,9 +69,9 @@ describe('the trust question', () => {
     expect(existsSync(marker)).toBe(true);
     await exit(second);
 
-    // Remembered: the TUI comes up without a key pressed.
+    // Remembered: the TUI comes up without a key pressed (the server idle now: its tools are cached).
     const third = start();
-    await third.waitFor('MCP marked(2)');
+    await third.waitFor('MCP marked(2, idle)');
     await exit(third);
 
     await project.mcpServers({
