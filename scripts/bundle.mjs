@@ -17,6 +17,25 @@ rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
 // tsc's map describes its own main.js, which the bundle replaces.
 rmSync(path.join(outdir, 'main.js.map'), { force: true });
 
+/**
+ * zod re-exports every message locale (~50 of them, ~300 KB of the bundle) as `z.locales`; we use
+ * none but the English default, which zod imports itself. Parsing them cost every start.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
 await build({
   entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
   outdir,
@@ -38,5 +57,6 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
+  plugins: [englishOnlyZod],
   logLevel: 'warning',
 });
