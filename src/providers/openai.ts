@@ -14,6 +14,15 @@ export interface ProviderOptions {
   redact?: (text: string) => string;
 }
 
+/**
+ * Starts loading the SDK side now, without waiting: a face that knows a request is coming (print
+ * mode; the TUI once its first frame is drawn) overlaps the load with its own start-up I/O. The
+ * first `complete` then finds the module loaded (dynamic imports are cached).
+ */
+export function preloadOpenAI(): void {
+  import('./openai-request.js').catch(() => undefined);
+}
+
 /** Shorter keys would match ordinary words; the env redactor applies the same floor. */
 const MIN_KEY_LENGTH = 4;
 
@@ -37,8 +46,18 @@ export class OpenAIChatProvider implements ChatProvider {
   }
 
   async complete(request: ChatRequest): Promise<ChatRound> {
+    const requester = this.#load();
+    if (!requester) throw new ModelNotConfiguredError(MISSING_KEY_MESSAGE);
+    return (await requester).complete(request);
+  }
+
+  prepare(): void {
+    this.#load()?.catch(() => undefined);
+  }
+
+  #load(): Promise<OpenAIRequester> | undefined {
     const { apiKey } = this.#settings;
-    if (!apiKey) throw new ModelNotConfiguredError(MISSING_KEY_MESSAGE);
+    if (!apiKey) return undefined;
     this.#requester ??= import('./openai-request.js').then(
       ({ OpenAIRequester }) =>
         new OpenAIRequester({
@@ -48,7 +67,7 @@ export class OpenAIChatProvider implements ChatProvider {
           redact: this.#redact,
         }),
     );
-    return (await this.#requester).complete(request);
+    return this.#requester;
   }
 }
 

@@ -91,7 +91,6 @@ describe('start-up loads only what the run needs', () => {
       'the input line and the panel while silent is connecting',
     );
     expect(loaded()).toContain('ink');
-    expect(loaded()).not.toContain('openai');
 
     await writeFile(gate, '');
     fake.push({ text: 'answered after the gate' });
