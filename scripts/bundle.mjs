@@ -36,6 +36,38 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * string-width (Ink measures every text node with it) tests each non-ASCII grapheme against
+ * `/^\p{RGI_Emoji}$/v`, and wrap-ansi's copy against emoji-regex's pattern; V8 compiles either
+ * on first use in 100–200 ms, which the TUI's first frame paid (its panel and input line are not
+ * ASCII). Every RGI emoji holds a pictographic, regional-indicator, skin-tone or keycap code
+ * point, so a cheap class test first skips the big pattern for everything else — same widths.
+ */
+const MAYBE_EMOJI = String.raw`/[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u20E3]/u`;
+const quickEmojiCheck = {
+  name: 'quick-emoji-check',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]node_modules[\\/](?:.*[\\/])?string-width[\\/]index\.js$/ },
+      async (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const patched = source
+          .replace('const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegex;')
+          .replace(
+            'rgiEmojiRegex.test(segment)',
+            `(${MAYBE_EMOJI}.test(segment) && (rgiEmojiRegex ??= /^\\p{RGI_Emoji}$/v).test(segment))`,
+          )
+          .replace(
+            'emojiRegex().test(character)',
+            `(${MAYBE_EMOJI}.test(character) && emojiRegex().test(character))`,
+          );
+        if (patched === source) throw new Error(`quick-emoji-check: nothing to patch in ${args.path}`);
+        return { contents: patched, loader: 'js' };
+      },
+    );
+  },
+};
+
 await build({
   entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
   outdir,
@@ -59,6 +91,6 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, quickEmojiCheck],
   logLevel: 'warning',
 });
