@@ -68,6 +68,31 @@ const quickEmojiCheck = {
   },
 };
 
+/**
+ * yoga-layout (Ink's layout engine) embeds its wasm as a base64 `data:` URL, and one of its two
+ * load paths fetch()es that URL when `fetch` exists — loading Node's whole fetch stack (undici)
+ * and parsing 100 KB of data URL before the first frame. Its other path already decodes a
+ * `data:` URL directly; this makes the first one do the same.
+ */
+const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(YOGA_FETCH))
+          throw new Error(`yoga-without-fetch: nothing to patch in ${args.path}`);
+        return {
+          contents: source.replace(YOGA_FETCH, 'function ya(){return w||ua(H)||"function"!=typeof fetch?'),
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
 await build({
   entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
   outdir,
@@ -91,6 +116,6 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
-  plugins: [englishOnlyZod, quickEmojiCheck],
+  plugins: [englishOnlyZod, quickEmojiCheck, yogaWithoutFetch],
   logLevel: 'warning',
 });
