@@ -6,6 +6,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyReview } from '../permissions/types.js';
 
+export const APPROVAL_TIMEOUT_MS = 10 * 60_000;
+
 export class ServeApprover implements Approver {
   constructor(private readonly server: Server) {}
 
@@ -22,7 +24,8 @@ export class ServeApprover implements Approver {
         message: `${request.title}\n\n${request.detail}\n\nAccept to run it once; decline to refuse.`,
         requestedSchema: { type: 'object', properties: {} },
       },
-      { signal },
+      // A person reads and decides: the SDK's 60 s request default would refuse a slow yes.
+      { signal, timeout: APPROVAL_TIMEOUT_MS },
     );
     // Only an explicit accept runs the tool; decline and cancel (dismissed) refuse it.
     return result.action === 'accept' ? 'yes' : 'no';

@@ -52,25 +52,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     if (!byName.has(name)) return failure(`unknown tool: ${name} (see tools/list)`);
-    const token = request.params._meta?.progressToken;
     try {
       const outcome = await toolSet.executor.execute(
         { id: String(extra.requestId), name, arguments: JSON.stringify(request.params.arguments ?? {}) },
         extra.signal,
-        {
-          onNotice: (message) => options.log(message),
-          onProgress:
-            token === undefined
-              ? undefined
-              : (progress) => {
-                  void extra
-                    .sendNotification({
-                      method: 'notifications/progress',
-                      params: { progressToken: token, ...progress },
-                    })
-                    .catch(() => undefined);
-                },
-        },
+        // No built-in tool reports progress today; notices (a pin that failed) go to stderr.
+        { onNotice: (message) => options.log(message) },
       );
       return { content: toContent(outcome.output), ...(outcome.isError ? { isError: true } : {}) };
     } catch (error) {

@@ -50,14 +50,14 @@ afterEach(async () => {
 
 async function serve(
   args: string[] = [],
-  options: { answer?: 'accept' | 'decline'; root?: string[] } = {},
+  options: { answer?: 'accept' | 'decline'; after?: string[]; cwd?: string } = {},
 ): Promise<Served> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(testEnv({ project }))) if (value !== undefined) env[key] = value;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, ...args, 'mcp', 'serve'],
-    cwd: project.dir,
+    args: [CLI, ...args, 'mcp', 'serve', ...(options.after ?? [])],
+    cwd: options.cwd ?? project.dir,
     env,
     stderr: 'pipe',
   });
@@ -159,7 +159,8 @@ describe('geekagent mcp serve (SDK client)', () => {
     );
     expect(existsSync(path.join(project.dir, 'ran.txt'))).toBe(false);
 
-    const allowed = await serve(['--allow', 'run_shell']);
+    // The flag after `serve` works the same (commander hands it to the program either way).
+    const allowed = await serve([], { after: ['--allow', 'run_shell'] });
     const ran = await call(allowed, 'run_shell', { command: 'echo ran > ran.txt && echo done' });
     expect(ran).toEqual({ text: 'done', isError: false });
     expect(await readFile(path.join(project.dir, 'ran.txt'), 'utf8')).toBe('ran\n');
@@ -201,8 +202,12 @@ describe('geekagent mcp serve (SDK client)', () => {
     });
   });
 
-  it('refuses paths outside the root and protected paths, as the agent does', async () => {
-    const served = await serve(['--allow', 'write']);
+  it('refuses paths outside the root (--root) and protected paths, as the agent does', async () => {
+    const served = await serve(['--allow', 'write'], {
+      cwd: path.dirname(project.dir),
+      after: ['--root', project.dir],
+    });
+    expect((await call(served, 'read', { path: 'notes.txt' })).isError).toBe(false);
     const outside = await call(served, 'read', { path: '../outside.txt' });
     expect(outside.isError).toBe(true);
     expect(outside.text).toMatch(/^path outside root: /);
