@@ -13,13 +13,14 @@ import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
 import { ragExtension } from '../extensions/rag.js';
-import { loadPermissionConfig, type PermissionConfig } from '../permissions/config.js';
+import { loadPermissionConfig } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
-import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
+import { policyLayers } from '../permissions/layers.js';
+import { PolicyStore } from '../permissions/policy.js';
 import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
-import type { Approver, Policy } from '../permissions/types.js';
+import type { Approver } from '../permissions/types.js';
 import { UndoStack } from '../permissions/undo.js';
 import { RagStore } from '../rag/store.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
@@ -117,16 +118,4 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
     unannotated,
     dispose: () => host.dispose(),
   };
-}
-
-function policyLayers(permissions: PermissionConfig, options: ToolSetOptions): PolicyLayer[] {
-  const cli: Record<string, Policy> = {};
-  for (const pattern of options.allow) cli[pattern] = 'allow';
-  // A pattern given to both flags is denied: refusing is the safe reading (as in the agent).
-  for (const pattern of options.deny) cli[pattern] = 'deny';
-  return [
-    { label: 'cli', rules: cli },
-    { label: 'project', rules: { ...permissions.projectRules }, annotations: permissions.projectAnnotations },
-    { label: 'user', rules: { ...permissions.userRules }, annotations: permissions.userAnnotations },
-  ];
 }
