@@ -5,7 +5,7 @@
  * elicitation accepted and declined), the root sandbox and protected paths, folder trust, and a
  * clean exit with no process left when the client closes stdin.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -99,13 +99,28 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
   }
 }
 
+/** Running (a killed child not yet reaped by init is a zombie: dead, though signal 0 reaches it). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  const stat = readFileSyncSafe(`/proc/${pid}/stat`);
+  return !/^\d+ \(.*\) Z/.test(stat);
+}
+
+/** Starts `exec sleep 300` through run_shell and returns the shell's pid once it runs. */
+async function startSleep(served: Served): Promise<{ shellPid: number; running: Promise<unknown> }> {
+  const pidFile = path.join(project.dir, 'shell.pid');
+  rmSync(pidFile, { force: true });
+  const running = served.client
+    .callTool({ name: 'run_shell', arguments: { command: 'echo $$ > shell.pid; exec sleep 300' } })
+    .catch((error: unknown) => error);
+  await until(() => /\d+\n/.test(readFileSyncSafe(pidFile)), 'the shell');
+  const shellPid = Number(readFileSyncSafe(pidFile).trim());
+  expect(alive(shellPid)).toBe(true);
+  return { shellPid, running };
 }
 
 describe('geekagent mcp serve (SDK client)', () => {
@@ -244,15 +259,9 @@ describe('geekagent mcp serve (SDK client)', () => {
 
   it('exits by itself when the client closes stdin, killing a running shell command', async () => {
     const served = await serve(['--allow', 'run_shell']);
-    const pidFile = path.join(project.dir, 'shell.pid');
-    const running = served.client
-      .callTool({ name: 'run_shell', arguments: { command: 'echo $$ > shell.pid; exec sleep 300' } })
-      .catch((error: unknown) => error);
-    await until(() => existsSync(pidFile) && /\d+\n/.test(String(readFileSyncSafe(pidFile))), 'the shell');
-    const shellPid = Number(String(readFileSyncSafe(pidFile)).trim());
+    const { shellPid, running } = await startSleep(served);
     const serverPid = served.transport.pid;
     expect(serverPid).toBeTypeOf('number');
-    expect(alive(shellPid)).toBe(true);
 
     const started = Date.now();
     await served.client.close();
@@ -262,6 +271,33 @@ describe('geekagent mcp serve (SDK client)', () => {
     await until(() => !alive(serverPid!), 'the server to be gone');
     await until(() => !alive(shellPid), 'the shell command to be killed');
     expect(served.errors).toEqual([]);
+  });
+
+  it('a cancelled call kills its shell command and the server goes on; SIGTERM ends it with no child left', async () => {
+    const served = await serve(['--allow', 'run_shell']);
+    const cancel = new AbortController();
+    const pidFile = path.join(project.dir, 'shell.pid');
+    const cancelled = served.client
+      .callTool(
+        { name: 'run_shell', arguments: { command: 'echo $$ > shell.pid; exec sleep 300' } },
+        undefined,
+        {
+          signal: cancel.signal,
+        },
+      )
+      .catch((error: unknown) => error);
+    await until(() => /\d+\n/.test(readFileSyncSafe(pidFile)), 'the shell');
+    const first = Number(readFileSyncSafe(pidFile).trim());
+    cancel.abort();
+    await cancelled;
+    await until(() => !alive(first), 'the cancelled shell command to be killed');
+    expect((await call(served, 'read', { path: 'notes.txt' })).isError).toBe(false);
+
+    const { shellPid } = await startSleep(served);
+    const serverPid = served.transport.pid!;
+    process.kill(serverPid, 'SIGTERM');
+    await until(() => !alive(serverPid), 'the server to end on SIGTERM');
+    await until(() => !alive(shellPid), 'the shell command to be killed');
   });
 });
 
