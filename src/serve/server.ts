@@ -48,16 +48,33 @@ export async function serve(options: ServeOptions): Promise<void> {
   const listed = (): ServedTool[] =>
     toolSet.tools.filter((served) => toolSet.policies.policyFor(served.tool.name) !== 'deny');
 
+  const chains = new Map<string, Promise<unknown>>();
+  const exclusive = <T>(key: string | undefined, work: () => Promise<T>): Promise<T> => {
+    if (key === undefined) return work();
+    const result = (chains.get(key) ?? Promise.resolve()).then(work);
+    const tail = result.catch(() => undefined);
+    chains.set(key, tail);
+    void tail.then(() => {
+      if (chains.get(key) === tail) chains.delete(key);
+    });
+    return result;
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed().map(describe) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    if (!byName.has(name)) return failure(`unknown tool: ${name} (see tools/list)`);
+    const served = byName.get(name);
+    if (!served) return failure(`unknown tool: ${name} (see tools/list)`);
+    const args = request.params.arguments ?? {};
     try {
-      const outcome = await toolSet.executor.execute(
-        { id: String(extra.requestId), name, arguments: JSON.stringify(request.params.arguments ?? {}) },
-        extra.signal,
-        // No built-in tool reports progress today; notices (a pin that failed) go to stderr.
-        { onNotice: (message) => options.log(message) },
+      // Two edits of one file run one after another, as in an agent's round: each reads the file.
+      const outcome = await exclusive(exclusiveKey(served, args, toolSet.root), () =>
+        toolSet.executor.execute(
+          { id: String(extra.requestId), name, arguments: JSON.stringify(args) },
+          extra.signal,
+          // No built-in tool reports progress today; notices (a pin that failed) go to stderr.
+          { onNotice: (message) => options.log(message) },
+        ),
       );
       return { content: toContent(outcome.output), ...(outcome.isError ? { isError: true } : {}) };
     } catch (error) {
@@ -89,6 +106,15 @@ export async function serve(options: ServeOptions): Promise<void> {
     options.stdin.off('close', end);
     options.signal?.removeEventListener('abort', end);
     await toolSet.dispose();
+  }
+}
+
+/** The call's exclusive key (write/patch: the file); a tool that cannot tell gets none. */
+function exclusiveKey(served: ServedTool, args: Record<string, unknown>, root: string): string | undefined {
+  try {
+    return served.tool.exclusiveKey?.(args, root);
+  } catch {
+    return undefined;
   }
 }
 

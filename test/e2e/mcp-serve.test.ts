@@ -199,6 +199,21 @@ describe('geekagent mcp serve (SDK client)', () => {
     expect(no.asked).toHaveLength(1);
   });
 
+  it('runs concurrent edits of one file one after another, so none is lost', async () => {
+    const lines = Array.from({ length: 8 }, (_, i) => `line ${i}`);
+    await project.write('many.txt', `${lines.join('\n')}\n`);
+    const served = await serve(['--allow', 'patch']);
+    const results = await Promise.all(
+      lines.map((line) =>
+        call(served, 'patch', { path: 'many.txt', hunks: [{ old: line, new: `${line} edited` }] }),
+      ),
+    );
+    expect(results.filter((result) => result.isError)).toEqual([]);
+    expect(await readFile(path.join(project.dir, 'many.txt'), 'utf8')).toBe(
+      `${lines.map((line) => `${line} edited`).join('\n')}\n`,
+    );
+  });
+
   it('leaves denied tools out of the listing and refuses them when called anyway', async () => {
     await project.write('.geekagent/GeekAgent.json', JSON.stringify({ tools: { glob: 'deny' } }));
     const served = await serve(['--deny', 'fetch', '--allow', 'glob']);
