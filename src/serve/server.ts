@@ -43,6 +43,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   const toolSet = await createToolSet({ ...options, approver, notice: options.log });
   if (toolSet.unannotated.length > 0)
     options.log(`not served (no annotations in serve/hints.ts): ${toolSet.unannotated.join(', ')}`);
+  // One line for whoever reads stderr (a client's server log, or a person who ran it by hand).
+  options.log(
+    `serving ${toolSet.tools.length} tools for ${options.projectDir} (root ${toolSet.root}) on stdio`,
+  );
   const byName = new Map(toolSet.tools.map((served) => [served.tool.name, served]));
   // Denied tools are not listed; a client that names one anyway gets the executor's refusal.
   const listed = (): ServedTool[] =>

@@ -161,8 +161,11 @@ describe('geekagent mcp serve (SDK client)', () => {
     expect(result).toEqual({ text: expect.stringContaining('alpha beta\ngamma'), isError: false });
     const search = await call(served, 'search', { pattern: 'gamma' });
     expect(search.text).toContain('notes.txt:2');
-    // Nothing but protocol bytes went to stdout.
+    // Nothing but protocol bytes went to stdout; diagnostics are on stderr.
     expect(served.errors).toEqual([]);
+    expect(served.stderr()).toContain(
+      `geekagent mcp serve: serving 14 tools for ${project.dir} (root ${project.dir}) on stdio`,
+    );
   });
 
   it('refuses an ask tool with the --allow hint when the client cannot be asked; --allow lets it run', async () => {
