@@ -262,17 +262,27 @@ describe('geekagent mcp serve (SDK client)', () => {
   it("does not apply an untrusted folder's allow rules (its deny rules still hold); --trust does", async () => {
     await project.write(
       '.geekagent/GeekAgent.json',
-      JSON.stringify({ tools: { run_shell: 'allow', ls: 'deny' } }),
+      // `root` is relative to .geekagent/: '../..' is the folder above the project.
+      JSON.stringify({ root: '../..', tools: { run_shell: 'allow', ls: 'deny' } }),
     );
     const untrusted = await serve();
+    // Its root outside the folder is ignored too: the root stays the folder itself.
+    const outsideFile = path.join(project.dir, '..', 'outside.txt');
+    expect((await call(untrusted, 'read', { path: outsideFile })).text).toMatch(/^path outside root: /);
     const refused = await call(untrusted, 'run_shell', { command: 'echo hi' });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('--allow run_shell');
     expect((await untrusted.client.listTools()).tools.map((tool) => tool.name)).not.toContain('ls');
-    expect(untrusted.stderr()).toContain('folder not trusted: ignoring 1 allow rule');
+    expect(untrusted.stderr()).toContain(
+      'folder not trusted: ignoring 1 allow rule, root outside the folder',
+    );
 
     const trusted = await serve(['--trust']);
     expect(await call(trusted, 'run_shell', { command: 'echo hi' })).toEqual({ text: 'hi', isError: false });
+    expect(await call(trusted, 'read', { path: outsideFile })).toMatchObject({
+      text: expect.stringContaining('secret outside the root'),
+      isError: false,
+    });
   });
 
   it('exits by itself when the client closes stdin, killing a running shell command', async () => {
