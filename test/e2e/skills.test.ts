@@ -92,7 +92,7 @@ describe('skills', () => {
           `${name}  \\((project|user): [^)]*\\)\\n    ${description}\\n(.*\\n)?    status: available`,
         ),
       );
-    expect(listed).toContain('tools: read, search (allowed-tools: pre-approved while active)');
+    expect(listed).toContain('tools: read, search (allowed-tools: pre-approved in the turn that activates it)');
     expect(listed).toMatch(
       /one {2}\(user: .*\.agents\/skills\/one\/SKILL\.md\)\n {4}User copy of one\n {4}status: not loaded: a skill of the same name comes first/,
     );

@@ -3,7 +3,7 @@
  * and hyphens, no hyphen at either end or twice in a row, the same as its folder), the description
  * (1-1,024 characters), compatibility (1-500). A skill that breaks one is an error with its line.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,16 @@ describe('skill validation', () => {
     );
     expect(ok.status).toEqual({ kind: 'ok' });
     expect((await skill('plain', 'description: no name: the folder names it')).name).toBe('plain');
+  });
+
+  it('the shipped examples pass', async () => {
+    const examples = path.resolve(import.meta.dirname, '../../../examples/skills');
+    const folders = await readdir(examples);
+    expect(folders.length).toBeGreaterThan(0);
+    for (const folder of folders) {
+      const read = await readSkill(path.join(examples, folder), 'user');
+      expect(read.status, folder).toEqual({ kind: 'ok' });
+    }
   });
 
   it.each([
