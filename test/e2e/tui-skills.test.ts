@@ -126,6 +126,32 @@ describe('skill MCP servers', () => {
     expect(isAlive(startedPids()[1]!)).toBe(true);
   });
 
+  it('/use pre-approves allowed-tools for the next turn only; the turn after asks again', async () => {
+    await project.write(
+      '.agents/skills/sh/SKILL.md',
+      '---\nname: sh\ndescription: Shell work\nallowed-tools: run_shell read\n---\nUse the shell.\n',
+    );
+    const shell = (word: string) => ({
+      toolCalls: [{ name: 'run_shell', arguments: JSON.stringify({ command: `echo ${word}` }) }],
+    });
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    type(tui, '/use sh');
+    await tui.waitFor('skill sh is active');
+    fake.push(shell('first-turn'), { text: 'first done' });
+    type(tui, 'go');
+    await tui.waitFor('first done');
+    expect(tui.screen()).not.toContain('About to run a shell command');
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('first-turn');
+
+    fake.push(shell('second-turn'), { text: 'second done' });
+    type(tui, 'again');
+    await tui.waitFor('About to run a shell command');
+    tui.send('n');
+    await tui.waitFor('second done');
+    expect(toolNames(fake.requests[2]!)).toEqual(['read', 'run_shell', 'use_skill']);
+  });
+
   it('--skill starts them for a print run; a run without the skill starts none', async () => {
     fake.push({ text: 'plain' });
     expect((await runCli(['-p', 'hi'], { project, modelUrl: fake.url })).code).toBe(0);
