@@ -202,12 +202,17 @@ export function skillsExtension(options: SkillsOptions): Extension {
         const reset = change.type === 'truncate' && change.after === null;
         if (change.type !== 'load' && !reset) return;
         if (change.type === 'load') store.adoptLegacy(options.session.currentId);
-        pending = new Set();
-        granted = new Set();
-        syncServers(active()).then(
-          () => host.changed(),
-          () => undefined,
-        );
+        // Looked at once the change is complete: a failed first turn's take-back sets the state again.
+        queueMicrotask(() => {
+          if (change.type === 'load' || store.get().length === 0) {
+            pending = new Set();
+            granted = new Set();
+          }
+          syncServers(active()).then(
+            () => host.changed(),
+            () => undefined,
+          );
+        });
       });
       host.hooks.prompt(async () => {
         // A turn starts: what was activated since the last one is pre-approved in it (and only it).

@@ -92,7 +92,9 @@ describe('skills', () => {
           `${name}  \\((project|user): [^)]*\\)\\n    ${description}\\n(.*\\n)?    status: available`,
         ),
       );
-    expect(listed).toContain('tools: read, search (allowed-tools: pre-approved in the turn that activates it)');
+    expect(listed).toContain(
+      'tools: read, search (allowed-tools: pre-approved in the turn that activates it)',
+    );
     expect(listed).toMatch(
       /one {2}\(user: .*\.agents\/skills\/one\/SKILL\.md\)\n {4}User copy of one\n {4}status: not loaded: a skill of the same name comes first/,
     );
@@ -215,6 +217,18 @@ describe('skills', () => {
     await project.write('.geekagent/skills-active.json', '{}');
     await sessionId(['--resume', second]);
     expect(toolNames(fake.requests[4]!)).toEqual(['ls', 'read', 'use_skill']);
+  });
+
+  it('a failed first turn takes its message back, not the skills activated before it', async () => {
+    await project.write('skills/reader/SKILL.md', described('Only reads', ['read', 'ls'], 'Read only.'));
+    expect((await run(['-p', '/use reader'])).stdout).toContain('skill reader is active');
+    fake.push({ kind: 'http_error', status: 400, message: 'bad request' });
+    const failed = await runCli(['-p', 'hi', '-c'], { project, modelUrl: fake.url });
+    expect(failed.code).not.toBe(0);
+    fake.push({ text: 'ok' });
+    await run(['-p', 'again', '-c']);
+    expect(fake.requests[1]!.body.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(toolNames(fake.requests[1]!)).toEqual(['ls', 'read', 'use_skill']);
   });
 
   it('--skill in print mode; a whitelist by MCP pattern shows only that server’s tools', async () => {
