@@ -185,7 +185,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
     name: 'skills',
     async setup(setup) {
       host = setup;
-      await store.loadLegacy();
+      // A cloned repository's own state files choose nothing: the old file only in a trusted folder.
+      if (options.projectTrusted) await store.loadLegacy();
       store.adoptLegacy(options.session.currentId);
       await refresh();
       if (options.initial && options.initial.length > 0) {
