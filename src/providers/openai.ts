@@ -55,6 +55,8 @@ export class OpenAIChatProvider implements ChatProvider {
   }
 
   prepare(): void {
+    if (!this.#settings.apiKey) return;
+    preloadOpenAI();
     this.#load()?.catch(() => undefined);
   }
 
