@@ -9,10 +9,16 @@ import nodeModule from 'node:module';
 // Node 22.1+ keeps compiled code of the bundle's chunks between runs; Node 20 has no such cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
+/** Inlined by the bundler (scripts/bundle.mjs): `--version` then reads no other file. */
+declare const __GEEKAGENT_VERSION__: string | undefined;
+
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-  const { PACKAGE_VERSION } = await import('../config/version.js');
-  process.stdout.write(`${PACKAGE_VERSION}\n`);
+  const version =
+    typeof __GEEKAGENT_VERSION__ === 'string'
+      ? __GEEKAGENT_VERSION__
+      : (await import('../config/version.js')).PACKAGE_VERSION;
+  process.stdout.write(`${version}\n`);
 } else {
   const [{ exitWhenSettled }, { runCli }] = await Promise.all([
     import('../process/lifecycle.js'),
