@@ -20,8 +20,11 @@ export const GREETING = 'GeekAgent — MCP-first terminal agent';
 export const GREETING_HINT =
   'Type /help for commands. Servers in .geekagent/mcp.json connect automatically; /mcp shows them.';
 
-/** The shortest time between two screen updates the session asks for. */
-const FRAME_MS = 16;
+/**
+ * The shortest time between two screen updates the session asks for (20 a second). Keys do not
+ * wait for it: the input line is the screen's own state and draws at once.
+ */
+const FRAME_MS = 50;
 
 /** Messages of a continued session shown again when it opens. */
 const RECAP_MESSAGES = 6;
@@ -223,7 +226,7 @@ export class TuiSession {
   /**
    * Marks the view changed and tells listeners once per tick: a streamed reply brings hundreds of
    * text deltas in one burst, and each would otherwise cost a full render. A fast stream gets at
-   * most one update per frame (16 ms), so layout never starves the keys.
+   * most one update per frame (`FRAME_MS`), so layout never starves the keys.
    */
   private refresh(): void {
     this.dirty = true;
