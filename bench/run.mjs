@@ -285,7 +285,7 @@ try {
       `U2: echo p95 ${fmtMs(t.echoP95)}; the TUI used ${(t.echoCpu * 100).toFixed(0)}% of a core while it streamed and echoed`,
     );
     notes.push(
-      `U3: ${t.rss.turns} turns of 25 rounds × 100 get_current_time calls; RSS at the first prompt ${fmtMB(t.rss.rssStart)}`,
+      `U3: ${t.rss.turns} turns of 25 rounds × 100 get_current_time calls, RSS read after 5 s idle; at the first prompt ${fmtMB(t.rss.rssStart)}, as the last answer showed ${fmtMB(t.rss.atEnd)}, peak ${fmtMB(t.rss.peak)}`,
     );
   });
 

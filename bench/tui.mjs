@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { CLI, median, now, percentile } from './lib.mjs';
+import { CLI, median, now, percentile, sleep } from './lib.mjs';
 import { makeProject } from './startup.mjs';
 
 const { Terminal } = xterm;
@@ -217,15 +217,18 @@ export async function startToolModel({ calls = 100, rounds = 25 } = {}) {
   return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
 }
 
-/** Resident memory of a process in bytes (VmRSS), NaN where /proc is not there. */
-export function rssOf(pid) {
+/** Resident memory of a process in bytes (VmRSS; VmHWM: its peak), NaN where /proc is not there. */
+export function rssOf(pid, field = 'VmRSS') {
   try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb === undefined ? Number.NaN : Number(kb) * 1024;
   } catch {
     return Number.NaN;
   }
 }
+
+/** How long the TUI sits idle after the last turn before its RSS is read: V8 gives back what the turns left as garbage. */
+const SETTLE_MS = 5_000;
 
 /**
  * RSS of the TUI once its transcript has had `entries` entries: turns of tool-call rounds (no
@@ -244,7 +247,9 @@ export async function rssAfterEntries(project, { entries = 10_000, calls = 100, 
         t.send(`turn ${turn}\r`);
         await t.waitUntil((s) => s.includes(`done-${turn}`), 300_000);
       }
-      return { rss: rssOf(t.pid), rssStart, entries: turns * perTurn, turns };
+      const atEnd = rssOf(t.pid);
+      await sleep(SETTLE_MS);
+      return { rss: rssOf(t.pid), atEnd, peak: rssOf(t.pid, 'VmHWM'), rssStart, entries: turns * perTurn, turns };
     } finally {
       t.kill();
     }
