@@ -249,7 +249,14 @@ export async function rssAfterEntries(project, { entries = 10_000, calls = 100, 
       }
       const atEnd = rssOf(t.pid);
       await sleep(SETTLE_MS);
-      return { rss: rssOf(t.pid), atEnd, peak: rssOf(t.pid, 'VmHWM'), rssStart, entries: turns * perTurn, turns };
+      return {
+        rss: rssOf(t.pid),
+        atEnd,
+        peak: rssOf(t.pid, 'VmHWM'),
+        rssStart,
+        entries: turns * perTurn,
+        turns,
+      };
     } finally {
       t.kill();
     }
