@@ -50,7 +50,9 @@ describe('knowledge base', () => {
     const added = await run(['-p', '/rag add docs']);
     expect(added.stdout).toContain('knowledge base: 3 indexed, 0 unchanged, 1 duplicate, 1 skipped');
     expect(added.stdout).toMatch(/skipped docs\/logo\.png: binary/);
-    expect(added.stdout).toMatch(/\[#+\] 5\/5/);
+    // Progress goes to stderr (stdout stays the answer): piped, a compact line, always the last.
+    expect(added.stderr).toContain('[####################] 5/5 sources · ');
+    expect(added.stdout).not.toContain('[#');
 
     fake.push(
       { toolCalls: [call('rag_search', { query: 'how many gigawatts does the flux capacitor need' })] },
