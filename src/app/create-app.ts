@@ -203,7 +203,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
-    memoryExtension(createMemoryBank({ projectDir, userDir, redact })),
+    memoryExtension(createMemoryBank({ projectDir, userDir, redact }), { projectTrusted: trusted }),
     ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
     mcpExtension(mcp, {
       acceptsMedia: provider.acceptsMedia,

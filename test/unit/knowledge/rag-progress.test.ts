@@ -44,14 +44,14 @@ describe('the TUI transcript', () => {
     for (let i = 1; i <= 50; i++) transcript.progress(1, `${i}/50`);
     transcript.line('system', 'knowledge base: 50 indexed');
     transcript.progress(1, 'still 50/50');
-    expect(transcript.entries.map((e) => e.text)).toEqual([
+    expect(transcript.entries.map((e) => ('text' in e ? e.text : ''))).toEqual([
       '/rag add docs',
       'still 50/50',
       'knowledge base: 50 indexed',
     ]);
     transcript.progress(2, '1/3');
     transcript.progress(2, '3/3');
-    expect(transcript.entries.map((e) => e.text).slice(-1)).toEqual(['3/3']);
+    expect(transcript.entries.map((e) => ('text' in e ? e.text : '')).slice(-1)).toEqual(['3/3']);
     expect(transcript.entries).toHaveLength(4);
   });
 });

@@ -78,7 +78,7 @@ describe('binary index', () => {
     refuses(withHead({ analyzer: 'geek-0' }), /analyzer geek-0.*rebuild/);
     refuses(withHead({ sections: [1, 2, 3] }), /five whole numbers/);
     const [ids, terms, lengths, postings, lists] = head.sections as number[];
-    refuses(withHead({ sections: [ids, terms, lengths, postings + 1, lists! - 1] }), /list sizes/);
+    refuses(withHead({ sections: [ids, terms, lengths, postings! + 1, lists! - 1] }), /list sizes/);
     // Two ids alike: found when the id map is first needed (the first change), still a format error.
     const idStart = 12 + headLength;
     const twin = Buffer.from(good);
