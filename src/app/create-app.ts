@@ -259,6 +259,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       homeDir,
       projectTrusted: trusted,
       contextWindow: provider.contextWindow,
+      conversation,
       session: sessions,
       policies,
       startServers: (skill) =>
