@@ -43,6 +43,11 @@ export interface MemoryExtensionOptions {
    * by itself (user memories still are); `memory_search` and `/memory` still show it on request.
    */
   projectTrusted: boolean;
+  /**
+   * After the model wrote project memory in a trusted folder: records the memory file as trusted,
+   * so the folder's own notes never make it ask again (the file is a trust declaration).
+   */
+  projectWritten?: () => Promise<void>;
 }
 
 export const UNTRUSTED_MEMORY_NOTICE =
@@ -59,7 +64,7 @@ export function memoryExtension(
       await bank
         .refresh()
         .catch((error: unknown) => host.notice(`memory: ${(error as Error).message}`, 'error'));
-      for (const [tool, policy] of memoryTools(bank)) host.tools.add(tool, policy);
+      for (const [tool, policy] of memoryTools(bank, options.projectWritten)) host.tools.add(tool, policy);
       host.hooks.prompt(async (turn) => {
         let hits: MemoryHit[];
         try {
@@ -146,7 +151,10 @@ function describe(entry: MemoryEntry): string {
   return `${entry.id}  ${entry.scope.padEnd(7)} ${when}  ${visibleLine(short(entry.content))}`;
 }
 
-function memoryTools(bank: MemoryBank): Array<[Tool, 'allow' | 'ask']> {
+function memoryTools(
+  bank: MemoryBank,
+  projectWritten: (() => Promise<void>) | undefined,
+): Array<[Tool, 'allow' | 'ask']> {
   const write: Tool = {
     name: 'memory_write',
     description:
@@ -167,6 +175,7 @@ function memoryTools(bank: MemoryBank): Array<[Tool, 'allow' | 'ask']> {
       const scope: MemoryScope = args.scope === 'user' ? 'user' : 'project';
       try {
         const outcome = await bank.write(content, scope);
+        if (scope === 'project') await projectWritten?.().catch(() => undefined);
         return outcome.kind === 'added'
           ? `saved memory ${outcome.entry.id} (${scope})`
           : `updated memory ${outcome.entry.id} (${scope}; it was: ${short(outcome.previous)})`;
