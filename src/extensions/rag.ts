@@ -128,8 +128,13 @@ export function ragExtension(options: RagOptions): Extension {
             if (sub === 'add') {
               if (rest.length === 0) return ctx.print('usage: /rag add <file|folder|glob|url>…', 'error');
               const show = throttled(ctx);
-              const results = await addSources(rest, ctx.signal, show.update);
-              show.end();
+              let results: AddResult[];
+              try {
+                results = await addSources(rest, ctx.signal, show.update);
+              } finally {
+                // Ends the line even when the add fails (a terminal's redrawn line gets its newline).
+                show.end();
+              }
               ctx.print(summarise(results));
               for (const note of store.takeNotes()) ctx.print(note);
               return;
