@@ -24,6 +24,7 @@ import { visible } from '../util/terminal-text.js';
 import { approveServer } from './mcp-approve.js';
 import { remoteEntry, stdioEntry } from './mcp-entry.js';
 import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
+import { mcpServeCommand, type ServeRootOptions } from './mcp-serve-command.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 
@@ -45,7 +46,7 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function mcpCommand(
   io: CliIO,
   setExitCode: (code: number) => void,
-  rootOptions: () => Pick<ChatOptions, 'cwd' | 'trust'>,
+  rootOptions: () => Pick<ChatOptions, 'cwd' | 'trust'> & Partial<ServeRootOptions>,
 ): Command {
   const homeDir = os.homedir();
   const ctx: McpContext = {
@@ -127,6 +128,7 @@ export function mcpCommand(
     .argument('[json-arguments]', 'arguments as a JSON object', '{}')
     .action((server: string, tool: string, json: string) => run(ctx, () => call(ctx, server, tool, json)));
 
+  mcp.addCommand(mcpServeCommand(io, setExitCode, rootOptions));
   return mcp;
 }
 
