@@ -18,7 +18,7 @@ import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
-import { createMemoryBank, MEMORY_FILE, memoryExtension } from '../extensions/memory.js';
+import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import { ragExtension } from '../extensions/rag.js';
 import { todoExtension } from '../extensions/todos.js';
@@ -49,7 +49,7 @@ import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
-import { allowDeclaration, memoryDeclaration } from '../trust/declarations.js';
+import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir, stateFilePath } from '../util/state-dir.js';
 import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 
@@ -204,13 +204,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
-    memoryExtension(createMemoryBank({ projectDir, userDir, redact }), {
-      projectTrusted: trusted,
-      projectWritten: async () => {
-        if (trust.state === 'trusted')
-          await trust.remember?.([memoryDeclaration(stateFilePath(projectDir, MEMORY_FILE))]);
-      },
-    }),
+    memoryExtension(createMemoryBank({ projectDir, userDir, redact }), memoryTrustOptions(trust, projectDir)),
     ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
     mcpExtension(mcp, {
       acceptsMedia: provider.acceptsMedia,

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { MemoryBank, type MemoryHit } from '../memory/bank.js';
 import { type MemoryEntry, MemoryFile, type MemoryScope } from '../memory/file.js';
 import { type Tool, ToolError } from '../tools/types.js';
+import type { FolderTrust } from '../trust/decide.js';
+import { memoryDeclaration } from '../trust/declarations.js';
 import type { Redactor } from '../util/redact.js';
 import { ensureRealFolder, ensureStateDir, stateFilePath } from '../util/state-dir.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
@@ -48,6 +50,17 @@ export interface MemoryExtensionOptions {
    * so the folder's own notes never make it ask again (the file is a trust declaration).
    */
   projectWritten?: () => Promise<void>;
+}
+
+/** The options under folder trust (the agent and `mcp serve` alike). */
+export function memoryTrustOptions(trust: FolderTrust, projectDir: string): MemoryExtensionOptions {
+  return {
+    projectTrusted: trust.state === 'trusted',
+    projectWritten: async () => {
+      if (trust.state === 'trusted')
+        await trust.remember?.([memoryDeclaration(stateFilePath(projectDir, MEMORY_FILE))]);
+    },
+  };
 }
 
 export const UNTRUSTED_MEMORY_NOTICE =
