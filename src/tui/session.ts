@@ -68,6 +68,10 @@ export class TuiSession {
     this.controller = new TurnController(deps.app, {
       print: (text, kind) => this.notice(text, kind === 'error' ? 'error' : 'system'),
       exit: () => this.requestExit(),
+      progress: (run, text) => {
+        this.transcript.progress(run, text);
+        this.refresh();
+      },
       turnStarted: (input) => this.turnStarted(input),
       event: (event) => {
         this.view.apply(event);
