@@ -109,9 +109,9 @@ await build({
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
   external: ['react-devtools-core'],
   // Chunks sit below dist/cli/: the version is inlined rather than read relative to the file.
-  // React and its reconciler pick their production builds (the development ones are ~1 MB more to
-  // parse and render slower, checking every update); nothing of ours reads NODE_ENV.
-  define: { __GEEKAGENT_VERSION__: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
+  // NODE_ENV is left alone: tui/react-production.ts picks React's build at run time
+  // (GEEKAGENT_REACT_DEV=1 keeps the development one), so both builds stay in the TUI's chunk.
+  define: { __GEEKAGENT_VERSION__: JSON.stringify(version) },
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
