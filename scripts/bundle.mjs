@@ -108,7 +108,10 @@ const fixedReactBuild = {
       { filter: /[\\/]node_modules[\\/](?:react|react-reconciler|scheduler)[\\/][^\\/]+\.js$/ },
       (args) => {
         const source = readFileSync(args.path, 'utf8');
-        return { contents: source.replaceAll('process.env.NODE_ENV', JSON.stringify(reactBuild)), loader: 'js' };
+        return {
+          contents: source.replaceAll('process.env.NODE_ENV', JSON.stringify(reactBuild)),
+          loader: 'js',
+        };
       },
     );
   },
