@@ -24,6 +24,7 @@ import { ragExtension } from '../extensions/rag.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
+import { readCommandLineServers } from '../mcp/command-line-config.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
@@ -84,6 +85,8 @@ export interface AppOptions {
   session?: SessionStart;
   /** `--skill <name>` (repeatable): skills active from the start of the run. */
   skills?: string[];
+  /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
+  mcpConfig?: { values: readonly string[]; strict: boolean };
 }
 
 export interface App {
@@ -175,6 +178,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     userDir,
     projectTrusted: trusted,
     lazy: true,
+    commandLine: options.mcpConfig
+      ? await readCommandLineServers(options.mcpConfig.values, {
+          projectDir,
+          env,
+          strict: options.mcpConfig.strict,
+        })
+      : undefined,
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,
