@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 import { createProject, DEMO_SERVER, type Project, parseJsonOutput, runCli } from './harness.js';
+import { KEYS, type PtySession, spawnTui } from './pty.js';
 
 let project: Project;
 let fake: FakeModel;
@@ -17,7 +18,10 @@ beforeEach(async () => {
   await project.mcpServers({ proj: { command: 'node', args: [DEMO_SERVER] } });
 });
 
+const sessions: PtySession[] = [];
+
 afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
   await fake.close();
   await project.cleanup();
 });
@@ -132,5 +136,22 @@ describe('--mcp-config', () => {
     const missing = await runCli(['-p', 'hi', '--mcp-config', 'nope.json'], { project, modelUrl: fake.url });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`--mcp-config: no such file: ${path.join(project.dir, 'nope.json')}`);
+  });
+
+  it('the TUI takes them too: --strict-mcp-config shows only the command-line server, whose tools the model gets', async () => {
+    const tui = spawnTui({
+      project,
+      modelUrl: fake.url,
+      args: ['--strict-mcp-config', '--mcp-config', JSON.stringify({ mcpServers: { only: demo } })],
+    });
+    sessions.push(tui);
+    await tui.waitFor('MCP only(2)');
+    expect(tui.screen()).not.toMatch(/MCP .*proj\(/);
+    fake.push({ text: 'answered' });
+    tui.send('hi');
+    tui.send(KEYS.enter);
+    await tui.waitFor('answered');
+    expect(toolNames()).toContain('mcp_only_dice');
+    expect(toolNames().some((name) => name.startsWith('mcp_proj_'))).toBe(false);
   });
 });
