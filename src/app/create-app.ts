@@ -24,7 +24,6 @@ import { ragExtension } from '../extensions/rag.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
-import { readCommandLineServers } from '../mcp/command-line-config.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
@@ -171,6 +170,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   const provider = new OpenAIChatProvider(settings, { redact });
+  // `--mcp-config`: its reader is loaded only when the flags are given (most runs never need it).
+  const mcpFlags = options.mcpConfig;
+  const commandLine = mcpFlags
+    ? await (await import('../mcp/command-line-config.js')).readCommandLineServers(mcpFlags.values, {
+        projectDir,
+        env,
+        strict: mcpFlags.strict,
+      })
+    : undefined;
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -178,13 +186,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     userDir,
     projectTrusted: trusted,
     lazy: true,
-    commandLine: options.mcpConfig
-      ? await readCommandLineServers(options.mcpConfig.values, {
-          projectDir,
-          env,
-          strict: options.mcpConfig.strict,
-        })
-      : undefined,
+    commandLine,
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,

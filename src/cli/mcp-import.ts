@@ -14,10 +14,9 @@ import {
   DIALECTS,
   type DialectContext,
   type DialectName,
-  findSources,
   type SourceLevel,
   type SourceRead,
-} from '../mcp/dialects/index.js';
+} from '../mcp/dialects/types.js';
 import { decideTrust } from '../trust/decide.js';
 import { serverDeclaration } from '../trust/declarations.js';
 import { TRUST_HINT } from '../trust/describe.js';
@@ -79,6 +78,8 @@ async function runImport(ctx: DialectCommandContext, options: ImportOptions): Pr
     env: ctx.io.env,
     platform: process.platform,
   };
+  // Loaded on use: the six readers are not needed to start any other command.
+  const { findSources } = await import('../mcp/dialects/index.js');
   const found = await findSources(context, options.from ? [options.from] : undefined);
   for (const problem of found.problems)
     err(`cannot read ${problem.file} (${problem.dialect}): ${problem.error}\n`);
