@@ -18,7 +18,7 @@ import {
   type SourceRead,
 } from '../mcp/dialects/types.js';
 import { decideTrust } from '../trust/decide.js';
-import { serverDeclaration } from '../trust/declarations.js';
+import { isInsideFolder, serverDeclaration } from '../trust/declarations.js';
 import { TRUST_HINT } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError, readJsonFile } from '../util/json-file.js';
@@ -133,7 +133,8 @@ function where(source: SourceRead): string {
 interface TargetPlan {
   scope: SourceLevel;
   file: string;
-  servers: Array<ConvertedServer & { from: string; exists: boolean }>;
+  /** `fromProject`: copied from a file inside the project folder (written by whoever wrote the repo). */
+  servers: Array<ConvertedServer & { from: string; exists: boolean; fromProject: boolean }>;
   /** Same name in a less specific source of the same import: the first one found is used. */
   shadowed: Array<{ name: string; from: string; by: string }>;
 }
@@ -156,7 +157,13 @@ async function plan(
     for (const server of source.servers) {
       const earlier = target.servers.find((item) => item.name === server.name);
       if (earlier) target.shadowed.push({ name: server.name, from: where(source), by: earlier.from });
-      else target.servers.push({ ...server, from: where(source), exists: existing.has(server.name) });
+      else
+        target.servers.push({
+          ...server,
+          from: where(source),
+          exists: existing.has(server.name),
+          fromProject: isInsideFolder(source.location.file, dirs.projectDir),
+        });
     }
   }
   return [...targets.values()];
@@ -200,12 +207,23 @@ async function write(
   );
   if (result.kept.length > 0) out(`Kept the existing ${result.kept.join(', ')} (--force replaces them)\n`);
   const written = target.servers.filter((server) => result.written.includes(server.name));
-  if (trust?.state === 'trusted' && written.length > 0)
-    await trust.remember?.(
-      written.map((server) => serverDeclaration(target.file, server.name, server.entry)),
-    );
-  else if (trust?.state === 'untrusted' && written.length > 0)
+  if (written.length === 0) return;
+  if (trust?.state === 'untrusted') {
     err(`note: this folder is not trusted, so its servers do not start: ${TRUST_HINT}\n`);
+    return;
+  }
+  // Servers from your own (home) files stay trusted like `mcp add`; ones copied from files in the
+  // project were written by the repo, so the folder-trust question shows them at the next start.
+  const own = written.filter((server) => !server.fromProject);
+  const fromRepo = written.filter((server) => server.fromProject).map((server) => server.name);
+  if (trust?.state === 'trusted') {
+    if (own.length > 0)
+      await trust.remember?.(own.map((server) => serverDeclaration(target.file, server.name, server.entry)));
+    if (fromRepo.length > 0)
+      out(
+        `${fromRepo.join(', ')} came from files in this folder: approve them at the next start (geekagent trust)\n`,
+      );
+  }
 }
 
 async function existingNames(file: string): Promise<Set<string>> {

@@ -97,6 +97,14 @@ describe('geekagent mcp import', () => {
     expect(await servers(userFile())).toEqual({
       everywhere: { command: 'npx', args: ['-y', 'pkg'], env: { API_KEY: 'sk-secret' } },
     });
+    // ~/.claude.json is the person's own file: its server stays trusted (like `mcp add`); the ones
+    // copied from the repo's .mcp.json wait for the trust question.
+    expect(run.stdout).toContain(
+      'demo, remote came from files in this folder: approve them at the next start',
+    );
+    const trusted = await readFile(path.join(project.home, '.geekagent', 'trusted.json'), 'utf8');
+    expect(trusted).toContain('server:local');
+    expect(trusted).not.toContain('server:demo');
     // The imported server works.
     const list = await runCli(['mcp', 'get', 'demo'], { project });
     expect(list.stdout).toContain('demo (2 tools)');
