@@ -7,6 +7,7 @@ import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, jsonPath, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import { checkServerEntry, isHttpUrl, type RemoteEntry, type StdioEntry, typeName } from './config-schema.js';
 import { expandVariables } from './expand-vars.js';
+import { expandOAuth } from './oauth-settings.js';
 
 /** `cli`: given with `--mcp-config` for one run (the person's own, so no folder trust needed). */
 export type ConfigSource = 'project' | 'user' | 'cli';
@@ -368,35 +369,6 @@ function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContex
     // Secrets belong in the environment, not in a file that may be committed: expand them all.
     ...(oauth ? { oauth: expandOAuth(oauth, expand) } : {}),
   };
-}
-
-function expandOAuth(
-  oauth: NonNullable<RemoteEntry['oauth']>,
-  expand: (value: string, ...where: Array<string | number>) => string,
-): OAuthSettings {
-  const text = (value: string | undefined, ...where: string[]) =>
-    value === undefined ? undefined : expand(value, 'oauth', ...where);
-  const settings: OAuthSettings = { ...oauth };
-  for (const key of [
-    'clientId',
-    'clientSecret',
-    'clientMetadataUrl',
-    'privateKey',
-    'signingAlgorithm',
-  ] as const) {
-    const value = text(oauth[key], key);
-    if (value !== undefined) settings[key] = value;
-  }
-  if (oauth.scopes)
-    settings.scopes = oauth.scopes.map((scope, index) => expand(scope, 'oauth', 'scopes', index));
-  if (oauth.idp) {
-    settings.idp = {
-      tokenEndpoint: expand(oauth.idp.tokenEndpoint, 'oauth', 'idp', 'tokenEndpoint'),
-      clientId: expand(oauth.idp.clientId, 'oauth', 'idp', 'clientId'),
-      idToken: expand(oauth.idp.idToken, 'oauth', 'idp', 'idToken'),
-    };
-  }
-  return settings;
 }
 
 /**
