@@ -24,7 +24,8 @@ export function readServersMap(
     if (result.ok) read.servers.push(result.server);
     else read.unconvertible.push(result.server);
   }
-  return read;
+  // An empty map is no source worth listing.
+  return read.servers.length + read.unconvertible.length > 0 ? read : undefined;
 }
 
 /** JSON with comments and trailing commas (VS Code, Cursor and Gemini CLI accept both). */
