@@ -226,6 +226,10 @@ enabled = false
 disabled_tools = [
   "drop",  # dangerous
 ]
+
+[mcp_servers.demo]
+command = "node"
+args = ['${DEMO_SERVER}']
 `,
     );
     const run = await runCli(['mcp', 'import', '--from', 'codex'], { project });
@@ -246,7 +250,10 @@ disabled_tools = [
         disabled: true,
         excludeTools: ['drop'],
       },
+      demo: { command: 'node', args: [DEMO_SERVER] },
     });
+    // The converted server runs.
+    expect((await runCli(['mcp', 'get', 'demo'], { project })).stdout).toContain('demo (2 tools)');
   });
 
   it('a broken source file is reported with its line; nothing is written', async () => {
