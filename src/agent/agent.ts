@@ -105,10 +105,10 @@ export class Agent {
 
   /** Removes the turn that began with message `turnStart`, and everything after it. */
   private takeBack(turnStart: string): void {
-    const { history } = this.deps.conversation;
-    const at = history.indexOf(turnStart);
+    const { conversation } = this.deps;
+    const at = conversation.history.indexOf(turnStart);
     if (at < 0) return;
-    history.truncateAfter(at === 0 ? null : history.messages[at - 1]!.id);
+    conversation.takeBack(at === 0 ? null : conversation.history.messages[at - 1]!.id);
   }
 
   private async rounds(turn: TurnState): Promise<TurnResult> {

@@ -107,6 +107,18 @@ export class Conversation {
     return this.states.get(key);
   }
 
+  /**
+   * Takes a failed turn's messages back (everything after `after`; null: all of them). Unlike a
+   * reset, the session's state stays even when the turn was the first (skills activated before it).
+   */
+  takeBack(after: string | null): void {
+    const kept = [...this.states];
+    this.history.truncateAfter(after);
+    if (after !== null) return;
+    // The reset cleared it: set again, so the session file replays to the same state.
+    for (const [key, value] of kept) this.setState(key, value);
+  }
+
   /** Sets a feature's session state; the session file records it as one line. */
   setState(key: string, value: unknown): void {
     this.states.set(key, value);

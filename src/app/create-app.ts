@@ -27,12 +27,13 @@ import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import { policyLayers } from '../permissions/layers.js';
 import { mcpPinsFile, PinStore } from '../permissions/pins.js';
-import { type PolicyLayer, PolicyStore } from '../permissions/policy.js';
+import { PolicyStore } from '../permissions/policy.js';
 import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RootSandbox } from '../permissions/sandbox.js';
-import type { Approver, Policy } from '../permissions/types.js';
+import type { Approver } from '../permissions/types.js';
 import { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
@@ -271,6 +272,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       homeDir,
       projectTrusted: trusted,
       contextWindow: provider.contextWindow,
+      conversation,
       session: sessions,
       policies,
       startServers: (skill) =>
@@ -339,16 +341,4 @@ function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
       return (tool.definition.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
   }
   return false;
-}
-
-function policyLayers(permissions: PermissionConfig, options: AppOptions): PolicyLayer[] {
-  const cli: Record<string, Policy> = {};
-  for (const pattern of options.allow ?? []) cli[pattern] = 'allow';
-  // A pattern given to both flags is denied: refusing is the safe reading.
-  for (const pattern of options.deny ?? []) cli[pattern] = 'deny';
-  return [
-    { label: 'cli', rules: cli },
-    { label: 'project', rules: { ...permissions.projectRules }, annotations: permissions.projectAnnotations },
-    { label: 'user', rules: { ...permissions.userRules }, annotations: permissions.userAnnotations },
-  ];
 }

@@ -167,7 +167,7 @@ export function conflictNotice(conflict: ServerNameConflict): string {
 /** The servers of one active skill: started on activation, stopped (tools removed) on deactivation. */
 export interface SkillServers {
   whenSettled(): Promise<void>;
-  /** Model-facing names of the tools its servers registered. */
+  /** Model-facing names of the tools its servers registered (resource tools included). */
   toolNames(): string[];
   stop(): Promise<void>;
 }
@@ -199,19 +199,14 @@ export async function startSkillServers(options: SkillServerOptions): Promise<Sk
     redact: options.redact,
   });
   manager.start();
-  const toolNames = () =>
-    manager
-      .statuses()
-      .flatMap((status) =>
-        status.state.state === 'connected' ? status.state.tools.map((t) => t.modelName) : [],
-      );
   return {
     whenSettled: () => manager.whenSettled(),
-    toolNames,
+    // Tools and resource tools alike: whatever the servers put in the registry belongs to the skill.
+    toolNames: () => manager.registeredToolNames(),
     stop: async () => {
-      const names = toolNames();
       await manager.shutdown();
-      for (const name of names) options.registry.unregister(name);
+      // Read after the shutdown: a listing that landed while it stopped is removed too.
+      for (const name of manager.registeredToolNames()) options.registry.unregister(name);
     },
   };
 }

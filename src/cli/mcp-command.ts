@@ -26,6 +26,7 @@ import { approveServer } from './mcp-approve.js';
 import { remoteEntry, stdioEntry } from './mcp-entry.js';
 import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
 import { importCommand } from './mcp-import.js';
+import { mcpServeCommand, type ServeRootOptions } from './mcp-serve-command.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 
@@ -47,7 +48,7 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function mcpCommand(
   io: CliIO,
   setExitCode: (code: number) => void,
-  rootOptions: () => Pick<ChatOptions, 'cwd' | 'trust'>,
+  rootOptions: () => Pick<ChatOptions, 'cwd' | 'trust'> & Partial<ServeRootOptions>,
 ): Command {
   const homeDir = os.homedir();
   const ctx: McpContext = {
@@ -131,6 +132,7 @@ export function mcpCommand(
 
   mcp.addCommand(addJsonCommand(ctx));
   mcp.addCommand(importCommand(ctx));
+  mcp.addCommand(mcpServeCommand(io, setExitCode, rootOptions));
   return mcp;
 }
 

@@ -142,6 +142,11 @@ export class McpManager {
     }));
   }
 
+  /** Every tool name this manager put in the registry: servers' tools and their resource tools. */
+  registeredToolNames(): string[] {
+    return this.slots.flatMap((slot) => [...slot.registered]);
+  }
+
   status(name: string): ServerStatus | undefined {
     return this.statuses().find((status) => status.name === name);
   }

@@ -1,50 +1,52 @@
 /**
- * Which skills are active in which session: `.geekagent/skills-active.json` (`{ <session id>:
- * [names] }`), written atomically as the set changes, so `--continue` and `/open` bring a session's
- * skills back. Read once at start; a broken file counts as empty (it is only a convenience).
+ * Which skills are active: session state (`conversation.setState('skills', names)`), so the set is
+ * saved as a `state` line of the session file, restored by `--continue`, `--resume` and `/open`,
+ * dropped by `/new` and `/reset`, and never part of the history (compaction cannot summarise it
+ * away). Earlier versions kept it in `.geekagent/skills-active.json` (`{ <session id>: [names] }`):
+ * that file is only read, when a session without the state is opened, and never written.
  */
 import { readFile } from 'node:fs/promises';
-import { writeJsonFileAtomic } from '../util/json-file.js';
-import { ensureStateDir, stateFilePath } from '../util/state-dir.js';
+import type { Conversation } from '../agent/conversation.js';
+import { stateFilePath } from '../util/state-dir.js';
+
+export const ACTIVE_STATE_KEY = 'skills';
+const LEGACY_FILE = 'skills-active.json';
 
 export class ActiveSkills {
-  private bySession: Record<string, string[]> = {};
-  private writing: Promise<void> = Promise.resolve();
+  private legacy: Record<string, string[]> = {};
 
-  constructor(private readonly projectDir: string) {}
+  constructor(
+    private readonly conversation: Conversation,
+    private readonly projectDir: string,
+  ) {}
 
-  async load(): Promise<void> {
+  /** Reads the old side file (missing or broken: nothing to carry over). */
+  async loadLegacy(): Promise<void> {
     try {
-      const value: unknown = JSON.parse(await readFile(this.file(), 'utf8'));
+      const value: unknown = JSON.parse(await readFile(stateFilePath(this.projectDir, LEGACY_FILE), 'utf8'));
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
       for (const [id, names] of Object.entries(value)) {
-        if (Array.isArray(names))
-          this.bySession[id] = names.filter((n): n is string => typeof n === 'string');
+        if (Array.isArray(names)) this.legacy[id] = names.filter((n): n is string => typeof n === 'string');
       }
     } catch {
-      // Missing or unreadable: no session has active skills.
+      // Missing or unreadable: no session has skills to carry over.
     }
   }
 
-  get(session: string): string[] {
-    return this.bySession[session] ?? [];
+  /** A session opened without the state takes its skills from the old file, once (saved as state). */
+  adoptLegacy(session: string): void {
+    if (this.conversation.state(ACTIVE_STATE_KEY) !== undefined) return;
+    const names = this.legacy[session];
+    delete this.legacy[session];
+    if (names && names.length > 0) this.set(names);
   }
 
-  /** Sets a session's active skills and saves them (one write at a time, the latest wins). */
-  set(session: string, names: string[]): Promise<void> {
-    if (names.length === 0) delete this.bySession[session];
-    else this.bySession[session] = [...names];
-    const snapshot = { ...this.bySession };
-    this.writing = this.writing
-      .catch(() => undefined)
-      .then(async () => {
-        await ensureStateDir(this.projectDir);
-        await writeJsonFileAtomic(this.file(), snapshot);
-      });
-    return this.writing;
+  get(): string[] {
+    const value = this.conversation.state(ACTIVE_STATE_KEY);
+    return Array.isArray(value) ? value.filter((n): n is string => typeof n === 'string') : [];
   }
 
-  private file(): string {
-    return stateFilePath(this.projectDir, 'skills-active.json');
+  set(names: readonly string[]): void {
+    this.conversation.setState(ACTIVE_STATE_KEY, [...new Set(names)]);
   }
 }

@@ -18,8 +18,10 @@ import { errorMessage } from '../util/errors.js';
 import { FrontmatterError, type FrontValue, parseFrontmatter } from './frontmatter.js';
 import { readSkillTools, type SkillTool } from './skill-tools.js';
 
-export const NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
+/** The Agent Skills spec's name: 1-64 of a-z 0-9 and hyphens, no hyphen at either end or twice in a row. */
+export const NAME_PATTERN = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
 export const MAX_DESCRIPTION = 1024;
+export const MAX_COMPATIBILITY = 500;
 
 export type SkillStatus =
   | { kind: 'ok' }
@@ -108,7 +110,13 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
     });
     const name = front.fields.name ?? base.name;
     if (typeof name !== 'string' || !NAME_PATTERN.test(name))
-      return fail(`name "${String(name)}" must be 1-64 lowercase letters, digits or hyphens`, 'name');
+      return fail(
+        `name "${String(name)}" must be 1-64 lowercase letters, digits or hyphens (no hyphen at the start, the end or twice in a row)`,
+        'name',
+      );
+    // The spec: the name is the folder's name (a skill is found, and shadowed, by its folder).
+    if (name !== base.name)
+      return fail(`name "${name}" differs from its folder "${base.name}" (rename one to match)`, 'name');
     const description = front.fields.description;
     if (typeof description !== 'string' || description.trim() === '')
       return fail('description is missing (one line saying when to use the skill)', 'description');
@@ -117,6 +125,16 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
         `description is ${description.length} characters (at most ${MAX_DESCRIPTION})`,
         'description',
       );
+    const compatibility = front.fields.compatibility;
+    if (compatibility !== undefined) {
+      if (typeof compatibility !== 'string' || compatibility.trim() === '')
+        return fail('compatibility must be a non-empty text (what the skill needs to run)', 'compatibility');
+      if (compatibility.length > MAX_COMPATIBILITY)
+        return fail(
+          `compatibility is ${compatibility.length} characters (at most ${MAX_COMPATIBILITY})`,
+          'compatibility',
+        );
+    }
     const listed = front.fields.tools;
     const allowed = front.fields['allowed-tools'];
     const whitelist = listed !== undefined ? list(listed) : allowed !== undefined ? list(allowed) : undefined;

@@ -4,9 +4,11 @@
  * `/<name>` for a skill whose name no command has; the model's `use_skill` tool (enum of the
  * skills, policy allow; adds to the active set); the catalog and the active skills' bodies as the
  * `skill` prompt section (re-sent every turn, so compaction never summarises them away); the
- * active skills' whitelists as the tool filter (the executor refuses a hidden tool); the panel's
- * Skills row. The active set is saved per session (active.ts).
+ * active skills' whitelists as the tool filter (the executor refuses a hidden tool); `allowed-tools`
+ * pre-approval for the turn that activates a skill; the panel's Skills row. The active set is
+ * session state (active.ts); a skill's MCP servers run exactly while it is active.
  */
+import type { Conversation } from '../agent/conversation.js';
 import type { SlashCommand } from '../commands/types.js';
 import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
@@ -36,16 +38,26 @@ export interface SkillsOptions extends DiscoverOptions {
   startServers?: (skill: Skill & { mcpFile: string }) => Promise<SkillServersHandle>;
   projectDir: string;
   contextWindow: number;
-  /** The run's session (its id changes on /new and /open). */
+  /** The run's conversation: the active skills are its session state. */
+  conversation: Conversation;
+  /** The run's session (its id changes on /new and /open): names the old side file's entry. */
   session: { readonly currentId: string };
-  /** Where an active skill's `allowed-tools` pre-approve tools (policy allow unless denied). */
+  /**
+   * Where `allowed-tools` pre-approve tools (policy allow unless a deny rule says otherwise) for
+   * the turn that activates the skill.
+   */
   policies?: { setPreApproved(match: ((toolName: string) => boolean) | undefined): void };
   /** `--skill <name>`: active from the start of this run. */
   initial?: readonly string[];
 }
 
 export function skillsExtension(options: SkillsOptions): Extension {
-  const store = new ActiveSkills(options.projectDir);
+  const store = new ActiveSkills(options.conversation, options.projectDir);
+  /** Activated between turns (/use, /<name>, --skill): pre-approved in the next turn. */
+  let pending = new Set<string>();
+  /** Pre-approved in the running turn: `pending` at its start, plus what use_skill loads in it. */
+  let granted = new Set<string>();
+  let unsubscribe: (() => void) | undefined;
   let skills: Skill[] = [];
   let catalog: Catalog = { text: '', budget: 0, shortened: [] };
   let skillCommands: string[] = [];
@@ -92,11 +104,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
   const find = (name: string) => loadable().find((skill) => skill.name === name);
   const active = (): Skill[] =>
     store
-      .get(options.session.currentId)
+      .get()
       .map(find)
       .filter((skill): skill is Skill => skill !== undefined);
   const setActive = async (names: string[]) => {
-    await store.set(options.session.currentId, [...new Set(names)]);
+    store.set(names);
     await syncServers(active());
     host.changed();
   };
@@ -114,8 +126,10 @@ export function skillsExtension(options: SkillsOptions): Extension {
     run: async (args) => {
       const skill = typeof args.name === 'string' ? find(args.name) : undefined;
       if (!skill) throw new ToolError(`no skill named ${String(args.name)} (one of: ${names.join(', ')})`);
-      const current = store.get(options.session.currentId);
+      const current = store.get();
       if (!current.includes(skill.name)) await setActive([...current, skill.name]);
+      // Loaded in this turn: its allowed-tools are pre-approved until the turn ends.
+      granted.add(skill.name);
       return activeSkillText(skill);
     },
   });
@@ -153,6 +167,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
       return;
     }
     await setActive([skill.name]);
+    pending = new Set([skill.name]);
     print(
       `skill ${skill.name} is active${skill.whitelist ? ` (tools: ${visibleLine(skill.whitelist.join(', '))})` : ''}`,
     );
@@ -170,7 +185,9 @@ export function skillsExtension(options: SkillsOptions): Extension {
     name: 'skills',
     async setup(setup) {
       host = setup;
-      await store.load();
+      // A cloned repository's own state files choose nothing: the old file only in a trusted folder.
+      if (options.projectTrusted) await store.loadLegacy();
+      store.adoptLegacy(options.session.currentId);
       await refresh();
       if (options.initial && options.initial.length > 0) {
         const missing = options.initial.filter((name) => !find(name));
@@ -178,15 +195,39 @@ export function skillsExtension(options: SkillsOptions): Extension {
           throw new Error(
             `--skill: no loadable skill named ${missing.map(visibleLine).join(', ')} (/skills lists them)`,
           );
-        await setActive([...store.get(options.session.currentId), ...options.initial]);
+        await setActive([...store.get(), ...options.initial]);
+        for (const name of options.initial) pending.add(name);
       }
+      // Another session (/open, /new) or a reset: its own skills, servers and no pre-approval.
+      unsubscribe = options.conversation.onChange((change) => {
+        const reset = change.type === 'truncate' && change.after === null;
+        if (change.type !== 'load' && !reset) return;
+        if (change.type === 'load') store.adoptLegacy(options.session.currentId);
+        // Looked at once the change is complete: a failed first turn's take-back sets the state again.
+        queueMicrotask(() => {
+          if (change.type === 'load' || store.get().length === 0) {
+            pending = new Set();
+            granted = new Set();
+          }
+          syncServers(active()).then(
+            () => host.changed(),
+            () => undefined,
+          );
+        });
+      });
       host.hooks.prompt(async () => {
+        // A turn starts: what was activated since the last one is pre-approved in it (and only it).
+        granted = pending;
+        pending = new Set();
         const parts = [catalog.text, ...active().map(activeSkillText)].filter((text) => text !== '');
         return parts.length > 0 ? { order: PROMPT_ORDER.skill, text: parts.join('\n\n') } : undefined;
       });
       options.policies?.setPreApproved((name) =>
         active().some(
-          (skill) => skill.preApproved && skill.whitelist?.some((pattern) => matchesPattern(pattern, name)),
+          (skill) =>
+            granted.has(skill.name) &&
+            skill.preApproved &&
+            skill.whitelist?.some((pattern) => matchesPattern(pattern, name)),
         ),
       );
       host.hooks.toolFilter((tool) => {
@@ -228,9 +269,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
               await refresh();
               ctx.print(`skills reloaded: ${loadable().length} available`);
             }
-            ctx.print(
-              formatSkills(skills, store.get(options.session.currentId), catalog, options.projectDir),
-            );
+            ctx.print(formatSkills(skills, store.get(), catalog, options.projectDir));
           } catch (error) {
             ctx.print(errorMessage(error), 'error');
           }
@@ -249,7 +288,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
         description: 'deactivate a skill (all of them without a name)',
         idleOnly: true,
         run: async (args, ctx) => {
-          const current = store.get(options.session.currentId);
+          const current = store.get();
           const name = args[0];
           if (name && !current.includes(name)) {
             ctx.print(`skill ${visibleLine(name)} is not active`, 'error');
@@ -260,6 +299,9 @@ export function skillsExtension(options: SkillsOptions): Extension {
         },
       });
     },
-    dispose: () => syncServers([]),
+    dispose: () => {
+      unsubscribe?.();
+      return syncServers([]);
+    },
   };
 }

@@ -5,7 +5,8 @@
  * MCP pattern, `--skill` in print mode, a skill surviving `--continue` and compaction, and the
  * catalog budget's overflow reported by `/skills`.
  */
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
@@ -69,6 +70,12 @@ describe('skills', () => {
     await project.write('skills/broken/SKILL.md', '---\nname: broken\ndescription: "never closed\n---\nx\n');
     await project.write('skills/toolong/SKILL.md', `---\ndescription: ${'x'.repeat(1025)}\n---\n`);
     await project.write('skills/Upper/SKILL.md', '---\ndescription: fine\n---\n');
+    // The spec: the name is the folder's; compatibility at most 500 characters.
+    await project.write('skills/folder/SKILL.md', spec('other', 'Misnamed skill', undefined, 'Never.'));
+    await project.write(
+      'skills/compat/SKILL.md',
+      `---\nname: compat\ndescription: Too demanding\ncompatibility: ${'y'.repeat(501)}\n---\n`,
+    );
 
     const listed = (await run(['-p', '/skills', '--cwd', path.join(project.dir, 'sub')])).stdout;
     for (const [name, description] of [
@@ -85,13 +92,25 @@ describe('skills', () => {
           `${name}  \\((project|user): [^)]*\\)\\n    ${description}\\n(.*\\n)?    status: available`,
         ),
       );
-    expect(listed).toContain('tools: read, search (allowed-tools: pre-approved while active)');
+    expect(listed).toContain(
+      'tools: read, search (allowed-tools: pre-approved in the turn that activates it)',
+    );
     expect(listed).toMatch(
       /one {2}\(user: .*\.agents\/skills\/one\/SKILL\.md\)\n {4}User copy of one\n {4}status: not loaded: a skill of the same name comes first/,
     );
     expect(listed).toContain('skills/broken/SKILL.md:3: a "quoted" value is not closed');
     expect(listed).toContain('skills/toolong/SKILL.md:2: description is 1025 characters (at most 1024)');
     expect(listed).toContain('skills/Upper/SKILL.md:1: name "Upper" must be 1-64 lowercase letters');
+    expect(listed).toMatch(
+      /folder {2}\(project: \S*skills\/folder\/SKILL\.md\)\n {4}status: error: \S*skills\/folder\/SKILL\.md:2: name "other" differs from its folder "folder"/,
+    );
+    expect(listed).toContain('skills/compat/SKILL.md:4: compatibility is 501 characters (at most 500)');
+    // Listed with its error, never activatable (under either name); the run goes on.
+    for (const name of ['folder', 'other']) {
+      const refused = await runCli(['-p', `/use ${name}`], { project, modelUrl: fake.url });
+      expect(refused.stderr + refused.stdout).toMatch(/is not loaded|no skill named/);
+      expect(refused.stdout).not.toContain('is active');
+    }
 
     // Untrusted: project skills are listed, not loaded; user skills still are.
     const untrusted = await run(['-p', '/skills'], { trusted: false });
@@ -161,6 +180,57 @@ describe('skills', () => {
     expect(toolNames(after)).toEqual(['read', 'use_skill']);
   });
 
+  it('active skills are session state: in the session file, back with --resume, not in another session; an old side file is read once', async () => {
+    await project.write('skills/reader/SKILL.md', described('Only reads', ['read', 'ls'], 'Read only.'));
+    const sessionId = async (args: string[]) => {
+      fake.push({ text: 'ok' });
+      return (
+        parseJsonOutput(await run(['-p', 'hi', '--output-format', 'json', ...args])) as {
+          session_id?: string;
+        }
+      ).session_id!;
+    };
+    const sessionFile = (id: string) => path.join(project.dir, '.geekagent', 'sessions', `${id}.jsonl`);
+    const stateLines = async (id: string) =>
+      (await readFile(sessionFile(id), 'utf8'))
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { type: string; key?: string; value?: unknown })
+        .filter((line) => line.type === 'state' && line.key === 'skills');
+
+    const first = await sessionId(['--skill', 'reader']);
+    expect(toolNames(fake.requests[0]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect((await stateLines(first)).map((line) => line.value)).toEqual([['reader']]);
+    expect(existsSync(path.join(project.dir, '.geekagent', 'skills-active.json'))).toBe(false);
+
+    const second = await sessionId([]);
+    expect(toolNames(fake.requests[1]!)).toContain('write');
+    await sessionId(['--resume', first]);
+    expect(toolNames(fake.requests[2]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(systemPrompt(fake.requests[2]!)).toContain('Read only.');
+
+    // A session saved by an earlier version: its skills come from the side file, into the session.
+    await project.write('.geekagent/skills-active.json', JSON.stringify({ [second]: ['reader'] }));
+    await sessionId(['--resume', second]);
+    expect(toolNames(fake.requests[3]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect((await stateLines(second)).map((line) => line.value)).toEqual([['reader']]);
+    await project.write('.geekagent/skills-active.json', '{}');
+    await sessionId(['--resume', second]);
+    expect(toolNames(fake.requests[4]!)).toEqual(['ls', 'read', 'use_skill']);
+  });
+
+  it('a failed first turn takes its message back, not the skills activated before it', async () => {
+    await project.write('skills/reader/SKILL.md', described('Only reads', ['read', 'ls'], 'Read only.'));
+    expect((await run(['-p', '/use reader'])).stdout).toContain('skill reader is active');
+    fake.push({ kind: 'http_error', status: 400, message: 'bad request' });
+    const failed = await runCli(['-p', 'hi', '-c'], { project, modelUrl: fake.url });
+    expect(failed.code).not.toBe(0);
+    fake.push({ text: 'ok' });
+    await run(['-p', 'again', '-c']);
+    expect(fake.requests[1]!.body.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(toolNames(fake.requests[1]!)).toEqual(['ls', 'read', 'use_skill']);
+  });
+
   it('--skill in print mode; a whitelist by MCP pattern shows only that server’s tools', async () => {
     await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
     await project.write(
@@ -191,7 +261,7 @@ describe('skills', () => {
     expect(catalog).toMatch(/\n- alpha: alpha deta…\n- beta: beta detai…\n- gamma: gamma deta…$/);
   });
 
-  it('allowed-tools pre-approves while the skill is active; a deny rule still wins; tools: does not pre-approve', async () => {
+  it('allowed-tools pre-approves for the turn that activates the skill; a deny rule still wins; tools: does not pre-approve', async () => {
     await project.write('skills/sh/SKILL.md', spec('sh', 'Shell work', 'run_shell read', 'Use the shell.'));
     await project.write('skills/limited/SKILL.md', described('Limited shell', ['run_shell'], 'Shell only.'));
     const call = { toolCalls: [{ name: 'run_shell', arguments: '{"command":"echo skill-ok"}' }] };
@@ -203,8 +273,27 @@ describe('skills', () => {
     expect(approved).toMatchObject({ decision: 'allow', is_error: false });
     expect(approved.result).toContain('skill-ok');
     expect((await turn(['--skill', 'sh', '--deny', 'run_shell'])).decision).toBe('deny');
+    expect((await turn(['--skill', 'sh', '--deny', 'run_*'])).decision).toBe('deny');
+    await project.tools({ run_shell: 'deny' });
+    expect((await turn(['--skill', 'sh'])).decision).toBe('deny');
+    await project.tools({});
     expect((await turn(['--skill', 'limited'])).decision).toBe('refused');
     expect((await turn([])).decision).toBe('refused');
+
+    // The next turn of the same session: still active (the whitelist holds), no longer pre-approved.
+    expect((await turn(['--skill', 'sh'])).decision).toBe('allow');
+    const later = await turn(['--continue']);
+    expect(toolNames(fake.requests.at(-2)!)).toEqual(['read', 'run_shell', 'use_skill']);
+    expect(later.decision).toBe('refused');
+
+    // Loaded by the model: pre-approved from that call to the end of the turn, not after.
+    fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"sh"}' }] }, call, { text: 'done' });
+    const loaded = parseJsonOutput(await run(['-p', 'go', '--output-format', 'json'])).tool_calls;
+    expect(loaded.map((c) => [c.name, c.decision])).toEqual([
+      ['use_skill', 'allow'],
+      ['run_shell', 'allow'],
+    ]);
+    expect((await turn(['--continue'])).decision).toBe('refused');
   });
 
   it('a skill tool (the shipped example) is asked before it runs, in the skill folder, only while active', async () => {

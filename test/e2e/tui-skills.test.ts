@@ -1,7 +1,9 @@
 /**
  * A skill's MCP servers (an mcp.json next to its SKILL.md): started when the skill is activated,
- * their tools in the next request (and not limited by the skill's whitelist), stopped — no process
- * left — when it is deactivated. In the TUI (a real pty) and in print mode with `--skill`.
+ * their tools and resource tools in the next request (and not limited by the skill's whitelist),
+ * stopped — no process left, every tool they brought gone from the model's list — when it is
+ * deactivated, or when another session is opened (and back with the session that has it). In the
+ * TUI (a real pty) and in print mode with `--skill`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +29,9 @@ beforeEach(async () => {
   await project.write(
     '.agents/skills/dice/mcp.json',
     JSON.stringify({
-      mcpServers: { sk: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker] } },
+      mcpServers: {
+        sk: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'resources-marker.mjs'), marker] },
+      },
     }),
   );
 });
@@ -67,7 +71,13 @@ describe('skill MCP servers', () => {
     fake.push({ text: 'ready to roll' });
     type(tui, 'roll');
     await tui.waitFor('ready to roll');
-    expect(toolNames(fake.requests[0]!)).toEqual(['mcp_sk_dice', 'mcp_sk_word_count', 'read', 'use_skill']);
+    expect(toolNames(fake.requests[0]!)).toEqual([
+      'mcp_sk_list_resources',
+      'mcp_sk_lookup',
+      'mcp_sk_read_resource',
+      'read',
+      'use_skill',
+    ]);
 
     type(tui, '/unuse');
     await tui.waitFor('no skill is active');
@@ -75,8 +85,71 @@ describe('skill MCP servers', () => {
     fake.push({ text: 'no dice' });
     type(tui, 'again');
     await tui.waitFor('no dice');
-    expect(toolNames(fake.requests[1]!)).not.toContain('mcp_sk_dice');
+    expect(toolNames(fake.requests[1]!).filter((name) => name.startsWith('mcp_sk_'))).toEqual([]);
+    expect(toolNames(fake.requests[1]!)).toContain('write');
     expect(startedPids()).toHaveLength(1);
+  });
+
+  it('follow the session: /new stops them, /open of the session with the skill brings it and them back', async () => {
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    type(tui, '/save withdice');
+    await tui.waitFor(/Session\s+withdice/);
+    type(tui, '/use dice');
+    await tui.waitFor(/Skills\s+dice/);
+    const [first] = await waitFor(() => (startedPids().length > 0 ? startedPids() : undefined), {
+      what: 'the skill server to start',
+    });
+
+    type(tui, '/new plain');
+    await tui.waitFor(/Skills\s+none active/);
+    await waitFor(() => !isAlive(first!), { what: 'the skill server to stop' });
+    fake.push({ text: 'plain answer' });
+    type(tui, 'hello');
+    await tui.waitFor('plain answer');
+    expect(toolNames(fake.requests[0]!).filter((name) => name.startsWith('mcp_sk_'))).toEqual([]);
+    expect(toolNames(fake.requests[0]!)).toContain('write');
+
+    type(tui, '/open withdice');
+    await tui.waitFor(/Skills\s+dice/);
+    fake.push({ text: 'dice again' });
+    type(tui, 'roll');
+    await tui.waitFor('dice again');
+    expect(toolNames(fake.requests[1]!)).toEqual([
+      'mcp_sk_list_resources',
+      'mcp_sk_lookup',
+      'mcp_sk_read_resource',
+      'read',
+      'use_skill',
+    ]);
+    expect(startedPids()).toHaveLength(2);
+    expect(isAlive(startedPids()[1]!)).toBe(true);
+  });
+
+  it('/use pre-approves allowed-tools for the next turn only; the turn after asks again', async () => {
+    await project.write(
+      '.agents/skills/sh/SKILL.md',
+      '---\nname: sh\ndescription: Shell work\nallowed-tools: run_shell read\n---\nUse the shell.\n',
+    );
+    const shell = (word: string) => ({
+      toolCalls: [{ name: 'run_shell', arguments: JSON.stringify({ command: `echo ${word}` }) }],
+    });
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    type(tui, '/use sh');
+    await tui.waitFor('skill sh is active');
+    fake.push(shell('first-turn'), { text: 'first done' });
+    type(tui, 'go');
+    await tui.waitFor('first done');
+    expect(tui.screen()).not.toContain('About to run a shell command');
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('first-turn');
+
+    fake.push(shell('second-turn'), { text: 'second done' });
+    type(tui, 'again');
+    await tui.waitFor('About to run a shell command');
+    tui.send('n');
+    await tui.waitFor('second done');
+    expect(toolNames(fake.requests[2]!)).toEqual(['read', 'run_shell', 'use_skill']);
   });
 
   it('--skill starts them for a print run; a run without the skill starts none', async () => {
@@ -86,7 +159,7 @@ describe('skill MCP servers', () => {
     fake.push({ text: 'rolled' });
     const run = await runCli(['-p', 'roll', '--skill', 'dice'], { project, modelUrl: fake.url });
     expect(run.code, run.stderr).toBe(0);
-    expect(toolNames(fake.requests[1]!)).toContain('mcp_sk_dice');
+    expect(toolNames(fake.requests[1]!)).toContain('mcp_sk_lookup');
     const [pid] = startedPids();
     expect(isAlive(pid!)).toBe(false);
   });

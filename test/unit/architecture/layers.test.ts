@@ -38,6 +38,8 @@ const LAYERS: Record<string, number> = {
   skills: 7,
   subagents: 7,
   app: 8,
+  // `geekagent mcp serve`: the built-in tools behind an MCP server (beside app; never imports it).
+  serve: 8,
   tui: 9,
   cli: 10,
 };

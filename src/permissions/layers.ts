@@ -1,0 +1,23 @@
+/**
+ * The policy layers of one run, strongest first: the command line's `--allow`/`--deny`, then the
+ * project file, then the user file. Shared by the agent and `geekagent mcp serve`, so both read the
+ * same files the same way.
+ */
+import type { PermissionConfig } from './config.js';
+import type { PolicyLayer } from './policy.js';
+import type { Policy } from './types.js';
+
+export function policyLayers(
+  permissions: PermissionConfig,
+  flags: { allow?: readonly string[]; deny?: readonly string[] },
+): PolicyLayer[] {
+  const cli: Record<string, Policy> = {};
+  for (const pattern of flags.allow ?? []) cli[pattern] = 'allow';
+  // A pattern given to both flags is denied: refusing is the safe reading.
+  for (const pattern of flags.deny ?? []) cli[pattern] = 'deny';
+  return [
+    { label: 'cli', rules: cli },
+    { label: 'project', rules: { ...permissions.projectRules }, annotations: permissions.projectAnnotations },
+    { label: 'user', rules: { ...permissions.userRules }, annotations: permissions.userAnnotations },
+  ];
+}

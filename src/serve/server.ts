@@ -1,0 +1,148 @@
+/**
+ * GeekAgent's tools as an MCP server (`geekagent mcp serve`): the SDK's low-level `Server` over a
+ * stdio transport, with `tools/list` (annotated; denied tools left out) and `tools/call` (through
+ * the agent's executor: policies, approval by elicitation, sandbox, protected paths, redaction).
+ * Every failure is an `isError` result with the reason. Ends when the client closes stdin: calls
+ * still running are aborted (a shell command's process group is killed) before it resolves.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ContentPart, ToolOutput } from '../tools/types.js';
+import { errorMessage } from '../util/errors.js';
+import { ServeApprover } from './approver.js';
+import { createToolSet, type ServedTool, type ToolSetOptions } from './tool-set.js';
+
+export interface ServeOptions extends Omit<ToolSetOptions, 'approver' | 'notice'> {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  /** Diagnostics only: stdout carries protocol bytes and nothing else. */
+  log: (line: string) => void;
+  version: string;
+  /** A signal (SIGTERM, SIGINT) ending the run: closes the connection like the end of stdin. */
+  signal?: AbortSignal;
+}
+
+const INSTRUCTIONS =
+  "GeekAgent's built-in tools (files, search, shell, fetch, memory, knowledge base) for one project folder. " +
+  'Paths are relative to that folder and cannot leave it. Tools that need approval are asked through ' +
+  'elicitation when the client supports it, else refused unless the server was started with --allow <tool>.';
+
+/** Serves until the connection closes; resolves once everything the server started is released. */
+export async function serve(options: ServeOptions): Promise<void> {
+  const server = new Server(
+    { name: 'geekagent', version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const approver = new ServeApprover(server);
+  const toolSet = await createToolSet({ ...options, approver, notice: options.log });
+  if (toolSet.unannotated.length > 0)
+    options.log(`not served (no annotations in serve/hints.ts): ${toolSet.unannotated.join(', ')}`);
+  // One line for whoever reads stderr (a client's server log, or a person who ran it by hand).
+  options.log(
+    `serving ${toolSet.tools.length} tools for ${options.projectDir} (root ${toolSet.root}) on stdio`,
+  );
+  const byName = new Map(toolSet.tools.map((served) => [served.tool.name, served]));
+  // Denied tools are not listed; a client that names one anyway gets the executor's refusal.
+  const listed = (): ServedTool[] =>
+    toolSet.tools.filter((served) => toolSet.policies.policyFor(served.tool.name) !== 'deny');
+
+  const chains = new Map<string, Promise<unknown>>();
+  const exclusive = <T>(key: string | undefined, work: () => Promise<T>): Promise<T> => {
+    if (key === undefined) return work();
+    const result = (chains.get(key) ?? Promise.resolve()).then(work);
+    const tail = result.catch(() => undefined);
+    chains.set(key, tail);
+    void tail.then(() => {
+      if (chains.get(key) === tail) chains.delete(key);
+    });
+    return result;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed().map(describe) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const served = byName.get(name);
+    if (!served) return failure(`unknown tool: ${name} (see tools/list)`);
+    const args = request.params.arguments ?? {};
+    try {
+      // Two edits of one file run one after another, as in an agent's round: each reads the file.
+      const outcome = await exclusive(exclusiveKey(served, args, toolSet.root), () =>
+        toolSet.executor.execute(
+          { id: String(extra.requestId), name, arguments: JSON.stringify(args) },
+          extra.signal,
+          // No built-in tool reports progress today; notices (a pin that failed) go to stderr.
+          { onNotice: (message) => options.log(message) },
+        ),
+      );
+      return { content: toContent(outcome.output), ...(outcome.isError ? { isError: true } : {}) };
+    } catch (error) {
+      // The executor turns tool failures into results; this is a bug or a broken store.
+      return failure(`error: ${errorMessage(error)}`);
+    }
+  });
+
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  server.onerror = (error) => options.log(`protocol error: ${errorMessage(error)}`);
+  const transport = new StdioServerTransport(
+    options.stdin as NodeJS.ReadStream,
+    options.stdout as NodeJS.WriteStream,
+  );
+  // The SDK's stdio transport does not watch for the end of stdin: the client closing it ends us.
+  const end = (): void => {
+    void server.close();
+  };
+  options.stdin.once('end', end);
+  options.stdin.once('close', end);
+  options.signal?.addEventListener('abort', end, { once: true });
+  try {
+    await server.connect(transport);
+    await closed;
+  } finally {
+    options.stdin.off('end', end);
+    options.stdin.off('close', end);
+    options.signal?.removeEventListener('abort', end);
+    await toolSet.dispose();
+  }
+}
+
+/** The call's exclusive key (write/patch: the file); a tool that cannot tell gets none. */
+function exclusiveKey(served: ServedTool, args: Record<string, unknown>, root: string): string | undefined {
+  try {
+    return served.tool.exclusiveKey?.(args, root);
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(served: ServedTool): McpTool {
+  const { tool, hints } = served;
+  const { title, ...annotations } = hints;
+  return {
+    name: tool.name,
+    title,
+    description: tool.description,
+    inputSchema: tool.parameters as McpTool['inputSchema'],
+    annotations: { title, ...annotations },
+  };
+}
+
+function toContent(output: ToolOutput): CallToolResult['content'] {
+  if (typeof output === 'string') return [{ type: 'text', text: output }];
+  return output.map((part: ContentPart) =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : { type: part.type, data: part.data, mimeType: part.mimeType },
+  );
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
