@@ -1,5 +1,6 @@
 // One measured step of the knowledge-base bench in its own process (so RSS is its own):
-//   build <dir> <capMB>  — RagStore.add of the corpus (read, chunk 800/80, index, chunk files, save)
+//   build <dir> <capMB>  — RagStore.add of the corpus, one file read at a time (read, chunk 800/80,
+//                          index, segment files, save index.bin)
 //   load <dir>           — a fresh RagStore loads the stored index and answers the queries
 //   naive <capMB>        — read every file, then answer each query by scanning all the text
 //   quality <dir>        — README questions against a RagStore of node_modules READMEs: hit@4
@@ -63,17 +64,21 @@ if (mode === 'build') {
 } else if (mode === 'load') {
   const store = new RagStore(arg);
   const t = now();
+  const c = process.cpuUsage();
   await store.load();
   const loadMs = now() - t;
-  out = { loadMs, ...(await timeQueries((q) => store.search(q, 4))), rssMB: rssMB() };
+  const loadCpuMs = cpuMs(c);
+  out = { loadMs, loadCpuMs, ...(await timeQueries((q) => store.search(q, 4))), rssMB: rssMB() };
 } else if (mode === 'naive') {
   const t = now();
+  const c = process.cpuUsage();
   const docs = [];
   for (const file of listCorpus(Number(arg) * 1024 * 1024).files) {
     const text = readText(file.path);
     if (text !== undefined) docs.push({ source: file.path, lower: text.toLowerCase() });
   }
   const loadMs = now() - t;
+  const loadCpuMs = cpuMs(c);
   const times = await timeQueries(async (q) => {
     const words = q
       .toLowerCase()
@@ -87,7 +92,7 @@ if (mode === 'build') {
     }
     return scored.sort((a, b) => b[0] - a[0]).slice(0, 4);
   });
-  out = { loadMs, ...times, rssMB: rssMB() };
+  out = { loadMs, loadCpuMs, ...times, rssMB: rssMB() };
 } else if (mode === 'quality') {
   const store = new RagStore(arg);
   await store.add(

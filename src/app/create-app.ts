@@ -18,7 +18,7 @@ import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
-import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
+import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import { ragExtension } from '../extensions/rag.js';
 import { todoExtension } from '../extensions/todos.js';
@@ -216,7 +216,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await extensions.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
-    memoryExtension(createMemoryBank({ projectDir, userDir, redact })),
+    memoryExtension(createMemoryBank({ projectDir, userDir, redact }), memoryTrustOptions(trust, projectDir)),
     ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
     mcpExtension(mcp, {
       acceptsMedia: provider.acceptsMedia,

@@ -25,6 +25,8 @@ export interface TurnFace {
   print(text: string, kind: OutputKind): void;
   /** /exit: the face ends the run. */
   exit(): void;
+  /** A command's progress line (`run` tells one command's line from the next one's). */
+  progress?(run: number, text: string, final: boolean): void;
   turnStarted?(input: string): void;
   event?(event: AgentEvent): void;
   turnEnded?(input: string, outcome: TurnOutcome): void;
@@ -38,6 +40,7 @@ export class TurnController {
   private readonly commandAborts = new Set<AbortController>();
   private readonly queue: string[] = [];
   private closed = false;
+  private commandRuns = 0;
 
   constructor(
     private readonly app: TurnApp,
@@ -87,6 +90,7 @@ export class TurnController {
       return false;
     }
     const abort = new AbortController();
+    const run = ++this.commandRuns;
     this.commandAborts.add(abort);
     let failed = false;
     try {
@@ -99,6 +103,7 @@ export class TurnController {
           this.face.print(text, kind ?? 'system');
         },
         exit: () => this.face.exit(),
+        progress: (text, final) => this.face.progress?.(run, text, final),
         // A prompt command's text is the person's next message.
         submit: async (text) => {
           if (this.running) {

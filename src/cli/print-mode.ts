@@ -16,6 +16,7 @@ import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/type
 import { formatToolLine } from '../tools/format.js';
 import { outputToText } from '../tools/types.js';
 import { visible } from '../util/terminal-text.js';
+import { progressLine } from './progress-line.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -56,6 +57,7 @@ export async function runPrint(
   const controller = new TurnController(app, {
     print: (text, kind) => (kind === 'error' ? io.stderr : io.stdout).write(`${visible(text)}\n`),
     exit: () => undefined,
+    progress: progressLine(io.stderr),
     event: (event) => {
       reasoning.apply(event);
       progress(event, io, format);

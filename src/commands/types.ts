@@ -9,6 +9,12 @@ export type OutputKind = 'system' | 'error';
 export interface CommandContext {
   /** Writes a line (or block) to the transcript / stdout. */
   print(text: string, kind?: OutputKind): void;
+  /**
+   * A progress line for a long command (`/rag add`): the TUI shows it in place, each call
+   * replacing the last; print mode writes it to stderr (redrawn on a terminal, else at most once
+   * a second). `final` marks the last one. Absent where a face shows no progress.
+   */
+  progress?(text: string, final: boolean): void;
   /** Ask the face to end the session (TUI: stop servers, restore the terminal, print `bye`). */
   exit(): void;
   /** The face's command table, so /help can list every command. */

@@ -4,11 +4,16 @@
  * <src>`, `/rag search <q>`. Sources must be inside the root or http(s) URLs (fetched with the
  * fetch tool's address rules and `fetch.allowHosts`).
  */
+
+import type { CommandContext } from '../commands/types.js';
+import { type AddProgress, formatProgress } from '../rag/progress.js';
 import { isUrl, listFiles, readSourceFile, readUrl, type SourceItem } from '../rag/sources.js';
 import type { AddResult, RagHit, RagStore } from '../rag/store.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
 import type { Extension } from './types.js';
+
+const PROGRESS_MS = 100;
 
 export interface RagOptions {
   store: RagStore;
@@ -21,27 +26,35 @@ export function ragExtension(options: RagOptions): Extension {
   const addSources = async (
     sources: readonly string[],
     signal: AbortSignal,
-    progress?: (done: number, total: number, result: AddResult) => void,
+    progress?: (p: AddProgress) => void,
   ): Promise<AddResult[]> => {
     const plan: Array<{ url: string } | { file: string }> = [];
     for (const source of sources) {
       if (isUrl(source)) plan.push({ url: source });
       else for (const file of await listFiles(source, options.root, signal)) plan.push({ file });
     }
+    const state: AddProgress = { done: 0, total: plan.length, bytes: 0, current: undefined };
+    // Documents are read one at a time as the store takes them: memory holds one, not the corpus.
     async function* items(): AsyncGenerator<SourceItem> {
       for (const step of plan) {
         if (signal.aborted) return;
+        state.current = 'url' in step ? step.url : step.file;
+        let item: SourceItem;
         if ('url' in step) {
           try {
-            yield await readUrl(step.url, { root: options.root, allowHosts: options.allowHosts, signal });
+            item = await readUrl(step.url, { root: options.root, allowHosts: options.allowHosts, signal });
           } catch (error) {
-            yield { kind: 'skipped', key: step.url, reason: (error as Error).message };
+            item = { kind: 'skipped', key: step.url, reason: (error as Error).message };
           }
-        } else yield await readSourceFile(options.root, step.file);
+        } else item = await readSourceFile(options.root, step.file);
+        if (item.kind === 'text') state.bytes += item.bytes;
+        yield item;
       }
     }
-    let done = 0;
-    return store.add(items(), (result) => progress?.(++done, plan.length, result));
+    return store.add(items(), () => {
+      state.done++;
+      progress?.(state);
+    });
   };
 
   const addTool: Tool = {
@@ -114,10 +127,16 @@ export function ragExtension(options: RagOptions): Extension {
           try {
             if (sub === 'add') {
               if (rest.length === 0) return ctx.print('usage: /rag add <file|folder|glob|url>…', 'error');
-              const results = await addSources(rest, ctx.signal, (done, total, result) =>
-                ctx.print(`${bar(done, total)} ${done}/${total} ${visibleLine(describeResult(result))}`),
-              );
+              const show = throttled(ctx);
+              let results: AddResult[];
+              try {
+                results = await addSources(rest, ctx.signal, show.update);
+              } finally {
+                // Ends the line even when the add fails (a terminal's redrawn line gets its newline).
+                show.end();
+              }
               ctx.print(summarise(results));
+              for (const note of store.takeNotes()) ctx.print(note);
               return;
             }
             if (sub === 'remove') {
@@ -128,6 +147,7 @@ export function ragExtension(options: RagOptions): Extension {
                   ? `no source ${visible(rest.join(' '))} in the knowledge base`
                   : `removed ${gone.map(visible).join(', ')}`,
               );
+              for (const note of store.takeNotes()) ctx.print(note);
               return;
             }
             if (sub === 'search') {
@@ -151,6 +171,11 @@ export function ragExtension(options: RagOptions): Extension {
             const lines = [
               `knowledge base: ${sources} sources, ${chunks} chunks, ${kb(bytes)} of text, ${kb(await store.diskBytes())} on disk`,
             ];
+            if (store.storeFormat === 1)
+              lines.push(
+                '  stored in format 1 (a file per source); the next /rag add or /rag remove moves it to format 2',
+              );
+            for (const note of store.takeNotes()) lines.push(`  ${note}`);
             for (const s of store.list())
               lines.push(`  ${visible(s.source)}  ${s.chunks} chunks, ${kb(s.bytes)}`);
             ctx.print(lines.join('\n'));
@@ -171,10 +196,22 @@ function kb(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function bar(done: number, total: number): string {
-  const width = 20;
-  const filled = total === 0 ? width : Math.round((done / total) * width);
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+/** Progress at most every 100 ms (a 10,000-file add would flood a face), and always the last. */
+function throttled(ctx: CommandContext): { update: (p: AddProgress) => void; end: () => void } {
+  let last: AddProgress | undefined;
+  let shownAt = 0;
+  return {
+    update(p) {
+      last = p;
+      const now = Date.now();
+      if (now - shownAt < PROGRESS_MS) return;
+      shownAt = now;
+      ctx.progress?.(formatProgress(p), false);
+    },
+    end() {
+      if (last) ctx.progress?.(formatProgress(last), true);
+    },
+  };
 }
 
 function describeResult(result: AddResult): string {

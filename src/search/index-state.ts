@@ -21,7 +21,7 @@ export interface IndexState {
   stem: boolean;
   /** Document number → id (undefined once removed). */
   docIds: (string | undefined)[];
-  docNums: Map<string, number>;
+  docNums: DocNumbers;
   /** Per field, document number → number of terms in that field. */
   lengths: Uint32Array[];
   /** Per field, the sum of `lengths` over live documents. */
@@ -52,7 +52,7 @@ export function newState(fields: FieldSpec[], k1: number, b: number, stem: boole
     b,
     stem,
     docIds: [],
-    docNums: new Map(),
+    docNums: new DocNumbers([]),
     lengths: fields.map(() => new Uint32Array(64)),
     totalLength: fields.map(() => 0),
     terms: [],
@@ -62,6 +62,52 @@ export function newState(fields: FieldSpec[], k1: number, b: number, stem: boole
     frozen: undefined,
     forward: undefined,
   };
+}
+
+/**
+ * Id → document number. Built from the id list on first use: a loaded index that only answers
+ * queries never pays for a map of 150,000 ids (most of a large load); the first change does.
+ */
+export class DocNumbers {
+  private map: Map<string, number> | undefined;
+  private readonly count: number;
+
+  /** `ids[0 .. length)` (documents in number order, no holes) are the documents at creation. */
+  constructor(private ids: readonly (string | undefined)[] | undefined) {
+    this.count = ids?.length ?? 0;
+  }
+
+  get size(): number {
+    return this.map ? this.map.size : this.count;
+  }
+
+  get(id: string): number | undefined {
+    return this.built().get(id);
+  }
+
+  has(id: string): boolean {
+    return this.built().has(id);
+  }
+
+  set(id: string, num: number): void {
+    this.built().set(id, num);
+  }
+
+  delete(id: string): boolean {
+    return this.built().delete(id);
+  }
+
+  /** Builds the map now; a stored index naming one id twice is refused here. */
+  built(): Map<string, number> {
+    if (this.map) return this.map;
+    const map = new Map<string, number>();
+    const ids = this.ids ?? [];
+    for (let num = 0; num < this.count; num++) map.set(ids[num]!, num);
+    if (map.size !== this.count) formatError('two documents have the same id');
+    this.map = map;
+    this.ids = undefined;
+    return map;
+  }
 }
 
 export interface FrozenPostings {
@@ -180,5 +226,5 @@ export function compactDocs(s: IndexState): void {
   });
   s.forward?.renumber((doc) => remap[doc]!);
   s.docIds = ids;
-  s.docNums = new Map(ids.map((id, num) => [id!, num]));
+  s.docNums = new DocNumbers(ids);
 }

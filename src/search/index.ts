@@ -16,6 +16,7 @@
  * rag.replace(id, doc);  rag.remove(id);              // add-or-replace; remove → false if absent
  * const json = rag.toJSON();                          // plain JSON value: JSON.stringify to store
  * const again = loadIndex(JSON.parse(stored));        // SearchIndexFormatError on a bad/old file
+ * const big = loadIndexBytes(rag.toBytes());          // binary form: faster for large indexes
  * tokenize('getIssueComments');                       // → ['get', 'issue', 'comments']
  * ```
  *
@@ -25,6 +26,8 @@
  * in the JSON: give it to `loadIndex` again. Ids are the caller's strings; the index stores no
  * text (keep chunks and their citations next to it).
  */
+
+import { decodeIndexBytes } from './binary.js';
 import { type QueryBehaviour, SearchIndex } from './bm25-index.js';
 import { decodeIndexState } from './serialize.js';
 
@@ -59,4 +62,9 @@ export interface LoadOptions extends QueryBehaviour {
 /** An index from `index.toJSON()`'s value; throws `SearchIndexFormatError` on anything else. */
 export function loadIndex(value: unknown, options: LoadOptions = {}): SearchIndex {
   return new SearchIndex(decodeIndexState(value, options.fields), options);
+}
+
+/** An index from `index.toBytes()`'s output; throws `SearchIndexFormatError` on anything else. */
+export function loadIndexBytes(bytes: Uint8Array, options: LoadOptions = {}): SearchIndex {
+  return new SearchIndex(decodeIndexBytes(bytes, options.fields), options);
 }

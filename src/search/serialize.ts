@@ -8,7 +8,7 @@
  * refused the same way so its owner rebuilds it.
  */
 import { formatError as fail, SearchIndexFormatError } from './format-error.js';
-import { type IndexState, postingsOf } from './index-state.js';
+import { DocNumbers, type IndexState, postingsOf } from './index-state.js';
 import { ByteReader, ByteWriter } from './postings.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 
@@ -36,7 +36,23 @@ export interface SerializedIndex {
 
 export { SearchIndexFormatError };
 
+/** The parts of a serialised index: the JSON form base64s the bytes, the binary form stores them. */
+export interface IndexParts {
+  header: Omit<SerializedIndex, 'ids' | 'terms' | 'lengths' | 'postings'>;
+  ids: string[];
+  terms: string[];
+  lengths: Uint8Array;
+  postings: Uint8Array;
+  /** Per key, the byte length of its postings (the binary form stores it: no scan at load). */
+  listSizes: Uint8Array;
+}
+
 export function serializeIndex(s: IndexState): SerializedIndex {
+  const { header, ids, terms, lengths, postings } = serializeParts(s);
+  return { ...header, ids, terms, lengths: toBase64(lengths), postings: toBase64(postings) };
+}
+
+export function serializeParts(s: IndexState): IndexParts {
   // Live documents renumbered densely (numbers only grow, so posting order is kept).
   const remap = new Int32Array(s.docIds.length).fill(-1);
   const ids: string[] = [];
@@ -65,8 +81,10 @@ export function serializeIndex(s: IndexState): SerializedIndex {
   present.sort((a, b) => (s.terms[a]! < s.terms[b]! ? -1 : 1));
   const terms = present.map((termId) => s.terms[termId]!);
   const postings = new ByteWriter();
+  const listSizes = new ByteWriter();
   for (const termId of present) {
     for (let f = 0; f < F; f++) {
+      const start = postings.length;
       const list = postingsOf(s, termId * F + f);
       const n = list?.length ?? 0;
       postings.varint(n);
@@ -77,20 +95,24 @@ export function serializeIndex(s: IndexState): SerializedIndex {
         postings.varint(list!.data[i * 2 + 1]!);
         previous = doc;
       }
+      listSizes.varint(postings.length - start);
     }
   }
   return {
-    format: INDEX_FORMAT,
-    version: INDEX_VERSION,
-    analyzer: ANALYZER_VERSION,
-    k1: s.k1,
-    b: s.b,
-    stem: s.stem,
-    fields: s.fields.map((f) => ({ name: f.name, boost: f.boost })),
+    header: {
+      format: INDEX_FORMAT,
+      version: INDEX_VERSION,
+      analyzer: ANALYZER_VERSION,
+      k1: s.k1,
+      b: s.b,
+      stem: s.stem,
+      fields: s.fields.map((f) => ({ name: f.name, boost: f.boost })),
+    },
     ids,
     terms,
-    lengths: toBase64(lengths.result()),
-    postings: toBase64(postings.result()),
+    lengths: lengths.result(),
+    postings: postings.result(),
+    listSizes: listSizes.result(),
   };
 }
 
@@ -101,6 +123,26 @@ export function decodeIndexState(
 ): IndexState {
   if (typeof value !== 'object' || value === null) fail('not a JSON object');
   const v = value as Partial<Record<keyof SerializedIndex, unknown>>;
+  return decodeParts(
+    v,
+    boosts,
+    () => ({ ids: stringList(v.ids, 'ids'), terms: stringList(v.terms, 'terms') }),
+    () => ({ lengths: base64(v.lengths, 'lengths'), postings: base64(v.postings, 'postings') }),
+  );
+}
+
+/**
+ * The state from a header's values (checked here), then the id and term lists, then the two byte
+ * sections, each read only once what comes before is checked. Shared by the JSON form and the
+ * binary one (binary.ts).
+ */
+export function decodeParts(
+  v: Partial<Record<keyof SerializedIndex, unknown>>,
+  boosts: Readonly<Record<string, { boost?: number }>>,
+  lists: () => { ids: string[]; terms: string[] },
+  sections: () => { lengths: Uint8Array; postings: Uint8Array; listSizes?: Uint8Array },
+  lazyIds = false,
+): IndexState {
   if (v.format !== INDEX_FORMAT) fail(`format is not "${INDEX_FORMAT}"`);
   if (v.version !== INDEX_VERSION) fail(`version ${String(v.version)} is not ${INDEX_VERSION}`);
   if (v.analyzer !== ANALYZER_VERSION) {
@@ -122,18 +164,16 @@ export function decodeIndexState(
     return { name: f.name, boost };
   });
   if (new Set(fields.map((f) => f.name)).size !== fields.length) fail('two fields have the same name');
-  const ids = stringList(v.ids, 'ids');
-  const docNums = new Map<string, number>();
-  for (let num = 0; num < ids.length; num++) docNums.set(ids[num]!, num);
-  if (docNums.size !== ids.length) fail('two documents have the same id');
-  const terms = stringList(v.terms, 'terms');
+  const { ids, terms } = lists();
+  const docNums = new DocNumbers(ids);
+  if (!lazyIds) docNums.built();
   for (let i = 1; i < terms.length; i++) {
     if (!(terms[i - 1]! < terms[i]!)) fail('terms are not sorted, or one is listed twice');
   }
 
   const D = ids.length;
   const F = fields.length;
-  const lengthBytes = base64(v.lengths, 'lengths');
+  const { lengths: lengthBytes, postings: bytes, listSizes } = sections();
   const lengthReader = new ByteReader(lengthBytes, 0, lengthBytes.length);
   const lengths: Uint32Array[] = [];
   const totalLength: number[] = [];
@@ -152,7 +192,6 @@ export function decodeIndexState(
   });
 
   const keys = terms.length * F;
-  const bytes = base64(v.postings, 'postings');
 
   return {
     fields,
@@ -167,7 +206,12 @@ export function decodeIndexState(
     sortedTerms: terms.length,
     termIds: new Map(),
     postings: new Array(keys),
-    frozen: { bytes, offsets: postingOffsets(bytes, keys, D), keys, docs: D },
+    frozen: {
+      bytes,
+      offsets: listSizes ? offsetsFromSizes(listSizes, keys, bytes.length) : postingOffsets(bytes, keys, D),
+      keys,
+      docs: D,
+    },
     forward: undefined,
   };
 }
@@ -201,6 +245,23 @@ function postingOffsets(bytes: Uint8Array, keys: number, D: number): Float64Arra
   }
   offsets[keys] = pos;
   if (pos !== end) fail('postings has data past its end');
+  return offsets;
+}
+
+/** The same offsets from stored list sizes; each list is still checked when first decoded. */
+function offsetsFromSizes(sizes: Uint8Array, keys: number, total: number): Float64Array {
+  const offsets = new Float64Array(keys + 1);
+  const reader = new ByteReader(sizes, 0, sizes.length);
+  decoding('list sizes', () => {
+    let pos = 0;
+    for (let key = 0; key < keys; key++) {
+      offsets[key] = pos;
+      pos += reader.varint();
+    }
+    offsets[keys] = pos;
+    if (!reader.done) fail('list sizes has data past its end');
+    if (pos !== total) fail('list sizes do not add up to the postings');
+  });
   return offsets;
 }
 

@@ -11,7 +11,7 @@ import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { userStateDir } from '../config/paths.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
-import { createMemoryBank, memoryExtension } from '../extensions/memory.js';
+import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
 import { ragExtension } from '../extensions/rag.js';
 import { loadPermissionConfig } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
@@ -100,7 +100,10 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
   host.onNotice((message) => options.notice(message));
   await host.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
-    memoryExtension(createMemoryBank({ projectDir, userDir, redact })),
+    memoryExtension(
+      createMemoryBank({ projectDir, userDir, redact }),
+      memoryTrustOptions(options.trust, projectDir),
+    ),
     ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
   );
   const tools: ServedTool[] = [];

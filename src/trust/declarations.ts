@@ -2,11 +2,12 @@
  * What a project folder declares that only takes effect once the person trusts the folder: its
  * MCP servers (`.geekagent/mcp.json`), its `allow` rules (tool and annotation rules), `fetch.allowHosts` and a `root` outside
  * the folder (`.geekagent/GeekAgent.json`), its custom agents (`.geekagent/agents/*.md`: they
- * choose tools and instructions), and the model settings of its `.env`. Read raw (nothing expanded,
+ * choose tools and instructions), its project memory (`.geekagent/memory.json`: recalled into the
+ * system prompt), and the model settings of its `.env`. Read raw (nothing expanded,
  * nothing run), each as one item with a stable identity and a canonical value to compare.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DOTENV_FILE, readModelDotEnv } from '../config/dotenv.js';
 import { projectSkillLocations, SKILL_FILE, skillFolders } from '../config/skill-paths.js';
@@ -23,14 +24,16 @@ export type DeclarationKind =
   | 'root'
   | 'env'
   | 'skill'
-  | 'agent';
+  | 'agent'
+  | 'memory';
 
 export interface Declaration {
   /**
    * Identity in the trust record: `server:<name>`, `allow:<pattern>`,
    * `annotation:<hint>:<pattern>` (an annotation rule that allows), `fetch:<host>` (a
    * `fetch.allowHosts` entry), `root`, `env:<KEY>`, `skill:<folder>` (a project skill, relative to
-   * the project folder: its instructions and tools reach the model, its mcp.json starts servers), `agent:<file name>`.
+   * the project folder: its instructions and tools reach the model, its mcp.json starts servers), `agent:<file name>`,
+   * `memory` (the project's `.geekagent/memory.json`: recalled into the system prompt).
    */
   key: string;
   kind: DeclarationKind;
@@ -76,10 +79,11 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, value]) => envDeclaration(files.dotenv, name, value));
   const agents = agentDeclarations(path.join(dir, '.geekagent', 'agents'));
+  const memory = memoryDeclarations(dir);
   return {
     projectDir: dir,
     folder,
-    items: [...servers, ...permissions, ...env, ...skillDeclarations(dir), ...agents],
+    items: [...servers, ...permissions, ...env, ...skillDeclarations(dir), ...agents, ...memory],
   };
 }
 
@@ -135,6 +139,27 @@ export function agentDeclarations(folder: string): Declaration[] {
     return [{ key: `agent:${name}`, kind: 'agent' as const, name, file, value, text: agentText(name) }];
   });
 }
+
+/**
+ * The project's memory file, when there is one. Valued by its presence, not its content: the
+ * agent rewrites it every `memory_write`, and a trusted folder's own notes must not ask again
+ * (its writes are recorded as trusted, see create-app); a cloned repository's notes are asked.
+ */
+export function memoryDeclarations(projectDir: string): Declaration[] {
+  const file = path.join(projectDir, '.geekagent', 'memory.json');
+  try {
+    if (!lstatSync(file).isFile()) return [];
+  } catch {
+    return [];
+  }
+  return [memoryDeclaration(file)];
+}
+
+export function memoryDeclaration(file: string): Declaration {
+  return { key: 'memory', kind: 'memory', name: 'memory.json', file, value: 'present', text: MEMORY_TEXT };
+}
+
+export const MEMORY_TEXT = 'project memory .geekagent/memory.json (notes recalled into the prompt)';
 
 export function agentText(name: string): string {
   return `custom agent .geekagent/agents/${name} (its tools and instructions)`;

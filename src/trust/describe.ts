@@ -42,6 +42,7 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   if (env > 0) parts.push(`.env (${plural(env, 'setting')})`);
   const skills = count('skill');
   if (skills > 0) parts.push(plural(skills, 'project skill'));
+  if (count('memory') > 0) parts.push('.geekagent/memory.json (project memory)');
   return parts.join(', ');
 }
 

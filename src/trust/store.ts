@@ -188,5 +188,7 @@ function wasText(item: Declaration, before: string): string {
       return `${agentText(item.name)} (a different text)`;
     case 'skill':
       return `${item.text} (different content)`;
+    case 'memory':
+      return item.text;
   }
 }

@@ -27,7 +27,7 @@ export class BlockSplitter {
 
   /** The blocks of `text`; when it does not extend the previous text, starts over. */
   update(text: string): Blocks {
-    if (!text.startsWith(this.text)) this.reset();
+    if (!extends_(text, this.text)) this.reset();
     this.text = text;
     let at = this.scanned;
     for (;;) {
@@ -69,4 +69,17 @@ export class BlockSplitter {
     this.fence = undefined;
     this.boundary = undefined;
   }
+}
+
+/** Compared at their ends, not in full: streamed text only grows, and this runs every frame on megabytes. */
+const PROBE = 256;
+
+/** Whether `text` continues `before` (probed at the start and at the end of `before`). */
+function extends_(text: string, before: string): boolean {
+  if (text.length < before.length) return false;
+  if (before.length <= 2 * PROBE) return text.startsWith(before);
+  return (
+    text.startsWith(before.slice(0, PROBE)) &&
+    text.startsWith(before.slice(before.length - PROBE), before.length - PROBE)
+  );
 }

@@ -53,6 +53,9 @@ export function shortenPath(full: string, width: number): string {
   return short.length <= width ? short : `${short.slice(0, Math.max(1, width - 1))}…`;
 }
 
+/** One formatter for every frame: `toLocaleString` builds a new one per call, costly 20 times a second. */
+const NUMBER = new Intl.NumberFormat('en-US');
+
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return NUMBER.format(n);
 }

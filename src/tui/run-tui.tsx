@@ -3,7 +3,6 @@
  * (alternate screen, raw keys), renders, starts the MCP servers, and on exit stops every server,
  * restores the terminal and prints `bye`. Signals end the run the same way.
  */
-import { render } from 'ink';
 import type { App, AppOptions } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
@@ -13,9 +12,9 @@ import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
 import { trustQuestionLines, untrustedNotice } from '../trust/describe.js';
 import { TuiApprover } from './approver.js';
-import { TuiApp } from './components/TuiApp.js';
 import { TuiElicitor } from './elicitor.js';
 import { InputHistory } from './history.js';
+import { loadProductionReact } from './react-production.js';
 import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
 import { askTrust } from './trust-question.js';
@@ -100,6 +99,8 @@ async function runInScope(
   folder: FolderTrust,
   { tracker, onShutdown, beforeFatal }: TuiScope,
 ): Promise<number> {
+  // First, while nothing runs alongside that could see the NODE_ENV it sets for the load.
+  const { mount } = await loadProductionReact(() => import('./mount.js'), io.env);
   const approver = new TuiApprover();
   const elicitor = new TuiElicitor();
   // The session exists only after the app; sampling reports to it through this late link.
@@ -130,19 +131,12 @@ async function runInScope(
 
   const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
   const releaseOutput = captureOutput((text, kind) => session.notice(text, kind));
-  const ink = render(<TuiApp session={session} stdout={io.stdout} />, {
-    stdin: io.stdin,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    exitOnCtrlC: false,
-    // Our own capture turns console output into transcript lines instead of printing it.
-    patchConsole: false,
-  });
+  const unmount = mount(session, io);
   let restored = false;
   const restoreTerminal = () => {
     if (restored) return;
     restored = true;
-    ink.unmount();
+    unmount();
     leaveFullScreen();
     releaseOutput();
   };

@@ -20,8 +20,13 @@ export const GREETING = 'GeekAgent — MCP-first terminal agent';
 export const GREETING_HINT =
   'Type /help for commands. Servers in .geekagent/mcp.json connect automatically; /mcp shows them.';
 
-/** The shortest time between two screen updates the session asks for. */
-const FRAME_MS = 16;
+/**
+ * The shortest time between two screen updates the session asks for (20 a second). Keys do not
+ * wait for it: the input line is the screen's own state and draws at once.
+ */
+const FRAME_MS = 50;
+/** …and the longest: however slow drawing gets, the screen still follows a few times a second. */
+const MAX_FRAME_MS = 250;
 
 /** Messages of a continued session shown again when it opens. */
 const RECAP_MESSAGES = 6;
@@ -47,7 +52,11 @@ export class TuiSession {
   private current: SessionSnapshot;
   private dirty = false;
   private notifyScheduled: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  /** The scheduled update waits out the frame gap (a timer), rather than the next tick. */
+  private notifyPaced = false;
   private notifiedAt = 0;
+  /** The wait between two updates: `FRAME_MS`, longer while frames are slow to draw. */
+  private frameGap = FRAME_MS;
   /** Resolves once the person asked to leave (/exit, Ctrl+D, Ctrl+C when idle). */
   readonly exited: Promise<void>;
 
@@ -59,10 +68,14 @@ export class TuiSession {
     this.controller = new TurnController(deps.app, {
       print: (text, kind) => this.notice(text, kind === 'error' ? 'error' : 'system'),
       exit: () => this.requestExit(),
+      progress: (run, text) => {
+        this.transcript.progress(run, text);
+        this.refresh();
+      },
       turnStarted: (input) => this.turnStarted(input),
       event: (event) => {
         this.view.apply(event);
-        this.refresh();
+        this.refresh(true);
       },
       turnEnded: (_input, outcome) => this.turnEnded(outcome),
       queueChanged: () => this.refresh(),
@@ -222,20 +235,35 @@ export class TuiSession {
 
   /**
    * Marks the view changed and tells listeners once per tick: a streamed reply brings hundreds of
-   * text deltas in one burst, and each would otherwise cost a full render. A fast stream gets at
-   * most one update per frame (16 ms), so layout never starves the keys.
+   * text deltas in one burst, and each would otherwise cost a full render. The model's events are
+   * `paced`: at most one update per frame (`frameGap`), so layout never starves the keys. What the
+   * person did and the turn's end draw on the next tick, not behind the stream's frame.
    */
-  private refresh(): void {
+  private refresh(paced = false): void {
     this.dirty = true;
-    if (this.notifyScheduled) return;
-    const notify = () => {
+    if (this.notifyScheduled && this.notifyPaced && !paced) {
+      clearTimeout(this.notifyScheduled as NodeJS.Timeout);
       this.notifyScheduled = undefined;
-      this.notifiedAt = Date.now();
-      for (const listener of this.listeners) listener();
-    };
-    const wait = this.notifiedAt + FRAME_MS - Date.now();
-    this.notifyScheduled = wait > 0 ? setTimeout(notify, wait) : setImmediate(notify);
+    }
+    if (this.notifyScheduled) return;
+    const wait = paced ? this.notifiedAt + this.frameGap - Date.now() : 0;
+    this.notifyPaced = wait > 0;
+    this.notifyScheduled = wait > 0 ? setTimeout(this.notify, wait) : setImmediate(this.notify);
   }
+
+  private readonly notify = (): void => {
+    this.notifyScheduled = undefined;
+    const started = Date.now();
+    this.notifiedAt = started;
+    for (const listener of this.listeners) listener();
+    // React and Ink draw in the microtasks after this: by the next macrotask the frame is done.
+    // The next one waits twice as long as this one took, so drawing takes at most a third of the
+    // time however loaded the machine is (wall time counts the waits for a CPU), and keys and the
+    // stream keep the rest.
+    setImmediate(() => {
+      this.frameGap = Math.min(MAX_FRAME_MS, Math.max(FRAME_MS, 2 * (Date.now() - started)));
+    });
+  };
 
   private build(): SessionSnapshot {
     const { app, approver } = this.deps;

@@ -21,6 +21,8 @@ export class TranscriptStore {
   private chars = 0;
   /** The entry that deltas extend (the last one), and the deltas not yet joined into it. */
   private open: { id: number; kind: 'model' | 'reasoning'; pending: string[] } | undefined;
+  /** The progress line of the latest command that showed one. */
+  private progressLine: { run: number; id: number } | undefined;
 
   get entries(): readonly Entry[] {
     this.flush();
@@ -30,6 +32,23 @@ export class TranscriptStore {
   line(kind: LineKind, text: string): void {
     this.close();
     this.push({ id: this.nextId++, kind, text });
+  }
+
+  /**
+   * A command's progress line: the first call of a run adds a line, later ones replace its text
+   * in place (a bar, not a line per step) while it is still in the transcript.
+   */
+  progress(run: number, text: string): void {
+    this.flush();
+    const at = this.progressLine?.run === run ? this.indexOf(this.progressLine.id) : -1;
+    const entry = this.list[at];
+    if (entry === undefined || !('text' in entry) || entry.kind !== 'system') {
+      this.line('system', text);
+      this.progressLine = { run, id: this.nextId - 1 };
+      return;
+    }
+    this.chars += text.length - entry.text.length;
+    this.replace(at, { ...entry, text });
   }
 
   question(request: ApprovalRequest, answer: ApprovalAnswer): void {
@@ -109,6 +128,11 @@ export class TranscriptStore {
     const last = this.list[index];
     if (last?.id === open.id && last.kind === 'reasoning')
       this.replace(index, { ...last, endedAt: now ?? Date.now() });
+  }
+
+  private indexOf(id: number): number {
+    for (let i = this.list.length - 1; i >= 0; i--) if (this.list[i]!.id === id) return i;
+    return -1;
   }
 
   private replace(index: number, entry: Entry): void {

@@ -4,9 +4,11 @@
  * file re-indexed alone, CJK text found by a CJK query, a URL added through the fetch rules (a
  * local server on the GeekAgent.json allow list), `/rag remove`.
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createIndex } from '../../src/search/index.js';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 import { createProject, type Project, parseJsonOutput, runCli } from './harness.js';
 
@@ -50,7 +52,9 @@ describe('knowledge base', () => {
     const added = await run(['-p', '/rag add docs']);
     expect(added.stdout).toContain('knowledge base: 3 indexed, 0 unchanged, 1 duplicate, 1 skipped');
     expect(added.stdout).toMatch(/skipped docs\/logo\.png: binary/);
-    expect(added.stdout).toMatch(/\[#+\] 5\/5/);
+    // Progress goes to stderr (stdout stays the answer): piped, a compact line, always the last.
+    expect(added.stderr).toContain('[####################] 5/5 sources · ');
+    expect(added.stdout).not.toContain('[#');
 
     fake.push(
       { toolCalls: [call('rag_search', { query: 'how many gigawatts does the flux capacitor need' })] },
@@ -117,5 +121,33 @@ describe('knowledge base', () => {
     expect(found.stdout).toContain('old/guide.md:1');
     const listed = await run(['-p', '/rag']);
     expect(listed.stdout).toMatch(/knowledge base: 1 sources, 1 chunks/);
+  });
+
+  it('reads a knowledge base of the earlier format and moves it to format 2 on the next add, saying so', async () => {
+    const text = 'Backups run nightly at 02:00 to the cold storage bucket.';
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
+    const index = createIndex({ fields: { text: {} } });
+    index.add(`${hash}:0`, { text });
+    await project.write(
+      `.geekagent/rag/chunks/${hash}.json`,
+      JSON.stringify([{ line: 1, endLine: 1, text }]),
+    );
+    await project.write('.geekagent/rag/search-index.json', JSON.stringify(index.toJSON()));
+    await project.write(
+      '.geekagent/rag/catalog.json',
+      JSON.stringify({
+        version: 1,
+        sources: [{ source: 'old/guide.md', hash, bytes: 57, chunks: 1, added: '' }],
+      }),
+    );
+    const listed = await run(['-p', '/rag']);
+    expect(listed.stdout).toContain('knowledge base: 1 sources, 1 chunks');
+    expect(listed.stdout).toContain('stored in format 1');
+    await project.write('docs/new.md', 'Restores need two approvals.');
+    const added = await run(['-p', '/rag add docs']);
+    expect(added.stdout).toContain('moved the knowledge base to format 2 (2 sources');
+    expect((await run(['-p', '/rag search nightly cold storage'])).stdout).toContain('old/guide.md:1');
+    expect((await run(['-p', '/rag search two approvals'])).stdout).toContain('docs/new.md:1');
+    expect((await run(['-p', '/rag'])).stdout).not.toContain('format 1');
   });
 });

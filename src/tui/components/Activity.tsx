@@ -12,6 +12,7 @@ import type { RunningTool } from '../types.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const BAR_WIDTH = 16;
+const NUMBER = new Intl.NumberFormat('en-US');
 
 export interface ActivityProps {
   busy: boolean;
@@ -70,7 +71,7 @@ export function progressBar(progress: ToolProgress): string {
 export function rate(tokens: number, ms: number): string {
   if (tokens <= 0) return '';
   const perSecond = ms >= 500 ? ` · ${Math.round(tokens / (ms / 1000))} tok/s` : '';
-  return ` · ${tokens.toLocaleString('en-US')} tokens${perSecond}`;
+  return ` · ${NUMBER.format(tokens)} tokens${perSecond}`;
 }
 
 export function elapsed(ms: number): string {

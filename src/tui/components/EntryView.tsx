@@ -6,11 +6,17 @@ import { Text } from 'ink';
 import { memo } from 'react';
 import { visible } from '../../util/terminal-text.js';
 import type { Entry } from '../types.js';
-import { ClippedText, ModelText } from './LongText.js';
+import { type ClipProps, ClippedText, ModelText } from './LongText.js';
 import { AnsweredQuestion } from './Question.js';
 import { Reasoning } from './Reasoning.js';
 
-export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
+/** `renderRows`: how many rows of the entry's end the transcript lays out, estimated at `wrap` chars. */
+export const EntryView = memo(function EntryView({
+  entry,
+  renderRows,
+  wrap,
+}: { entry: Entry } & Omit<ClipProps, 'maxRows'>) {
+  const view = { renderRows, wrap };
   switch (entry.kind) {
     case 'question':
       return <AnsweredQuestion request={entry.request} answer={entry.answer} />;
@@ -19,22 +25,22 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
     case 'user':
       return <Text color="cyan">{`You › ${visible(entry.text)}`}</Text>;
     case 'model':
-      return <ModelText text={entry.text} />;
+      return <ModelText text={entry.text} {...view} />;
     case 'reasoning':
-      return <Reasoning entry={entry} />;
+      return <Reasoning entry={entry} {...view} />;
     case 'tool':
-      return <ClippedText text={entry.text} color="yellow" />;
+      return <ClippedText text={entry.text} color="yellow" {...view} />;
     case 'error':
-      return <ClippedText text={entry.text} color="red" />;
+      return <ClippedText text={entry.text} color="red" {...view} />;
     case 'system':
-      return <SystemText text={entry.text} />;
+      return <SystemText text={entry.text} {...view} />;
   }
 });
 
 /** System output (command results): `× name: error` lines of /mcp stand out in red. */
-function SystemText({ text: raw }: { text: string }) {
+function SystemText({ text: raw, ...view }: { text: string } & ClipProps) {
   const text = visible(raw);
-  if (!text.includes('× ')) return <ClippedText text={raw} color="gray" />;
+  if (!text.includes('× ')) return <ClippedText text={raw} color="gray" {...view} />;
   const lines = text.split('\n');
   const parts = [];
   for (let i = 0; i < lines.length; i++) {

@@ -7,7 +7,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useRef } from 'react';
 import { visible } from '../../util/terminal-text.js';
-import { CLIP_LINES, lastRows, rowsAtMost } from '../clip.js';
+import { CLIP_LINES, lastRows, rowsAtMost, WRAP } from '../clip.js';
 import { BlockSplitter } from '../markdown-blocks.js';
 import { Markdown } from './Markdown.js';
 
@@ -26,31 +26,47 @@ export function sizeOf(chars: number): string {
   return `${(chars / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/**
+ * What of an entry is laid out: `maxRows` is the clip (the note and the pager go by it), `renderRows`
+ * the transcript's window (rows estimated at `wrap` characters): only the end that can be on screen
+ * is laid out, since laying out and drawing rows off screen is what made streaming slow.
+ */
+export interface ClipProps {
+  maxRows?: number;
+  renderRows?: number;
+  wrap?: number;
+}
+
+/** Characters before the last `maxRows` rows, or 0 when the text is not clipped. */
+function hiddenBeyond(text: string, maxRows: number): number {
+  return rowsAtMost(text, maxRows) > maxRows ? text.length - lastRows(text, maxRows).length : 0;
+}
+
 /** A model answer, streamed or whole. */
 export const ModelText = memo(function ModelText({
   text,
   maxRows = CLIP_LINES,
-}: {
-  text: string;
-  maxRows?: number;
-}) {
+  renderRows = maxRows,
+  wrap = WRAP,
+}: { text: string } & ClipProps) {
   const splitter = useRef<BlockSplitter | undefined>(undefined);
   splitter.current ??= new BlockSplitter();
   const { done, tail } = splitter.current.update(text);
+  const windowed = renderRows < maxRows;
   const shown: ReactNode[] = [];
-  let budget = maxRows;
+  let budget = Math.min(maxRows, renderRows);
   let shownChars = 0;
   const count = done.length + (tail.trim() === '' ? 0 : 1);
   for (let i = count - 1; i >= 0 && budget > 0; i--) {
     const piece = i < done.length ? done[i]! : tail;
-    const rows = rowsAtMost(piece, budget);
+    const rows = rowsAtMost(piece, budget, windowed ? wrap : WRAP);
     if (shown.length > 0) shown.push(<Text key={`gap${i}`}> </Text>);
     if (rows <= budget) {
       shown.push(<Markdown key={i < done.length ? `b${i}` : 'tail'} text={piece} />);
       shownChars += piece.length;
       budget -= rows + 1;
     } else {
-      const part = lastRows(piece.replace(/\s+$/, ''), budget);
+      const part = lastRows(piece.replace(/\s+$/, ''), budget, windowed ? wrap : WRAP);
       shown.push(
         <Text key={`part${i}`} color={PROSE}>
           {visible(part)}
@@ -61,7 +77,7 @@ export const ModelText = memo(function ModelText({
     }
   }
   shown.reverse();
-  const hidden = text.length - shownChars;
+  const hidden = windowed ? hiddenBeyond(text, maxRows) : text.length - shownChars;
   return (
     <Box flexDirection="column">
       {shown}
@@ -75,17 +91,19 @@ export function ClippedText({
   text,
   color,
   maxRows = CLIP_LINES,
-}: {
-  text: string;
-  color: string;
-  maxRows?: number;
-}) {
-  if (rowsAtMost(text, maxRows) <= maxRows) return <Text color={color}>{visible(text)}</Text>;
-  const part = lastRows(text, maxRows);
+  renderRows = maxRows,
+  wrap = WRAP,
+}: { text: string; color: string } & ClipProps) {
+  const windowed = renderRows < maxRows;
+  const rows = Math.min(maxRows, renderRows);
+  if (rowsAtMost(text, rows, windowed ? wrap : WRAP) <= rows)
+    return <Text color={color}>{visible(text)}</Text>;
+  const part = lastRows(text, rows, windowed ? wrap : WRAP);
+  const hidden = windowed ? hiddenBeyond(text, maxRows) : text.length - part.length;
   return (
     <Box flexDirection="column">
       <Text color={color}>{visible(part)}</Text>
-      <ClipNote hiddenChars={text.length - part.length} />
+      {hidden > 0 ? <ClipNote hiddenChars={hidden} /> : null}
     </Box>
   );
 }

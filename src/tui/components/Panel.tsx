@@ -1,9 +1,11 @@
 /** The 28-column side panel: the core rows and every extension's rows, in panel order. */
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { PANEL_WIDTH, panelRows } from '../panel-lines.js';
 import type { PanelData } from '../types.js';
 
-export function Panel({ data }: { data: PanelData }) {
+/** Memoised: a keystroke redraws the screen with the same panel data. */
+export const Panel = memo(function Panel({ data }: { data: PanelData }) {
   return (
     <Box
       flexDirection="column"
@@ -29,4 +31,4 @@ export function Panel({ data }: { data: PanelData }) {
       </Box>
     </Box>
   );
-}
+});

@@ -8,7 +8,7 @@ import { memo } from 'react';
 import { visible } from '../../util/terminal-text.js';
 import { lastRows } from '../clip.js';
 import type { Entry } from '../types.js';
-import { ClippedText } from './LongText.js';
+import { type ClipProps, ClippedText } from './LongText.js';
 
 /** Lines of a streaming reasoning block that stay on screen. */
 export const REASONING_TAIL_LINES = 5;
@@ -20,7 +20,10 @@ export function thoughtFor(entry: Pick<ReasoningEntry, 'startedAt' | 'endedAt'>)
   return `Thought for ${seconds} s`;
 }
 
-export const Reasoning = memo(function Reasoning({ entry }: { entry: ReasoningEntry }) {
+export const Reasoning = memo(function Reasoning({
+  entry,
+  ...view
+}: { entry: ReasoningEntry } & Omit<ClipProps, 'maxRows'>) {
   if (entry.endedAt === undefined) {
     const tail = lastRows(entry.text.replace(/\s+$/, ''), REASONING_TAIL_LINES);
     return (
@@ -36,7 +39,7 @@ export const Reasoning = memo(function Reasoning({ entry }: { entry: ReasoningEn
   return (
     <Box flexDirection="column">
       <Text dimColor>{`${thoughtFor(entry)} (Ctrl+O to collapse)`}</Text>
-      <ClippedText text={entry.text.replace(/\s+$/, '')} color="gray" />
+      <ClippedText text={entry.text.replace(/\s+$/, '')} color="gray" {...view} />
     </Box>
   );
 });

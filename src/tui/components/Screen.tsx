@@ -7,6 +7,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../permissions/types.js';
+import { renderBudget, WRAP } from '../clip.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import type { KeyEvent } from '../keys.js';
@@ -169,7 +170,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     scroll > 0 ? 'scrolled up · PgDn for newer' : snapshot.busy ? 'Esc cancels · Enter queues' : '';
   return (
     <Box flexDirection="column" width={cols} height={rows}>
-      <Box flexDirection="row" flexGrow={1} flexShrink={1} overflow="hidden">
+      <Box flexDirection="row" flexGrow={1} flexShrink={1} overflowY="hidden">
         {pagerEntry && pagerEntry.kind !== 'question' && pager ? (
           <Box flexDirection="column" flexGrow={1} flexShrink={1}>
             <Pager text={pagerEntry.text} top={pager.top} height={pagerHeight} width={pagerWidth} />
@@ -184,6 +185,8 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
           <Transcript
             entries={snapshot.entries}
             scroll={scroll}
+            renderRows={renderBudget(rows, scroll)}
+            wrap={Math.min(WRAP, pagerWidth)}
             onMeasure={(visible, content) => {
               measured.current = { visible, content };
             }}

@@ -5,7 +5,7 @@
  */
 import { Box, type DOMElement, measureElement } from 'ink';
 import { useEffect, useRef } from 'react';
-import { CLIP_LINES, RENDER_LINE_BUDGET, rowsAtMost } from '../clip.js';
+import { CLIP_LINES, RENDER_LINE_BUDGET, rowsAtMost, WRAP } from '../clip.js';
 import type { Entry } from '../types.js';
 import { EntryView } from './EntryView.js';
 
@@ -18,28 +18,37 @@ export interface TranscriptProps {
   scroll?: number;
   /** Told the visible height and the content height after each layout, for paging and clamping. */
   onMeasure?: (visible: number, content: number) => void;
+  /** Rows to lay out, newest first (see `renderBudget`), estimated at `wrap` characters a row. */
+  renderRows?: number;
+  wrap?: number;
 }
 
-export function Transcript({ entries, scroll = 0, onMeasure }: TranscriptProps) {
+export function Transcript({
+  entries,
+  scroll = 0,
+  onMeasure,
+  renderRows = RENDER_LINE_BUDGET,
+  wrap = WRAP,
+}: TranscriptProps) {
   const outer = useRef<DOMElement>(null);
   const inner = useRef<DOMElement>(null);
   useEffect(() => {
     if (!onMeasure || !outer.current || !inner.current) return;
     onMeasure(measureElement(outer.current).height, measureElement(inner.current).height);
   });
-  const shown = newestWithin(entries);
+  const shown = newestWithin(entries, renderRows, wrap);
   return (
     <Box
       ref={outer}
       flexDirection="column"
       flexGrow={1}
       flexShrink={1}
-      overflow="hidden"
+      overflowY="hidden"
       justifyContent="flex-end"
     >
       <Box ref={inner} flexDirection="column" flexShrink={0} marginBottom={-scroll}>
         {shown.map((entry) => (
-          <EntryView key={entry.id} entry={entry} />
+          <EntryView key={entry.id} entry={entry} renderRows={Math.min(CLIP_LINES, renderRows)} wrap={wrap} />
         ))}
       </Box>
       {/* Takes the free space while the transcript is short, so it starts at the top. */}
@@ -52,12 +61,17 @@ export function Transcript({ entries, scroll = 0, onMeasure }: TranscriptProps) 
  * The newest entries that fit the row budget (each counted as at most its clipped height): only
  * these are laid out; older ones stay in memory as plain text, off screen.
  */
-export function newestWithin(entries: readonly Entry[]): readonly Entry[] {
+export function newestWithin(
+  entries: readonly Entry[],
+  budget = RENDER_LINE_BUDGET,
+  wrap = WRAP,
+): readonly Entry[] {
   let rows = 0;
   let first = entries.length;
-  while (first > 0 && entries.length - first < RENDERED_ENTRIES && rows < RENDER_LINE_BUDGET) {
+  const limit = Math.min(CLIP_LINES, budget);
+  while (first > 0 && entries.length - first < RENDERED_ENTRIES && rows < budget) {
     const entry = entries[first - 1]!;
-    rows += entry.kind === 'question' ? 4 : Math.min(CLIP_LINES + 1, rowsAtMost(entry.text, CLIP_LINES));
+    rows += entry.kind === 'question' ? 4 : Math.min(limit + 1, rowsAtMost(entry.text, limit, wrap));
     first--;
   }
   return first === 0 ? entries : entries.slice(first);

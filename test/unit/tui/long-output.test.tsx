@@ -10,6 +10,7 @@ import { ModelText } from '../../../src/tui/components/LongText.js';
 import { pagerRows } from '../../../src/tui/components/Pager.js';
 import { Reasoning } from '../../../src/tui/components/Reasoning.js';
 import { pagerMove } from '../../../src/tui/components/Screen.js';
+import { Transcript } from '../../../src/tui/components/Transcript.js';
 import { BlockSplitter } from '../../../src/tui/markdown-blocks.js';
 import { TranscriptStore } from '../../../src/tui/transcript-store.js';
 import { plain } from './helpers.js';
@@ -77,6 +78,24 @@ describe('long answers', () => {
     expect(frame.slice(frame.indexOf('line 995'))).not.toContain('**');
     expect(frame).toMatch(/↑ \d+ KB earlier not shown · Ctrl\+T pages through all of it/);
     expect(frame.split('\n').length).toBeLessThanOrEqual(CLIP_LINES + 2);
+  });
+
+  it('lays out only the rows the transcript window can show, keeping the clip note of the whole entry', () => {
+    const tool = Array.from({ length: 1000 }, (_, i) => `tool line ${i}`).join('\n');
+    const answer = Array.from({ length: 1000 }, (_, i) => `answer line ${i}${i % 5 === 4 ? '\n' : ''}`).join(
+      '\n',
+    );
+    const entries = [
+      { id: 1, kind: 'tool' as const, text: tool },
+      { id: 2, kind: 'model' as const, text: answer },
+    ];
+    const frame = frameOf(<Transcript entries={entries} renderRows={20} wrap={80} />);
+    expect(frame).toContain('answer line 999');
+    expect(frame).not.toContain('answer line 900');
+    // The entry above is not laid out at all: the window is full.
+    expect(frame).not.toContain('tool line');
+    expect(frame).toMatch(/↑ \d+ KB earlier not shown · Ctrl\+T pages through all of it/);
+    expect(frame.trimEnd().split('\n').length).toBeLessThanOrEqual(22);
   });
 
   it('estimates rows with wrapping, and cuts a huge single line from its end', () => {

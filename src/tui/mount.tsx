@@ -1,0 +1,29 @@
+/**
+ * Draws the TUI with Ink. Kept apart from run-tui so that React and Ink are loaded only through
+ * `loadMount`, which loads them as their production builds (see react-production.ts).
+ */
+import { render } from 'ink';
+import { TuiApp } from './components/TuiApp.js';
+import type { TuiSession } from './session.js';
+
+export interface MountIO {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** Renders the session full screen; the returned function unmounts. */
+export function mount(session: TuiSession, io: MountIO): () => void {
+  const ink = render(<TuiApp session={session} stdout={io.stdout} />, {
+    stdin: io.stdin,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    exitOnCtrlC: false,
+    // Our own capture turns console output into transcript lines instead of printing it.
+    patchConsole: false,
+    // Ink's own throttle (30 fps by default) held a keystroke's echo back behind the last stream
+    // frame; the session already sends stream updates at most once a frame, so every commit draws.
+    maxFps: 0,
+  });
+  return () => ink.unmount();
+}
