@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import * as connections from '../dist/mcp/connection-layer.js';
 import { McpManager } from '../dist/mcp/manager.js';
 import { PolicyStore } from '../dist/permissions/policy.js';
 import { createRedactor } from '../dist/permissions/redact.js';
@@ -136,6 +137,7 @@ async function inProcessCost() {
     entries: [{ name: 'demo', kind: 'ok', definition: definition('demo', DEMO) }],
     registry,
     policies,
+    connections,
     createTransport: () => ({ transport: forAgent.transport, exitReason: () => undefined }),
     logDir: undefined,
     acceptsMedia: false,

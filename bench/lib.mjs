@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as connections from '../dist/mcp/connection-layer.js';
 import { McpManager } from '../dist/mcp/manager.js';
 import { createTransportFactory } from '../dist/mcp/transports.js';
 import { PolicyStore } from '../dist/permissions/policy.js';
@@ -67,6 +68,7 @@ export function agentMcp(definitions, { allow = [], concurrency } = {}) {
     entries: definitions.map((d) => ({ name: d.name, kind: 'ok', definition: d })),
     registry,
     policies,
+    connections,
     createTransport: createTransportFactory(tracker, { authDir: '/nonexistent' }),
     logDir: undefined,
     acceptsMedia: false,

@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag, tui).
+// sessions, lazy, toolbytes, rag, tui, launch).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -13,10 +13,23 @@ import { benchMemory } from './memory.mjs';
 import { benchRag } from './rag.mjs';
 import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
+import { benchStartupTargets } from './startup-targets.mjs';
 import { benchToolBytes } from './tool-bytes.mjs';
 import { benchTui } from './tui.mjs';
 
-const ALL = ['startup', 'lazy', 'connect', 'calls', 'memory', 'big', 'sessions', 'toolbytes', 'rag', 'tui'];
+const ALL = [
+  'launch',
+  'startup',
+  'lazy',
+  'connect',
+  'calls',
+  'memory',
+  'big',
+  'sessions',
+  'toolbytes',
+  'rag',
+  'tui',
+];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
 const rows = [];
@@ -117,6 +130,28 @@ try {
     );
     notes.push(
       `1: ttfr0 ${fmtMs(s.ttfr0)} [${list(s.samples.ttfr0)}], ttfr20 ${fmtMs(s.ttfr20)} [${list(s.samples.ttfr20)}]; baseline = SDK connect of 20 as in row 2, rotated with these runs [${list(s.samples.sdk)}]`,
+    );
+  });
+
+  await section('launch', async () => {
+    const s = await benchStartupTargets({ reps: 7 });
+    const ratioRow = (id, what, value, baseline, max) =>
+      row(
+        id,
+        what,
+        fmtMs(value),
+        fmtMs(baseline),
+        value / baseline,
+        `≤ ${max.toFixed(2)}×`,
+        value / baseline <= max,
+      );
+    ratioRow('S1', 'startup: -p, no servers: spawn → first model request vs node -e 0', s.ttfr, s.node, 3);
+    ratioRow('S2', 'startup: --version vs node -e 0', s.version, s.node, 1.5);
+    ratioRow('S3', 'startup: TUI first frame (input line + panel, pty) vs node -e 0', s.frame, s.node, 5);
+    ratioRow('S4', 'startup: mcp list, one server vs plain SDK script (connect + list)', s.list, s.sdk, 1.2);
+    const l = s.samples;
+    notes.push(
+      `S: node -e 0 [${list(l.node)}], -p [${list(l.ttfr)}], --version [${list(l.version)}], TUI [${list(l.frame)}], mcp list [${list(l.list)}], SDK script [${list(l.sdk)}] ms`,
     );
   });
 

@@ -20,9 +20,9 @@ import {
   type ServerConfigEntry,
   type ServerNameConflict,
 } from '../mcp/config.js';
-import { McpManager, type McpManagerOptions } from '../mcp/manager.js';
+import { type ConnectionLayer, McpManager, type McpManagerOptions } from '../mcp/manager.js';
 import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/tool-cache.js';
-import { createTransportFactory } from '../mcp/transports.js';
+import type { TransportFactory } from '../mcp/transports.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -75,6 +75,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   const selected = options.only ? entries.filter(options.only) : entries;
   const cacheDir = cacheDirectory(options.userDir);
+  const layer = await connectionLayer(selected);
   return new McpManager({
     entries: selected,
     cacheDir,
@@ -82,10 +83,13 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     serverNames: entries.map((entry) => entry.name),
     registry: options.registry,
     policies: options.policies,
-    createTransport: createTransportFactory(options.tracker, {
-      authDir: authDirectory(options.userDir),
-      prompter: options.prompter,
-    }),
+    connections: layer,
+    createTransport: layer
+      ? layer.createTransportFactory(options.tracker, {
+          authDir: authDirectory(options.userDir),
+          prompter: options.prompter,
+        })
+      : noTransport,
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
     projectDir: options.projectDir,
     acceptsMedia: options.acceptsMedia,
@@ -114,6 +118,23 @@ function withCommandLine(
   });
   return [...kept, ...commandLine.entries];
 }
+
+/**
+ * The SDK side of the MCP client, loaded only when there is a server to connect: a run without
+ * servers (print mode's common case) never loads the SDK.
+ */
+async function connectionLayer(
+  entries: readonly ServerConfigEntry[],
+): Promise<(ConnectionLayer & { createTransportFactory: CreateTransportFactory }) | undefined> {
+  return entries.some((entry) => entry.kind === 'ok') ? import('../mcp/connection-layer.js') : undefined;
+}
+
+type CreateTransportFactory = typeof import('../mcp/connection-layer.js').createTransportFactory;
+
+/** Never called: a manager without servers opens no transport. */
+const noTransport: TransportFactory = () => {
+  throw new Error('no MCP server to connect');
+};
 
 /** The cached listings of the servers that may start lazily (read in parallel, leniently). */
 async function cachedListings(
@@ -188,11 +209,15 @@ export interface SkillServerOptions {
 
 export async function startSkillServers(options: SkillServerOptions): Promise<SkillServers> {
   const entries = await loadSkillServers(options.file, options);
+  const layer = await connectionLayer(entries);
   const manager = new McpManager({
     entries,
     registry: options.registry,
     policies: options.policies,
-    createTransport: createTransportFactory(options.tracker, { authDir: authDirectory(options.userDir) }),
+    connections: layer,
+    createTransport: layer
+      ? layer.createTransportFactory(options.tracker, { authDir: authDirectory(options.userDir) })
+      : noTransport,
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
     acceptsMedia: options.acceptsMedia,
     clientVersion: PACKAGE_VERSION,

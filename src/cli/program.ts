@@ -1,12 +1,12 @@
 /**
  * The command line: flags and subcommands, parsed with commander, dispatched to the faces.
  * Holds no agent logic — it reads options and calls print mode, the TUI or the `mcp` commands.
+ * Each face and the `mcp` commands are imported when chosen, so a run loads only what it uses
+ * (print mode never loads the `mcp` commands, `geekagent mcp …` never loads the agent or Ink).
  */
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../config/version.js';
-import { mcpCommand } from './mcp-command.js';
 import type { OutputFormat } from './print-mode.js';
-import { runChat } from './run-chat.js';
 import { trustCommand } from './trust-command.js';
 
 export interface CliIO {
@@ -90,17 +90,26 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     })
     .exitOverride()
     .action(async (options: ChatOptions) => {
+      const { runChat } = await import('./run-chat.js');
       exitCode = await runChat(options, io);
     });
-  program.addCommand(
-    mcpCommand(
+  // `mcp` is listed (for --help) but filled with its subcommands only once commander picks it.
+  const mcp = new Command('mcp').description('configure and inspect MCP servers');
+  program.addCommand(mcp);
+  program.hook('preSubcommand', async (_program, chosen) => {
+    if (chosen !== mcp || mcp.commands.length > 0) return;
+    const { mcpCommand } = await import('./mcp-command.js');
+    const loaded = mcpCommand(
       io,
       (code) => {
         exitCode = code;
       },
       () => program.opts<ChatOptions>(),
-    ),
-  );
+    );
+    mcp.description(loaded.description());
+    for (const option of loaded.options) mcp.addOption(option);
+    for (const command of loaded.commands) mcp.addCommand(command);
+  });
   program.addCommand(
     trustCommand(
       io,

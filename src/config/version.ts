@@ -1,6 +1,9 @@
 /** The package version, read once from package.json (clientInfo and `--version` report it). */
 import { readFileSync } from 'node:fs';
 
+/** Inlined by the bundler (scripts/bundle.mjs), whose chunks live away from package.json. */
+declare const __GEEKAGENT_VERSION__: string | undefined;
+
 function readVersion(): string {
   try {
     const url = new URL('../../package.json', import.meta.url);
@@ -11,4 +14,5 @@ function readVersion(): string {
   }
 }
 
-export const PACKAGE_VERSION = readVersion();
+export const PACKAGE_VERSION =
+  typeof __GEEKAGENT_VERSION__ === 'string' ? __GEEKAGENT_VERSION__ : readVersion();

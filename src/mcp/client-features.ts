@@ -2,20 +2,10 @@
  * The client side of the protocol — what servers may ask of us: elicitation (form input),
  * sampling (a model completion), roots (the permission root), and logging notifications (to the
  * server's log). Every server-to-client request gets an answer; when the person or the mode
- * cannot give one, it is declined with a reason the server can show.
+ * cannot give one, it is declined with a reason the server can show. The vocabulary lives here
+ * (no SDK code is loaded by it); `client-handlers.ts` puts it on an SDK client.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CreateMessageRequest,
-  CreateMessageRequestSchema,
-  type CreateMessageResult,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ServerLog } from './server-log.js';
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 
 export type FieldValue = string | number | boolean | string[];
 
@@ -59,46 +49,6 @@ export interface ClientFeatures {
   roots: () => Root[];
 }
 
-export function configureClientFeatures(
-  client: Client,
-  server: string,
-  features: ClientFeatures,
-  log: ServerLog,
-): void {
-  client.registerCapabilities({
-    elicitation: { form: { applyDefaults: true } },
-    sampling: {},
-    roots: { listChanged: true },
-  });
-
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-    const params = request.params;
-    if (params.mode === 'url') {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        'GeekAgent does not open URLs for servers (URL-mode elicitation)',
-      );
-    }
-    const answer = await features.elicitation.elicit(
-      { server, message: params.message, schema: params.requestedSchema as ElicitationSchema },
-      extra.signal,
-    );
-    return answer;
-  });
-
-  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) =>
-    features.sampling.sample(server, request.params, extra.signal),
-  );
-
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: features.roots() }));
-
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-    const { level, logger, data } = notification.params;
-    const text = typeof data === 'string' ? data : JSON.stringify(data);
-    log.append(`[${level}]${logger ? ` ${logger}:` : ''} ${text}`);
-  });
-}
-
 /** The values a form starts with: each field's default, where it has one. */
 export function schemaDefaults(schema: ElicitationSchema): Record<string, FieldValue> {
   const values: Record<string, FieldValue> = {};
@@ -127,6 +77,8 @@ export function nonInteractiveElicitation(acceptDefaults: boolean): ElicitationH
 /** Print mode and the `mcp` commands: nobody can approve a sampling request. */
 export const refuseSampling: SamplingHandler = {
   sample: async (server) => {
+    // Only a connected server asks, so the SDK is loaded by then.
+    const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
     throw new McpError(
       ErrorCode.InvalidRequest,
       `sampling request from ${server} declined: GeekAgent is running non-interactively and nobody can approve it`,

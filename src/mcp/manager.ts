@@ -14,9 +14,10 @@ import { errorMessage } from '../util/errors.js';
 import { Limiter } from '../util/limiter.js';
 import type { Redactor } from '../util/redact.js';
 import type { Catalog } from './catalog.js';
-import { type ClientFeatures, configureClientFeatures } from './client-features.js';
+import type { ClientFeatures } from './client-features.js';
 import type { ServerConfigEntry } from './config.js';
-import { McpConnection, type RestartPolicy } from './connection.js';
+import type { McpConnection, RestartPolicy } from './connection.js';
+import type * as ConnectionLayerModule from './connection-layer.js';
 import { createResourceTools } from './resources.js';
 import { ServerLog } from './server-log.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
@@ -36,6 +37,11 @@ export interface McpManagerOptions {
   registry: ToolRegistry;
   policies: McpPolicyHooks;
   createTransport: TransportFactory;
+  /**
+   * The connection layer (`await import('./connection-layer.js')`); needed only when `entries` has
+   * a server, so a manager without servers never loads the SDK.
+   */
+  connections?: ConnectionLayer;
   /**
    * Every configured server's name, also those left out of `entries` (`mcp call` connects one):
    * tool names are kept apart from all of them, so they are the same whichever servers run.
@@ -58,6 +64,9 @@ export interface McpManagerOptions {
   /** Cached listings of the servers that start lazily (by server name). */
   lazy?: ReadonlyMap<string, CachedListing>;
 }
+
+/** `connection-layer.ts`: what connecting a server takes (and loads the SDK). */
+export type ConnectionLayer = Pick<typeof ConnectionLayerModule, 'McpConnection' | 'configureClientFeatures'>;
 
 /** What the manager tells the policy store about the tools it registers. */
 export interface McpPolicyHooks {
@@ -214,14 +223,16 @@ export class McpManager {
       slot.lazy = cached !== undefined && !entry.definition.disabled;
       slot.cached = cached;
       const names = this.options.serverNames ?? this.options.entries.map((other) => other.name);
-      slot.connection = new McpConnection({
+      const layer = this.options.connections;
+      if (!layer) throw new Error('McpManager: a server needs the connection layer (options.connections)');
+      slot.connection = new layer.McpConnection({
         definition: { ...entry.definition, otherServers: names.filter((name) => name !== entry.name) },
         clientInfo: { name: 'geekagent', version: this.options.clientVersion },
         createTransport: this.options.createTransport,
         log: slot.log,
         restartPolicy: this.options.restartPolicy,
         configureClient: this.options.features
-          ? (client) => configureClientFeatures(client, entry.name, this.options.features!, slot.log)
+          ? (client) => layer.configureClientFeatures(client, entry.name, this.options.features!, slot.log)
           : undefined,
         onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
         lazyFrom: slot.lazy ? cached : undefined,

@@ -3,7 +3,6 @@
  * approved it. The server's messages become a one-off conversation; nothing enters the chat.
  */
 import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatProvider, Message } from '../providers/types.js';
 import type { SamplingHandler, SamplingParams } from './client-features.js';
 
@@ -32,6 +31,8 @@ function contentText(content: unknown): string {
 export function modelSampling(provider: ChatProvider, approver: SamplingApprover): SamplingHandler {
   return {
     sample: async (server, params, signal): Promise<CreateMessageResult> => {
+      // Only a connected server asks, so the SDK is loaded by then (the TUI never loads it itself).
+      const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
       if (!(await approver.approve(server, params, signal))) {
         throw new McpError(
           ErrorCode.InvalidRequest,

@@ -37,6 +37,8 @@ export interface ChatProvider {
   /** Whether tool results may carry images/audio to this model. */
   readonly acceptsMedia: boolean;
   complete(request: ChatRequest): Promise<ChatRound>;
+  /** Get ready for a request soon (load the client) without waiting; never throws. */
+  prepare?(): void;
 }
 
 /** A provider failure the person must see: HTTP status (when any) and the server's message. */

@@ -7,8 +7,6 @@
  */
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { convert } from 'html-to-text';
-import { glob } from 'tinyglobby';
 import { guardedGet, systemResolver } from '../tools/builtin/fetch-request.js';
 import { FetchAllowList } from '../util/network.js';
 
@@ -38,6 +36,8 @@ export async function listFiles(source: string, root: string, signal: AbortSigna
     throw new Error(`${source}: outside the project root`);
   const relative = path.isAbsolute(source) ? path.relative(root, source) : source;
   if (/[*?[\]{}]/.test(relative)) {
+    // Loaded when used, not at start-up (issue 18).
+    const { glob } = await import('tinyglobby');
     const found = await glob(relative, {
       cwd: root,
       dot: false,
@@ -135,7 +135,9 @@ export async function readUrl(url: string, context: SourceContext): Promise<Sour
   if (text === undefined || (mime !== '' && !isTextType(mime)))
     return { kind: 'skipped', key: url, reason: `not text (${mime || 'binary'})` };
   const body =
-    mime === 'text/html' || mime === 'application/xhtml+xml' ? convert(text, { wordwrap: false }) : text;
+    mime === 'text/html' || mime === 'application/xhtml+xml'
+      ? (await import('html-to-text')).convert(text, { wordwrap: false })
+      : text;
   return { kind: 'text', key: url, text: body, bytes: bytes.length };
 }
 

@@ -148,6 +148,8 @@ async function runInScope(
   });
 
   session.start();
+  // The first frame is out: the model client loads now, while the person types.
+  app.provider.prepare?.();
   const ignored = untrustedNotice(folder);
   if (ignored) session.notice(ignored.replace(/^geekagent: /, ''));
   for (const notice of app.notices) session.notice(notice, 'error');

@@ -4,7 +4,6 @@
  * read and what the model is shown). The guarded network part is in fetch-request.ts.
  */
 import type { Readable } from 'node:stream';
-import { convert } from 'html-to-text';
 import { FetchAllowList } from '../../util/network.js';
 import { truncate } from '../../util/text.js';
 import { type Tool, ToolError } from '../types.js';
@@ -118,7 +117,8 @@ export function createFetchTool(options: FetchToolOptions = {}): Tool {
         throw notText(url, contentType, size);
       }
       const raw = decode(body.bytes, contentType);
-      const text = isHtml(mime) ? convert(raw, HTML_OPTIONS) : raw;
+      // Loaded on the first HTML page: most runs never fetch one (start-up, issue 18).
+      const text = isHtml(mime) ? (await import('html-to-text')).convert(raw, HTML_OPTIONS) : raw;
       const lines = [`${response.url.href} (HTTP ${response.status})`];
       // Redacted before the cut: a secret cut in half would not be recognised afterwards.
       lines.push(text.trim() === '' ? '(empty body)' : truncate(text, FETCH_OUTPUT_LIMIT, ctx.redact));

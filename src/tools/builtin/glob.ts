@@ -5,7 +5,6 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
 import { realRootOf } from '../../permissions/root-files.js';
 import { isInside } from '../../permissions/sandbox.js';
 import { type Tool, ToolError } from '../types.js';
@@ -35,6 +34,8 @@ export function createGlobTool(): Tool {
       const pattern = requireString('glob', args, 'pattern');
       if (pattern.trim() === '') throw new ToolError('glob: "pattern" must not be empty');
       if (leavesRoot(pattern)) throw new ToolError(`path outside root: ${pattern}`);
+      // Loaded by the first glob call, not at start-up.
+      const { glob } = await import('tinyglobby');
       const found = await glob(pattern, {
         cwd: ctx.sandbox.root,
         dot: false,

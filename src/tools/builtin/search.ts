@@ -7,7 +7,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { openInRoot, readWalkedFile, realRootOf } from '../../permissions/root-files.js';
 import { type Tool, ToolError } from '../types.js';
 import { errnoCode, looksBinary, optionalString, requireString } from './args.js';
@@ -144,7 +144,10 @@ async function scopesAbove(root: string, start: string, realRoot: string): Promi
 
 async function loadScope(dir: string, realRoot: string): Promise<IgnoreScope | undefined> {
   const bytes = await readWalkedFile(path.join(dir, '.gitignore'), realRoot, SEARCH_MAX_FILE_BYTES);
-  return bytes === undefined ? undefined : { dir, rules: ignore().add(bytes.toString('utf8')) };
+  if (bytes === undefined) return undefined;
+  // Loaded by the first search that meets a .gitignore, not at start-up.
+  const { default: ignore } = await import('ignore');
+  return { dir, rules: ignore().add(bytes.toString('utf8')) };
 }
 
 async function collectFiles(

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { rootOf } from '../../../src/app/create-mcp.js';
 import type { ClientFeatures, ElicitationRequest } from '../../../src/mcp/client-features.js';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
+import * as connections from '../../../src/mcp/connection-layer.js';
 import { McpManager } from '../../../src/mcp/manager.js';
 import { readResource } from '../../../src/mcp/resources.js';
 import { modelSampling } from '../../../src/mcp/sampling.js';
@@ -135,6 +136,7 @@ async function connect(entry: Record<string, unknown>) {
     entries: await loadMcpConfig({ projectDir: dir, homeDir: path.join(dir, 'home'), env: process.env }),
     registry,
     policies: { ensureToolPolicy: () => undefined },
+    connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, 'logs'),
     acceptsMedia: false,

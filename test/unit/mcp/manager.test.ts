@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
+import * as connections from '../../../src/mcp/connection-layer.js';
 import { McpManager } from '../../../src/mcp/manager.js';
 import { createTransportFactory } from '../../../src/mcp/transports.js';
 import { RootSandbox } from '../../../src/permissions/sandbox.js';
@@ -58,6 +59,7 @@ async function start(servers: Record<string, unknown>, options: { restartDelayMs
     entries,
     registry,
     policies: { ensureToolPolicy: (name, policy) => policies.set(name, policy) },
+    connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, '.geekagent', 'logs'),
     acceptsMedia: false,
@@ -200,6 +202,7 @@ describe('McpManager', () => {
         ensureToolPolicy: (name, policy) => policies.set(name, policy),
         registerMcpTool: (name, server, definition) => identities.set(name, `${server}/${definition.name}`),
       },
+      connections,
       createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
       logDir: undefined,
       acceptsMedia: false,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nonInteractiveElicitation, refuseSampling } from '../../../src/mcp/client-features.js';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
+import * as connections from '../../../src/mcp/connection-layer.js';
 import { McpManager } from '../../../src/mcp/manager.js';
 import { createTransportFactory } from '../../../src/mcp/transports.js';
 import { RootSandbox } from '../../../src/permissions/sandbox.js';
@@ -52,6 +53,7 @@ async function start(): Promise<void> {
     entries,
     registry,
     policies: { ensureToolPolicy: () => undefined },
+    connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, '.geekagent', 'logs'),
     acceptsMedia: false,

@@ -1,0 +1,124 @@
+// Issue 18 §Start-up: how fast the binary starts, against `node -e 0` (and, for `mcp list`, a plain
+// SDK script doing the same connect). Every variant is a fresh process, measured in one rotation so
+// each sees the same machine load; medians. Rows:
+//   S1 `geekagent -p hi`, no servers: spawn → first POST /chat/completions at the fake model
+//   S2 `geekagent --version`: spawn → exit
+//   S3 TUI (pty, no servers): spawn → the input line `›` and the panel's Model row on screen
+//   S4 `geekagent mcp list`, one demo server: spawn → exit, vs `node sdk-list-child.mjs` (SDK Client +
+//      StdioClientTransport: connect, listTools, print the names, close) → exit
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import xterm from '@xterm/headless';
+import pty from 'node-pty';
+import { CLI, DEMO, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
+import { makeProject, startModel, ttfrOnce } from './startup.mjs';
+
+const { Terminal } = xterm;
+const SDK_LIST = path.join(ROOT, 'bench', 'sdk-list-child.mjs');
+
+function modelEnv(project, url) {
+  return {
+    PATH: process.env.PATH,
+    HOME: project.home,
+    GEEKAGENT_HOME: path.join(project.home, '.geekagent'),
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    OPENAI_API_KEY: 'x',
+    OPENAI_BASE_URL: url,
+    OPENAI_MODEL: 'bench-model',
+    GEEKAGENT_MAX_RETRIES: '0',
+  };
+}
+
+/** ms from spawn to exit of `command args`; throws on a non-zero exit or when `expect` is not in stdout. */
+async function wallOnce(command, args, { cwd = ROOT, env = { PATH: process.env.PATH }, expect } = {}) {
+  const t0 = now();
+  const child = spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  const timer = setTimeout(() => killQuietly(-child.pid), 30_000);
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  const elapsed = now() - t0;
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`${path.basename(args[0] ?? command)} exited with ${code}:\n${out}`);
+  if (expect && !out.includes(expect)) throw new Error(`expected ${expect} in:\n${out}`);
+  return elapsed;
+}
+
+/** ms from spawning the TUI in a pty until its input line and panel are drawn. */
+async function firstFrameOnce(project, url) {
+  const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
+  const t0 = now();
+  const child = pty.spawn(process.execPath, [CLI, '--trust'], {
+    name: 'xterm-256color',
+    cols: 100,
+    rows: 30,
+    cwd: project.dir,
+    env: modelEnv(project, url),
+  });
+  let pending = 0;
+  let seen;
+  const drawn = new Promise((resolve) => (seen = resolve));
+  const screen = () => {
+    const buffer = term.buffer.active;
+    const lines = [];
+    for (let i = 0; i < term.rows; i++)
+      lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  };
+  child.onData((data) => {
+    pending++;
+    // Checked as each write lands: no polling delay in the measure.
+    term.write(data, () => {
+      pending--;
+      const text = screen();
+      const last = text.trimEnd().split('\n').pop() ?? '';
+      if (pending === 0 && last.startsWith('›') && text.includes('Model ')) seen(now());
+    });
+  });
+  const timer = setTimeout(() => seen(Number.NaN), 30_000);
+  try {
+    const at = await drawn;
+    if (Number.isNaN(at)) throw new Error(`TUI drew no input line within 30 s; screen:\n${screen()}`);
+    return at - t0;
+  } finally {
+    clearTimeout(timer);
+    killQuietly(-child.pid);
+    term.dispose();
+  }
+}
+
+async function oneServerHome(base) {
+  const dir = path.join(base.home, '.geekagent');
+  await mkdir(dir, { recursive: true });
+  const mcpServers = { demo: { command: process.execPath, args: [DEMO] } };
+  await writeFile(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers }, null, 2));
+}
+
+export async function benchStartupTargets({ reps = 7 } = {}) {
+  const model = await startModel();
+  try {
+    const p0 = await makeProject(0);
+    const listed = await makeProject(0);
+    await oneServerHome(listed);
+    const node = () => wallOnce(process.execPath, ['-e', '0']);
+    const version = () => wallOnce(process.execPath, [CLI, '--version'], { expect: '.' });
+    const ttfr = () => ttfrOnce(model, p0, 0);
+    const frame = () => firstFrameOnce(p0, model.url);
+    const list = () =>
+      wallOnce(process.execPath, [CLI, 'mcp', 'list'], {
+        cwd: listed.dir,
+        env: modelEnv(listed, model.url),
+        expect: 'word_count',
+      });
+    const sdk = () => wallOnce(process.execPath, [SDK_LIST, DEMO], { cwd: listed.dir, expect: 'word_count' });
+    // Warm-up: the file cache for every path measured.
+    for (const run of [node, version, ttfr, frame, list, sdk]) await run();
+    const samples = await rotate(reps, { node, version, ttfr, frame, list, sdk });
+    const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+    return { ...medians, samples };
+  } finally {
+    await model.close();
+  }
+}

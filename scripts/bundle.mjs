@@ -1,0 +1,121 @@
+// The second half of `npm run build`: after tsc has written dist/ (one file per module, used by the
+// bench and anything importing a layer directly), esbuild bundles the binary's entry with its
+// dependencies into dist/cli/main.js plus a few chunks in dist/cli/chunks/. Start-up then reads a
+// handful of files instead of ~600 modules (measured: `--version` and `-p` several times faster on
+// this machine; bench rows S1–S4). Code splitting keeps every dynamic import() a separate chunk,
+// so what program.ts and the faces load lazily (Ink, the MCP SDK, the openai client) stays lazy.
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = path.join(root, 'dist', 'cli');
+const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
+// tsc's map describes its own main.js, which the bundle replaces.
+rmSync(path.join(outdir, 'main.js.map'), { force: true });
+
+/**
+ * zod re-exports every message locale (~50 of them, ~300 KB of the bundle) as `z.locales`; we use
+ * none but the English default, which zod imports itself. Parsing them cost every start.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * string-width (Ink measures every text node with it) tests each non-ASCII grapheme against
+ * `/^\p{RGI_Emoji}$/v`, and wrap-ansi's copy against emoji-regex's pattern; V8 compiles either
+ * on first use in 100–200 ms, which the TUI's first frame paid (its panel and input line are not
+ * ASCII). Every RGI emoji holds a pictographic, regional-indicator, skin-tone or keycap code
+ * point, so a cheap class test first skips the big pattern for everything else — same widths.
+ */
+const MAYBE_EMOJI = String.raw`/[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u20E3]/u`;
+const quickEmojiCheck = {
+  name: 'quick-emoji-check',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]node_modules[\\/](?:.*[\\/])?string-width[\\/]index\.js$/ },
+      async (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const patched = source
+          .replace('const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegex;')
+          .replace(
+            'rgiEmojiRegex.test(segment)',
+            `(${MAYBE_EMOJI}.test(segment) && (rgiEmojiRegex ??= /^\\p{RGI_Emoji}$/v).test(segment))`,
+          )
+          .replace(
+            'emojiRegex().test(character)',
+            `(${MAYBE_EMOJI}.test(character) && emojiRegex().test(character))`,
+          );
+        if (patched === source) throw new Error(`quick-emoji-check: nothing to patch in ${args.path}`);
+        return { contents: patched, loader: 'js' };
+      },
+    );
+  },
+};
+
+/**
+ * yoga-layout (Ink's layout engine) embeds its wasm as a base64 `data:` URL, and one of its two
+ * load paths fetch()es that URL when `fetch` exists — loading Node's whole fetch stack (undici)
+ * and parsing 100 KB of data URL before the first frame. Its other path already decodes a
+ * `data:` URL directly; this makes the first one do the same.
+ */
+const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(YOGA_FETCH))
+          throw new Error(`yoga-without-fetch: nothing to patch in ${args.path}`);
+        return {
+          contents: source.replace(YOGA_FETCH, 'function ya(){return w||ua(H)||"function"!=typeof fetch?'),
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
+await build({
+  entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
+  outdir,
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // ES builds first: jsonc-parser's `main` is a UMD file whose require() calls a bundle cannot follow.
+  mainFields: ['module', 'main'],
+  tsconfig: path.join(root, 'tsconfig.build.json'),
+  // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
+  external: ['react-devtools-core'],
+  // Chunks sit below dist/cli/: the version is inlined rather than read relative to the file.
+  // NODE_ENV is left alone: tui/react-production.ts picks React's build at run time
+  // (GEEKAGENT_REACT_DEV=1 keeps the development one), so both builds stay in the TUI's chunk.
+  define: { __GEEKAGENT_VERSION__: JSON.stringify(version) },
+  // CommonJS dependencies call require(); an ES module has none of its own.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+  },
+  plugins: [englishOnlyZod, quickEmojiCheck, yogaWithoutFetch],
+  logLevel: 'warning',
+});

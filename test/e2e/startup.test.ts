@@ -1,0 +1,102 @@
+/**
+ * Start-up loads only what the run needs (issue 18): the built CLI runs with a loader hook
+ * (test/fixtures/modules/watch.mjs) that records every package it loads — from node_modules, or
+ * from a bundle chunk's esbuild markers — and can hold one package back until a file exists.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { createProject, DEMO_SERVER, type Project, REPO_ROOT, runCli } from './harness.js';
+import { type PtySession, spawnTui } from './pty.js';
+
+const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
+
+let project: Project;
+let fake: FakeModel;
+const sessions: PtySession[] = [];
+
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
+  await fake.close();
+  await project.cleanup();
+});
+
+const logFile = () => path.join(project.home, 'modules.log');
+const watched = (extra: Record<string, string> = {}) => ({
+  NODE_OPTIONS: `--import=${WATCH}`,
+  MODULE_LOG: logFile(),
+  ...extra,
+});
+const loaded = (): string[] =>
+  existsSync(logFile()) ? readFileSync(logFile(), 'utf8').split('\n').filter(Boolean) : [];
+
+describe('start-up loads only what the run needs', () => {
+  it('print mode without MCP servers loads neither Ink/React nor the MCP SDK', async () => {
+    fake.push({ text: 'hello from the model' });
+    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url, env: watched() });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('hello from the model\n');
+    const packages = loaded();
+    // The watch sees packages at all: the model client is loaded for the request.
+    expect(packages).toContain('openai');
+    expect(packages).not.toContain('ink');
+    expect(packages).not.toContain('react');
+    expect(packages).not.toContain('@modelcontextprotocol/sdk');
+  });
+
+  it('geekagent mcp list loads the MCP SDK but not Ink, React or the model client', async () => {
+    await project.mcpServers({ demo: { command: process.execPath, args: [DEMO_SERVER] } });
+    const run = await runCli(['mcp', 'list'], { project, env: watched() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('word_count');
+    const packages = loaded();
+    expect(packages).toContain('@modelcontextprotocol/sdk');
+    expect(packages).not.toContain('ink');
+    expect(packages).not.toContain('react');
+    expect(packages).not.toContain('openai');
+  });
+
+  it('--version prints the version without loading commander or any dependency', async () => {
+    const run = await runCli(['--version'], { project, trusted: false, env: watched() });
+    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    expect(run.stdout).toBe(`${version}\n`);
+    expect(loaded()).toEqual([]);
+  });
+
+  it('the TUI draws its input line and panel before the model client loads and while a server hangs in its handshake', async () => {
+    // A server that never answers initialize (gives up after 2 s, so a turn can run afterwards).
+    await project.mcpServers({
+      silent: {
+        command: process.execPath,
+        args: ['-e', 'setInterval(() => {}, 1 << 30)'],
+        startupTimeout: 2000,
+      },
+    });
+    const gate = path.join(project.home, 'open-openai');
+    const tui = spawnTui({ project, modelUrl: fake.url, env: watched({ MODULE_GATE: `openai=${gate}` }) });
+    sessions.push(tui);
+    // Held back: the openai package cannot finish loading until the gate file exists.
+    await tui.waitUntil(
+      (screen) =>
+        (screen.trimEnd().split('\n').pop() ?? '').startsWith('›') &&
+        screen.includes('Model fake-model') &&
+        screen.includes('MCP silent(connecting)'),
+      'the input line and the panel while silent is connecting',
+    );
+    expect(loaded()).toContain('ink');
+
+    await writeFile(gate, '');
+    fake.push({ text: 'answered after the gate' });
+    tui.send('hi');
+    tui.send('\r');
+    await tui.waitFor('answered after the gate', 20_000);
+    expect(loaded()).toContain('openai');
+  });
+});
