@@ -85,6 +85,8 @@ export interface AppOptions {
   session?: SessionStart;
   /** `--skill <name>` (repeatable): skills active from the start of the run. */
   skills?: string[];
+  /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
+  mcpConfig?: { values: readonly string[]; strict: boolean };
 }
 
 export interface App {
@@ -169,6 +171,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   const provider = new OpenAIChatProvider(settings, { redact });
+  // `--mcp-config`: its reader is loaded only when the flags are given (most runs never need it).
+  const mcpFlags = options.mcpConfig;
+  const commandLine = mcpFlags
+    ? await (await import('../mcp/command-line-config.js')).readCommandLineServers(mcpFlags.values, {
+        projectDir,
+        env,
+        strict: mcpFlags.strict,
+      })
+    : undefined;
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -176,6 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     userDir,
     projectTrusted: trusted,
     lazy: true,
+    commandLine,
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,

@@ -13,6 +13,7 @@ import {
   type Root,
   refuseSampling,
 } from '../mcp/client-features.js';
+import type { CommandLineServers } from '../mcp/command-line-config.js';
 import {
   loadMcpServers,
   loadSkillServers,
@@ -53,17 +54,23 @@ export interface McpRuntimeOptions {
    * faces pass true; `geekagent mcp list/get` connect every server (they are diagnostics).
    */
   lazy?: boolean;
+  /** `--mcp-config` servers: added for this run (replacing same-named ones), or the only ones when strict. */
+  commandLine?: CommandLineServers;
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
-  const { entries: loaded, conflicts } = await loadMcpServers({
-    projectDir: options.projectDir,
-    homeDir: options.homeDir,
-    userDir: options.userDir,
-    env: options.env,
-    project: options.projectTrusted,
-  });
+  const commandLine = options.commandLine;
+  const { entries: configured, conflicts } = commandLine?.strict
+    ? { entries: [], conflicts: [] }
+    : await loadMcpServers({
+        projectDir: options.projectDir,
+        homeDir: options.homeDir,
+        userDir: options.userDir,
+        env: options.env,
+        project: options.projectTrusted,
+      });
   for (const conflict of conflicts) options.notice?.(conflictNotice(conflict));
+  const loaded = withCommandLine(configured, commandLine, options.notice);
   // A login waits for a person in a browser: the start-up deadline must not cut it short.
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   const selected = options.only ? entries.filter(options.only) : entries;
@@ -90,6 +97,26 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     features: options.features,
     redact: options.redact ?? createRedactor(options.env),
   });
+}
+
+/** The command line's servers after the files' ones, replacing any of the same name (with a notice). */
+function withCommandLine(
+  configured: ServerConfigEntry[],
+  commandLine: CommandLineServers | undefined,
+  notice: ((message: string) => void) | undefined,
+): ServerConfigEntry[] {
+  if (!commandLine) return configured;
+  for (const message of commandLine.notices) notice?.(message);
+  const names = new Set(commandLine.entries.map((entry) => entry.name));
+  const kept = configured.filter((entry) => {
+    if (!names.has(entry.name)) return true;
+    const file = entry.kind === 'ok' ? entry.definition.file : entry.file;
+    notice?.(
+      visibleLine(`MCP server ${entry.name} from --mcp-config replaces the one in ${file} for this run`),
+    );
+    return false;
+  });
+  return [...kept, ...commandLine.entries];
 }
 
 /**

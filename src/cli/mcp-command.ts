@@ -21,9 +21,11 @@ import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError, readJsonFile } from '../util/json-file.js';
 import { visible } from '../util/terminal-text.js';
+import { addJsonCommand } from './mcp-add-json.js';
 import { approveServer } from './mcp-approve.js';
 import { remoteEntry, stdioEntry } from './mcp-entry.js';
 import { formatServerDetail, formatServerList, serverListJson } from './mcp-format.js';
+import { importCommand } from './mcp-import.js';
 import { mcpServeCommand, type ServeRootOptions } from './mcp-serve-command.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -128,6 +130,8 @@ export function mcpCommand(
     .argument('[json-arguments]', 'arguments as a JSON object', '{}')
     .action((server: string, tool: string, json: string) => run(ctx, () => call(ctx, server, tool, json)));
 
+  mcp.addCommand(addJsonCommand(ctx));
+  mcp.addCommand(importCommand(ctx));
   mcp.addCommand(mcpServeCommand(io, setExitCode, rootOptions));
   return mcp;
 }

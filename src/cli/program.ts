@@ -35,6 +35,10 @@ export interface ChatOptions {
   resume?: string;
   /** `--skill <name>` (repeatable): skills active from the start. */
   skill: string[];
+  /** `--mcp-config <file-or-json>` (repeatable): MCP servers for this run only. */
+  mcpConfig: string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers, not the mcp.json files. */
+  strictMcpConfig?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -68,6 +72,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .option('-c, --continue', 'continue the latest session of this folder (print mode too)')
     .option('--resume <id>', 'continue the session with this id (print mode too)')
     .option('--skill <name>', 'activate a skill for this run (repeatable; see /skills)', collect, [])
+    .option(
+      '--mcp-config <file-or-json>',
+      'MCP servers for this run only: a JSON file or inline JSON {"mcpServers": {...}} (repeatable; no folder trust needed)',
+      collect,
+      [],
+    )
+    .option(
+      '--strict-mcp-config',
+      'use only the --mcp-config servers, not .geekagent/mcp.json or ~/.geekagent/mcp.json',
+    )
     .option('--model <name>', 'model name (overrides OPENAI_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (overrides OPENAI_BASE_URL)')
     .configureOutput({

@@ -76,7 +76,16 @@ export function flagOptions(
   io: CliIO,
 ): Pick<
   AppOptions,
-  'cwd' | 'env' | 'model' | 'baseURL' | 'allow' | 'deny' | 'allowProtected' | 'session' | 'skills'
+  | 'cwd'
+  | 'env'
+  | 'model'
+  | 'baseURL'
+  | 'allow'
+  | 'deny'
+  | 'allowProtected'
+  | 'session'
+  | 'skills'
+  | 'mcpConfig'
 > {
   return {
     cwd,
@@ -87,6 +96,10 @@ export function flagOptions(
     deny: options.deny,
     allowProtected: options.allowProtected,
     skills: options.skill,
+    mcpConfig:
+      options.mcpConfig.length > 0 || options.strictMcpConfig
+        ? { values: options.mcpConfig, strict: options.strictMcpConfig === true }
+        : undefined,
     session:
       options.resume !== undefined
         ? { kind: 'resume', id: options.resume }

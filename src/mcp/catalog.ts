@@ -5,9 +5,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { type McpServerDefinition, toolIncluded } from './config.js';
+import type { McpServerDefinition } from './config.js';
 import { nameServerTools } from './naming.js';
 import type { McpToolInfo } from './status.js';
+import { toolIncluded } from './tool-filter.js';
 import { normalizeToolSchema } from './tool-schema.js';
 
 /** Enough for thousands of tools; a server that pages further is looping. */

@@ -7,8 +7,10 @@ import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, jsonPath, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import { checkServerEntry, isHttpUrl, type RemoteEntry, type StdioEntry, typeName } from './config-schema.js';
 import { expandVariables } from './expand-vars.js';
+import { expandOAuth } from './oauth-settings.js';
 
-export type ConfigSource = 'project' | 'user';
+/** `cli`: given with `--mcp-config` for one run (the person's own, so no folder trust needed). */
+export type ConfigSource = 'project' | 'user' | 'cli';
 
 interface DefinitionBase {
   name: string;
@@ -77,7 +79,7 @@ export interface ConfigDirs {
   userDir?: string;
 }
 
-export function mcpConfigPath(scope: ConfigSource, dirs: ConfigDirs): string {
+export function mcpConfigPath(scope: 'project' | 'user', dirs: ConfigDirs): string {
   if (scope === 'project') return path.join(path.resolve(dirs.projectDir), '.geekagent', 'mcp.json');
   return path.join(path.resolve(dirs.userDir ?? path.join(dirs.homeDir, '.geekagent')), 'mcp.json');
 }
@@ -138,6 +140,23 @@ export async function loadMcpServers(
   return { entries, conflicts };
 }
 
+/**
+ * Servers of one `--mcp-config` document (`label` is its file, or `--mcp-config` for inline
+ * JSON): source `cli`, a relative `cwd` taken from the project folder. Throws a ConfigError for a
+ * document that is not `{"mcpServers": {...}}`.
+ */
+export function commandLineEntries(
+  label: string,
+  value: unknown,
+  options: { projectDir: string; env: NodeJS.ProcessEnv },
+): ServerConfigEntry[] {
+  const projectDir = path.resolve(options.projectDir);
+  const context = { source: 'cli' as const, file: label, baseDir: projectDir, projectDir, env: options.env };
+  return Object.entries(serversOf(label, documentOf(label, value))).map(([name, raw]) =>
+    toConfigEntry(name, raw, context),
+  );
+}
+
 /** The project file's raw server entries (unexpanded), for the trust question; [] when missing. */
 export async function readProjectServers(projectDir: string): Promise<Array<[string, unknown]>> {
   return readServers(mcpConfigPath('project', { projectDir, homeDir: projectDir }));
@@ -149,13 +168,36 @@ export async function addServerToConfig(
   name: string,
   entry: Record<string, unknown>,
 ): Promise<void> {
-  const check = checkServerEntry(file, name, entry);
-  if (!check.ok) throw new ConfigError(check.error, file);
-  // Read-modify-write under the file's lock: a concurrent `mcp add` must not lose this one.
-  await withFileLock(file, async () => {
+  await addServersToConfig(file, [[name, entry]], { replace: true });
+}
+
+/**
+ * Adds several servers in one locked read-modify-write (a concurrent `mcp add` must not lose
+ * them); without `replace`, a name already in the file is kept as it is. Returns the names
+ * written and the names kept.
+ */
+export async function addServersToConfig(
+  file: string,
+  entries: ReadonlyArray<readonly [string, Record<string, unknown>]>,
+  options: { replace: boolean },
+): Promise<{ written: string[]; kept: string[] }> {
+  for (const [name, entry] of entries) {
+    const check = checkServerEntry(file, name, entry);
+    if (!check.ok) throw new ConfigError(check.error, file);
+  }
+  return withFileLock(file, async () => {
     const document = await readDocument(file);
-    const servers = serversOf(file, document);
-    await writeJsonFileAtomic(file, { ...document, mcpServers: { ...servers, [name]: entry } });
+    const servers = { ...serversOf(file, document) };
+    const result = { written: [] as string[], kept: [] as string[] };
+    for (const [name, entry] of entries) {
+      if (Object.hasOwn(servers, name) && !options.replace) result.kept.push(name);
+      else {
+        servers[name] = entry;
+        result.written.push(name);
+      }
+    }
+    if (result.written.length > 0) await writeJsonFileAtomic(file, { ...document, mcpServers: servers });
+    return result;
   });
 }
 
@@ -174,22 +216,6 @@ export async function removeServerFromConfig(file: string, name: string): Promis
     await writeJsonFileAtomic(file, { ...document, mcpServers: remaining });
     return true;
   });
-}
-
-/** includeTools (when given) must match, then excludeTools must not; `*` matches any run of characters. */
-export function toolIncluded(definition: McpServerDefinition, serverToolName: string): boolean {
-  const matchesAny = (patterns: readonly string[]) =>
-    patterns.some((pattern) => patternToRegExp(pattern).test(serverToolName));
-  if (definition.includeTools && !matchesAny(definition.includeTools)) return false;
-  return !(definition.excludeTools && matchesAny(definition.excludeTools));
-}
-
-function patternToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split('*')
-    .map((literal) => literal.replace(/[\\^$.|?+()[\]{}]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${body}$`, 'su');
 }
 
 async function readServers(file: string): Promise<Array<[string, unknown]>> {
@@ -343,35 +369,6 @@ function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContex
     // Secrets belong in the environment, not in a file that may be committed: expand them all.
     ...(oauth ? { oauth: expandOAuth(oauth, expand) } : {}),
   };
-}
-
-function expandOAuth(
-  oauth: NonNullable<RemoteEntry['oauth']>,
-  expand: (value: string, ...where: Array<string | number>) => string,
-): OAuthSettings {
-  const text = (value: string | undefined, ...where: string[]) =>
-    value === undefined ? undefined : expand(value, 'oauth', ...where);
-  const settings: OAuthSettings = { ...oauth };
-  for (const key of [
-    'clientId',
-    'clientSecret',
-    'clientMetadataUrl',
-    'privateKey',
-    'signingAlgorithm',
-  ] as const) {
-    const value = text(oauth[key], key);
-    if (value !== undefined) settings[key] = value;
-  }
-  if (oauth.scopes)
-    settings.scopes = oauth.scopes.map((scope, index) => expand(scope, 'oauth', 'scopes', index));
-  if (oauth.idp) {
-    settings.idp = {
-      tokenEndpoint: expand(oauth.idp.tokenEndpoint, 'oauth', 'idp', 'tokenEndpoint'),
-      clientId: expand(oauth.idp.clientId, 'oauth', 'idp', 'clientId'),
-      idToken: expand(oauth.idp.idToken, 'oauth', 'idp', 'idToken'),
-    };
-  }
-  return settings;
 }
 
 /**

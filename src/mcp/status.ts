@@ -4,6 +4,7 @@
  */
 import type { ToolDefinition } from '../permissions/pins.js';
 import type { JsonSchema } from '../tools/types.js';
+import type { ConfigSource } from './config.js';
 
 export interface McpToolInfo {
   /** The name the model sees (`mcp_<server>_<tool>`, ≤ 64 chars). */
@@ -34,7 +35,7 @@ export type ServerState =
 
 export interface ServerStatus {
   name: string;
-  source: 'project' | 'user';
+  source: ConfigSource;
   transport: 'stdio' | 'http' | 'sse';
   state: ServerState;
   /** Problems worth telling the person about: skipped tools, renamed collisions. */

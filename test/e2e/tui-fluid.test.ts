@@ -124,11 +124,10 @@ describe('the TUI stays fluid', () => {
     expect(inputLine(tui)).toBe('› still typing');
   });
 
-  // Issue 19 asks for 1 s. Measured on a shared 2-core box at load 8–12: 0.25–1.6 s from the key
-  // to `cancelled` on screen (median ~0.6 s), of which up to 0.75 s is the key waiting for the
-  // loaded machine to run the agent at all; so this pins the product-wide 2 s guarantee and the
-  // 1 s goal stays on the issue.
-  it('Ctrl+C during a huge stream cancels within 2 s', async () => {
+  // Issue 19's 1 s. Measured from the key to `cancelled` on screen: 0.13–0.23 s at load 1–2 and
+  // the suite's own load; 0.25–1.6 s (median ~0.6 s) on a box at load 8–12, where most of it is
+  // the key waiting for the machine to run the agent at all.
+  it('Ctrl+C during a huge stream cancels within 1 s', async () => {
     fake.push({ text: bigAnswer(4 * 1024 * 1024), fragmentSize: 400, chunkDelayMs: 1 });
     const tui = start();
     await tui.waitFor('Type /help');
@@ -137,8 +136,8 @@ describe('the TUI stays fluid', () => {
     await tui.waitFor(/Line \d{6} of the long answer/);
     const sent = Date.now();
     tui.send(KEYS.ctrlC);
-    await tui.waitFor('cancelled', 2_000);
-    expect(Date.now() - sent).toBeLessThan(2_000);
+    await tui.waitFor('cancelled', 1_000);
+    expect(Date.now() - sent).toBeLessThan(1_000);
     expect(tui.screen()).not.toContain('END-OF-ANSWER');
   });
 });

@@ -8,9 +8,9 @@ import {
   loadMcpServers,
   type McpServerDefinition,
   type ServerConfigEntry,
-  toolIncluded,
 } from '../../../src/mcp/config.js';
 import { entrySchemas } from '../../../src/mcp/config-schema.js';
+import { toolIncluded } from '../../../src/mcp/tool-filter.js';
 import { ConfigError } from '../../../src/util/json-file.js';
 
 describe('MCP config', () => {
