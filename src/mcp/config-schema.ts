@@ -188,7 +188,10 @@ export function checkServerEntry(file: string, name: string, raw: unknown): Entr
   }
   const remote = type === 'http' || type === 'sse';
   const schemas = entrySchemas();
-  const parsed = remote ? schemas.remote.safeParse(entry) : schemas.stdio.safeParse(entry);
+  // jitless: a run checks a handful of entries; compiling zod's fast path for them costs more.
+  const parsed = remote
+    ? schemas.remote.safeParse(entry, { jitless: true })
+    : schemas.stdio.safeParse(entry, { jitless: true });
   if (parsed.success) {
     return remote
       ? { ok: true, kind: 'remote', entry: parsed.data as RemoteEntry }
