@@ -260,7 +260,7 @@ args = ['${DEMO_SERVER}']
     await writeHome('.codex/config.toml', '[mcp_servers.docs]\ncommand = npx\n');
     const run = await runCli(['mcp', 'import', '--from', 'codex'], { project });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('config.toml (codex): line 2: "npx" is not a value (strings need quotes)');
+    expect(run.stderr).toContain('config.toml (codex): line 2: invalid value');
     expect(await fileExists(userFile())).toBe(false);
   });
 

@@ -53,17 +53,16 @@ describe('parseToml', () => {
   });
 
   it.each([
-    ['command = npx', 1, '"npx" is not a value (strings need quotes)'],
-    ['a = "x"\na = "y"', 2, 'key "a" is defined twice'],
-    ['[t]\n[t]', 2, 'table [t] is defined twice'],
-    ['a = "open', 1, 'unterminated string'],
-    ['a = 1 b = 2', 1, 'unexpected "b" after a value'],
-    ['a = [1 2]', 1, 'expected "," or "]" in an array'],
-    ['d = 1979-05-27', 1, 'dates and times are not supported here'],
-    ['a = "\\q"', 1, 'invalid escape "\\q"'],
-    ['t = { a = 1 }\n[t]', 2, 'table [t] is defined twice'],
-    ['[a\nb = 1', 1, 'expected "]"'],
-  ])('refuses %j at line %i: %s', (text, line, message) => {
+    ['command = npx', 1, 'invalid value'],
+    ['a = "x"\na = "y"', 2, 'redefine'],
+    ['[t]\n[t]', 2, 'redefine'],
+    ['a = "open', 1, 'unfinished string'],
+    ['a = 1 b = 2', 1, 'end-of-line'],
+    ['a = [1 2]', 1, 'expected comma'],
+    ['a = "\\q"', 1, 'escape'],
+    ['t = { a = 1 }\n[t]', 2, 'redefine'],
+    ['[a\nb = 1', 1, 'illegal character'],
+  ])('refuses %j at line %i (%s)', (text, line, reason) => {
     let caught: unknown;
     try {
       parseToml(text);
@@ -71,6 +70,12 @@ describe('parseToml', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(TomlError);
-    expect((caught as TomlError).message).toBe(`line ${line}: ${message}`);
+    expect((caught as TomlError).line).toBe(line);
+    expect((caught as TomlError).message).toMatch(new RegExp(`^line ${line}: .*${reason}`));
+    expect((caught as TomlError).message).not.toContain('\n');
+  });
+
+  it('turns dates into their text', () => {
+    expect(parseToml('d = 1979-05-27')).toEqual({ d: '1979-05-27' });
   });
 });
