@@ -93,6 +93,30 @@ const yogaWithoutFetch = {
   },
 };
 
+/**
+ * React, its reconciler and scheduler pick their build with `process.env.NODE_ENV` at run time, so
+ * the TUI's chunk carried both: 1.7 MB, two thirds of it the development reconciler, parsed before
+ * the first frame. The bundle keeps the production builds only (`NODE_ENV` is fixed in those
+ * packages' files, and esbuild drops the dead branch). `GEEKAGENT_REACT_DEV=1 npm run build`
+ * bundles the development builds instead (React's warnings, for working on the TUI).
+ */
+const reactBuild = process.env.GEEKAGENT_REACT_DEV === '1' ? 'development' : 'production';
+const fixedReactBuild = {
+  name: 'fixed-react-build',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]node_modules[\\/](?:react|react-reconciler|scheduler)[\\/][^\\/]+\.js$/ },
+      (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        return {
+          contents: source.replaceAll('process.env.NODE_ENV', JSON.stringify(reactBuild)),
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
 await build({
   entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
   outdir,
@@ -109,13 +133,12 @@ await build({
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
   external: ['react-devtools-core'],
   // Chunks sit below dist/cli/: the version is inlined rather than read relative to the file.
-  // NODE_ENV is left alone: tui/react-production.ts picks React's build at run time
-  // (GEEKAGENT_REACT_DEV=1 keeps the development one), so both builds stay in the TUI's chunk.
+  // React's build is fixed at bundle time (fixedReactBuild); NODE_ENV stays the person's elsewhere.
   define: { __GEEKAGENT_VERSION__: JSON.stringify(version) },
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
-  plugins: [englishOnlyZod, quickEmojiCheck, yogaWithoutFetch],
+  plugins: [englishOnlyZod, quickEmojiCheck, yogaWithoutFetch, fixedReactBuild],
   logLevel: 'warning',
 });

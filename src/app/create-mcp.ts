@@ -75,11 +75,15 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   const selected = options.only ? entries.filter(options.only) : entries;
   const cacheDir = cacheDirectory(options.userDir);
-  const layer = await connectionLayer(selected);
+  // The connection layer's chunk and the cached listings load side by side.
+  const [layer, lazy] = await Promise.all([
+    connectionLayer(selected),
+    options.lazy ? cachedListings(cacheDir, selected) : undefined,
+  ]);
   return new McpManager({
     entries: selected,
     cacheDir,
-    lazy: options.lazy ? await cachedListings(cacheDir, selected) : undefined,
+    lazy,
     serverNames: entries.map((entry) => entry.name),
     registry: options.registry,
     policies: options.policies,

@@ -35,7 +35,8 @@ export interface DeferralStats {
 }
 
 export class DeferredTools {
-  private readonly index: SearchIndex = createIndex({ fields: TOOL_FIELDS });
+  /** Built on the first tool search: creating one (its synonym table) costs every start otherwise. */
+  private indexValue: SearchIndex | undefined;
   /** What each indexed tool was indexed from, to replace only the changed ones. */
   private readonly indexed = new Map<string, string>();
   private readonly loaded = new Set<string>();
@@ -123,6 +124,11 @@ export class DeferredTools {
   }
 
   private indexStale = true;
+
+  private get index(): SearchIndex {
+    this.indexValue ??= createIndex({ fields: TOOL_FIELDS });
+    return this.indexValue;
+  }
 
   /** Brings the index in step with the registry's MCP tools (only what changed is re-indexed). */
   private syncIndex(): void {

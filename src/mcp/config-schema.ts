@@ -11,40 +11,6 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** About 400 MB of text: anything bigger is a typo, not a budget. */
 export const MAX_RESULT_TOKENS = 100_000_000;
 
-const positiveMs = (what: string) =>
-  z
-    .int('expected a whole number of milliseconds')
-    .min(1, 'must be at least 1 (milliseconds)')
-    .max(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS} (milliseconds, about 24.8 days)`)
-    .describe(what);
-const toolPatterns = (what: string) => z.array(z.string()).describe(what);
-
-const commonShape = {
-  timeout: positiveMs('Milliseconds to wait for each request to the server (default 10000).').optional(),
-  startupTimeout: positiveMs(
-    'Milliseconds to wait for the server to start and answer initialize (default 30000).',
-  ).optional(),
-  disabled: z.boolean().describe('Keep the entry but do not connect to the server.').optional(),
-  startup: z
-    .enum(['lazy', 'eager'])
-    .describe(
-      'lazy (default): once its tools are cached, start the server only when one of them is called; eager: start it with the agent.',
-    )
-    .optional(),
-  includeTools: toolPatterns(
-    'Only these server tools (server-side names; `*` matches any run of characters).',
-  ).optional(),
-  excludeTools: toolPatterns(
-    'Hide these server tools (applied after includeTools; `*` patterns).',
-  ).optional(),
-  maxResultTokens: z
-    .int('expected a whole number of tokens')
-    .min(1, 'must be at least 1')
-    .max(MAX_RESULT_TOKENS, `must be at most ${MAX_RESULT_TOKENS}`)
-    .describe('Cut tool results above about this many tokens (default 25000).')
-    .optional(),
-};
-
 /** Unknown keys are errors (they are usually typos), reported one per key with a suggestion. */
 function strict<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.strictObject(shape, {
@@ -52,81 +18,131 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T) {
   });
 }
 
-export const stdioEntrySchema = strict({
-  type: z.literal('stdio').describe('A local server started as a subprocess (the default).').optional(),
-  command: z
-    .string()
-    .min(1, 'command must not be empty')
-    .describe('Executable to start; environment variables expanded.'),
-  args: z.array(z.string()).describe('Arguments; environment variables expanded.').optional(),
-  env: z
-    .record(z.string(), z.string())
-    .describe('Extra environment variables for the server (variables in values expanded).')
-    .optional(),
-  cwd: z
-    .string()
-    .describe('Working directory; relative to the project (project file) or home (user file).')
-    .optional(),
-  ...commonShape,
-}).describe('A stdio MCP server: GeekAgent spawns it and speaks JSON-RPC over its stdin/stdout.');
+/**
+ * The entry schemas, built on first use: constructing them costs a start tens of milliseconds
+ * (zod builds every check eagerly), which a run without any mcp.json need not pay.
+ */
+function buildEntrySchemas() {
+  const positiveMs = (what: string) =>
+    z
+      .int('expected a whole number of milliseconds')
+      .min(1, 'must be at least 1 (milliseconds)')
+      .max(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS} (milliseconds, about 24.8 days)`)
+      .describe(what);
+  const toolPatterns = (what: string) => z.array(z.string()).describe(what);
 
-export const oauthSchema = strict({
-  clientId: z
-    .string()
-    .describe('Pre-registered OAuth client id (otherwise dynamic registration).')
-    .optional(),
-  clientSecret: z
-    .string()
-    .describe('Client secret for confidential clients; environment variables expanded.')
-    .optional(),
-  scopes: z.array(z.string()).describe('Scopes to request.').optional(),
-  callbackPort: z
-    .int()
-    .min(1)
-    .max(65535)
-    .describe('Local port for the OAuth redirect (default: any free port).')
-    .optional(),
-  clientMetadataUrl: z
-    .string()
-    .describe('HTTPS URL of a client ID metadata document, used as client_id where the server supports it.')
-    .optional(),
-  grant: z
-    .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
-    .describe(
-      'How to get tokens: a browser login (default), machine credentials, or an enterprise IdP token.',
-    )
-    .optional(),
-  privateKey: z
-    .string()
-    .describe('PEM private key for private_key_jwt client authentication (client_credentials); use ${VAR}.')
-    .optional(),
-  signingAlgorithm: z.string().describe('JWS algorithm for privateKey (default ES256).').optional(),
-  idp: strict({
-    tokenEndpoint: z.string().describe('The enterprise IdP token endpoint (RFC 8693 token exchange).'),
-    clientId: z.string().describe('Our client id at the IdP.'),
-    idToken: z.string().describe('The ID token to exchange; use ${VAR}.'),
-  })
-    .describe('Cross-app access (SEP-990): exchange an IdP ID token for an authorization grant.')
-    .optional(),
-}).describe('OAuth settings for a remote server.');
+  const commonShape = {
+    timeout: positiveMs('Milliseconds to wait for each request to the server (default 10000).').optional(),
+    startupTimeout: positiveMs(
+      'Milliseconds to wait for the server to start and answer initialize (default 30000).',
+    ).optional(),
+    disabled: z.boolean().describe('Keep the entry but do not connect to the server.').optional(),
+    startup: z
+      .enum(['lazy', 'eager'])
+      .describe(
+        'lazy (default): once its tools are cached, start the server only when one of them is called; eager: start it with the agent.',
+      )
+      .optional(),
+    includeTools: toolPatterns(
+      'Only these server tools (server-side names; `*` matches any run of characters).',
+    ).optional(),
+    excludeTools: toolPatterns(
+      'Hide these server tools (applied after includeTools; `*` patterns).',
+    ).optional(),
+    maxResultTokens: z
+      .int('expected a whole number of tokens')
+      .min(1, 'must be at least 1')
+      .max(MAX_RESULT_TOKENS, `must be at most ${MAX_RESULT_TOKENS}`)
+      .describe('Cut tool results above about this many tokens (default 25000).')
+      .optional(),
+  };
 
-export const remoteEntrySchema = strict({
-  type: z.enum(['http', 'sse']).describe('Streamable HTTP, or the older HTTP+SSE transport.'),
-  url: z
-    .string()
-    // A URL built from `${VAR}` can only be checked once expanded; the loader does that.
-    .refine((url) => hasVariableReference(url) || isHttpUrl(url), 'expected an http:// or https:// URL')
-    .describe('Server endpoint; environment variables expanded.'),
-  headers: z
-    .record(z.string(), z.string())
-    .describe('Extra HTTP headers, e.g. Authorization (variables in values expanded).')
-    .optional(),
-  oauth: oauthSchema.optional(),
-  ...commonShape,
-}).describe('A remote MCP server reached over HTTP.');
+  const stdio = strict({
+    type: z.literal('stdio').describe('A local server started as a subprocess (the default).').optional(),
+    command: z
+      .string()
+      .min(1, 'command must not be empty')
+      .describe('Executable to start; environment variables expanded.'),
+    args: z.array(z.string()).describe('Arguments; environment variables expanded.').optional(),
+    env: z
+      .record(z.string(), z.string())
+      .describe('Extra environment variables for the server (variables in values expanded).')
+      .optional(),
+    cwd: z
+      .string()
+      .describe('Working directory; relative to the project (project file) or home (user file).')
+      .optional(),
+    ...commonShape,
+  }).describe('A stdio MCP server: GeekAgent spawns it and speaks JSON-RPC over its stdin/stdout.');
 
-export type StdioEntry = z.infer<typeof stdioEntrySchema>;
-export type RemoteEntry = z.infer<typeof remoteEntrySchema>;
+  const oauth = strict({
+    clientId: z
+      .string()
+      .describe('Pre-registered OAuth client id (otherwise dynamic registration).')
+      .optional(),
+    clientSecret: z
+      .string()
+      .describe('Client secret for confidential clients; environment variables expanded.')
+      .optional(),
+    scopes: z.array(z.string()).describe('Scopes to request.').optional(),
+    callbackPort: z
+      .int()
+      .min(1)
+      .max(65535)
+      .describe('Local port for the OAuth redirect (default: any free port).')
+      .optional(),
+    clientMetadataUrl: z
+      .string()
+      .describe('HTTPS URL of a client ID metadata document, used as client_id where the server supports it.')
+      .optional(),
+    grant: z
+      .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
+      .describe(
+        'How to get tokens: a browser login (default), machine credentials, or an enterprise IdP token.',
+      )
+      .optional(),
+    privateKey: z
+      .string()
+      .describe('PEM private key for private_key_jwt client authentication (client_credentials); use ${VAR}.')
+      .optional(),
+    signingAlgorithm: z.string().describe('JWS algorithm for privateKey (default ES256).').optional(),
+    idp: strict({
+      tokenEndpoint: z.string().describe('The enterprise IdP token endpoint (RFC 8693 token exchange).'),
+      clientId: z.string().describe('Our client id at the IdP.'),
+      idToken: z.string().describe('The ID token to exchange; use ${VAR}.'),
+    })
+      .describe('Cross-app access (SEP-990): exchange an IdP ID token for an authorization grant.')
+      .optional(),
+  }).describe('OAuth settings for a remote server.');
+
+  const remote = strict({
+    type: z.enum(['http', 'sse']).describe('Streamable HTTP, or the older HTTP+SSE transport.'),
+    url: z
+      .string()
+      // A URL built from `${VAR}` can only be checked once expanded; the loader does that.
+      .refine((url) => hasVariableReference(url) || isHttpUrl(url), 'expected an http:// or https:// URL')
+      .describe('Server endpoint; environment variables expanded.'),
+    headers: z
+      .record(z.string(), z.string())
+      .describe('Extra HTTP headers, e.g. Authorization (variables in values expanded).')
+      .optional(),
+    oauth: oauth.optional(),
+    ...commonShape,
+  }).describe('A remote MCP server reached over HTTP.');
+  return { stdio, oauth, remote };
+}
+
+type EntrySchemas = ReturnType<typeof buildEntrySchemas>;
+/** Immutable once built; kept so every check shares one set. */
+let builtSchemas: EntrySchemas | undefined;
+
+export function entrySchemas(): EntrySchemas {
+  builtSchemas ??= buildEntrySchemas();
+  return builtSchemas;
+}
+
+export type StdioEntry = z.infer<EntrySchemas['stdio']>;
+export type RemoteEntry = z.infer<EntrySchemas['remote']>;
 
 export type EntryCheck =
   | { ok: true; kind: 'stdio'; entry: StdioEntry }
@@ -171,7 +187,11 @@ export function checkServerEntry(file: string, name: string, raw: unknown): Entr
     return fail(at, 'an entry with "url" needs "type": "http" or "sse"');
   }
   const remote = type === 'http' || type === 'sse';
-  const parsed = remote ? remoteEntrySchema.safeParse(entry) : stdioEntrySchema.safeParse(entry);
+  const schemas = entrySchemas();
+  // jitless: a run checks a handful of entries; compiling zod's fast path for them costs more.
+  const parsed = remote
+    ? schemas.remote.safeParse(entry, { jitless: true })
+    : schemas.stdio.safeParse(entry, { jitless: true });
   if (parsed.success) {
     return remote
       ? { ok: true, kind: 'remote', entry: parsed.data as RemoteEntry }
@@ -179,7 +199,7 @@ export function checkServerEntry(file: string, name: string, raw: unknown): Entr
   }
   const knownAt = (where: readonly PropertyKey[]): string[] =>
     Object.keys(
-      where[0] === 'oauth' ? oauthSchema.shape : remote ? remoteEntrySchema.shape : stdioEntrySchema.shape,
+      where[0] === 'oauth' ? schemas.oauth.shape : remote ? schemas.remote.shape : schemas.stdio.shape,
     );
   return { ok: false, error: describeSchemaError(file, explainUnknownKeys(parsed.error, knownAt), at) };
 }

@@ -1,15 +1,20 @@
 /**
  * What a connection says when something goes wrong — messages that name the server, the tool,
  * the reason and the fix — and the small classifiers behind them (by error class and code, never
- * by searching message text).
+ * by searching message text). The SDK's error classes come in as `sdk` (the lazily loaded
+ * `connection-sdk.ts`): this module loads no SDK, so an idle server's connection needs none.
  */
 import type { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../util/errors.js';
-import { NeedsLoginError } from './auth/oauth-fetch.js';
+import type * as ConnectionSdk from './connection-sdk.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
+
+/** The SDK error classes the classifiers test against (from `connection-sdk.ts`). */
+export type SdkErrors = Pick<
+  typeof ConnectionSdk,
+  'McpError' | 'ErrorCode' | 'StreamableHTTPError' | 'NeedsLoginError'
+>;
 
 /** Prefix of the agent's own notes in a server's log, told apart from the server's stderr. */
 export const OWN_NOTE = '[geekagent]';
@@ -47,7 +52,8 @@ export interface CallContext {
   state: ServerState;
 }
 
-export function callErrorMessage(error: unknown, c: CallContext): string {
+export function callErrorMessage(sdk: SdkErrors, error: unknown, c: CallContext): string {
+  const { McpError, ErrorCode } = sdk;
   const call = `tools/call "${c.toolName}"`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return `MCP server ${c.server} did not answer ${call} within ${seconds(c.timeoutMs)}; the request was cancelled (raise "timeout" for ${c.server} in ${c.file} if it needs longer)`;
@@ -61,6 +67,7 @@ export function callErrorMessage(error: unknown, c: CallContext): string {
 }
 
 export function startupFailureReason(
+  sdk: SdkErrors,
   error: unknown,
   c: {
     exitReason: string | undefined;
@@ -71,7 +78,8 @@ export function startupFailureReason(
 ): string {
   // A server that answers initialize or tools/list with an error and then exits: the answer says
   // why ("fetch failed"); the exit that follows ("code 0") does not.
-  if (answeredWithError(error)) {
+  const { McpError, ErrorCode } = sdk;
+  if (answeredWithError(sdk, error)) {
     const then = c.exitReason ? ` (then ${c.exitReason})` : '';
     return `the server answered start-up with an error: ${errorMessage(error)}${then}`;
   }
@@ -84,7 +92,7 @@ export function startupFailureReason(
 }
 
 /** An error the server itself sent back (not a closed connection or our own timeout). */
-function answeredWithError(error: unknown): boolean {
+function answeredWithError({ McpError, ErrorCode }: SdkErrors, error: unknown): boolean {
   return (
     error instanceof McpError &&
     error.code !== ErrorCode.ConnectionClosed &&
@@ -106,11 +114,11 @@ export function withLine(reason: string, line: string | undefined): string {
 }
 
 /** Streamable HTTP POST refused with 400/404/405: what a legacy SSE-only server answers. */
-export function answersLikeSseOnly(error: unknown): boolean {
+export function answersLikeSseOnly({ StreamableHTTPError }: SdkErrors, error: unknown): boolean {
   return error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
 }
 
-export function loginHint(server: string, error: UnauthorizedError): string {
+export function loginHint({ NeedsLoginError }: SdkErrors, server: string, error: UnauthorizedError): string {
   return error instanceof NeedsLoginError
     ? `run geekagent mcp login ${server}`
     : `${error.message} (run geekagent mcp login ${server})`;

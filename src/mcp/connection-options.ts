@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolProgress } from '../tools/types.js';
 import type { Catalog } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
+import type * as ConnectionSdk from './connection-sdk.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
@@ -35,7 +36,7 @@ export interface ConnectionOptions {
   onChange: (state: ServerState, catalog: Catalog | undefined) => void;
   restartPolicy?: RestartPolicy;
   /** Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect. */
-  configureClient?: (client: Client) => void;
+  configureClient?: (client: Client, sdk: typeof ConnectionSdk) => void;
   /**
    * The server's cached listing: the connection starts `idle` with these tools and connects on
    * first use (a call, a resource, a prompt, a reconnect).

@@ -3,15 +3,10 @@
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
  * backoff (bounded), and fail calls fast with the reason while the server is down. A server with
  * a cached listing starts `idle` and connects on first use (one shared start for every caller).
+ * The SDK itself (`connection-sdk.ts`) is imported by the first connect: an idle server costs none.
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CallToolResult,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../tools/types.js';
 import { abortListeners, addedListener } from '../util/abort-listeners.js';
 import { errorMessage } from '../util/errors.js';
@@ -39,6 +34,7 @@ import {
   withDeadline,
   withLine,
 } from './connection-errors.js';
+import type * as ConnectionSdk from './connection-sdk.js';
 import { CoalescingTransport } from './notification-flow.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
@@ -59,6 +55,8 @@ export {
 export class McpConnection {
   private stateValue: ServerState;
   private client: Client | undefined;
+  /** The SDK, once a connect has loaded it. */
+  private sdk: typeof ConnectionSdk | undefined;
   private opened: OpenedTransport | undefined;
   /** Bumped per connection attempt so late events of an old client are ignored. */
   private generation = 0;
@@ -182,7 +180,8 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     if (this.stateValue.state === 'idle' || this.starting) await this.ensureStarted();
     const client = this.connectedClient;
-    if (!client) throw new ToolError(this.unavailableMessage());
+    const sdk = this.sdk;
+    if (!client || !sdk) throw new ToolError(this.unavailableMessage());
     const { timeoutMs } = this.options.definition;
     const { signal } = options;
     const listening = signal ? abortListeners(signal) : [];
@@ -207,7 +206,7 @@ export class McpConnection {
       if (this.options.definition.transport !== 'stdio' && isNetworkFailure(error)) {
         this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
       }
-      throw new ToolError(this.describeCallError(error, toolName));
+      throw new ToolError(this.describeCallError(sdk, error, toolName));
     } finally {
       if (sdkListener) signal?.removeEventListener('abort', sdkListener);
     }
@@ -217,38 +216,48 @@ export class McpConnection {
     const generation = ++this.generation;
     const { definition } = this.options;
     this.setState({ state: 'connecting', attempt: this.attempts + 1 });
+    let sdk: typeof ConnectionSdk;
     let opened: OpenedTransport;
     try {
-      opened = this.options.createTransport(definition, this.options.log);
+      sdk = this.sdk ??= await import('./connection-sdk.js');
+      opened = await this.options.createTransport(definition, this.options.log);
     } catch (error) {
+      if (this.closed || generation !== this.generation) return false;
       this.setState({ state: 'failed', error: errorMessage(error), during });
       return false;
     }
-    let outcome = await this.attempt(generation, opened);
+    // Closed or superseded while loading: the transport is not started yet, so nothing to stop.
+    if (this.closed || generation !== this.generation) return false;
+    let outcome = await this.attempt(sdk, generation, opened);
     // An `http` entry served by an SSE-only server: its POST is refused with 4xx. Try legacy SSE.
-    if (outcome !== true && opened.fallback && answersLikeSseOnly(outcome)) {
+    if (outcome !== true && opened.fallback && answersLikeSseOnly(sdk, outcome)) {
       this.options.log.append(`${OWN_NOTE} Streamable HTTP refused (${errorMessage(outcome)}); trying SSE`);
       opened = opened.fallback();
-      outcome = await this.attempt(generation, opened);
+      outcome = await this.attempt(sdk, generation, opened);
     }
     if (outcome === true) return true;
     if (this.closed || generation !== this.generation) return false;
-    if (outcome instanceof UnauthorizedError) {
-      this.setState({ state: 'needs_auth', error: loginHint(this.name, outcome) });
+    if (outcome instanceof sdk.UnauthorizedError) {
+      this.setState({ state: 'needs_auth', error: loginHint(sdk, this.name, outcome) });
     } else {
-      this.setState({ state: 'failed', error: this.failureReason(outcome, opened), during });
+      this.setState({ state: 'failed', error: this.failureReason(sdk, outcome, opened), during });
     }
     return false;
   }
 
   /** One connect over one transport: true, or the error it failed with (the client is closed). */
-  private async attempt(generation: number, opened: OpenedTransport): Promise<true | unknown> {
+  private async attempt(
+    sdk: typeof ConnectionSdk,
+    generation: number,
+    opened: OpenedTransport,
+  ): Promise<true | unknown> {
     const { definition } = this.options;
-    const client = new Client(this.options.clientInfo, { capabilities: {} });
-    this.options.configureClient?.(client);
+    const { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } = sdk;
+    const client = new sdk.Client(this.options.clientInfo, { capabilities: {} });
+    this.options.configureClient?.(client, sdk);
     client.onerror = (error) => this.handleClientError(generation, error);
     client.onclose = () => this.handleClose(generation);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(generation));
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.refreshTools(generation));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refreshExtras(generation));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
       this.refreshExtras(generation),
@@ -401,9 +410,9 @@ export class McpConnection {
     return logHint && this.stateValue.state === 'failed' ? `${message} (its log: ${logHint})` : message;
   }
 
-  private describeCallError(error: unknown, toolName: string): string {
+  private describeCallError(sdk: typeof ConnectionSdk, error: unknown, toolName: string): string {
     const { definition } = this.options;
-    return callErrorMessage(error, {
+    return callErrorMessage(sdk, error, {
       server: this.name,
       toolName,
       timeoutMs: definition.timeoutMs,
@@ -413,8 +422,8 @@ export class McpConnection {
     });
   }
 
-  private failureReason(error: unknown, opened: OpenedTransport): string {
-    return startupFailureReason(error, {
+  private failureReason(sdk: typeof ConnectionSdk, error: unknown, opened: OpenedTransport): string {
+    return startupFailureReason(sdk, error, {
       exitReason: opened.exitReason(),
       startupTimeoutMs: this.options.definition.startupTimeoutMs,
       target: this.urlOf(),

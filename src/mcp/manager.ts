@@ -65,8 +65,8 @@ export interface McpManagerOptions {
   lazy?: ReadonlyMap<string, CachedListing>;
 }
 
-/** `connection-layer.ts`: what connecting a server takes (and loads the SDK). */
-export type ConnectionLayer = Pick<typeof ConnectionLayerModule, 'McpConnection' | 'configureClientFeatures'>;
+/** `connection-layer.ts`: what connecting a server takes (it loads the SDK on the first connect). */
+export type ConnectionLayer = Pick<typeof ConnectionLayerModule, 'McpConnection'>;
 
 /** What the manager tells the policy store about the tools it registers. */
 export interface McpPolicyHooks {
@@ -232,7 +232,7 @@ export class McpManager {
         log: slot.log,
         restartPolicy: this.options.restartPolicy,
         configureClient: this.options.features
-          ? (client) => layer.configureClientFeatures(client, entry.name, this.options.features!, slot.log)
+          ? (client, sdk) => sdk.configureClientFeatures(client, entry.name, this.options.features!, slot.log)
           : undefined,
         onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
         lazyFrom: slot.lazy ? cached : undefined,

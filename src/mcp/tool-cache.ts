@@ -83,7 +83,8 @@ export async function readCachedListing(
   try {
     const text = await readStateFile(cacheFile(dir, definition));
     if (text === undefined) return undefined;
-    const parsed = CacheFileSchema.safeParse(JSON.parse(text));
+    // jitless: one parse per server per run; zod's compiled fast path would not pay for itself.
+    const parsed = CacheFileSchema.safeParse(JSON.parse(text), { jitless: true });
     if (!parsed.success || parsed.data.server !== definition.name) return undefined;
     const { tools, resources, prompts } = parsed.data;
     return { tools, resources, prompts: prompts as Prompt[] };

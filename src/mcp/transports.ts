@@ -20,7 +20,11 @@ export interface OpenedTransport {
   fallback?: () => OpenedTransport;
 }
 
-export type TransportFactory = (definition: McpServerDefinition, log: ServerLog) => OpenedTransport;
+/** May resolve later: the connection layer's factory loads the transports (and the SDK) on first use. */
+export type TransportFactory = (
+  definition: McpServerDefinition,
+  log: ServerLog,
+) => OpenedTransport | Promise<OpenedTransport>;
 
 export function createTransportFactory(
   tracker: ProcessGroupTracker,

@@ -27,7 +27,8 @@ export type WriteOutcome =
 
 export class MemoryBank {
   private entries: MemoryEntry[] = [];
-  private index: SearchIndex = createIndex({ fields: { text: {} } });
+  /** Built by the first refresh (every search refreshes first): none at start-up. */
+  private index: SearchIndex | undefined;
   private chunks = 0;
   private versions = '';
 
@@ -68,7 +69,7 @@ export class MemoryBank {
     await this.refresh();
     const byKey = new Map(this.entries.map((entry) => [`${entry.scope}:${entry.id}`, entry]));
     const best = new Map<string, MemoryHit>();
-    for (const hit of this.index.search(query, { limit: limit * 4 })) {
+    for (const hit of this.index?.search(query, { limit: limit * 4 }) ?? []) {
       const key = hit.id.slice(0, hit.id.lastIndexOf('#'));
       const entry = byKey.get(key);
       if (entry === undefined || best.has(key)) continue;

@@ -4,7 +4,9 @@
  * checks every prop: while a fast answer streams that was a third of the TUI's CPU, and keys waited
  * behind it. `NODE_ENV` is set only while the modules load and then put back, so the person's own
  * value still reaches the commands and servers the agent starts. `GEEKAGENT_REACT_DEV=1` keeps the
- * development build (React's warnings, for working on the TUI).
+ * development build (React's warnings, for working on the TUI). This matters unbundled (tests, tsc's
+ * output): the bundle carries one build, chosen when it is made (scripts/bundle.mjs), so there
+ * `GEEKAGENT_REACT_DEV=1 npm run build` is the switch.
  */
 export async function loadProductionReact<T>(
   load: () => Promise<T>,

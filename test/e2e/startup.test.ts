@@ -4,11 +4,19 @@
  * from a bundle chunk's esbuild markers — and can hold one package back until a file exists.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, DEMO_SERVER, type Project, REPO_ROOT, runCli } from './harness.js';
+import {
+  createProject,
+  DEMO_SERVER,
+  FIXTURE_SERVERS,
+  type Project,
+  parseJsonOutput,
+  REPO_ROOT,
+  runCli,
+} from './harness.js';
 import { type PtySession, spawnTui } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
@@ -49,6 +57,40 @@ describe('start-up loads only what the run needs', () => {
     expect(packages).not.toContain('ink');
     expect(packages).not.toContain('react');
     expect(packages).not.toContain('@modelcontextprotocol/sdk');
+  });
+
+  it('a run whose servers all start lazily from cached tool lists loads no MCP SDK until one is called', async () => {
+    const srv = path.join(project.dir, 'srv');
+    await mkdir(srv, { recursive: true });
+    await project.mcpServers({
+      lazy: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'lazy.mjs'), srv] },
+    });
+    fake.push({ text: 'first' });
+    const first = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    expect(first.code, first.stderr).toBe(0); // lists the server and caches its tools
+    await rm(logFile(), { force: true });
+
+    fake.push({ text: 'second' });
+    const second = await runCli(['-p', 'hi'], { project, modelUrl: fake.url, env: watched() });
+    expect(second.stdout).toBe('second\n');
+    const tools = (fake.requests[1]?.body.tools ?? []) as Array<{ function: { name: string } }>;
+    expect(tools.map((tool) => tool.function.name)).toContain('mcp_lazy_echo');
+    expect(loaded()).toContain('openai');
+    expect(loaded()).not.toContain('@modelcontextprotocol/sdk');
+    await rm(logFile(), { force: true });
+
+    fake.push(
+      { toolCalls: [{ name: 'mcp_lazy_echo', arguments: JSON.stringify({ text: 'ping' }) }] },
+      { text: 'done' },
+    );
+    const third = await runCli(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*'], {
+      project,
+      modelUrl: fake.url,
+      env: watched(),
+    });
+    const out = parseJsonOutput(third);
+    expect(out.tool_calls.map((call) => [call.name, call.result])).toEqual([['mcp_lazy_echo', 'echo: ping']]);
+    expect(loaded()).toContain('@modelcontextprotocol/sdk');
   });
 
   it('geekagent mcp list loads the MCP SDK but not Ink, React or the model client', async () => {

@@ -9,7 +9,7 @@ import {
   type McpServerDefinition,
   type ServerConfigEntry,
 } from '../../../src/mcp/config.js';
-import { stdioEntrySchema } from '../../../src/mcp/config-schema.js';
+import { entrySchemas } from '../../../src/mcp/config-schema.js';
 import { toolIncluded } from '../../../src/mcp/tool-filter.js';
 import { ConfigError } from '../../../src/util/json-file.js';
 
@@ -354,7 +354,7 @@ describe('MCP config', () => {
   });
 
   it('documents the entry schema', () => {
-    expect(stdioEntrySchema.description).toMatch(/stdio/);
-    expect(stdioEntrySchema.shape.command.description).toBeTruthy();
+    expect(entrySchemas().stdio.description).toMatch(/stdio/);
+    expect(entrySchemas().stdio.shape.command.description).toBeTruthy();
   });
 });
