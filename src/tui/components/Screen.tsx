@@ -1,8 +1,9 @@
 /**
  * The full-screen layout: transcript (with activity and an open question under it) beside the
  * 28-column panel, hidden under 60 columns; a `─` rule; the input line. Owns only view state:
- * the input buffer, the scroll position, and whether a server's request has the focus (then the
- * person's draft waits aside while a form uses the input line).
+ * the input buffer, the scroll position, and whether a server's request — or a tool's question
+ * that appeared while the person was typing — has the focus (then the person's draft waits aside
+ * while a form uses the input line).
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
@@ -44,9 +45,23 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const [focus, setFocusState] = useState<Focus | undefined>(undefined);
   /** The pager (Ctrl+T): which entry, and its first row shown. */
   const [pager, setPagerState] = useState<{ id: number; top: number } | undefined>(undefined);
-  // A tool's question takes keys as answers; a server's own request only an explicit choice.
-  const toolQuestion = snapshot.questionExplicit ? undefined : snapshot.question;
-  const serverQuestion = snapshot.questionExplicit ? snapshot.question : undefined;
+  // A tool's question takes keys as answers; a server's own request only an explicit choice. So
+  // does a tool's question that appears while the person is typing: a queued message such as
+  // "yes, and…" or "add tests" must not answer y or a(lways) with its first letter.
+  const appeared = useRef<{ question: ApprovalRequest | undefined; whileTyping: boolean }>({
+    question: undefined,
+    whileTyping: false,
+  });
+  const asked = snapshot.questionExplicit ? undefined : snapshot.question;
+  if (asked !== appeared.current.question) {
+    appeared.current = { question: asked, whileTyping: asked !== undefined && buffer.text !== '' };
+  }
+  const toolQuestion = appeared.current.whileTyping ? undefined : asked;
+  const serverQuestion = snapshot.questionExplicit
+    ? snapshot.question
+    : appeared.current.whileTyping
+      ? asked
+      : undefined;
   const formId = snapshot.question ? undefined : snapshot.form?.id;
   const requestOn = serverQuestion ?? formId;
   const focused = requestOn !== undefined && focus?.on === requestOn;

@@ -108,3 +108,57 @@ describe('a server’s form (elicitation)', () => {
     expect(target.submitted).toEqual(['my draft']);
   });
 });
+
+describe('a tool’s question that appears while the person is typing', () => {
+  const shell: ApprovalRequest = {
+    toolName: 'run_shell',
+    title: 'run_shell',
+    detail: 'rm -rf build',
+    kind: 'command',
+  };
+
+  function typingThenAsked() {
+    const target = recordingTarget();
+    const screen = (state: Partial<SessionSnapshot>) => (
+      <Screen snapshot={snapshot(state)} target={target} cols={100} rows={20} />
+    );
+    const instance = render(screen({ busy: true }));
+    rendered.push(instance);
+    const lastLine = () => plain(instance.lastFrame()).trimEnd().split('\n').at(-1) ?? '';
+    const ask = () => instance.rerender(screen({ busy: true, question: shell }));
+    return { target, instance, lastLine, ask, type: (keys: string) => instance.stdin.write(keys) };
+  }
+
+  it('is not answered by the letters of the queued message: "yes" and "add" stay in the input', async () => {
+    const { target, instance, lastLine, ask, type } = typingThenAsked();
+    type('x');
+    await vi.waitFor(() => expect(lastLine()).toBe('› x'));
+    ask();
+    await vi.waitFor(() => expect(plain(instance.lastFrame())).toContain('Tab to answer this request'));
+    for (const key of [' ', 'y', 'e', 's', ' ', 'a', 'd', 'd']) type(key);
+    await vi.waitFor(() => expect(lastLine()).toBe('› x yes add'));
+    expect(target.answers).toEqual([]);
+  });
+
+  it('is answered after Tab with ←/→ and Enter', async () => {
+    const { target, lastLine, ask, type } = typingThenAsked();
+    type('n');
+    await vi.waitFor(() => expect(lastLine()).toBe('› n'));
+    ask();
+    await vi.waitFor(() => expect(lastLine()).toBe('› n'));
+    type(TAB);
+    await vi.waitFor(() => expect(lastLine()).toBe('Answer the request: [Decline]  Allow'));
+    type(RIGHT);
+    await vi.waitFor(() => expect(lastLine()).toBe('Answer the request:  Decline  [Allow]'));
+    type('\r');
+    expect(target.answers).toEqual(['yes']);
+  });
+
+  it('with an empty input line, y answers at once as before', async () => {
+    const { target, instance, ask, type } = typingThenAsked();
+    ask();
+    await vi.waitFor(() => expect(plain(instance.lastFrame())).toContain('rm -rf build'));
+    type('y');
+    expect(target.answers).toEqual(['yes']);
+  });
+});
