@@ -7,8 +7,9 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loadIndex, type SearchIndex, SearchIndexFormatError } from '../search/index.js';
+import { readRegularFile } from '../util/state-dir.js';
 import type { CatalogEntry } from './catalog.js';
-import { decodeRecord, readRegularFile, type StoredChunk } from './segments.js';
+import { decodeRecord, type StoredChunk } from './segments.js';
 
 export const FORMAT1_FILES = ['catalog.json', 'search-index.json'] as const;
 

@@ -6,11 +6,9 @@
  * holds where each record is. Reads take only a hit's record, never through a symlink.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { UnsafePathError, writeFileAtomic } from '../util/safe-write.js';
-import { NOFOLLOW, NONBLOCK } from '../util/state-dir.js';
+import { writeFileAtomic } from '../util/safe-write.js';
 
 /** A segment is written when its records reach this size (memory while adding stays near 2×). */
 export const SEGMENT_BYTES = 16 * 1024 * 1024;
@@ -110,42 +108,6 @@ export class SegmentWriter {
 export async function listSegments(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   return names.filter((name) => SEGMENT_NAME.test(name));
-}
-
-/**
- * Reads `length` bytes at `offset` of a regular file (all of it when no range is given); undefined
- * when it is missing. A symlink or a non-file is refused; a range past the end is undefined.
- */
-export async function readRegularFile(
-  file: string,
-  range?: { offset: number; length: number },
-): Promise<Buffer | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP' || code === 'EMLINK')
-      throw new UnsafePathError(`refusing to read ${file}: it is a symbolic link`);
-    throw error;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new UnsafePathError(`refusing to read ${file}: it is not a regular file`);
-    if (!range) return await handle.readFile();
-    if (range.offset + range.length > info.size) return undefined;
-    const buffer = Buffer.alloc(range.length);
-    let done = 0;
-    while (done < range.length) {
-      const { bytesRead } = await handle.read(buffer, done, range.length - done, range.offset + done);
-      if (bytesRead === 0) return undefined;
-      done += bytesRead;
-    }
-    return buffer;
-  } finally {
-    await handle.close();
-  }
 }
 
 function newName(): string {

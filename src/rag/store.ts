@@ -22,7 +22,7 @@ import {
 } from '../search/index.js';
 import { withFileLock } from '../util/file-lock.js';
 import { writeFileAtomic } from '../util/safe-write.js';
-import { ensureStateDir, stateFilePath } from '../util/state-dir.js';
+import { ensureStateDir, readRegularFile, stateFilePath } from '../util/state-dir.js';
 import { type CatalogEntry, CatalogError, decodeStore, encodeStore, type RagSource } from './catalog.js';
 import {
   FORMAT1_FILES,
@@ -35,7 +35,6 @@ import {
   decodeRecord,
   encodeRecord,
   listSegments,
-  readRegularFile,
   SEGMENT_BYTES,
   SegmentWriter,
   type StoredChunk,

@@ -67,11 +67,22 @@ async function checkRealFolder(dir: string, create: boolean): Promise<void> {
 }
 
 /**
- * Reads a state file: undefined when missing; refused (UnsafePathError) when it is a symlink or
- * not a regular file. Opened without following a link and without blocking, so a FIFO planted
+ * Reads a state file as text: undefined when missing; refused (UnsafePathError) when it is a
+ * symlink or not a regular file. Opened without following a link and without blocking, so a FIFO planted
  * as `.geekagent/history` cannot hang the agent.
  */
 export async function readStateFile(file: string): Promise<string | undefined> {
+  return (await readRegularFile(file))?.toString('utf8');
+}
+
+/**
+ * Reads `length` bytes at `offset` of a regular file (all of it when no range is given); undefined
+ * when it is missing. A symlink or a non-file is refused; a range past the end is undefined.
+ */
+export async function readRegularFile(
+  file: string,
+  range?: { offset: number; length: number },
+): Promise<Buffer | undefined> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
@@ -85,7 +96,16 @@ export async function readStateFile(file: string): Promise<string | undefined> {
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new UnsafePathError(`refusing to read ${file}: it is not a regular file`);
-    return await handle.readFile('utf8');
+    if (!range) return await handle.readFile();
+    if (range.offset + range.length > info.size) return undefined;
+    const buffer = Buffer.alloc(range.length);
+    let done = 0;
+    while (done < range.length) {
+      const { bytesRead } = await handle.read(buffer, done, range.length - done, range.offset + done);
+      if (bytesRead === 0) return undefined;
+      done += bytesRead;
+    }
+    return buffer;
   } finally {
     await handle.close();
   }
