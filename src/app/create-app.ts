@@ -30,11 +30,11 @@ import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
 import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
-import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
-import { RootSandbox } from '../permissions/sandbox.js';
+import type { RootSandbox } from '../permissions/sandbox.js';
+import { createToolRuntime } from '../permissions/tool-runtime.js';
 import type { Approver } from '../permissions/types.js';
-import { UndoStack } from '../permissions/undo.js';
+import type { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { OpenAIChatProvider } from '../providers/openai.js';
 import type { ChatProvider } from '../providers/types.js';
@@ -45,12 +45,12 @@ import { skillsExtension } from '../skills/extension.js';
 import { loadAgents } from '../subagents/definitions.js';
 import { agentLimits, agentsExtension } from '../subagents/extension.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
-import { ToolExecutor } from '../tools/executor.js';
-import { ToolRegistry } from '../tools/registry.js';
+import type { ToolExecutor } from '../tools/executor.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
-import { checkStateDir, stateFilePath } from '../util/state-dir.js';
+import { checkStateDir } from '../util/state-dir.js';
 import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 
 export interface AppOptions {
@@ -151,23 +151,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     pins: new PinStore(mcpPinsFile(projectDir)),
   });
-  const sandbox = new RootSandbox(permissions.root);
-  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
-  const protectedPaths = new ProtectedPaths({
-    projectDir,
-    userStateDir: userDir,
-    allowed: options.allowProtected,
-  });
   const redact = createRedactor(settingsEnv);
-
-  const registry = new ToolRegistry();
-  const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
-  const executor = new ToolExecutor({
-    registry,
+  const { sandbox, undo, registry, executor, fetchAllowHosts, executorFor } = createToolRuntime({
+    projectDir,
+    userDir,
+    permissions,
+    allowProtected: options.allowProtected,
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env, redact, protectedPaths },
+    env,
   });
 
   const provider = new OpenAIChatProvider(settings, { redact });
@@ -233,14 +226,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       {
         registry,
         approver: options.approver,
-        executorFor: (view, approver) =>
-          new ToolExecutor({
-            registry: view,
-            policies,
-            approver,
-            redact,
-            context: { sandbox, undo, env, redact, protectedPaths },
-          }),
+        executorFor,
         providerFor: (model) =>
           model === undefined || model === settings.model
             ? provider

@@ -17,19 +17,16 @@ import { loadPermissionConfig } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
 import { PolicyStore } from '../permissions/policy.js';
-import { ProtectedPaths } from '../permissions/protected.js';
 import { createRedactor } from '../permissions/redact.js';
-import { RootSandbox } from '../permissions/sandbox.js';
+import { createToolRuntime } from '../permissions/tool-runtime.js';
 import type { Approver } from '../permissions/types.js';
-import { UndoStack } from '../permissions/undo.js';
 import { RagStore } from '../rag/store.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
-import { ToolExecutor } from '../tools/executor.js';
-import { ToolRegistry } from '../tools/registry.js';
+import type { ToolExecutor } from '../tools/executor.js';
 import type { Tool } from '../tools/types.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
-import { checkStateDir, stateFilePath } from '../util/state-dir.js';
+import { checkStateDir } from '../util/state-dir.js';
 import { SERVED_TOOL_HINTS, type ServedHints } from './hints.js';
 
 export interface ToolSetOptions {
@@ -78,23 +75,17 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
     defaults: { ...BUILTIN_POLICIES },
     // No "always" answers here: an elicitation's yes holds for that one call.
   });
-  const sandbox = new RootSandbox(permissions.root);
-  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
-  const protectedPaths = new ProtectedPaths({
-    projectDir,
-    userStateDir: userDir,
-    allowed: [...options.allowProtected],
-  });
   // As in the agent: a trusted `.env`'s model key is a secret to hide in output, never tool env.
   const redact = createRedactor(withDotEnvSettings(options.env, trusted ? readModelDotEnv(projectDir) : {}));
-  const registry = new ToolRegistry();
-  const fetchAllowHosts = [...permissions.projectFetchAllow, ...permissions.userFetchAllow];
-  const executor = new ToolExecutor({
-    registry,
+  const { undo, registry, executor, fetchAllowHosts } = createToolRuntime({
+    projectDir,
+    userDir,
+    permissions,
+    allowProtected: options.allowProtected,
     policies,
     approver: options.approver,
     redact,
-    context: { sandbox, undo, env: options.env, redact, protectedPaths },
+    env: options.env,
   });
   const host = new ExtensionHost({ registry, policies });
   host.onNotice((message) => options.notice(message));

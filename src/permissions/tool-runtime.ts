@@ -1,0 +1,66 @@
+/**
+ * What a tool runs under, built once for the agent (app/) and for `geekagent mcp serve` (serve/):
+ * the root sandbox, the undo stack, protected paths, the registry and executors over them. One
+ * place, so a tool meets the same rules whichever face called it.
+ */
+import type { Approver, PolicyLookup } from '../tools/approval.js';
+import { ToolExecutor } from '../tools/executor.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { stateFilePath } from '../util/state-dir.js';
+import type { PermissionConfig } from './config.js';
+import { ProtectedPaths } from './protected.js';
+import type { Redactor } from './redact.js';
+import { RootSandbox } from './sandbox.js';
+import { UndoStack } from './undo.js';
+
+export interface ToolRuntimeOptions {
+  projectDir: string;
+  /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
+  userDir: string;
+  permissions: Pick<PermissionConfig, 'root' | 'projectFetchAllow' | 'userFetchAllow'>;
+  /** `--allow-protected` values, as given. */
+  allowProtected?: readonly string[];
+  policies: PolicyLookup;
+  approver: Approver;
+  redact: Redactor;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ToolRuntime {
+  readonly sandbox: RootSandbox;
+  readonly undo: UndoStack;
+  readonly registry: ToolRegistry;
+  readonly executor: ToolExecutor;
+  /** The fetch allow-list of both permission files (project first). */
+  readonly fetchAllowHosts: string[];
+  /** An executor over another registry (a sub-agent's view) and approver, same rules otherwise. */
+  executorFor(registry: ToolRegistry, approver: Approver): ToolExecutor;
+}
+
+export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
+  const { projectDir, permissions, policies, redact, env } = options;
+  const sandbox = new RootSandbox(permissions.root);
+  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
+  const protectedPaths = new ProtectedPaths({
+    projectDir,
+    userStateDir: options.userDir,
+    allowed: options.allowProtected,
+  });
+  const executorFor = (registry: ToolRegistry, approver: Approver) =>
+    new ToolExecutor({
+      registry,
+      policies,
+      approver,
+      redact,
+      context: { sandbox, undo, env, redact, protectedPaths },
+    });
+  const registry = new ToolRegistry();
+  return {
+    sandbox,
+    undo,
+    registry,
+    executor: executorFor(registry, options.approver),
+    fetchAllowHosts: [...permissions.projectFetchAllow, ...permissions.userFetchAllow],
+    executorFor,
+  };
+}
