@@ -7,34 +7,20 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from '../helpers/wait.js';
-import { CLI, cliArgs, createProject, FIXTURE_SERVERS, type Project, testEnv } from './harness.js';
-import { KEYS, type PtySession, spawnTui } from './pty.js';
+import { CLI, cliArgs, FIXTURE_SERVERS, testEnv } from './harness.js';
+import { KEYS, type PtySession, spawnTui, tuiFixture } from './pty.js';
 
 const LIMIT_MS = 2000;
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
+const fx = tuiFixture();
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
 /** A FIFO in the project that nobody ever writes: opening it for reading blocks for good. */
 function fifo(): string {
-  const file = path.join(project.dir, 'pipe');
+  const file = path.join(fx.project.dir, 'pipe');
   execFileSync('mkfifo', [file]);
   return file;
 }
@@ -60,26 +46,26 @@ function blockedOnFifo(pid: number): boolean {
  */
 async function stuckOnFifo(pid: () => number): Promise<void> {
   fifo();
-  await waitFor(() => blockedOnFifo(pid()) || fake.requests.length >= 2, {
+  await waitFor(() => blockedOnFifo(pid()) || fx.fake.requests.length >= 2, {
     what: 'the read of the FIFO to block (or the next model request)',
     timeoutMs: 20_000,
   });
 }
 
 function scriptFifoRead(): void {
-  fake.push({ toolCalls: [call('read', { path: 'pipe' })] }, { kind: 'hang' });
+  fx.fake.push({ toolCalls: [call('read', { path: 'pipe' })] }, { kind: 'hang' });
 }
 
 async function stubbornServer(): Promise<string> {
-  const pidFile = path.join(project.dir, 'stubborn.pid');
-  await project.mcpServers({
+  const pidFile = path.join(fx.project.dir, 'stubborn.pid');
+  await fx.project.mcpServers({
     stubborn: {
       command: process.execPath,
       args: [path.join(FIXTURE_SERVERS, 'stubborn.mjs')],
       env: { PID_FILE: pidFile },
     },
   });
-  await project.tools({ 'mcp_stubborn_*': 'allow' });
+  await fx.project.tools({ 'mcp_stubborn_*': 'allow' });
   return pidFile;
 }
 
@@ -92,8 +78,8 @@ async function timed(done: Promise<unknown>): Promise<number> {
 
 describe('in the TUI', () => {
   function start(): PtySession {
-    const session = spawnTui({ project, modelUrl: fake.url });
-    sessions.push(session);
+    const session = spawnTui({ project: fx.project, modelUrl: fx.fake.url });
+    fx.sessions.push(session);
     return session;
   }
 
@@ -114,7 +100,10 @@ describe('in the TUI', () => {
 
   it('Ctrl+C ends a call to a server that never answers, and /exit mid-call exits within 2 s', async () => {
     const pidFile = await stubbornServer();
-    fake.push({ toolCalls: [call('mcp_stubborn_hang', {})] }, { toolCalls: [call('mcp_stubborn_hang', {})] });
+    fx.fake.push(
+      { toolCalls: [call('mcp_stubborn_hang', {})] },
+      { toolCalls: [call('mcp_stubborn_hang', {})] },
+    );
     const tui = start();
     await tui.waitFor('MCP stubborn(1)', 20_000);
     tui.send(`hang${KEYS.enter}`);
@@ -136,8 +125,8 @@ describe('in the TUI', () => {
 describe('signals', () => {
   function printRun(prompt: string) {
     const agent = spawn(process.execPath, [CLI, ...cliArgs(['-p', prompt], true)], {
-      cwd: project.dir,
-      env: testEnv({ project, modelUrl: fake.url }),
+      cwd: fx.project.dir,
+      env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
       stdio: 'ignore',
     });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -172,10 +161,10 @@ describe('signals', () => {
 
   it('SIGINT ends print mode mid-call to a server that ignores every signal within 2 s, and kills it', async () => {
     const pidFile = await stubbornServer();
-    fake.push({ toolCalls: [call('mcp_stubborn_hang', {})] }, { kind: 'hang' });
+    fx.fake.push({ toolCalls: [call('mcp_stubborn_hang', {})] }, { kind: 'hang' });
     const { agent, exited } = printRun('hang');
     try {
-      await waitFor(() => fake.requests.length >= 1, { what: 'the first model request' });
+      await waitFor(() => fx.fake.requests.length >= 1, { what: 'the first model request' });
       const server = Number(readFileSync(pidFile, 'utf8'));
       agent.kill('SIGINT');
       const elapsed = await timed(

@@ -5,7 +5,9 @@
  */
 import { Terminal } from '@xterm/headless';
 import * as pty from 'node-pty';
-import { CLI, cliArgs, type Project, testEnv } from './harness.js';
+import { afterEach, beforeEach } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { CLI, cliArgs, createProject, type Project, testEnv } from './harness.js';
 
 export interface PtyOptions {
   project: Project;
@@ -144,4 +146,56 @@ export function spawnTui(options: PtyOptions): PtySession {
       term.dispose();
     },
   };
+}
+
+export interface TuiFixture {
+  /** This test's project (a fresh temp folder, trusted unless the test says otherwise). */
+  readonly project: Project;
+  /** This test's scripted model. */
+  readonly fake: FakeModel;
+  /** TUIs started by the test, disposed after it. */
+  readonly sessions: PtySession[];
+  /** Starts the TUI on this test's project and model; `defaults` first, then `options`. */
+  start(options?: Partial<PtyOptions>): PtySession;
+}
+
+/**
+ * The setup most TUI tests share, registered in the calling file: before each test a project and
+ * a fake model; after it, every TUI it started is disposed, then the model and the project.
+ */
+export function tuiFixture(defaults: Partial<PtyOptions> = {}): TuiFixture {
+  let project: Project | undefined;
+  let fake: FakeModel | undefined;
+  const sessions: PtySession[] = [];
+  beforeEach(async () => {
+    project = await createProject();
+    fake = await startFakeModel();
+  });
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((session) => session.dispose()));
+    await fake?.close();
+    await project?.cleanup();
+  });
+  const fixture: TuiFixture = {
+    get project() {
+      if (!project) throw new Error('tuiFixture: the project exists only inside a test');
+      return project;
+    },
+    get fake() {
+      if (!fake) throw new Error('tuiFixture: the model exists only inside a test');
+      return fake;
+    },
+    sessions,
+    start: (options = {}) => {
+      const session = spawnTui({
+        project: fixture.project,
+        modelUrl: fixture.fake.url,
+        ...defaults,
+        ...options,
+      });
+      sessions.push(session);
+      return session;
+    },
+  };
+  return fixture;
 }

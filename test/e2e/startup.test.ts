@@ -6,37 +6,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import {
-  createProject,
-  DEMO_SERVER,
-  FIXTURE_SERVERS,
-  type Project,
-  parseJsonOutput,
-  REPO_ROOT,
-  runCli,
-} from './harness.js';
-import { type PtySession, spawnTui } from './pty.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_SERVER, FIXTURE_SERVERS, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
+import { spawnTui, tuiFixture } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
+const fx = tuiFixture();
 
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
-
-const logFile = () => path.join(project.home, 'modules.log');
+const logFile = () => path.join(fx.project.home, 'modules.log');
 const watched = (extra: Record<string, string> = {}) => ({
   NODE_OPTIONS: `--import=${WATCH}`,
   MODULE_LOG: logFile(),
@@ -47,8 +25,8 @@ const loaded = (): string[] =>
 
 describe('start-up loads only what the run needs', () => {
   it('print mode without MCP servers loads neither Ink/React nor the MCP SDK', async () => {
-    fake.push({ text: 'hello from the model' });
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url, env: watched() });
+    fx.fake.push({ text: 'hello from the model' });
+    const run = await runCli(['-p', 'hi'], { project: fx.project, modelUrl: fx.fake.url, env: watched() });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('hello from the model\n');
     const packages = loaded();
@@ -60,32 +38,32 @@ describe('start-up loads only what the run needs', () => {
   });
 
   it('a run whose servers all start lazily from cached tool lists loads no MCP SDK until one is called', async () => {
-    const srv = path.join(project.dir, 'srv');
+    const srv = path.join(fx.project.dir, 'srv');
     await mkdir(srv, { recursive: true });
-    await project.mcpServers({
+    await fx.project.mcpServers({
       lazy: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'lazy.mjs'), srv] },
     });
-    fake.push({ text: 'first' });
-    const first = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    fx.fake.push({ text: 'first' });
+    const first = await runCli(['-p', 'hi'], { project: fx.project, modelUrl: fx.fake.url });
     expect(first.code, first.stderr).toBe(0); // lists the server and caches its tools
     await rm(logFile(), { force: true });
 
-    fake.push({ text: 'second' });
-    const second = await runCli(['-p', 'hi'], { project, modelUrl: fake.url, env: watched() });
+    fx.fake.push({ text: 'second' });
+    const second = await runCli(['-p', 'hi'], { project: fx.project, modelUrl: fx.fake.url, env: watched() });
     expect(second.stdout).toBe('second\n');
-    const tools = (fake.requests[1]?.body.tools ?? []) as Array<{ function: { name: string } }>;
+    const tools = (fx.fake.requests[1]?.body.tools ?? []) as Array<{ function: { name: string } }>;
     expect(tools.map((tool) => tool.function.name)).toContain('mcp_lazy_echo');
     expect(loaded()).toContain('openai');
     expect(loaded()).not.toContain('@modelcontextprotocol/sdk');
     await rm(logFile(), { force: true });
 
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'mcp_lazy_echo', arguments: JSON.stringify({ text: 'ping' }) }] },
       { text: 'done' },
     );
     const third = await runCli(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*'], {
-      project,
-      modelUrl: fake.url,
+      project: fx.project,
+      modelUrl: fx.fake.url,
       env: watched(),
     });
     const out = parseJsonOutput(third);
@@ -94,8 +72,8 @@ describe('start-up loads only what the run needs', () => {
   });
 
   it('geekagent mcp list loads the MCP SDK but not Ink, React or the model client', async () => {
-    await project.mcpServers({ demo: { command: process.execPath, args: [DEMO_SERVER] } });
-    const run = await runCli(['mcp', 'list'], { project, env: watched() });
+    await fx.project.mcpServers({ demo: { command: process.execPath, args: [DEMO_SERVER] } });
+    const run = await runCli(['mcp', 'list'], { project: fx.project, env: watched() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('word_count');
     const packages = loaded();
@@ -106,7 +84,7 @@ describe('start-up loads only what the run needs', () => {
   });
 
   it('--version prints the version without loading commander or any dependency', async () => {
-    const run = await runCli(['--version'], { project, trusted: false, env: watched() });
+    const run = await runCli(['--version'], { project: fx.project, trusted: false, env: watched() });
     const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     expect(run.stdout).toBe(`${version}\n`);
     expect(loaded()).toEqual([]);
@@ -114,16 +92,20 @@ describe('start-up loads only what the run needs', () => {
 
   it('the TUI draws its input line and panel before the model client loads and while a server hangs in its handshake', async () => {
     // A server that never answers initialize (gives up after 2 s, so a turn can run afterwards).
-    await project.mcpServers({
+    await fx.project.mcpServers({
       silent: {
         command: process.execPath,
         args: ['-e', 'setInterval(() => {}, 1 << 30)'],
         startupTimeout: 2000,
       },
     });
-    const gate = path.join(project.home, 'open-openai');
-    const tui = spawnTui({ project, modelUrl: fake.url, env: watched({ MODULE_GATE: `openai=${gate}` }) });
-    sessions.push(tui);
+    const gate = path.join(fx.project.home, 'open-openai');
+    const tui = spawnTui({
+      project: fx.project,
+      modelUrl: fx.fake.url,
+      env: watched({ MODULE_GATE: `openai=${gate}` }),
+    });
+    fx.sessions.push(tui);
     // Held back: the openai package cannot finish loading until the gate file exists.
     await tui.waitUntil(
       (screen) =>
@@ -135,7 +117,7 @@ describe('start-up loads only what the run needs', () => {
     expect(loaded()).toContain('ink');
 
     await writeFile(gate, '');
-    fake.push({ text: 'answered after the gate' });
+    fx.fake.push({ text: 'answered after the gate' });
     tui.send('hi');
     tui.send('\r');
     await tui.waitFor('answered after the gate', 20_000);

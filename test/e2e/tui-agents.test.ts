@@ -5,26 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
-import { createProject, FIXTURE_SERVERS, type Project } from './harness.js';
-import { KEYS, type PtySession, spawnTui } from './pty.js';
+import { FIXTURE_SERVERS } from './harness.js';
+import { KEYS, spawnTui, tuiFixture } from './pty.js';
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
+const fx = tuiFixture();
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
@@ -38,16 +24,16 @@ function readOrEmpty(file: string): string {
 
 describe('sub-agents in the TUI', () => {
   it('shows the todo list and a nested line for the running child; Esc cancels it and its MCP call', async () => {
-    const cancelLog = path.join(project.dir, 'cancelled.log');
-    await project.mcpServers({
+    const cancelLog = path.join(fx.project.dir, 'cancelled.log');
+    await fx.project.mcpServers({
       hang: {
         command: process.execPath,
         args: [path.join(FIXTURE_SERVERS, 'hang.mjs')],
         env: { CANCEL_LOG: cancelLog },
       },
     });
-    await project.tools({ 'mcp_hang_*': 'allow' });
-    await project.write(
+    await fx.project.tools({ 'mcp_hang_*': 'allow' });
+    await fx.project.write(
       '.geekagent/agents/waiter.md',
       '---\nname: waiter\ndescription: waits on the hang server\ntools:\n  - mcp_hang_*\n---\nWait.\n',
     );
@@ -57,14 +43,14 @@ describe('sub-agents in the TUI', () => {
         { content: 'report back', status: 'pending' },
       ],
     };
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('todo_write', todos)] },
       { toolCalls: [call('delegate_task', { task: 'wait for it', agent: 'waiter' })] },
       { text: 'Back after the cancel.' },
     );
-    fake.pushFor('waiter', { toolCalls: [call('mcp_hang_hang', {})] });
-    const tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
-    sessions.push(tui);
+    fx.fake.pushFor('waiter', { toolCalls: [call('mcp_hang_hang', {})] });
+    const tui = spawnTui({ project: fx.project, modelUrl: fx.fake.url, cols: 120, rows: 40 });
+    fx.sessions.push(tui);
     await tui.waitFor('MCP hang(3)');
     tui.send('delegate the wait');
     tui.send(KEYS.enter);
@@ -87,24 +73,24 @@ describe('sub-agents in the TUI', () => {
   });
 
   it("asks the same person about a child's ask tool, labelled with the agent's name", async () => {
-    await project.write('.geekagent/agents/writer.md', '---\ndescription: writes\ntools: [write]\n---\n');
-    fake.push(
+    await fx.project.write('.geekagent/agents/writer.md', '---\ndescription: writes\ntools: [write]\n---\n');
+    fx.fake.push(
       { toolCalls: [call('delegate_task', { task: 'write out.txt', agent: 'writer' })] },
       { text: 'Parent done.' },
     );
-    fake.pushFor(
+    fx.fake.pushFor(
       'writer',
       { toolCalls: [call('write', { path: 'out.txt', content: 'hello' })] },
       { text: 'Wrote it.' },
     );
-    const tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
-    sessions.push(tui);
+    const tui = spawnTui({ project: fx.project, modelUrl: fx.fake.url, cols: 120, rows: 40 });
+    fx.sessions.push(tui);
     await tui.waitFor('Type /help');
     tui.send('have the writer write');
     tui.send(KEYS.enter);
     await tui.waitFor(/\[agent writer\] .*out\.txt/);
     tui.send('y');
     await tui.waitFor('Parent done.');
-    expect(readOrEmpty(path.join(project.dir, 'out.txt'))).toBe('hello');
+    expect(readOrEmpty(path.join(fx.project.dir, 'out.txt'))).toBe('hello');
   });
 });

@@ -5,34 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project } from './harness.js';
-import { KEYS, type PtySession, spawnTui } from './pty.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
-
-function start(): PtySession {
-  const session = spawnTui({ project, modelUrl: fake.url, rows: 40 });
-  sessions.push(session);
-  return session;
-}
+const fx = tuiFixture({ rows: 40 });
+const start = fx.start;
 
 const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';
 
@@ -40,7 +20,7 @@ describe('the TUI and terminal escapes', () => {
   it('asks about the exact command: a line-erasing escape cannot show `ls -la` in its place', async () => {
     // Raw, this draws as `$ ls -la` (erase the line, return, go up, erase): approving it runs touch.
     const command = `touch x #${ESC}[2K\r${ESC}[1A${ESC}[2Kls -la`;
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'run_shell', arguments: JSON.stringify({ command }) }] },
       { text: 'ran it' },
     );
@@ -60,14 +40,14 @@ describe('the TUI and terminal escapes', () => {
     tui.send('y');
     await tui.waitFor('ran it');
     // What ran is what was shown: touch, with the rest a comment.
-    expect(existsSync(path.join(project.dir, 'x'))).toBe(true);
+    expect(existsSync(path.join(fx.project.dir, 'x'))).toBe(true);
     expect(tui.screen()).toContain(shown);
     expect(tui.screen()).toContain('Confirm execution? [y/N/a] → y');
   });
 
   it('model text cannot set the title, clear the screen or write the clipboard', async () => {
     const clipboard = `${ESC}]52;c;ZXZpbA==${BEL}`;
-    fake.push(
+    fx.fake.push(
       { text: 'The first answer stays on screen.' },
       // The entity form too: marked decodes `&#27;` into a real ESC.
       { text: `second ${ESC}]0;pwned${BEL}${ESC}[2J${ESC}[H${clipboard} after &#27;]0;entity&#7; end` },

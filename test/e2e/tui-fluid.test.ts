@@ -3,31 +3,11 @@
  * bracketed paste arrives as one input, reasoning streams into a collapsed block that Ctrl+O
  * expands, a 1 MB answer renders with the input still usable, Ctrl+C stops a huge stream at once.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project } from './harness.js';
-import { KEYS, type PtyOptions, type PtySession, spawnTui } from './pty.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
-
-function start(options: Partial<PtyOptions> = {}): PtySession {
-  const session = spawnTui({ project, modelUrl: fake.url, ...options });
-  sessions.push(session);
-  return session;
-}
+const fx = tuiFixture();
+const start = fx.start;
 
 /** About `bytes` of Markdown: numbered lines in paragraphs of ten, then `END-OF-ANSWER`. */
 function bigAnswer(bytes: number): string {
@@ -43,13 +23,13 @@ function bigAnswer(bytes: number): string {
 
 const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';
 const lastUserText = () => {
-  const messages = fake.requests.at(-1)?.body.messages ?? [];
+  const messages = fx.fake.requests.at(-1)?.body.messages ?? [];
   return messages.filter((m) => m.role === 'user').at(-1)?.content;
 };
 
 describe('the TUI stays fluid', () => {
   it('takes a bracketed paste of 5,000 lines as one input, sent intact on Enter', async () => {
-    fake.push({ text: 'Got it.' });
+    fx.fake.push({ text: 'Got it.' });
     const tui = start();
     await tui.waitFor('Type /help');
     const lines = Array.from({ length: 5000 }, (_, i) => `pasted line ${i}`).join('\n');
@@ -57,14 +37,14 @@ describe('the TUI stays fluid', () => {
     await tui.waitFor('pasted line 4999');
     tui.send(KEYS.enter);
     await tui.waitFor('Got it.');
-    expect(fake.requests).toHaveLength(1);
+    expect(fx.fake.requests).toHaveLength(1);
     expect(lastUserText()).toBe(lines);
     expect(inputLine(tui)).toMatch(/^›/);
   });
 
   it('streams reasoning dimmed above the answer, collapses it to one line, Ctrl+O expands it', async () => {
     const thought = Array.from({ length: 40 }, (_, i) => `step ${i} of the plan`).join('\n');
-    fake.push({
+    fx.fake.push({
       reasoning: `${thought}\nlast thought line`,
       text: 'The answer.',
       fragmentSize: 8,
@@ -95,16 +75,16 @@ describe('the TUI stays fluid', () => {
     await tui.waitFor('(Ctrl+O to expand)');
     expect(tui.screen()).not.toContain('last thought line');
     // The reasoning of a final answer is never sent back to the model.
-    fake.push({ text: 'Second.' });
+    fx.fake.push({ text: 'Second.' });
     tui.send('again');
     tui.send(KEYS.enter);
     await tui.waitFor('Second.');
-    expect(JSON.stringify(fake.requests[1]!.body.messages)).not.toContain('step 1 of the plan');
+    expect(JSON.stringify(fx.fake.requests[1]!.body.messages)).not.toContain('step 1 of the plan');
   });
 
   it('renders a 1 MB answer, clipped with a pager, and the input stays usable', async () => {
     const answer = bigAnswer(1024 * 1024);
-    fake.push({ text: answer, fragmentSize: 1000 });
+    fx.fake.push({ text: answer, fragmentSize: 1000 });
     const tui = start({ rows: 30 });
     await tui.waitFor('Type /help');
     tui.send('big');
@@ -128,7 +108,7 @@ describe('the TUI stays fluid', () => {
   // the suite's own load; 0.25–1.6 s (median ~0.6 s) on a box at load 8–12, where most of it is
   // the key waiting for the machine to run the agent at all.
   it('Ctrl+C during a huge stream cancels within 1 s', async () => {
-    fake.push({ text: bigAnswer(4 * 1024 * 1024), fragmentSize: 400, chunkDelayMs: 1 });
+    fx.fake.push({ text: bigAnswer(4 * 1024 * 1024), fragmentSize: 400, chunkDelayMs: 1 });
     const tui = start();
     await tui.waitFor('Type /help');
     tui.send('flood');

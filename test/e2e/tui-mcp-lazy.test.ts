@@ -4,51 +4,37 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, FIXTURE_SERVERS, type Project, runCli } from './harness.js';
-import { KEYS, type PtySession, spawnTui } from './pty.js';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_SERVERS, runCli } from './harness.js';
+import { KEYS, spawnTui, tuiFixture } from './pty.js';
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
+const fx = tuiFixture();
 
 const starts = async () =>
-  (await readFile(path.join(project.dir, 'srv', 'starts'), 'utf8').catch(() => ''))
+  (await readFile(path.join(fx.project.dir, 'srv', 'starts'), 'utf8').catch(() => ''))
     .split('\n')
     .filter(Boolean).length;
 
 describe('lazy MCP servers in the TUI', () => {
   it('the panel shows a cached server as idle without spawning it; a call starts it', async () => {
-    await mkdir(path.join(project.dir, 'srv'), { recursive: true });
-    await project.mcpServers({
+    await mkdir(path.join(fx.project.dir, 'srv'), { recursive: true });
+    await fx.project.mcpServers({
       lazy: {
         command: 'node',
-        args: [path.join(FIXTURE_SERVERS, 'lazy.mjs'), path.join(project.dir, 'srv')],
+        args: [path.join(FIXTURE_SERVERS, 'lazy.mjs'), path.join(fx.project.dir, 'srv')],
       },
     });
-    await project.tools({ mcp_lazy_echo: 'allow' });
-    fake.push({ text: 'hi' });
-    expect((await runCli(['-p', 'hello'], { project, modelUrl: fake.url })).code).toBe(0);
+    await fx.project.tools({ mcp_lazy_echo: 'allow' });
+    fx.fake.push({ text: 'hi' });
+    expect((await runCli(['-p', 'hello'], { project: fx.project, modelUrl: fx.fake.url })).code).toBe(0);
     expect(await starts()).toBe(1);
 
-    const tui = spawnTui({ project, modelUrl: fake.url });
-    sessions.push(tui);
+    const tui = spawnTui({ project: fx.project, modelUrl: fx.fake.url });
+    fx.sessions.push(tui);
     await tui.waitFor('MCP lazy(1, idle)');
     expect(await starts()).toBe(1);
 
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'mcp_lazy_echo', arguments: JSON.stringify({ text: 'pong' }) }] },
       { text: 'done' },
     );

@@ -5,42 +5,22 @@
  */
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project } from './harness.js';
-import { KEYS, type PtyOptions, type PtySession, spawnTui } from './pty.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
-
-function start(options: Partial<PtyOptions> = {}): PtySession {
-  const session = spawnTui({ project, modelUrl: fake.url, rows: 40, cols: 160, ...options });
-  sessions.push(session);
-  return session;
-}
+const fx = tuiFixture({ rows: 40, cols: 160 });
+const start = fx.start;
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';
 
 describe('TUI state files and protected paths', () => {
   it('a .geekagent/history link to ~/.bashrc is refused and reported; ~/.bashrc is never overwritten', async () => {
-    const bashrc = path.join(project.home, '.bashrc');
+    const bashrc = path.join(fx.project.home, '.bashrc');
     await writeFile(bashrc, 'export PATH=/usr/bin\n');
-    await project.write('.geekagent/GeekAgent.json', JSON.stringify({ root: '..' }));
-    await symlink(bashrc, path.join(project.dir, '.geekagent', 'history'));
-    fake.push({ text: 'Hello back.' });
+    await fx.project.write('.geekagent/GeekAgent.json', JSON.stringify({ root: '..' }));
+    await symlink(bashrc, path.join(fx.project.dir, '.geekagent', 'history'));
+    fx.fake.push({ text: 'Hello back.' });
     const tui = start();
     await tui.waitFor('input history not loaded');
     expect(tui.screen()).toContain('symbolic link');
@@ -58,7 +38,7 @@ describe('TUI state files and protected paths', () => {
     const shellServer = JSON.stringify({
       mcpServers: { evil: { command: 'sh', args: ['-c', 'touch pwned'] } },
     });
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('write', { path: '.geekagent/mcp.json', content: shellServer })] },
       { text: 'Not written.' },
     );
@@ -73,6 +53,6 @@ describe('TUI state files and protected paths', () => {
     );
     tui.send('n');
     await tui.waitFor('Not written.');
-    await expect(readFile(path.join(project.dir, '.geekagent', 'mcp.json'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(path.join(fx.project.dir, '.geekagent', 'mcp.json'))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -5,34 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { describe, expect, it } from 'vitest';
 import { descendants, isAlive, waitFor } from '../helpers/wait.js';
-import { createProject, DEMO_SERVER, FIXTURE_SERVERS, type Project } from './harness.js';
-import { KEYS, type PtyOptions, type PtySession, spawnTui } from './pty.js';
+import { DEMO_SERVER, FIXTURE_SERVERS } from './harness.js';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
-let project: Project;
-let fake: FakeModel;
-const sessions: PtySession[] = [];
+const fx = tuiFixture();
+const start = fx.start;
 
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-  await fake.close();
-  await project.cleanup();
-});
-
-function start(options: Partial<PtyOptions> = {}): PtySession {
-  const session = spawnTui({ project, modelUrl: fake.url, ...options });
-  sessions.push(session);
-  return session;
-}
-
-const demo = () => project.mcpServers({ demo: { command: process.execPath, args: [DEMO_SERVER] } });
+const demo = () => fx.project.mcpServers({ demo: { command: process.execPath, args: [DEMO_SERVER] } });
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 /** The bottom line of the screen: the input line. */
@@ -74,7 +55,7 @@ describe('the TUI', () => {
 
   it("runs the seed's prompt: asks for each MCP call, y to both, shows both results", async () => {
     await demo();
-    fake.push(
+    fx.fake.push(
       {
         toolCalls: [
           call('mcp_demo_dice', {}),
@@ -106,7 +87,7 @@ describe('the TUI', () => {
 
   it('answering a saves the allow rule, and the next call does not ask', async () => {
     await demo();
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('mcp_demo_dice', {})] },
       { text: 'First roll done.' },
       { toolCalls: [call('mcp_demo_dice', {})] },
@@ -120,7 +101,9 @@ describe('the TUI', () => {
     tui.send('a');
     await tui.waitFor('First roll done.');
     expect(tui.screen()).toContain('Confirm execution? [y/N/a] → a');
-    const config = JSON.parse(await readFile(path.join(project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'));
+    const config = JSON.parse(
+      await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'),
+    );
     // Saved under the tool's identity (server demo, tool dice), not its model-facing name.
     expect(config.tools['mcp:demo/dice']).toBe('allow');
 
@@ -133,16 +116,16 @@ describe('the TUI', () => {
   });
 
   it('Esc cancels a hanging MCP call (the server is told), and the next message works', async () => {
-    const cancelLog = path.join(project.dir, 'cancelled.log');
-    await project.mcpServers({
+    const cancelLog = path.join(fx.project.dir, 'cancelled.log');
+    await fx.project.mcpServers({
       hang: {
         command: process.execPath,
         args: [path.join(FIXTURE_SERVERS, 'hang.mjs')],
         env: { CANCEL_LOG: cancelLog },
       },
     });
-    await project.tools({ 'mcp_hang_*': 'allow' });
-    fake.push({ toolCalls: [call('mcp_hang_hang', {})] }, { text: 'Still here after the cancel.' });
+    await fx.project.tools({ 'mcp_hang_*': 'allow' });
+    fx.fake.push({ toolCalls: [call('mcp_hang_hang', {})] }, { text: 'Still here after the cancel.' });
     const tui = start();
     await tui.waitFor('MCP hang(3)');
     tui.send('hang please');
@@ -161,11 +144,11 @@ describe('the TUI', () => {
   });
 
   it('shows MCP progress as a bar with the server message while the tool runs', async () => {
-    await project.mcpServers({
+    await fx.project.mcpServers({
       hang: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'hang.mjs')] },
     });
-    await project.tools({ 'mcp_hang_*': 'allow' });
-    fake.push(
+    await fx.project.tools({ 'mcp_hang_*': 'allow' });
+    fx.fake.push(
       { toolCalls: [call('mcp_hang_slow', { steps: 4, intervalMs: 400 })] },
       { text: 'Slow one finished.' },
     );
@@ -180,11 +163,11 @@ describe('the TUI', () => {
   });
 
   it('queues a message typed while a turn runs and sends it afterwards', async () => {
-    await project.mcpServers({
+    await fx.project.mcpServers({
       hang: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'hang.mjs')] },
     });
-    await project.tools({ 'mcp_hang_*': 'allow' });
-    fake.push({ toolCalls: [call('mcp_hang_hang', {})] }, { text: 'Answer to the queued one.' });
+    await fx.project.tools({ 'mcp_hang_*': 'allow' });
+    fx.fake.push({ toolCalls: [call('mcp_hang_hang', {})] }, { text: 'Answer to the queued one.' });
     const tui = start();
     await tui.waitFor('MCP hang(3)');
     tui.send('hang please');
@@ -197,7 +180,7 @@ describe('the TUI', () => {
     await tui.waitFor('Answer to the queued one.');
     expect(tui.screen()).toContain('You › and then this');
     expect(tui.screen()).not.toContain('queued ›');
-    expect(fake.requests).toHaveLength(2);
+    expect(fx.fake.requests).toHaveLength(2);
   });
 
   it('hides the panel on a narrow terminal and lays out again on resize', async () => {
@@ -239,7 +222,7 @@ describe('the TUI', () => {
     first.send(KEYS.ctrlD);
     await first.waitFor(/^bye$/m);
     expect(await first.exited()).toBe(0);
-    expect(readFileOrEmpty(path.join(project.dir, '.geekagent', 'history'))).toBe('"/help"\n');
+    expect(readFileOrEmpty(path.join(fx.project.dir, '.geekagent', 'history'))).toBe('"/help"\n');
 
     const second = start();
     await second.waitFor('GeekAgent — MCP-first');
@@ -248,15 +231,15 @@ describe('the TUI', () => {
   });
 
   it('keeps a multi-line paste in the buffer instead of submitting each line', async () => {
-    fake.push({ text: 'Got both lines.' });
+    fx.fake.push({ text: 'Got both lines.' });
     const tui = start();
     await tui.waitFor('GeekAgent — MCP-first');
     tui.send('\u001b[200~first line\rsecond line\u001b[201~');
     await tui.waitFor(/› first line\n\s+second line/);
-    expect(fake.requests).toHaveLength(0);
+    expect(fx.fake.requests).toHaveLength(0);
     tui.send(KEYS.enter);
     await tui.waitFor('Got both lines.');
-    const sent = fake.requests[0]!.body.messages.at(-1);
+    const sent = fx.fake.requests[0]!.body.messages.at(-1);
     expect(sent?.content).toBe('first line\nsecond line');
   });
 
@@ -269,11 +252,11 @@ describe('the TUI', () => {
     tui.send('/nope');
     tui.send(KEYS.enter);
     await tui.waitFor('unknown command: /nope');
-    expect(fake.requests).toHaveLength(0);
+    expect(fx.fake.requests).toHaveLength(0);
   });
 
   it('shows a failed turn as an error line and stays usable', async () => {
-    fake.push(
+    fx.fake.push(
       { kind: 'http_error', status: 400, message: 'bad things happened' },
       { text: 'Recovered fine.' },
     );
