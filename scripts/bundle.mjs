@@ -140,5 +140,10 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
   plugins: [englishOnlyZod, quickEmojiCheck, yogaWithoutFetch, fixedReactBuild],
+  // Half the bytes to read and parse at every start (measured: `-p` to first request ~10% sooner).
+  // Names kept for error messages and stacks; the maps (not read at run time) map them back.
+  minify: true,
+  keepNames: true,
+  sourcemap: true,
   logLevel: 'warning',
 });
