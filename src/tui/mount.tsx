@@ -4,7 +4,7 @@
  */
 import { render } from 'ink';
 import { TuiApp } from './components/TuiApp.js';
-import type { TuiSession } from './session.js';
+import type { SessionView } from './front.js';
 
 export interface MountIO {
   stdin: NodeJS.ReadStream;
@@ -12,8 +12,8 @@ export interface MountIO {
   stderr: NodeJS.WriteStream;
 }
 
-/** Renders the session full screen; the returned function unmounts. */
-export function mount(session: TuiSession, io: MountIO): () => void {
+/** Renders the session (or its start-up front) full screen; the returned function unmounts. */
+export function mount(session: SessionView, io: MountIO): () => void {
   const ink = render(<TuiApp session={session} stdout={io.stdout} />, {
     stdin: io.stdin,
     stdout: io.stdout,
