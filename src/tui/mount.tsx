@@ -3,6 +3,7 @@
  * `loadMount`, which loads them as their production builds (see react-production.ts).
  */
 import { render } from 'ink';
+import { type Lexer, MarkdownLexer } from './components/Markdown.js';
 import { TuiApp } from './components/TuiApp.js';
 import type { SessionView } from './front.js';
 
@@ -14,7 +15,12 @@ export interface MountIO {
 
 /** Renders the session (or its start-up front) full screen; the returned function unmounts. */
 export function mount(session: SessionView, io: MountIO): () => void {
-  const ink = render(<TuiApp session={session} stdout={io.stdout} />, {
+  const tree = (lexer: Lexer | undefined) => (
+    <MarkdownLexer.Provider value={lexer}>
+      <TuiApp session={session} stdout={io.stdout} />
+    </MarkdownLexer.Provider>
+  );
+  const ink = render(tree(undefined), {
     stdin: io.stdin,
     stdout: io.stdout,
     stderr: io.stderr,
@@ -25,5 +31,16 @@ export function mount(session: SessionView, io: MountIO): () => void {
     // frame; the session already sends stream updates at most once a frame, so every commit draws.
     maxFps: 0,
   });
-  return () => ink.unmount();
+  let mounted = true;
+  // The first frame has no answer to show: Markdown's parser loads behind it.
+  import('marked').then(
+    ({ marked }) => {
+      if (mounted) ink.rerender(tree((text) => marked.lexer(text)));
+    },
+    () => undefined,
+  );
+  return () => {
+    mounted = false;
+    ink.unmount();
+  };
 }
