@@ -179,6 +179,33 @@ describe('delegate_task', () => {
   });
 });
 
+describe('a sub-agent and the before-request hooks', () => {
+  it('a long sub-agent run is compacted like the main one: older tool outputs pruned before the window fills', async () => {
+    const lines = (word: string) => Array.from({ length: 500 }, (_, i) => `${word} line ${i}\n`).join('');
+    await fx.project.write('a.txt', lines('alpha'));
+    await fx.project.write('b.txt', lines('bravo'));
+    fx.fake.push(
+      { toolCalls: [call('delegate_task', { task: 'Read a.txt, then b.txt' })] },
+      { text: 'done' },
+    );
+    const reads = (file: string) => ({
+      toolCalls: [0, 2000, 4000].map((offset) => call('read', { path: file, offset })),
+    });
+    fx.fake.pushFor('explore', reads('a.txt'), reads('b.txt'), { text: 'Both read.' });
+    const out = await runJson('Read the two files', [], { GEEKAGENT_CONTEXT_WINDOW: '4500' });
+    expect(out.agents[0]!.status).toBe('completed');
+    const child = fx.fake.requests.filter((request) => subAgentOf(request) === 'explore');
+    expect(child).toHaveLength(3);
+    // The window (4500 tokens, compacting above 80%) holds the second request (a.txt's outputs
+    // whole) but not the third as it stands: a.txt's outputs are pruned, b.txt's stay whole.
+    expect(toolResults(child[1]!).join('')).toContain('alpha line');
+    const third = toolResults(child[2]!);
+    for (const pruned of third.slice(0, 3))
+      expect(pruned).toMatch(/^\[output pruned to save context: \d+ chars/);
+    for (const whole of third.slice(3)) expect(whole).toContain('bravo line');
+  });
+});
+
 describe('project agents and folder trust', () => {
   it('are ignored in an untrusted folder, listed by geekagent trust, used once trusted, and asked again when edited', async () => {
     const agentFile = '.geekagent/agents/reader.md';
