@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { type App, type AppOptions, createApp } from '../app/create-app.js';
-import { nonInteractiveFeatures } from '../app/create-mcp.js';
+import { mcpConfigFlags, nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
 import { preloadOpenAI } from '../providers/openai.js';
 import { decideTrust } from '../trust/decide.js';
@@ -96,10 +96,7 @@ export function flagOptions(
     deny: options.deny,
     allowProtected: options.allowProtected,
     skills: options.skill,
-    mcpConfig:
-      options.mcpConfig.length > 0 || options.strictMcpConfig
-        ? { values: options.mcpConfig, strict: options.strictMcpConfig === true }
-        : undefined,
+    mcpConfig: mcpConfigFlags(options),
     session:
       options.resume !== undefined
         ? { kind: 'resume', id: options.resume }
