@@ -62,6 +62,11 @@ export class Compactor {
 
   constructor(private readonly options: CompactorOptions) {}
 
+  /** A compactor with the same settings and no history (a sub-agent's conversation). */
+  fresh(): Compactor {
+    return new Compactor(this.options);
+  }
+
   /** Compact above this many tokens. */
   get threshold(): number {
     const percent = this.options.settings.autoPercent || DEFAULT_AUTO_COMPACT_PERCENT;

@@ -51,7 +51,12 @@ import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
-import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
+import {
+  createMcpManager,
+  type McpConfigFlags,
+  nonInteractiveFeatures,
+  startSkillServers,
+} from './create-mcp.js';
 
 export interface AppOptions {
   cwd: string;
@@ -86,7 +91,7 @@ export interface AppOptions {
   /** `--skill <name>` (repeatable): skills active from the start of the run. */
   skills?: string[];
   /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
-  mcpConfig?: { values: readonly string[]; strict: boolean };
+  mcpConfig?: McpConfigFlags;
 }
 
 export interface App {
@@ -164,15 +169,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   const provider = new OpenAIChatProvider(settings, { redact });
-  // `--mcp-config`: its reader is loaded only when the flags are given (most runs never need it).
-  const mcpFlags = options.mcpConfig;
-  const commandLine = mcpFlags
-    ? await (await import('../mcp/command-line-config.js')).readCommandLineServers(mcpFlags.values, {
-        projectDir,
-        env,
-        strict: mcpFlags.strict,
-      })
-    : undefined;
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -180,7 +176,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     userDir,
     projectTrusted: trusted,
     lazy: true,
-    commandLine,
+    mcpConfig: options.mcpConfig,
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,
@@ -233,6 +229,7 @@ export async function createApp(options: AppOptions): Promise<App> {
             : new OpenAIChatProvider({ ...settings, model }, { redact }),
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
+        beforeRequestFor: () => extensions.subAgentBeforeRequest(),
         transcriptFor: (runId) => sessions.childTranscript(runId),
         transcripts: {
           list: () => sessions.childRuns(),

@@ -54,12 +54,34 @@ export interface McpRuntimeOptions {
    * faces pass true; `geekagent mcp list/get` connect every server (they are diagnostics).
    */
   lazy?: boolean;
-  /** `--mcp-config` servers: added for this run (replacing same-named ones), or the only ones when strict. */
-  commandLine?: CommandLineServers;
+  /**
+   * `--mcp-config` / `--strict-mcp-config`: servers added for this run (replacing same-named ones),
+   * or the only ones when strict. A bad value throws its ConfigError (naming the value or file).
+   */
+  mcpConfig?: McpConfigFlags;
+}
+
+/** `--mcp-config <file-or-json>` values (in order) and `--strict-mcp-config`, as given. */
+export interface McpConfigFlags {
+  values: readonly string[];
+  strict: boolean;
+}
+
+/**
+ * The flags as commander parsed them (the agent and the `mcp` commands alike: commander gives
+ * both to the program wherever they stand); undefined when neither is given.
+ */
+export function mcpConfigFlags(parsed: {
+  mcpConfig?: readonly string[];
+  strictMcpConfig?: boolean;
+}): McpConfigFlags | undefined {
+  const values = parsed.mcpConfig ?? [];
+  const strict = parsed.strictMcpConfig === true;
+  return values.length > 0 || strict ? { values, strict } : undefined;
 }
 
 export async function createMcpManager(options: McpRuntimeOptions): Promise<McpManager> {
-  const commandLine = options.commandLine;
+  const commandLine = await readMcpConfigFlags(options.mcpConfig, options);
   const { entries: configured, conflicts } = commandLine?.strict
     ? { entries: [], conflicts: [] }
     : await loadMcpServers({
@@ -100,6 +122,20 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     clientVersion: PACKAGE_VERSION,
     features: options.features,
     redact: options.redact ?? createRedactor(options.env),
+  });
+}
+
+/** The flags' servers; their reader is loaded only when the flags are given (most runs never need it). */
+async function readMcpConfigFlags(
+  flags: McpConfigFlags | undefined,
+  options: { projectDir: string; env: NodeJS.ProcessEnv },
+): Promise<CommandLineServers | undefined> {
+  if (!flags) return undefined;
+  const { readCommandLineServers } = await import('../mcp/command-line-config.js');
+  return readCommandLineServers(flags.values, {
+    projectDir: options.projectDir,
+    env: options.env,
+    strict: flags.strict,
   });
 }
 

@@ -5,7 +5,6 @@
  * `createApp` that imports them when called).
  */
 import path from 'node:path';
-import { flagOptions } from './flag-options.js';
 import { cleanupWithin, withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 
@@ -21,7 +20,10 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
     withScope: (body) => withProcessScope(io.stderr, body),
     cleanupWithin: (work) => cleanupWithin(work),
     createApp: async (face) => {
-      const { createApp } = await import('../app/create-app.js');
+      const [{ createApp }, { flagOptions }] = await Promise.all([
+        import('../app/create-app.js'),
+        import('./flag-options.js'),
+      ]);
       return createApp({ ...flagOptions(cwd, options, io), ...face });
     },
   });

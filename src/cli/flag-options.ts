@@ -1,8 +1,9 @@
 /**
- * What every face passes to createApp from the command line. Apart from the faces, so that the
- * TUI's start does not load print mode (and the app's module graph) to read its flags.
+ * What every face passes to createApp from the command line. Apart from the faces: the TUI loads
+ * it with the app, after its first frame, without print mode.
  */
 import type { AppOptions } from '../app/create-app.js';
+import { mcpConfigFlags } from '../app/create-mcp.js';
 import type { ChatOptions, CliIO } from './program.js';
 
 export function flagOptions(
@@ -31,10 +32,7 @@ export function flagOptions(
     deny: options.deny,
     allowProtected: options.allowProtected,
     skills: options.skill,
-    mcpConfig:
-      options.mcpConfig.length > 0 || options.strictMcpConfig
-        ? { values: options.mcpConfig, strict: options.strictMcpConfig === true }
-        : undefined,
+    mcpConfig: mcpConfigFlags(options),
     session:
       options.resume !== undefined
         ? { kind: 'resume', id: options.resume }

@@ -4,7 +4,8 @@
  * unknown key is an error, not dropped: it is usually a typo). An existing name is refused.
  */
 import { Command } from 'commander';
-import { addServersToConfig, mcpConfigPath } from '../mcp/config.js';
+import { mcpConfigPath } from '../mcp/config.js';
+import { addServersToConfig } from '../mcp/config-edit.js';
 import { checkServerEntry } from '../mcp/config-schema.js';
 import { decideTrust } from '../trust/decide.js';
 import { serverDeclaration } from '../trust/declarations.js';

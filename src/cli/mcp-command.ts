@@ -5,9 +5,11 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { mcpConfigFlags } from '../app/create-mcp.js';
 import { userStateDir } from '../config/paths.js';
-import { addServerToConfig, mcpConfigPath, removeServerFromConfig } from '../mcp/config.js';
+import { mcpConfigPath } from '../mcp/config.js';
+import { addServerToConfig, removeServerFromConfig } from '../mcp/config-edit.js';
 import { decideTrust } from '../trust/decide.js';
 import { serverDeclaration } from '../trust/declarations.js';
 import { TRUST_HINT } from '../trust/describe.js';
@@ -30,7 +32,8 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function mcpCommand(
   io: CliIO,
   setExitCode: (code: number) => void,
-  rootOptions: () => Pick<ChatOptions, 'cwd' | 'trust'> & Partial<ServeRootOptions>,
+  rootOptions: () => Pick<ChatOptions, 'cwd' | 'trust'> &
+    Partial<ServeRootOptions & Pick<ChatOptions, 'mcpConfig' | 'strictMcpConfig'>>,
 ): Command {
   const homeDir = os.homedir();
   const ctx: McpContext = {
@@ -39,6 +42,7 @@ export function mcpCommand(
     homeDir,
     userDir: userStateDir(io.env, homeDir),
     trustFlag: () => rootOptions().trust === true,
+    mcpConfig: () => mcpConfigFlags(rootOptions()),
     setExitCode,
   };
   const mcp = new Command('mcp').description('configure and inspect MCP servers');
@@ -115,7 +119,32 @@ export function mcpCommand(
   mcp.addCommand(addJsonCommand(ctx));
   mcp.addCommand(importCommand(ctx));
   mcp.addCommand(mcpServeCommand(io, setExitCode, rootOptions));
+  for (const command of mcp.commands) commandLineServers(ctx, command);
   return mcp;
+}
+
+/** The commands that connect servers as the agent does, so they take the run's `--mcp-config` servers. */
+const CONNECTING = new Set(['list', 'get', 'call', 'login', 'approve']);
+
+/**
+ * `--mcp-config` / `--strict-mcp-config` on a connecting command add (or are) its servers, as for
+ * a chat run; the others only edit or read the files, so the flags are refused there rather than
+ * silently dropped.
+ */
+function commandLineServers(ctx: McpContext, command: Command): void {
+  if (CONNECTING.has(command.name())) {
+    command.addHelpText(
+      'after',
+      '\nAlso takes --mcp-config <file-or-json> (repeatable) and --strict-mcp-config, as a chat run does.',
+    );
+    return;
+  }
+  command.hook('preAction', () => {
+    if (!ctx.mcpConfig()) return;
+    const message = `--mcp-config and --strict-mcp-config apply to chat runs and to geekagent mcp ${[...CONNECTING].join('/')}, not to geekagent mcp ${command.name()}`;
+    err(ctx, `${message}\n`);
+    throw new CommanderError(1, 'geekagent.mcpConfigUnused', message);
+  });
 }
 
 async function list(ctx: McpContext, json: boolean): Promise<number> {

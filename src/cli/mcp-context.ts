@@ -1,8 +1,9 @@
 /**
  * What every `geekagent mcp …` subcommand shares: its context, the exit-code wrapper, a manager
- * connected exactly like the agent's (then shut down), and escaped output.
+ * connected exactly like the agent's (`--mcp-config` servers included, then shut down), and
+ * escaped output.
  */
-import { createMcpManager, nonInteractiveFeatures } from '../app/create-mcp.js';
+import { createMcpManager, type McpConfigFlags, nonInteractiveFeatures } from '../app/create-mcp.js';
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
 import type { McpManager } from '../mcp/manager.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -22,6 +23,8 @@ export interface McpContext {
   userDir: string;
   /** `--trust` given (before or after the subcommand). */
   trustFlag: () => boolean;
+  /** `--mcp-config` / `--strict-mcp-config` (before or after the subcommand), as the agent takes them. */
+  mcpConfig: () => McpConfigFlags | undefined;
   setExitCode: (code: number) => void;
 }
 
@@ -65,6 +68,7 @@ export async function withManager<T>(
       prompter,
       features: nonInteractiveFeatures(projectDir, false),
       only: only ? (entry) => only(entry.name) : undefined,
+      mcpConfig: ctx.mcpConfig(),
     });
     scope.onShutdown(() => manager.shutdown());
     try {

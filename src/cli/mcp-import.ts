@@ -8,7 +8,8 @@
  * (project files → `.geekagent/mcp.json`, home files → `~/.geekagent/mcp.json`) unless `--scope`.
  */
 import { Command, Option } from 'commander';
-import { addServersToConfig, mcpConfigPath } from '../mcp/config.js';
+import { mcpConfigPath } from '../mcp/config.js';
+import { addServersToConfig } from '../mcp/config-edit.js';
 import {
   type ConvertedServer,
   DIALECTS,

@@ -13,7 +13,14 @@ export function compactionExtension(compactor: Compactor, conversation: Conversa
   return {
     name: 'compaction',
     setup(host) {
-      host.hooks.beforeRequest((request) => compactor.beforeRequest(request));
+      // A sub-agent's conversation has the same window to fit: it is compacted too, by a compactor
+      // of its own (its failures must not stop the main conversation's automatic compaction).
+      host.hooks.beforeRequest((request) => compactor.beforeRequest(request), {
+        subAgents: () => {
+          const own = compactor.fresh();
+          return (request) => own.beforeRequest(request);
+        },
+      });
       host.commands.add({
         name: 'compact',
         usage: '/compact [focus]',

@@ -12,7 +12,7 @@ import type { Policy } from '../tools/approval.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
-import type { Extension, ExtensionSetup, PanelRow } from './types.js';
+import type { BeforeRequestHook, Extension, ExtensionSetup, PanelRow } from './types.js';
 
 export interface HostDeps {
   registry: ToolRegistry;
@@ -27,7 +27,9 @@ export class ExtensionHost {
   private readonly rows: Array<() => PanelRow | undefined> = [];
   private readonly sections: Array<(turn: TurnScope) => Promise<PromptSection | undefined>> = [];
   private readonly rewrites: Array<(input: string, turn: TurnScope) => Promise<string>> = [];
-  private readonly beforeRequests: Array<(request: RequestScope) => Promise<void>> = [];
+  private readonly beforeRequests: BeforeRequestHook[] = [];
+  /** Per child run, its before-request hooks (those registered for sub-agents, in order). */
+  private readonly subAgentRequests: Array<() => BeforeRequestHook> = [];
   private readonly eventListeners: Array<(event: AgentEvent) => void> = [];
   private readonly filters: Array<(tool: Tool) => boolean> = [];
   private readonly reports = new Map<string, () => unknown>();
@@ -74,6 +76,17 @@ export class ExtensionHost {
       }
     },
   };
+
+  /**
+   * The before-request hooks of one sub-agent run: the ones registered with `subAgents`, in
+   * registration order, each with state of its own for this run where it keeps any.
+   */
+  subAgentBeforeRequest(): (request: RequestScope) => Promise<void> {
+    const hooks = this.subAgentRequests.map((make) => make());
+    return async (request) => {
+      for (const hook of hooks) await hook(request);
+    };
+  }
 
   /** Adds extensions in order (order matters: hooks run in it). */
   async add(...extensions: Extension[]): Promise<void> {
@@ -188,8 +201,10 @@ export class ExtensionHost {
         input: (rewrite) => {
           this.rewrites.push(rewrite);
         },
-        beforeRequest: (hook) => {
+        beforeRequest: (hook, options) => {
           this.beforeRequests.push(hook);
+          const child = options?.subAgents;
+          if (child) this.subAgentRequests.push(child === 'same' ? () => hook : child);
         },
         event: (listener) => {
           this.eventListeners.push(listener);

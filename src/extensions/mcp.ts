@@ -44,7 +44,10 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
           order: PANEL_ORDER.mcp,
         };
       });
-      host.hooks.beforeRequest((request) => waitForServers(manager, request.signal, request.waiting));
+      // A sub-agent's request carries MCP tools too: it waits for servers still starting the same way.
+      host.hooks.beforeRequest((request) => waitForServers(manager, request.signal, request.waiting), {
+        subAgents: 'same',
+      });
       host.hooks.input(async (input, turn) => {
         if (!mentionsResources(input)) return input;
         await waitForServers(manager, turn.signal, turn.notify);

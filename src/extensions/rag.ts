@@ -81,7 +81,10 @@ export function ragExtension(options: RagOptions): Extension {
       const source = typeof args.source === 'string' ? args.source.trim() : '';
       if (source === '') throw new ToolError('rag_add: "source" is empty');
       try {
-        return summarise(await addSources([source], ctx.signal));
+        // A folder can take minutes: the call's progress line shows files done of the total.
+        const report = (p: AddProgress) =>
+          ctx.onProgress?.({ progress: p.done, total: p.total, message: p.current });
+        return summarise(await addSources([source], ctx.signal, report));
       } catch (error) {
         throw new ToolError(`rag_add: ${(error as Error).message}`);
       }

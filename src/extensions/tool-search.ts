@@ -51,6 +51,8 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
         const text = deferredToolsPrompt(deferred.deferredTools());
         return text ? { order: PROMPT_ORDER.deferredTools, text } : undefined;
       });
+      // The main agent's requests only: a sub-agent gets its tools undeferred (subagents/tool-view.ts),
+      // and its history must not load tools into the main agent's requests.
       host.hooks.beforeRequest(async (request) => {
         if (deferred.active) deferred.load(loadedByHistory(request.conversation.messages));
       });

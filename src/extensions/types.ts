@@ -11,6 +11,18 @@ import type { SlashCommand } from '../commands/types.js';
 import type { Policy } from '../tools/approval.js';
 import type { Tool } from '../tools/types.js';
 
+export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
+
+export interface BeforeRequestOptions {
+  /**
+   * Whether the hook also runs before each sub-agent's requests (`request.conversation` is then
+   * the child's own): `'same'` for a hook without per-conversation state, a factory for one with
+   * it (called once per child run). Left out: the main agent's requests only — right for a hook
+   * that changes shared state from the conversation it sees, which must not see a child's.
+   */
+  subAgents?: 'same' | (() => BeforeRequestHook);
+}
+
 /** One line of the side panel: `label value`; rows are shown in `order`. */
 export interface PanelRow {
   label: string;
@@ -60,8 +72,11 @@ export interface ExtensionSetup {
     prompt(section: (turn: TurnScope) => Promise<PromptSection | undefined>): void;
     /** Rewrites the person's input before it enters the history (runs in registration order). */
     input(rewrite: (input: string, turn: TurnScope) => Promise<string>): void;
-    /** Runs before every model request (in registration order): wait for something, compact. */
-    beforeRequest(hook: (request: RequestScope) => Promise<void>): void;
+    /**
+     * Runs before every model request (in registration order): wait for something, compact.
+     * Sub-agents' requests only with `options.subAgents`.
+     */
+    beforeRequest(hook: BeforeRequestHook, options?: BeforeRequestOptions): void;
     /** Hears every event of every turn. */
     event(listener: (event: AgentEvent) => void): void;
     /** Hides tools from the model; the executor refuses a hidden tool the model names anyway. */

@@ -1,10 +1,10 @@
 /**
  * The MCP server config files (project and user `.geekagent/mcp.json`): loading them into server
- * definitions (validated, `${VAR}`-expanded, a user server keeps its name over a project one) and adding/removing raw entries.
+ * definitions (validated, `${VAR}`-expanded, a user server keeps its name over a project one).
+ * Adding and removing raw entries is config-edit.ts.
  */
 import path from 'node:path';
-import { withFileLock } from '../util/file-lock.js';
-import { ConfigError, jsonPath, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import { ConfigError, jsonPath, readJsonFile } from '../util/json-file.js';
 import { checkServerEntry, isHttpUrl, type RemoteEntry, type StdioEntry, typeName } from './config-schema.js';
 import { expandVariables } from './expand-vars.js';
 import { expandOAuth } from './oauth-settings.js';
@@ -162,74 +162,14 @@ export async function readProjectServers(projectDir: string): Promise<Array<[str
   return readServers(mcpConfigPath('project', { projectDir, homeDir: projectDir }));
 }
 
-/** Adds or replaces one server, keeping everything else in the file; the entry is stored unexpanded. */
-export async function addServerToConfig(
-  file: string,
-  name: string,
-  entry: Record<string, unknown>,
-): Promise<void> {
-  await addServersToConfig(file, [[name, entry]], { replace: true });
-}
-
-/**
- * Adds several servers in one locked read-modify-write (a concurrent `mcp add` must not lose
- * them); without `replace`, a name already in the file is kept as it is. Returns the names
- * written and the names kept.
- */
-export async function addServersToConfig(
-  file: string,
-  entries: ReadonlyArray<readonly [string, Record<string, unknown>]>,
-  options: { replace: boolean },
-): Promise<{ written: string[]; kept: string[] }> {
-  for (const [name, entry] of entries) {
-    const check = checkServerEntry(file, name, entry);
-    if (!check.ok) throw new ConfigError(check.error, file);
-  }
-  return withFileLock(file, async () => {
-    const document = await readDocument(file);
-    const servers = { ...serversOf(file, document) };
-    const result = { written: [] as string[], kept: [] as string[] };
-    for (const [name, entry] of entries) {
-      if (Object.hasOwn(servers, name) && !options.replace) result.kept.push(name);
-      else {
-        servers[name] = entry;
-        result.written.push(name);
-      }
-    }
-    if (result.written.length > 0) await writeJsonFileAtomic(file, { ...document, mcpServers: servers });
-    return result;
-  });
-}
-
-/** False (and the file untouched) when there is no such server. */
-export async function removeServerFromConfig(file: string, name: string): Promise<boolean> {
-  const read = await readJsonFile(file);
-  if (read.kind === 'missing') return false;
-  return withFileLock(file, async () => {
-    // Read again under the lock: the first read only spares a missing file a lock file.
-    const locked = await readJsonFile(file);
-    if (locked.kind === 'missing') return false;
-    const document = documentOf(file, locked.value);
-    const servers = serversOf(file, document);
-    if (!Object.hasOwn(servers, name)) return false;
-    const remaining = Object.fromEntries(Object.entries(servers).filter(([key]) => key !== name));
-    await writeJsonFileAtomic(file, { ...document, mcpServers: remaining });
-    return true;
-  });
-}
-
 async function readServers(file: string): Promise<Array<[string, unknown]>> {
   const read = await readJsonFile(file);
   if (read.kind === 'missing') return [];
   return Object.entries(serversOf(file, documentOf(file, read.value)));
 }
 
-async function readDocument(file: string): Promise<Record<string, unknown>> {
-  const read = await readJsonFile(file);
-  return read.kind === 'missing' ? {} : documentOf(file, read.value);
-}
-
-function documentOf(file: string, value: unknown): Record<string, unknown> {
+/** The parsed file as an object, or a ConfigError naming the file. */
+export function documentOf(file: string, value: unknown): Record<string, unknown> {
   if (!isPlainObject(value)) {
     throw new ConfigError(
       `${file}: expected a JSON object like {"mcpServers": {...}}, got ${typeName(value)}`,
@@ -240,7 +180,7 @@ function documentOf(file: string, value: unknown): Record<string, unknown> {
 }
 
 /** A file without `mcpServers` has no servers; one whose `mcpServers` is not an object is broken. */
-function serversOf(file: string, document: Record<string, unknown>): Record<string, unknown> {
+export function serversOf(file: string, document: Record<string, unknown>): Record<string, unknown> {
   const servers = document.mcpServers;
   if (servers === undefined) return {};
   if (!isPlainObject(servers)) {

@@ -1,14 +1,14 @@
 /**
  * One MCP server's connection lifecycle on the SDK `Client`: connect within the start-up deadline,
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
- * backoff (bounded), and fail calls fast with the reason while the server is down. A server with
+ * backoff (bounded; when and how often: restart-schedule.ts), and fail calls fast with the reason
+ * while the server is down. A server with
  * a cached listing starts `idle` and connects on first use (one shared start for every caller).
  * The SDK itself (`connection-sdk.ts`) is imported by the first connect: an idle server costs none.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../tools/types.js';
-import { abortListeners, addedListener } from '../util/abort-listeners.js';
 import { errorMessage } from '../util/errors.js';
 import {
   type Catalog,
@@ -34,23 +34,14 @@ import {
   withDeadline,
   withLine,
 } from './connection-errors.js';
+import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import { CoalescingTransport } from './notification-flow.js';
+import { RestartSchedule } from './restart-schedule.js';
+import { callThroughSdk } from './sdk-call.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport } from './transports.js';
-
-/** Progress resets the per-request timeout, but no call runs longer than this. */
-const MAX_TOTAL_CALL_MS = 10 * 60_000;
-
-import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
-
-export {
-  type CallOptions,
-  type ConnectionOptions,
-  DEFAULT_RESTART_POLICY,
-  type RestartPolicy,
-} from './connection-options.js';
 
 export class McpConnection {
   private stateValue: ServerState;
@@ -61,9 +52,7 @@ export class McpConnection {
   /** Bumped per connection attempt so late events of an old client are ignored. */
   private generation = 0;
   private closed = false;
-  private attempts = 0;
-  private connectedAt = 0;
-  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly restarts: RestartSchedule;
   private catalog: Catalog | undefined;
   private extrasValue: ServerExtras = NO_EXTRAS;
   /** The raw tools of the latest listing (what the cache keeps). */
@@ -72,6 +61,7 @@ export class McpConnection {
   private starting: Promise<void> | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
+    this.restarts = new RestartSchedule(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
     const cached = options.lazyFrom;
     if (options.definition.disabled) {
       this.stateValue = { state: 'disabled' };
@@ -137,10 +127,7 @@ export class McpConnection {
     if (this.stateValue.state !== 'idle') return this.starting ?? Promise.resolve();
     this.options.log.append(`${OWN_NOTE} starting on first use`);
     this.starting = this.connectOnce('startup')
-      .then((ok) => {
-        if (!ok && !this.closed && this.stateValue.state === 'failed')
-          this.scheduleRestart(this.stateValue.error);
-      })
+      .then((ok) => this.retryIfFailed(ok))
       .finally(() => {
         this.starting = undefined;
       });
@@ -160,16 +147,15 @@ export class McpConnection {
 
   /** Manual reconnect (`/mcp reconnect`): a fresh start with a fresh attempt budget. */
   async reconnect(): Promise<void> {
-    this.clearRestart();
+    this.restarts.reset();
     this.closed = false;
-    this.attempts = 0;
     await this.disconnect();
     await this.connectOnce('startup');
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.clearRestart();
+    this.restarts.cancel();
     await this.disconnect();
   }
 
@@ -182,40 +168,21 @@ export class McpConnection {
     const client = this.connectedClient;
     const sdk = this.sdk;
     if (!client || !sdk) throw new ToolError(this.unavailableMessage());
-    const { timeoutMs } = this.options.definition;
-    const { signal } = options;
-    const listening = signal ? abortListeners(signal) : [];
-    const call = client.callTool({ name: toolName, arguments: args }, undefined, {
-      signal,
-      timeout: timeoutMs,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
-      onprogress: options.onProgress
-        ? (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message })
-        : undefined,
-    });
-    // The SDK adds an 'abort' listener to the signal of every request, synchronously, and never
-    // removes it; a turn's signal serves many calls, so ours comes off once the call settles (else
-    // they pile up, and aborting the turn later would "cancel" calls that finished long ago). Cheaper
-    // than a child AbortController per call, which costs more than the rest of our call path.
-    const sdkListener = signal ? addedListener(signal, listening) : undefined;
     try {
-      return (await call) as CallToolResult;
+      return await callThroughSdk(client, toolName, args, this.options.definition.timeoutMs, options);
     } catch (error) {
-      if (signal?.aborted) throw error;
+      if (options.signal?.aborted) throw error;
       if (this.options.definition.transport !== 'stdio' && isNetworkFailure(error)) {
         this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
       }
       throw new ToolError(this.describeCallError(sdk, error, toolName));
-    } finally {
-      if (sdkListener) signal?.removeEventListener('abort', sdkListener);
     }
   }
 
   private async connectOnce(during: 'startup' | 'runtime'): Promise<boolean> {
     const generation = ++this.generation;
     const { definition } = this.options;
-    this.setState({ state: 'connecting', attempt: this.attempts + 1 });
+    this.setState({ state: 'connecting', attempt: this.restarts.nextAttempt });
     let sdk: typeof ConnectionSdk;
     let opened: OpenedTransport;
     try {
@@ -280,7 +247,7 @@ export class McpConnection {
         await client.close().catch(() => undefined);
         return new Error('superseded');
       }
-      this.connectedAt = Date.now();
+      this.restarts.connected();
       this.listedTools = tools;
       this.catalog = catalogTools(definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
@@ -351,38 +318,34 @@ export class McpConnection {
     if (generation !== this.generation || this.closed) return;
     // Closed during connect: connectOnce reports it. Closed while connected: the server went away.
     if (this.stateValue.state !== 'connected') return;
-    const reason = this.withLastStderr(this.opened?.exitReason() ?? 'connection closed');
+    const reason = withLine(
+      this.opened?.exitReason() ?? 'connection closed',
+      lastServerLine(this.options.log),
+    );
     this.client = undefined;
     this.scheduleRestart(reason);
   }
 
   private scheduleRestart(reason: string): void {
-    const policy = this.options.restartPolicy ?? DEFAULT_RESTART_POLICY;
-    if (this.connectedAt > 0 && Date.now() - this.connectedAt >= policy.stableAfterMs) this.attempts = 0;
-    if (this.attempts >= policy.maxAttempts) {
+    const retry = this.restarts.next();
+    if (!retry) {
       this.setState({
         state: 'failed',
-        error: `${reason}; gave up after ${policy.maxAttempts} restarts (use /mcp reconnect ${this.name})`,
+        error: `${reason}; gave up after ${this.restarts.maxAttempts} restarts (use /mcp reconnect ${this.name})`,
         during: 'runtime',
       });
       return;
     }
-    this.attempts++;
-    const inMs = Math.min(policy.baseDelayMs * 2 ** (this.attempts - 1), policy.maxDelayMs);
-    this.setState({
-      state: 'failed',
-      error: reason,
-      during: 'runtime',
-      retry: { attempt: this.attempts, maxAttempts: policy.maxAttempts, inMs },
+    this.setState({ state: 'failed', error: reason, during: 'runtime', retry });
+    this.restarts.after(retry.inMs, () => {
+      void this.connectOnce('runtime').then((ok) => this.retryIfFailed(ok));
     });
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      void this.connectOnce('runtime').then((ok) => {
-        if (!ok && !this.closed && this.stateValue.state === 'failed')
-          this.scheduleRestart(this.stateValue.error);
-      });
-    }, inMs);
-    this.restartTimer.unref();
+  }
+
+  /** After a start or restart that did not connect (and was not closed meanwhile): try again later. */
+  private retryIfFailed(ok: boolean): void {
+    if (!ok && !this.closed && this.stateValue.state === 'failed')
+      this.scheduleRestart(this.stateValue.error);
   }
 
   private async disconnect(): Promise<void> {
@@ -390,13 +353,8 @@ export class McpConnection {
     this.generation++;
     this.client = undefined;
     this.opened = undefined;
-    if (this.stateValue.state === 'connected') this.connectedAt = 0;
+    if (this.stateValue.state === 'connected') this.restarts.disconnected();
     await client?.close().catch(() => undefined);
-  }
-
-  private clearRestart(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
   }
 
   private setState(state: ServerState): void {
@@ -429,9 +387,5 @@ export class McpConnection {
       target: this.urlOf(),
       lastStderr: lastServerLine(this.options.log),
     });
-  }
-
-  private withLastStderr(reason: string): string {
-    return withLine(reason, lastServerLine(this.options.log));
   }
 }

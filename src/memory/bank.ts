@@ -67,6 +67,8 @@ export class MemoryBank {
 
   async search(query: string, limit = RECALL_LIMIT): Promise<MemoryHit[]> {
     await this.refresh();
+    // Nothing saved (most runs): no query to analyse, no synonyms to compile before the first request.
+    if (this.entries.length === 0) return [];
     const byKey = new Map(this.entries.map((entry) => [`${entry.scope}:${entry.id}`, entry]));
     const best = new Map<string, MemoryHit>();
     for (const hit of this.index?.search(query, { limit: limit * 4 }) ?? []) {

@@ -32,15 +32,25 @@ export interface UndoStackOptions {
   sandbox?: PathSandbox;
 }
 
-const undoFileSchema = z.object({
-  entries: z.array(
-    z.object({
-      path: z.string().refine((value) => path.isAbsolute(value), 'expected an absolute path'),
-      previous: z.string().nullable(),
-      at: z.string(),
-    }),
-  ),
-});
+/** Built when an undo file is first read (zod builds every check up front; most runs never read it). */
+function buildUndoFileSchema() {
+  return z.object({
+    entries: z.array(
+      z.object({
+        path: z.string().refine((value) => path.isAbsolute(value), 'expected an absolute path'),
+        previous: z.string().nullable(),
+        at: z.string(),
+      }),
+    ),
+  });
+}
+
+let builtSchema: ReturnType<typeof buildUndoFileSchema> | undefined;
+
+function undoFileSchema(): ReturnType<typeof buildUndoFileSchema> {
+  builtSchema ??= buildUndoFileSchema();
+  return builtSchema;
+}
 
 const DEFAULT_LIMIT = 50;
 
@@ -150,7 +160,7 @@ export class UndoStack implements UndoRecorder {
       this.wasReset = true;
       return [];
     }
-    const parsed = undoFileSchema.safeParse(value);
+    const parsed = undoFileSchema().safeParse(value);
     if (!parsed.success) {
       this.wasReset = true;
       return [];

@@ -4,12 +4,21 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { VERSION as SDK_VERSION } from 'openai/version';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../config/model-settings.js';
+import { PACKAGE_VERSION } from '../config/version.js';
 import { classifyOverflow } from './context-overflow.js';
+import { HttpTransport } from './http-transport.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages.js';
 import { cancelledError, endedEarlyError, mapFailure, readRound } from './openai-stream.js';
 import { RequestWatch } from './request-watch.js';
 import { type ChatRequest, type ChatRound, ProviderError } from './types.js';
+
+/**
+ * Set here, not left to the SDK: it names itself by its class name, which the minified bundle
+ * shortens. Servers see who calls them.
+ */
+const USER_AGENT = `GeekAgent/${PACKAGE_VERSION} OpenAI/JS ${SDK_VERSION}`;
 
 /** The SDK's own per-request timeout is replaced by our idle timer; this only keeps it out of the way. */
 const SDK_TIMEOUT_MS = 2_147_483_647;
@@ -28,6 +37,8 @@ export class OpenAIRequester {
   readonly #timeoutMs: number;
   readonly #redact: (text: string) => string;
   readonly #client: OpenAI;
+  /** One connection pool for every request of this client. */
+  readonly #transport = new HttpTransport();
 
   constructor({ settings, model, acceptsMedia, redact }: RequesterOptions) {
     this.model = model;
@@ -40,6 +51,7 @@ export class OpenAIRequester {
       apiKey: settings.apiKey,
       maxRetries: settings.maxRetries,
       timeout: SDK_TIMEOUT_MS,
+      defaultHeaders: { 'user-agent': USER_AGENT },
     });
   }
 
@@ -60,8 +72,13 @@ export class OpenAIRequester {
     const requestAbort = new AbortController();
     const forward = () => requestAbort.abort(signal.reason);
     signal.addEventListener('abort', forward, { once: true });
-    const watch = new RequestWatch(this.#timeoutMs, this.#baseURL, () => requestAbort.abort());
-    // A client per request (cheap: connections are pooled by the runtime) so its fetch reports
+    const watch = new RequestWatch(
+      this.#timeoutMs,
+      this.#baseURL,
+      () => requestAbort.abort(),
+      this.#transport,
+    );
+    // A client per request (cheap: connections are pooled by the transport) so its fetch reports
     // this request's bytes to this request's watch.
     const client = this.#client.withOptions({ fetch: watch.fetch });
     watch.start();

@@ -1,9 +1,10 @@
 /**
- * Watches one model request at the byte level, through the `fetch` handed to the SDK: an idle
- * timer (no bytes for `idleMs`, before or after the headers, ends the request) and a check that a
- * successful answer is an event stream, not an HTML page (a captive portal, a base URL that lands on
- * a website).
+ * Watches one model request at the byte level, through the `fetch` handed to the SDK (sent by
+ * the run's HttpTransport): an idle timer (no bytes for `idleMs`, before or after the headers, ends
+ * the request) and a check that a successful answer is an event stream, not an HTML page (a captive
+ * portal, a base URL that lands on a website).
  */
+import type { ChunkInspector, HttpTransport } from './http-transport.js';
 import { ProviderError } from './types.js';
 
 /** `<` opens every HTML page and never starts a server-sent event stream. */
@@ -19,6 +20,7 @@ export class RequestWatch {
     private readonly baseURL: string,
     /** Called once when the request has been idle too long; the caller aborts it. */
     private readonly onIdle: () => void,
+    private readonly transport: HttpTransport,
   ) {}
 
   /** True once the idle timer fired. */
@@ -46,7 +48,11 @@ export class RequestWatch {
   /** A `fetch` for the SDK: every byte received resets the idle timer; HTML answers fail. */
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     this.#touch();
-    const response = await globalThis.fetch(input, init);
+    let check: ChunkInspector | undefined;
+    const response = await this.transport.fetch(input, init, (chunk) => {
+      this.#touch();
+      check?.(chunk);
+    });
     this.#touch();
     if (!response.ok || !response.body) return response;
     const htmlError = () =>
@@ -54,35 +60,18 @@ export class RequestWatch {
         `model endpoint ${this.baseURL} answered ${response.status} with an HTML page, not a chat completion stream — check OPENAI_BASE_URL`,
         response.status,
       );
-    const declaredHtml = isHtmlType(response.headers.get('content-type'));
-    let sniffing = true;
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        start: (controller) => {
-          if (declaredHtml) controller.error(htmlError());
-        },
-        transform: (chunk, controller) => {
-          this.#touch();
-          if (sniffing) {
-            const first = chunk.find((byte) => !isSpace(byte));
-            if (first !== undefined) {
-              sniffing = false;
-              // No content type or a wrong one: the first byte still tells a page from a stream.
-              if (first === LESS_THAN) {
-                controller.error(htmlError());
-                return;
-              }
-            }
-          }
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    if (isHtmlType(response.headers.get('content-type'))) {
+      await response.body.cancel();
+      return erroredResponse(response, htmlError());
+    }
+    check = (chunk) => {
+      const first = chunk.find((byte) => !isSpace(byte));
+      if (first === undefined) return;
+      check = undefined;
+      // No content type or a wrong one: the first byte still tells a page from a stream.
+      if (first === LESS_THAN) throw htmlError();
+    };
+    return response;
   };
 
   #touch(): void {
@@ -102,6 +91,16 @@ export class RequestWatch {
       this.#arm(this.idleMs - idle);
     }, delay);
   }
+}
+
+/** The response as it came, with a body that fails with `error` when read. */
+function erroredResponse(response: Response, error: Error): Response {
+  const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.error(error) });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 function isHtmlType(contentType: string | null): boolean {

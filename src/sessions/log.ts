@@ -21,66 +21,80 @@ export interface SessionHeader {
   cwd: string;
 }
 
-const usageSchema = z.object({
-  prompt_tokens: z.number(),
-  completion_tokens: z.number(),
-  total_tokens: z.number(),
-});
+/**
+ * The line schemas, built on the first replay: zod builds every check when a schema is made, and
+ * a new session (most runs) never reads a log.
+ */
+function buildLogSchemas() {
+  const usageSchema = z.object({
+    prompt_tokens: z.number(),
+    completion_tokens: z.number(),
+    total_tokens: z.number(),
+  });
 
-const contentPart = z.union([
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() }),
-]);
+  const contentPart = z.union([
+    z.object({ type: z.literal('text'), text: z.string() }),
+    z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() }),
+  ]);
 
-const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+  const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
-export const messageSchema = z.union([
-  z.object({ id: z.string(), role: z.enum(['system', 'user', 'summary']), text: z.string() }),
-  z.object({
+  const messageSchema = z.union([
+    z.object({ id: z.string(), role: z.enum(['system', 'user', 'summary']), text: z.string() }),
+    z.object({
+      id: z.string(),
+      role: z.literal('assistant'),
+      text: z.string(),
+      toolCalls: z.array(toolCall).optional(),
+      reasoning: z.string().optional(),
+    }),
+    z.object({
+      id: z.string(),
+      role: z.literal('tool'),
+      callId: z.string(),
+      name: z.string(),
+      output: z.union([z.string(), z.array(contentPart)]),
+      isError: z.boolean().optional(),
+    }),
+  ]);
+
+  const eventSchema = z.discriminatedUnion('type', [
+    z.object({ type: z.literal('append'), message: messageSchema }),
+    z.object({ type: z.literal('truncate'), after: z.string().nullable() }),
+    z.object({
+      type: z.literal('replace'),
+      from: z.string(),
+      to: z.string(),
+      messages: z.array(messageSchema),
+      reason: z.string(),
+    }),
+    z.object({
+      type: z.literal('usage'),
+      usage: usageSchema,
+      requestChars: z.number(),
+      afterId: z.string().nullable().optional(),
+    }),
+    z.object({ type: z.literal('state'), key: z.string(), value: z.unknown() }),
+  ]);
+
+  const headerSchema = z.object({
+    type: z.literal('session'),
+    version: z.number(),
     id: z.string(),
-    role: z.literal('assistant'),
-    text: z.string(),
-    toolCalls: z.array(toolCall).optional(),
-    reasoning: z.string().optional(),
-  }),
-  z.object({
-    id: z.string(),
-    role: z.literal('tool'),
-    callId: z.string(),
-    name: z.string(),
-    output: z.union([z.string(), z.array(contentPart)]),
-    isError: z.boolean().optional(),
-  }),
-]);
+    created: z.string(),
+    cwd: z.string(),
+  });
+  return { event: eventSchema, header: headerSchema };
+}
 
-const eventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('append'), message: messageSchema }),
-  z.object({ type: z.literal('truncate'), after: z.string().nullable() }),
-  z.object({
-    type: z.literal('replace'),
-    from: z.string(),
-    to: z.string(),
-    messages: z.array(messageSchema),
-    reason: z.string(),
-  }),
-  z.object({
-    type: z.literal('usage'),
-    usage: usageSchema,
-    requestChars: z.number(),
-    afterId: z.string().nullable().optional(),
-  }),
-  z.object({ type: z.literal('state'), key: z.string(), value: z.unknown() }),
-]);
+let builtSchemas: ReturnType<typeof buildLogSchemas> | undefined;
 
-export type LogEvent = z.infer<typeof eventSchema>;
+function logSchemas(): ReturnType<typeof buildLogSchemas> {
+  builtSchemas ??= buildLogSchemas();
+  return builtSchemas;
+}
 
-const headerSchema = z.object({
-  type: z.literal('session'),
-  version: z.number(),
-  id: z.string(),
-  created: z.string(),
-  cwd: z.string(),
-});
+export type LogEvent = z.infer<ReturnType<typeof buildLogSchemas>['event']>;
 
 /** One line for a change; `load` (an opened session) is not a change of this session's log. */
 export function changeLine(change: ConversationChange, at: number): string | undefined {
@@ -117,6 +131,7 @@ export function replay(text: string): Replayed {
   let turns = 0;
   let skipped = 0;
   const state: Record<string, unknown> = {};
+  const schemas = logSchemas();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -129,13 +144,13 @@ export function replay(text: string): Replayed {
       continue;
     }
     if (i === 0 || (raw as { type?: unknown }).type === 'session') {
-      const parsed = headerSchema.safeParse(raw);
+      const parsed = schemas.header.safeParse(raw);
       if (parsed.success) {
         header ??= parsed.data;
         continue;
       }
     }
-    const parsed = eventSchema.safeParse(raw);
+    const parsed = schemas.event.safeParse(raw);
     if (!parsed.success) {
       skipped++;
       continue;

@@ -241,13 +241,17 @@ export function skillsExtension(options: SkillsOptions): Extension {
         if (limits.length === 0 || tool.name === USE_SKILL || tool.name === TOOL_SEARCH) return true;
         return limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
       });
-      // Servers of the active skills are up before a request is built (their tools in it).
-      host.hooks.beforeRequest(async () => {
-        await syncServers(active());
-        await Promise.all(
-          [...running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
-        );
-      });
+      // Servers of the active skills are up before a request is built (their tools in it), a
+      // sub-agent's too: a skill activated in the round that delegated has its servers up for it.
+      host.hooks.beforeRequest(
+        async () => {
+          await syncServers(active());
+          await Promise.all(
+            [...running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
+          );
+        },
+        { subAgents: 'same' },
+      );
       host.panel(() => {
         const names = active().map((skill) => skill.name);
         const found = loadable().length;

@@ -50,6 +50,11 @@ export interface RunnerDeps {
   providerFor(model: string | undefined): ChatProvider;
   root: string;
   isReadOnlyMcp(name: string): boolean;
+  /**
+   * The before-request hooks of one child run (the extensions' that apply to sub-agents: MCP
+   * wait, compaction of the child's own conversation, skill servers); none when left out.
+   */
+  beforeRequestFor?(): AgentHooks['beforeRequest'];
   transcriptFor?(runId: string): TranscriptSink | undefined;
   /** Saved runs of the current session, and one run's transcript as text (`/agents runs|log`). */
   transcripts?: { list(): Promise<string[]>; show(runId: string): Promise<string> };
@@ -103,7 +108,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
       },
     ],
     prepareInput: async (input) => input,
-    beforeRequest: async () => undefined,
+    beforeRequest: deps.beforeRequestFor?.() ?? (async () => undefined),
     onEvent: (event) => {
       if (event.type === 'round_start') {
         rounds = event.round;

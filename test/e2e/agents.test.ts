@@ -5,22 +5,11 @@
  * requests), a failing child, the child runs in the JSON result with their transcripts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, type RecordedRequest, startFakeModel, subAgentOf } from '../fixtures/fake-model.js';
-import { createProject, DEMO_SERVER, type Project, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { type RecordedRequest, subAgentOf } from '../fixtures/fake-model.js';
+import { cliFixture, DEMO_SERVER, runCli } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
@@ -43,11 +32,7 @@ async function runJson(
   extra: string[] = [],
   env: Record<string, string> = {},
 ): Promise<Output> {
-  const result = await runCli(['-p', prompt, '--output-format', 'json', ...extra], {
-    project,
-    modelUrl: fake.url,
-    env,
-  });
+  const result = await fx.run(['-p', prompt, '--output-format', 'json', ...extra], { env });
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as Output;
 }
@@ -57,13 +42,13 @@ const toolResults = (request: RecordedRequest) =>
 
 describe('delegate_task', () => {
   it('a custom agent with tools [read, mcp_demo_*] calls those, is refused write, and never sees the parent history', async () => {
-    await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
-    await project.write('notes.txt', 'the secret word is PLUM\n');
-    await project.write(
+    await fx.project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
+    await fx.project.write('notes.txt', 'the secret word is PLUM\n');
+    await fx.project.write(
       '.geekagent/agents/reader.md',
       '---\nname: reader\ndescription: reads notes and counts words\ntools: [read, mcp_demo_*]\nmax_rounds: 5\n---\nRead carefully.\n',
     );
-    fake.push(
+    fx.fake.push(
       {
         toolCalls: [
           call('delegate_task', { task: 'What is the secret word in notes.txt?', agent: 'reader' }),
@@ -71,7 +56,7 @@ describe('delegate_task', () => {
       },
       (request) => ({ text: `Parent got: ${toolResults(request).join(' | ')}` }),
     );
-    fake.pushFor(
+    fx.fake.pushFor(
       'reader',
       {
         toolCalls: [
@@ -84,7 +69,7 @@ describe('delegate_task', () => {
     );
     const out = await runJson('Find the secret word', ['--allow', 'mcp_demo_*', '--allow', 'write']);
 
-    const child = fake.requests.filter((request) => subAgentOf(request) === 'reader');
+    const child = fx.fake.requests.filter((request) => subAgentOf(request) === 'reader');
     expect(child).toHaveLength(2);
     // A fresh conversation: the system prompt and the task, nothing of the parent's.
     expect(child[0]!.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
@@ -96,7 +81,7 @@ describe('delegate_task', () => {
     expect(results[0]).toContain('the secret word is PLUM');
     expect(results[1]).toBe('Characters 23, words 5');
     expect(results[2]).toMatch(/tool write is not available in this conversation/);
-    expect(existsSync(`${project.dir}/stolen.txt`)).toBe(false);
+    expect(existsSync(`${fx.project.dir}/stolen.txt`)).toBe(false);
 
     // The parent's history grew by the answer only, with its header.
     expect(out.tool_calls).toHaveLength(1);
@@ -117,7 +102,7 @@ describe('delegate_task', () => {
     expect(out.tool_calls[0]!.result).toContain(`(transcript: ${run!.transcript})`);
     expect(readFileSync(run!.transcript!, 'utf8')).toContain('The word is PLUM.');
     // And read back, read-only, from the continued session.
-    const opts = { project, modelUrl: fake.url };
+    const opts = { project: fx.project, modelUrl: fx.fake.url };
     const runs = await runCli(['-p', '/agents runs', '--continue'], opts);
     expect(runs.stdout.trim()).toMatch(/^01-reader-[0-9a-f]{4}$/);
     const log = await runCli(['-p', `/agents log ${runs.stdout.trim()}`, '--continue'], opts);
@@ -128,7 +113,7 @@ describe('delegate_task', () => {
   });
 
   it('two delegations of one round run at once: each child request is answered only once the other arrived', async () => {
-    fake.push(
+    fx.fake.push(
       {
         toolCalls: [call('delegate_task', { task: 'task A' }), call('delegate_task', { task: 'task B' })],
       },
@@ -139,21 +124,21 @@ describe('delegate_task', () => {
       text: `answer to ${String(request.body.messages[1]!.content)}`,
       holdUntilRequests: 3,
     });
-    fake.pushFor('explore', answer, answer);
+    fx.fake.pushFor('explore', answer, answer);
     const out = await runJson('Do both');
     expect(out.agents.map((run) => run.status)).toEqual(['completed', 'completed']);
     expect(out.result).toMatch(/answer to task A[\s\S]*answer to task B/);
-    const [a, b] = fake.requests.filter((request) => subAgentOf(request) === 'explore');
+    const [a, b] = fx.fake.requests.filter((request) => subAgentOf(request) === 'explore');
     // Measured: the second child's request arrived before the first one's answer ended.
     expect(b!.receivedAt).toBeLessThanOrEqual(a!.answeredAt!);
     expect(a!.receivedAt).toBeLessThanOrEqual(b!.answeredAt!);
   });
 
   it('a failing child returns an error result saying so, and the parent goes on', async () => {
-    fake.push({ toolCalls: [call('delegate_task', { task: 'explode' })] }, (request) => ({
+    fx.fake.push({ toolCalls: [call('delegate_task', { task: 'explode' })] }, (request) => ({
       text: `seen: ${toolResults(request).join(' | ')}`,
     }));
-    fake.pushFor('explore', { kind: 'http_error', status: 400, message: 'bad request from the child' });
+    fx.fake.pushFor('explore', { kind: 'http_error', status: 400, message: 'bad request from the child' });
     const out = await runJson('Try it');
     expect(out.tool_calls[0]!.is_error).toBe(true);
     expect(out.tool_calls[0]!.result).toMatch(
@@ -164,10 +149,10 @@ describe('delegate_task', () => {
   });
 
   it('a child whose model never answers times out with a result saying so', async () => {
-    fake.push({ toolCalls: [call('delegate_task', { task: 'wait forever' })] }, (request) => ({
+    fx.fake.push({ toolCalls: [call('delegate_task', { task: 'wait forever' })] }, (request) => ({
       text: `seen: ${toolResults(request).join(' | ')}`,
     }));
-    fake.pushFor('explore', { kind: 'silent' });
+    fx.fake.pushFor('explore', { kind: 'silent' });
     const out = await runJson('Try', [], { GEEKAGENT_AGENT_TIMEOUT_SECONDS: '1' });
     expect(out.tool_calls[0]!.is_error).toBe(true);
     expect(out.tool_calls[0]!.result).toMatch(
@@ -177,40 +162,67 @@ describe('delegate_task', () => {
   });
 
   it('the default agent sees only read-only tools and no delegate_task; /agents lists agents and load errors', async () => {
-    await project.write(
+    await fx.project.write(
       '.geekagent/agents/broken.md',
       '---\nname: broken\ndescription: x\ntools: [read\n---\n',
     );
-    fake.push({ toolCalls: [call('delegate_task', { task: 'look' })] }, { text: 'done' });
-    fake.pushFor('explore', { text: 'looked' });
+    fx.fake.push({ toolCalls: [call('delegate_task', { task: 'look' })] }, { text: 'done' });
+    fx.fake.pushFor('explore', { text: 'looked' });
     await runJson('Look around');
-    const child = fake.requests.find((request) => subAgentOf(request) === 'explore')!;
+    const child = fx.fake.requests.find((request) => subAgentOf(request) === 'explore')!;
     const offered = (child.body.tools ?? []).map((tool) => (tool.function as { name: string }).name).sort();
     expect(offered).toEqual(['get_current_time', 'glob', 'ls', 'read', 'search', 'tool_search']);
 
-    const listed = await runCli(['-p', '/agents'], { project, modelUrl: fake.url });
+    const listed = await fx.run(['-p', '/agents']);
     expect(listed.stdout).toMatch(/^explore — read-only research/m);
     expect(listed.stdout).toMatch(/error: .*\.geekagent\/agents\/broken\.md:4: unclosed list for "tools"/);
+  });
+});
+
+describe('a sub-agent and the before-request hooks', () => {
+  it('a long sub-agent run is compacted like the main one: older tool outputs pruned before the window fills', async () => {
+    const lines = (word: string) => Array.from({ length: 500 }, (_, i) => `${word} line ${i}\n`).join('');
+    await fx.project.write('a.txt', lines('alpha'));
+    await fx.project.write('b.txt', lines('bravo'));
+    fx.fake.push(
+      { toolCalls: [call('delegate_task', { task: 'Read a.txt, then b.txt' })] },
+      { text: 'done' },
+    );
+    const reads = (file: string) => ({
+      toolCalls: [0, 2000, 4000].map((offset) => call('read', { path: file, offset })),
+    });
+    fx.fake.pushFor('explore', reads('a.txt'), reads('b.txt'), { text: 'Both read.' });
+    const out = await runJson('Read the two files', [], { GEEKAGENT_CONTEXT_WINDOW: '4500' });
+    expect(out.agents[0]!.status).toBe('completed');
+    const child = fx.fake.requests.filter((request) => subAgentOf(request) === 'explore');
+    expect(child).toHaveLength(3);
+    // The window (4500 tokens, compacting above 80%) holds the second request (a.txt's outputs
+    // whole) but not the third as it stands: a.txt's outputs are pruned, b.txt's stay whole.
+    expect(toolResults(child[1]!).join('')).toContain('alpha line');
+    const third = toolResults(child[2]!);
+    for (const pruned of third.slice(0, 3))
+      expect(pruned).toMatch(/^\[output pruned to save context: \d+ chars/);
+    for (const whole of third.slice(3)) expect(whole).toContain('bravo line');
   });
 });
 
 describe('project agents and folder trust', () => {
   it('are ignored in an untrusted folder, listed by geekagent trust, used once trusted, and asked again when edited', async () => {
     const agentFile = '.geekagent/agents/reader.md';
-    await project.write(agentFile, '---\ndescription: reads\ntools: [read]\n---\nRead.\n');
-    const untrusted = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    await fx.project.write(agentFile, '---\ndescription: reads\ntools: [read]\n---\nRead.\n');
+    const untrusted = await fx.run(['-p', '/agents'], { trusted: false });
     expect(untrusted.stderr).toContain('ignoring .geekagent/agents (1 agent)');
     expect(untrusted.stdout).not.toMatch(/^reader/m);
 
-    const trust = await runCli(['trust'], { project, trusted: false });
+    const trust = await runCli(['trust'], { project: fx.project, trusted: false });
     expect(trust.code, trust.stderr).toBe(0);
     expect(trust.stdout).toContain('  custom agent .geekagent/agents/reader.md (its tools and instructions)');
-    const trusted = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    const trusted = await fx.run(['-p', '/agents'], { trusted: false });
     expect(trusted.stderr).toBe('');
     expect(trusted.stdout).toMatch(/^reader — reads/m);
 
-    await project.write(agentFile, '---\ndescription: reads\ntools: ["*"]\n---\nDo anything.\n');
-    const changed = await runCli(['-p', '/agents'], { project, modelUrl: fake.url, trusted: false });
+    await fx.project.write(agentFile, '---\ndescription: reads\ntools: ["*"]\n---\nDo anything.\n');
+    const changed = await fx.run(['-p', '/agents'], { trusted: false });
     expect(changed.stderr).toMatch(
       /folder changed since you trusted it \(1 changed\): ignoring \.geekagent\/agents \(1 agent\)/,
     );
@@ -220,16 +232,20 @@ describe('project agents and folder trust', () => {
 
 describe('a sub-agent and the permission layer', () => {
   it('an ask tool of a child is refused in print mode as usual; "*" does not give it todo_write or delegate_task', async () => {
-    await project.write('.geekagent/agents/writer.md', '---\ndescription: writes\ntools: ["*"]\n---\n');
-    fake.push(
+    await fx.project.write('.geekagent/agents/writer.md', '---\ndescription: writes\ntools: ["*"]\n---\n');
+    fx.fake.push(
       { toolCalls: [call('delegate_task', { task: 'write it', agent: 'writer' })] },
       { text: 'done' },
     );
-    fake.pushFor('writer', { toolCalls: [call('write', { path: 'out.txt', content: 'x' })] }, (request) => ({
-      text: `child saw: ${toolResults(request).join(' | ')}`,
-    }));
+    fx.fake.pushFor(
+      'writer',
+      { toolCalls: [call('write', { path: 'out.txt', content: 'x' })] },
+      (request) => ({
+        text: `child saw: ${toolResults(request).join(' | ')}`,
+      }),
+    );
     const out = await runJson('Write via the child');
-    const child = fake.requests.find((request) => subAgentOf(request) === 'writer')!;
+    const child = fx.fake.requests.find((request) => subAgentOf(request) === 'writer')!;
     const offered = (child.body.tools ?? []).map((tool) => (tool.function as { name: string }).name);
     expect(offered).toContain('write');
     expect(offered).not.toContain('todo_write');
@@ -240,6 +256,6 @@ describe('a sub-agent and the permission layer', () => {
     expect(out.tool_calls[0]!.result).toContain(
       'child saw: needs approval: run interactively or pass --allow write',
     );
-    expect(existsSync(`${project.dir}/out.txt`)).toBe(false);
+    expect(existsSync(`${fx.project.dir}/out.txt`)).toBe(false);
   });
 });

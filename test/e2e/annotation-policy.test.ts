@@ -7,22 +7,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliFixture, FIXTURE_SERVERS, parseJsonOutput } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const GH = {
   command: process.execPath,
@@ -34,25 +22,21 @@ const DELETE = 'mcp_gh_delete_file';
 const CREATE = 'mcp_gh_create_issue';
 
 async function projectConfig(config: Record<string, unknown>) {
-  await project.write('.geekagent/GeekAgent.json', JSON.stringify({ root: '..', tools: {}, ...config }));
+  await fx.project.write('.geekagent/GeekAgent.json', JSON.stringify({ root: '..', tools: {}, ...config }));
 }
 
 async function userFile(name: string, content: unknown) {
-  const dir = path.join(project.home, '.geekagent');
+  const dir = path.join(fx.project.home, '.geekagent');
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, name), JSON.stringify(content));
 }
 
 /** One turn calling each tool in its own round; returns [name, decision, is_error] per call. */
 async function callEach(names: string[], trusted = true) {
-  fake.push(...names.map((name) => ({ toolCalls: [{ name, arguments: '{"owner":"octo"}' }] })), {
+  fx.fake.push(...names.map((name) => ({ toolCalls: [{ name, arguments: '{"owner":"octo"}' }] })), {
     text: 'done',
   });
-  const run = await runCli(['-p', 'go', '--output-format', 'json'], {
-    project,
-    modelUrl: fake.url,
-    trusted,
-  });
+  const run = await fx.run(['-p', 'go', '--output-format', 'json'], { trusted });
   expect(run.code, run.stderr).toBe(0);
   return {
     calls: parseJsonOutput(run).tool_calls.map((call) => [call.name, call.decision, call.is_error]),
@@ -62,7 +46,7 @@ async function callEach(names: string[], trusted = true) {
 
 describe('annotation policies', () => {
   it('readOnlyHint allow runs unasked; destructiveHint ask and unannotated tools are refused in print mode', async () => {
-    await project.mcpServers({ gh: GH });
+    await fx.project.mcpServers({ gh: GH });
     await projectConfig({ annotations: { 'mcp_gh_*': { readOnlyHint: 'allow', destructiveHint: 'ask' } } });
     const { calls } = await callEach([READ, DELETE, CREATE]);
     expect(calls).toEqual([
@@ -73,7 +57,7 @@ describe('annotation policies', () => {
   });
 
   it('an explicit tool rule beats an annotation rule; an annotation deny beats every allow', async () => {
-    await project.mcpServers({ gh: GH });
+    await fx.project.mcpServers({ gh: GH });
     await projectConfig({
       tools: { [READ]: 'ask', [DELETE]: 'allow' },
       annotations: { 'mcp_gh_*': { readOnlyHint: 'allow', destructiveHint: 'ask' } },
@@ -110,7 +94,7 @@ describe('annotation policies', () => {
 
   it('names the file and the bad hint when an annotation rule is malformed', async () => {
     await projectConfig({ annotations: { 'mcp_gh_*': { readonly: 'allow' } } });
-    const run = await runCli(['-p', 'go'], { project, modelUrl: fake.url });
+    const run = await fx.run(['-p', 'go']);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('GeekAgent.json');
     expect(run.stderr).toContain('annotations');

@@ -6,25 +6,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { cliFixture } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const run = async (args: string[], env: Record<string, string> = {}) => {
-  const result = await runCli(args, { project, modelUrl: fake.url, env });
+  const result = await fx.run(args, { env });
   expect(result.code, result.stderr).toBe(0);
   return result;
 };
@@ -39,7 +28,7 @@ function afterSystemPrompt(request: RecordedRequest): string[] {
 }
 
 function sessionText(): string {
-  const dir = path.join(project.dir, '.geekagent', 'sessions');
+  const dir = path.join(fx.project.dir, '.geekagent', 'sessions');
   const [file] = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
   return readFileSync(path.join(dir, file!), 'utf8');
 }
@@ -47,16 +36,16 @@ function sessionText(): string {
 describe('compaction across runs', () => {
   it('a small GEEKAGENT_CONTEXT_WINDOW: the older turn is summarised before the next request', async () => {
     const env = { GEEKAGENT_CONTEXT_WINDOW: '4000' };
-    fake.push({ text: `Noted. ${'n'.repeat(2_000)}` });
+    fx.fake.push({ text: `Noted. ${'n'.repeat(2_000)}` });
     await run(['-p', `Remember the launch code ZEBRA-7. ${'x'.repeat(5_000)}`], env);
-    fake.push({ text: '## Goals and constraints\nThe launch code is ZEBRA-7.' }, { text: 'ZEBRA-7' });
+    fx.fake.push({ text: '## Goals and constraints\nThe launch code is ZEBRA-7.' }, { text: 'ZEBRA-7' });
     const second = await run(['-p', 'What is the launch code?', '--continue'], env);
     expect(second.stdout).toBe('ZEBRA-7\n');
     expect(second.stderr).toMatch(
       /context compacted: 2 earlier messages summarised \([\d,]+ → [\d,]+ tokens\)/,
     );
-    expect(isSummaryRequest(fake.requests[1]!)).toBe(true);
-    const next = fake.requests[2]!;
+    expect(isSummaryRequest(fx.fake.requests[1]!)).toBe(true);
+    const next = fx.fake.requests[2]!;
     expect(afterSystemPrompt(next)).toEqual([
       'system:[Summary of previous conversation]\n## Goals and constraints\nThe launch code is ZEBRA-7.',
       'user:What is the launch code?',
@@ -68,33 +57,33 @@ describe('compaction across runs', () => {
 
   it('a large reported usage: the provider’s count, not the characters, makes the next request compact first', async () => {
     // What the provider counted is far more than four characters a token would say.
-    fake.push({ text: 'Noted: blue.', usage: { prompt_tokens: 110_000, completion_tokens: 10 } });
+    fx.fake.push({ text: 'Noted: blue.', usage: { prompt_tokens: 110_000, completion_tokens: 10 } });
     await run(['-p', `My favourite colour is blue. ${'b'.repeat(20_000)}`]);
-    fake.push({ text: 'The favourite colour is blue.' }, { text: 'Blue.' });
+    fx.fake.push({ text: 'The favourite colour is blue.' }, { text: 'Blue.' });
     const second = await run(['-p', 'Which colour?', '--continue']);
     expect(second.stdout).toBe('Blue.\n');
-    expect(isSummaryRequest(fake.requests[1]!)).toBe(true);
-    expect(afterSystemPrompt(fake.requests[2]!)).toEqual([
+    expect(isSummaryRequest(fx.fake.requests[1]!)).toBe(true);
+    expect(afterSystemPrompt(fx.fake.requests[2]!)).toEqual([
       'system:[Summary of previous conversation]\nThe favourite colour is blue.',
       'user:Which colour?',
     ]);
-    expect(tokensOf(fake.requests[2]!)).toBeLessThan(128_000);
+    expect(tokensOf(fx.fake.requests[2]!)).toBeLessThan(128_000);
   });
 
   it('/compact <focus> summarises now; the next request has the summary and the new message', async () => {
-    fake.push({ text: 'Edited src/a.ts.' }, { text: 'Edited src/b.ts.' });
+    fx.fake.push({ text: 'Edited src/a.ts.' }, { text: 'Edited src/b.ts.' });
     await run(['-p', 'edit a']);
     await run(['-p', 'edit b', '-c']);
-    fake.push({ text: 'Files touched: src/a.ts, src/b.ts.' });
+    fx.fake.push({ text: 'Files touched: src/a.ts, src/b.ts.' });
     const compact = await run(['-p', '/compact keep the file names', '-c']);
     expect(compact.stdout).toMatch(/^context compacted: 4 earlier messages summarised/);
-    const summarise = fake.requests[2]!;
+    const summarise = fx.fake.requests[2]!;
     expect(isSummaryRequest(summarise)).toBe(true);
     expect(String(summarise.body.messages[0]!.content)).toContain('focus on: keep the file names');
     expect(String(summarise.body.messages[1]!.content)).toContain('User: edit b');
-    fake.push({ text: 'Both files.' });
+    fx.fake.push({ text: 'Both files.' });
     await run(['-p', 'which files?', '-c']);
-    expect(afterSystemPrompt(fake.requests[3]!)).toEqual([
+    expect(afterSystemPrompt(fx.fake.requests[3]!)).toEqual([
       'system:[Summary of previous conversation]\nFiles touched: src/a.ts, src/b.ts.',
       'user:which files?',
     ]);

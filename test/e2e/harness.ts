@@ -9,6 +9,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
@@ -150,4 +152,44 @@ export function parseJsonOutput(run: RunResult): JsonOutput {
 /** Text of the tool message for `callId`-less lookups: the Nth tool message the model received. */
 export function toolMessages(body: { messages: Array<Record<string, unknown>> }): string[] {
   return body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+}
+
+export interface CliFixture {
+  /** This test's project (a fresh temp folder, trusted unless a run says otherwise). */
+  readonly project: Project;
+  /** This test's scripted model. */
+  readonly fake: FakeModel;
+  /** Runs the built CLI on this test's project and model; `defaults` first, then `options`. */
+  run(args: string[], options?: Partial<RunOptions>): Promise<RunResult>;
+}
+
+/**
+ * The setup most non-TUI tests share, registered in the calling file: before each test a project
+ * and a fake model; after it, the model is closed and the project removed (after the file's own
+ * afterEach hooks, which run first). The TUI's equivalent is `tuiFixture()` in pty.ts.
+ */
+export function cliFixture(defaults: Partial<RunOptions> = {}): CliFixture {
+  let project: Project | undefined;
+  let fake: FakeModel | undefined;
+  beforeEach(async () => {
+    project = await createProject();
+    fake = await startFakeModel();
+  });
+  afterEach(async () => {
+    await fake?.close();
+    await project?.cleanup();
+  });
+  const fixture: CliFixture = {
+    get project() {
+      if (!project) throw new Error('cliFixture: the project exists only inside a test');
+      return project;
+    },
+    get fake() {
+      if (!fake) throw new Error('cliFixture: the model exists only inside a test');
+      return fake;
+    },
+    run: (args, options = {}) =>
+      runCli(args, { project: fixture.project, modelUrl: fixture.fake.url, ...defaults, ...options }),
+  };
+  return fixture;
 }

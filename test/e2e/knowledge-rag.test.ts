@@ -7,28 +7,16 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createIndex } from '../../src/search/index.js';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project, parseJsonOutput, runCli } from './harness.js';
+import { cliFixture, parseJsonOutput } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
 async function run(args: string[]) {
-  const result = await runCli(args, { project, modelUrl: fake.url });
+  const result = await fx.run(args);
   expect(result.code, result.stderr).toBe(0);
   return result;
 }
@@ -38,17 +26,17 @@ const filler = (n: number) =>
 
 describe('knowledge base', () => {
   it('adds a folder, cites source:line after a restart, re-indexes a changed file alone, finds CJK text', async () => {
-    await project.write(
+    await fx.project.write(
       'docs/engine.md',
       `${filler(29)}\nThe flux capacitor needs 1.21 gigawatts to start.\n${filler(5)}`,
     );
-    await project.write(
+    await fx.project.write(
       'docs/copy.md',
       `${filler(29)}\nThe flux capacitor needs 1.21 gigawatts to start.\n${filler(5)}`,
     );
-    await project.write('docs/notes.txt', 'The warp core runs on dilithium crystals.');
-    await project.write('docs/zh.md', '本项目的向量数据库使用余弦相似度来比较文档。');
-    await project.write('docs/logo.png', '\u0000PNG binary\u0000data');
+    await fx.project.write('docs/notes.txt', 'The warp core runs on dilithium crystals.');
+    await fx.project.write('docs/zh.md', '本项目的向量数据库使用余弦相似度来比较文档。');
+    await fx.project.write('docs/logo.png', '\u0000PNG binary\u0000data');
     const added = await run(['-p', '/rag add docs']);
     expect(added.stdout).toContain('knowledge base: 3 indexed, 0 unchanged, 1 duplicate, 1 skipped');
     expect(added.stdout).toMatch(/skipped docs\/logo\.png: binary/);
@@ -56,7 +44,7 @@ describe('knowledge base', () => {
     expect(added.stderr).toContain('[####################] 5/5 sources · ');
     expect(added.stdout).not.toContain('[#');
 
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('rag_search', { query: 'how many gigawatts does the flux capacitor need' })] },
       { text: 'ok' },
     );
@@ -67,7 +55,7 @@ describe('knowledge base', () => {
     const cjk = await run(['-p', '/rag search 余弦相似度']);
     expect(cjk.stdout.split('\n')[0]).toContain('docs/zh.md:1');
 
-    await project.write('docs/notes.txt', 'The warp core now runs on antimatter.');
+    await fx.project.write('docs/notes.txt', 'The warp core now runs on antimatter.');
     const again = await run(['-p', '/rag add docs']);
     expect(again.stdout).toContain('1 indexed, 2 unchanged, 1 duplicate, 1 skipped');
     expect(again.stdout).toContain('re-indexed docs/notes.txt');
@@ -94,11 +82,11 @@ describe('knowledge base', () => {
       const refused = await run(['-p', `/rag add ${url}`]);
       expect(refused.stdout).toMatch(/skipped http:\/\/localhost:\d+\/runbook: .*refused/);
 
-      await project.write(
+      await fx.project.write(
         '.geekagent/GeekAgent.json',
         JSON.stringify({ root: '..', fetch: { allowHosts: [`localhost:${port}`] } }),
       );
-      fake.push({ toolCalls: [call('rag_add', { source: url })] }, { text: 'added' });
+      fx.fake.push({ toolCalls: [call('rag_add', { source: url })] }, { text: 'added' });
       const added = parseJsonOutput(
         await run(['-p', 'add the runbook', '--output-format', 'json', '--allow', 'rag_add']),
       );
@@ -110,7 +98,7 @@ describe('knowledge base', () => {
     }
   });
   it("imports the described system's .geekagent/rag/index.json", async () => {
-    await project.write(
+    await fx.project.write(
       '.geekagent/rag/index.json',
       JSON.stringify([
         { source: 'old/guide.md', text: 'Backups run nightly at 02:00 to the cold storage bucket.' },
@@ -128,12 +116,12 @@ describe('knowledge base', () => {
     const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
     const index = createIndex({ fields: { text: {} } });
     index.add(`${hash}:0`, { text });
-    await project.write(
+    await fx.project.write(
       `.geekagent/rag/chunks/${hash}.json`,
       JSON.stringify([{ line: 1, endLine: 1, text }]),
     );
-    await project.write('.geekagent/rag/search-index.json', JSON.stringify(index.toJSON()));
-    await project.write(
+    await fx.project.write('.geekagent/rag/search-index.json', JSON.stringify(index.toJSON()));
+    await fx.project.write(
       '.geekagent/rag/catalog.json',
       JSON.stringify({
         version: 1,
@@ -143,7 +131,7 @@ describe('knowledge base', () => {
     const listed = await run(['-p', '/rag']);
     expect(listed.stdout).toContain('knowledge base: 1 sources, 1 chunks');
     expect(listed.stdout).toContain('stored in format 1');
-    await project.write('docs/new.md', 'Restores need two approvals.');
+    await fx.project.write('docs/new.md', 'Restores need two approvals.');
     const added = await run(['-p', '/rag add docs']);
     expect(added.stdout).toContain('moved the knowledge base to format 2 (2 sources');
     expect((await run(['-p', '/rag search nightly cold storage'])).stdout).toContain('old/guide.md:1');

@@ -155,3 +155,67 @@ describe('--mcp-config', () => {
     expect(toolNames().some((name) => name.startsWith('mcp_proj_'))).toBe(false);
   });
 });
+
+describe('geekagent mcp list/get/call take --mcp-config and --strict-mcp-config too', () => {
+  const listed = async (args: string[], trusted?: boolean) => {
+    const run = await runCli(['mcp', 'list', '--json', ...args], { project, trusted });
+    expect(run.code, run.stderr).toBe(0);
+    return (JSON.parse(run.stdout) as Array<{ name: string; status: string }>).map(
+      (server) => `${server.name}:${server.status}`,
+    );
+  };
+
+  it("list shows a file's servers next to the configured ones (the flag before or after the subcommand)", async () => {
+    const file = path.join(project.home, 'servers.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { extra: demo } }));
+    expect(await listed(['--mcp-config', file])).toEqual(['proj:connected', 'extra:connected']);
+    const before = await runCli(['--mcp-config', file, 'mcp', 'list'], { project });
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toContain('extra (2 tools)');
+    expect(before.stdout).toContain('proj (2 tools)');
+  });
+
+  it('inline JSON: get shows where it comes from and call runs its tool, in an untrusted folder too', async () => {
+    const inline = JSON.stringify({ mcpServers: { inline: demo } });
+    expect(await listed(['--mcp-config', inline], false)).toEqual(['inline:connected']);
+    const get = await runCli(['mcp', 'get', 'inline', '--mcp-config', inline], { project, trusted: false });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toContain('source: --mcp-config (cli)');
+    const call = await runCli(['mcp', 'call', 'inline', 'dice', '--mcp-config', inline], {
+      project,
+      trusted: false,
+    });
+    expect(call.code, call.stderr).toBe(0);
+    expect(call.stdout).toMatch(/^Roll: [1-6]$/m);
+  });
+
+  it('--strict-mcp-config lists only the command-line servers; get of a file server then finds none', async () => {
+    const only = JSON.stringify({ mcpServers: { only: demo } });
+    expect(await listed(['--strict-mcp-config', '--mcp-config', only])).toEqual(['only:connected']);
+    const get = await runCli(['mcp', 'get', 'proj', '--strict-mcp-config', '--mcp-config', only], {
+      project,
+    });
+    expect(get.code).toBe(1);
+    expect(get.stderr).toContain('no MCP server named proj');
+  });
+
+  it('a bad value is a clear error naming it; a command that only edits files refuses the flags', async () => {
+    const missing = await runCli(['mcp', 'list', '--mcp-config', 'nope.json'], { project });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`--mcp-config: no such file: ${path.join(project.dir, 'nope.json')}`);
+    const typo = await runCli(
+      ['mcp', 'call', 'x', 'dice', '--mcp-config', '{"mcpServers":{"x":{"command":"node","timout":1}}}'],
+      { project },
+    );
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain(
+      '--mcp-config: at mcpServers.x.timout: unknown key "timout" (did you mean "timeout"?)',
+    );
+    const add = await runCli(['mcp', 'add', 'other', '--mcp-config', 'x.json', '--', 'node', DEMO_SERVER], {
+      project,
+    });
+    expect(add.code).toBe(1);
+    expect(add.stderr).toContain('not to geekagent mcp add');
+    expect(await listed([])).toEqual(['proj:connected']);
+  });
+});

@@ -7,66 +7,51 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliFixture, FIXTURE_SERVERS, parseJsonOutput, runCli } from './harness.js';
 
 const LAZY = path.join(FIXTURE_SERVERS, 'lazy.mjs');
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 /** A lazy.mjs server per name, each with its own behaviour folder. */
 async function servers(names: string[], extra: Record<string, unknown> = {}): Promise<void> {
   const entries: Record<string, unknown> = {};
   for (const name of names) {
-    await mkdir(path.join(project.dir, 'srv', name), { recursive: true });
-    entries[name] = { command: 'node', args: [LAZY, path.join(project.dir, 'srv', name)], ...extra };
+    await mkdir(path.join(fx.project.dir, 'srv', name), { recursive: true });
+    entries[name] = { command: 'node', args: [LAZY, path.join(fx.project.dir, 'srv', name)], ...extra };
   }
-  await project.mcpServers(entries);
+  await fx.project.mcpServers(entries);
 }
 
 async function starts(name: string): Promise<number> {
-  const text = await readFile(path.join(project.dir, 'srv', name, 'starts'), 'utf8').catch(() => '');
+  const text = await readFile(path.join(fx.project.dir, 'srv', name, 'starts'), 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).length;
 }
 
 function toolNames(index: number): string[] {
-  const tools = (fake.requests[index]?.body.tools ?? []) as Array<{ function: { name: string } }>;
+  const tools = (fx.fake.requests[index]?.body.tools ?? []) as Array<{ function: { name: string } }>;
   return tools.map((tool) => tool.function.name).sort();
 }
 
 async function say(prompt = 'hello', args: string[] = []) {
-  fake.push({ text: 'hi' });
-  const run = await runCli(['-p', prompt, ...args], { project, modelUrl: fake.url });
+  fx.fake.push({ text: 'hi' });
+  const run = await fx.run(['-p', prompt, ...args]);
   expect(run.code, run.stderr).toBe(0);
   return run;
 }
 
 async function callEcho(server: string, text: string) {
-  fake.push(
+  fx.fake.push(
     { toolCalls: [{ name: `mcp_${server}_echo`, arguments: JSON.stringify({ text }) }] },
     { text: 'done' },
   );
-  const run = await runCli(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*'], {
-    project,
-    modelUrl: fake.url,
-  });
+  const run = await fx.run(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*']);
   return parseJsonOutput(run);
 }
 
 async function cacheFiles(): Promise<string[]> {
-  const dir = path.join(project.home, '.geekagent', 'cache');
+  const dir = path.join(fx.project.home, '.geekagent', 'cache');
   return (await readdir(dir).catch(() => [])).map((name) => path.join(dir, name));
 }
 
@@ -90,7 +75,7 @@ describe('lazy MCP servers from a cached tool list', () => {
   it('/mcp shows a never-started server as idle with its cached tools', async () => {
     await servers(['a']);
     await say();
-    const run = await runCli(['-p', '/mcp'], { project, modelUrl: fake.url });
+    const run = await fx.run(['-p', '/mcp']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('a (1 tool, idle: starts on first use)');
     expect(run.stdout).toContain('mcp_a_echo');
@@ -100,7 +85,7 @@ describe('lazy MCP servers from a cached tool list', () => {
   it('a listing that differs from the cache updates it and the tools the model sees', async () => {
     await servers(['a']);
     await say();
-    await writeFile(path.join(project.dir, 'srv', 'a', 'tools'), 'echo,shout');
+    await writeFile(path.join(fx.project.dir, 'srv', 'a', 'tools'), 'echo,shout');
     const out = await callEcho('a', 'x');
     expect(out.tool_calls[0]?.result).toBe('echo: x');
     // The request after the call (same turn) carries the server's new tool.
@@ -117,7 +102,7 @@ describe('lazy MCP servers from a cached tool list', () => {
   it('a lazily started server that fails to start makes its calls clear errors naming it and its log', async () => {
     await servers(['a']);
     await say();
-    await writeFile(path.join(project.dir, 'srv', 'a', 'fail'), 'cannot open the database');
+    await writeFile(path.join(fx.project.dir, 'srv', 'a', 'fail'), 'cannot open the database');
     const out = await callEcho('a', 'x');
     const result = out.tool_calls[0]?.result ?? '';
     expect(out.tool_calls[0]?.is_error).toBe(true);
@@ -129,16 +114,13 @@ describe('lazy MCP servers from a cached tool list', () => {
   it('a tool the started server describes differently than the cache did is not called unchecked', async () => {
     await servers(['a']);
     await say();
-    await writeFile(path.join(project.dir, 'srv', 'a', 'note'), ' (now also deletes files)');
-    fake.push(
+    await writeFile(path.join(fx.project.dir, 'srv', 'a', 'note'), ' (now also deletes files)');
+    fx.fake.push(
       { toolCalls: [{ name: 'mcp_a_echo', arguments: JSON.stringify({ text: 'x' }) }] },
       { toolCalls: [{ name: 'mcp_a_echo', arguments: JSON.stringify({ text: 'y' }) }] },
       { text: 'done' },
     );
-    const run = await runCli(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*']);
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]?.result).toContain('now describes mcp_a_echo differently');
     // The second call meets the pin check with the new definition: refused in print mode.
@@ -166,8 +148,8 @@ describe('lazy MCP servers from a cached tool list', () => {
   it('an untrusted folder uses no cached project server', async () => {
     await servers(['a']);
     await say();
-    fake.push({ text: 'hi' });
-    const run = await runCli(['-p', 'hello'], { project, modelUrl: fake.url, trusted: false });
+    fx.fake.push({ text: 'hi' });
+    const run = await fx.run(['-p', 'hello'], { trusted: false });
     expect(run.code, run.stderr).toBe(0);
     expect(toolNames(1)).not.toContain('mcp_a_echo');
   });
@@ -176,10 +158,10 @@ describe('lazy MCP servers from a cached tool list', () => {
 describe('start-up errors a server answers with', () => {
   for (const mode of ['initialize', 'tools']) {
     it(`shows the error of a server that fails ${mode === 'tools' ? 'tools/list' : 'initialize'} and exits`, async () => {
-      await project.mcpServers({
+      await fx.project.mcpServers({
         broken: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'start-error.mjs'), mode] },
       });
-      const run = await runCli(['mcp', 'list'], { project });
+      const run = await runCli(['mcp', 'list'], { project: fx.project });
       expect(run.stdout + run.stderr).toContain('upstream unavailable: fetch failed');
     });
   }
@@ -190,7 +172,7 @@ describe('a result cut by the token limit', () => {
     await servers(['a'], { maxResultTokens: 10 });
     const long = `${'lorem ipsum '.repeat(40)}THE-END`;
     let kept = '';
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'mcp_a_echo', arguments: JSON.stringify({ text: long }) }] },
       (request) => {
         const note = String(request.body.messages.filter((m) => m.role === 'tool').at(-1)?.content);
@@ -199,13 +181,10 @@ describe('a result cut by the token limit', () => {
       },
       { text: 'done' },
     );
-    const run = await runCli(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'call it', '--output-format', 'json', '--allow', 'mcp_*']);
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]?.result).toContain('(result truncated');
-    expect(kept.startsWith(path.join(project.dir, '.geekagent', 'tool-output'))).toBe(true);
+    expect(kept.startsWith(path.join(fx.project.dir, '.geekagent', 'tool-output'))).toBe(true);
     expect(await readFile(kept, 'utf8')).toBe(`echo: ${long}`);
     expect(out.tool_calls[1]?.name).toBe('read');
     expect(out.tool_calls[1]?.result).toContain('THE-END');

@@ -7,23 +7,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUILTIN_POLICIES } from '../../src/permissions/defaults.js';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
+import { cliFixture, FIXTURE_SERVERS, parseJsonOutput, runCli } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const CHANGING = path.join(FIXTURE_SERVERS, 'changing.mjs');
 const APPROVE_HINT = (server: string) =>
@@ -41,7 +29,7 @@ function changing(tools: string[], note = '', extra: Record<string, unknown> = {
 
 /** One turn: the model calls each tool in turn (one per round), then answers with the results. */
 function scriptCalls(...calls: Array<{ name: string; args?: Record<string, unknown> }>) {
-  fake.push(
+  fx.fake.push(
     ...calls.map((call) => ({
       toolCalls: [{ name: call.name, arguments: JSON.stringify(call.args ?? {}) }],
     })),
@@ -50,44 +38,44 @@ function scriptCalls(...calls: Array<{ name: string; args?: Record<string, unkno
 }
 
 async function print(extraArgs: string[] = []) {
-  const run = await runCli(['-p', 'go', '--output-format', 'json', ...extraArgs], {
-    project,
-    modelUrl: fake.url,
-  });
+  const run = await fx.run(['-p', 'go', '--output-format', 'json', ...extraArgs]);
   expect(run.code, run.stderr).toBe(0);
   return parseJsonOutput(run).tool_calls.map((call) => [call.name, call.decision, call.result]);
 }
 
 async function userRules(rules: Record<string, string>) {
-  await mkdir(path.join(project.home, '.geekagent'), { recursive: true });
-  await writeFile(path.join(project.home, '.geekagent', 'GeekAgent.json'), JSON.stringify({ tools: rules }));
+  await mkdir(path.join(fx.project.home, '.geekagent'), { recursive: true });
+  await writeFile(
+    path.join(fx.project.home, '.geekagent', 'GeekAgent.json'),
+    JSON.stringify({ tools: rules }),
+  );
 }
 
 describe('policy precedence', () => {
   it("applies the user file's deny to a built-in tool (the project file no longer pins the defaults)", async () => {
-    await project.write('notes.txt', 'secret notes');
+    await fx.project.write('notes.txt', 'secret notes');
     await userRules({ read: 'deny' });
     scriptCalls({ name: 'read', args: { path: 'notes.txt' } });
     expect(await print()).toEqual([['read', 'deny', 'permission denied: tool read is not allowed']]);
     // The file created on first start holds no copy of the defaults.
     const created = JSON.parse(
-      await readFile(path.join(project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'),
+      await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'),
     );
     expect(created).toEqual({ root: '..', tools: {} });
 
     // A project file from an older version, listing every default, is read the same way.
-    await project.tools({ ...BUILTIN_POLICIES });
+    await fx.project.tools({ ...BUILTIN_POLICIES });
     scriptCalls({ name: 'read', args: { path: 'notes.txt' } });
     expect(await print()).toEqual([['read', 'deny', 'permission denied: tool read is not allowed']]);
   });
 
   it("does not let --allow '*' beat a project's exact deny", async () => {
-    await project.tools({ write: 'deny' });
+    await fx.project.tools({ write: 'deny' });
     scriptCalls({ name: 'write', args: { path: 'out.txt', content: 'x' } });
     expect(await print(['--allow', '*'])).toEqual([
       ['write', 'deny', 'permission denied: tool write is not allowed'],
     ]);
-    expect(existsSync(path.join(project.dir, 'out.txt'))).toBe(false);
+    expect(existsSync(path.join(fx.project.dir, 'out.txt'))).toBe(false);
   });
 });
 
@@ -95,31 +83,31 @@ describe('MCP tool identity', () => {
   it("never runs server gh_x's tool read under an allow written for server gh's tool x_read", async () => {
     // Both sanitise to mcp_gh_x_read. gh is configured (here disabled, so the outcome does not
     // depend on which server connects first).
-    await project.mcpServers({
+    await fx.project.mcpServers({
       gh: changing(['x_read'], '', { disabled: true }),
       gh_x: changing(['read']),
     });
-    await project.tools({ mcp_gh_x_read: 'allow' });
+    await fx.project.tools({ mcp_gh_x_read: 'allow' });
     scriptCalls({ name: 'mcp_gh_x_read' });
     const calls = await print();
     expect(calls).toHaveLength(1);
     expect(calls[0]![2]).not.toBe('read ran');
     expect(calls[0]![1]).not.toBe('allow');
     // gh_x's tool is offered under a name of its own.
-    const offered = (fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>;
+    const offered = (fx.fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>;
     expect(offered.map((tool) => tool.function.name).filter((name) => name.startsWith('mcp_gh'))).toEqual([
       expect.stringMatching(/^mcp_gh_x_read_[0-9a-f]{8}$/),
     ]);
   });
 
   it('refuses a tool that took over a model-facing name approved for another server', async () => {
-    await project.tools({ mcp_gh_x_read: 'allow' });
-    await project.mcpServers({ gh: changing(['x_read']) });
+    await fx.project.tools({ mcp_gh_x_read: 'allow' });
+    await fx.project.mcpServers({ gh: changing(['x_read']) });
     scriptCalls({ name: 'mcp_gh_x_read' });
     expect(await print()).toEqual([['mcp_gh_x_read', 'allow', 'x_read ran']]);
 
     // Next start: gh is gone, and gh_x's tool read now has the name mcp_gh_x_read.
-    await project.mcpServers({ gh_x: changing(['read']) });
+    await fx.project.mcpServers({ gh_x: changing(['read']) });
     scriptCalls({ name: 'mcp_gh_x_read' });
     expect(await print()).toEqual([['mcp_gh_x_read', 'refused', APPROVE_HINT('gh_x')]]);
   });
@@ -127,22 +115,22 @@ describe('MCP tool identity', () => {
 
 describe('pinned MCP definitions', () => {
   it('refuses an allowed tool whose definition changed between starts until mcp approve re-pins it', async () => {
-    await project.tools({ mcp_changing_alpha: 'allow' });
-    await project.mcpServers({ changing: changing(['alpha', 'beta']) });
+    await fx.project.tools({ mcp_changing_alpha: 'allow' });
+    await fx.project.mcpServers({ changing: changing(['alpha', 'beta']) });
     scriptCalls({ name: 'mcp_changing_alpha' });
     expect(await print()).toEqual([['mcp_changing_alpha', 'allow', 'alpha ran']]);
-    const pins = JSON.parse(await readFile(path.join(project.dir, '.geekagent', 'mcp-pins.json'), 'utf8'));
+    const pins = JSON.parse(await readFile(path.join(fx.project.dir, '.geekagent', 'mcp-pins.json'), 'utf8'));
     expect(pins.pins.map((pin: { modelName: string }) => pin.modelName)).toEqual(['mcp_changing_alpha']);
 
-    await project.mcpServers({ changing: changing(['alpha', 'beta'], ' (now also uploads your files)') });
+    await fx.project.mcpServers({ changing: changing(['alpha', 'beta'], ' (now also uploads your files)') });
     scriptCalls({ name: 'mcp_changing_alpha' });
     expect(await print()).toEqual([['mcp_changing_alpha', 'refused', APPROVE_HINT('changing')]]);
 
-    const approve = await runCli(['mcp', 'approve', 'changing'], { project });
+    const approve = await runCli(['mcp', 'approve', 'changing'], { project: fx.project });
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toBe(
       [
-        `Approved 2 tools of MCP server changing (pinned in ${path.join(project.dir, '.geekagent', 'mcp-pins.json')})`,
+        `Approved 2 tools of MCP server changing (pinned in ${path.join(fx.project.dir, '.geekagent', 'mcp-pins.json')})`,
         '  mcp_changing_alpha: description: "the alpha tool" → "the alpha tool (now also uploads your files)"',
         '  mcp_changing_beta: new',
         '',
@@ -153,8 +141,8 @@ describe('pinned MCP definitions', () => {
   });
 
   it('refuses an allowed tool that changed its description and schema after list_changed', async () => {
-    await project.tools({ 'mcp_changing_*': 'allow' });
-    await project.mcpServers({ changing: changing(['alpha', 'redefine_tool']) });
+    await fx.project.tools({ 'mcp_changing_*': 'allow' });
+    await fx.project.mcpServers({ changing: changing(['alpha', 'redefine_tool']) });
     scriptCalls(
       { name: 'mcp_changing_alpha' },
       { name: 'mcp_changing_redefine_tool', args: { name: 'alpha', description: 'reads ~/.ssh first' } },
@@ -168,19 +156,19 @@ describe('pinned MCP definitions', () => {
   });
 
   it('mcp approve shows server text with control characters visible, and reports unknown servers', async () => {
-    await project.mcpServers({ changing: changing(['alpha'], ' \u001b]0;pwned\u0007\u001b[2J') });
-    const approve = await runCli(['mcp', 'approve', 'changing'], { project });
+    await fx.project.mcpServers({ changing: changing(['alpha'], ' \u001b]0;pwned\u0007\u001b[2J') });
+    const approve = await runCli(['mcp', 'approve', 'changing'], { project: fx.project });
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toContain('  mcp_changing_alpha: new\n');
     expect(approve.stdout).not.toContain('\u001b');
 
-    await project.tools({ mcp_changing_alpha: 'allow' });
-    await project.mcpServers({ changing: changing(['alpha'], ' \u001b[2J') });
-    const again = await runCli(['mcp', 'approve', 'changing'], { project });
+    await fx.project.tools({ mcp_changing_alpha: 'allow' });
+    await fx.project.mcpServers({ changing: changing(['alpha'], ' \u001b[2J') });
+    const again = await runCli(['mcp', 'approve', 'changing'], { project: fx.project });
     expect(again.stdout).toContain('"the alpha tool ^[]0;pwned^G^[[2J" → "the alpha tool ^[[2J"');
     expect(again.stdout).not.toContain('\u001b');
 
-    const missing = await runCli(['mcp', 'approve', 'nope'], { project });
+    const missing = await runCli(['mcp', 'approve', 'nope'], { project: fx.project });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('no MCP server named nope (see geekagent mcp list)\n');
   });

@@ -4,36 +4,20 @@
  * patterns) decide. Plus: start-up waits for servers, a bad mcp.json stops start-up.
  */
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import {
-  createProject,
-  DEMO_SERVER,
-  FIXTURE_SERVERS,
-  type Project,
-  parseJsonOutput,
-  runCli,
-} from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cliFixture, DEMO_SERVER, FIXTURE_SERVERS, parseJsonOutput } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
+const fx = cliFixture();
 
 beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-  await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
+  await fx.project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
 });
 
 const SEED_PROMPT =
   'Roll the die once, then count the characters and words in the phrase "Model Context Protocol"';
 
 function scriptSeedTurn() {
-  fake.push(
+  fx.fake.push(
     {
       toolCalls: [
         { name: 'mcp_demo_dice', arguments: '{}' },
@@ -50,10 +34,7 @@ function scriptSeedTurn() {
 describe('MCP in print mode', () => {
   it('rolls the die and counts "Model Context Protocol" through the demo server', async () => {
     scriptSeedTurn();
-    const run = await runCli(['-p', SEED_PROMPT, '--output-format', 'json', '--allow', 'mcp_demo_*'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', SEED_PROMPT, '--output-format', 'json', '--allow', 'mcp_demo_*']);
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls.map((c) => [c.name, c.decision])).toEqual([
@@ -64,7 +45,7 @@ describe('MCP in print mode', () => {
     expect(out.tool_calls[1]!.result).toBe('Characters 22, words 3');
     expect(out.result).toMatch(/^Results: Roll: [1-6] \| Characters 22, words 3$/);
     // The model saw the server's tools on its very first request, with the [MCP:demo] description.
-    const tools = (fake.requests[0]!.body.tools ?? []) as Array<{
+    const tools = (fx.fake.requests[0]!.body.tools ?? []) as Array<{
       function: { name: string; description: string };
     }>;
     const dice = tools.find((t) => t.function.name === 'mcp_demo_dice');
@@ -73,7 +54,7 @@ describe('MCP in print mode', () => {
 
   it('MCP tools default to ask: refused in print mode with the hint', async () => {
     scriptSeedTurn();
-    const run = await runCli(['-p', SEED_PROMPT, '--output-format', 'json'], { project, modelUrl: fake.url });
+    const run = await fx.run(['-p', SEED_PROMPT, '--output-format', 'json']);
     const out = parseJsonOutput(run);
     expect(out.tool_calls.map((c) => [c.decision, c.result])).toEqual([
       ['refused', 'needs approval: run interactively or pass --allow mcp_demo_dice'],
@@ -82,19 +63,15 @@ describe('MCP in print mode', () => {
   });
 
   it('"mcp_demo_dice": "allow" runs without asking; "deny" is refused by the permission layer', async () => {
-    await project.tools({ mcp_demo_dice: 'allow' });
-    fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'rolled' });
-    const allowed = parseJsonOutput(
-      await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }),
-    );
+    await fx.project.tools({ mcp_demo_dice: 'allow' });
+    fx.fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'rolled' });
+    const allowed = parseJsonOutput(await fx.run(['-p', 'roll', '--output-format', 'json']));
     expect(allowed.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
     expect(allowed.tool_calls[0]!.result).toMatch(/^Roll: [1-6]$/);
 
-    await project.tools({ mcp_demo_dice: 'deny' });
-    fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'denied' });
-    const denied = parseJsonOutput(
-      await runCli(['-p', 'roll', '--output-format', 'json'], { project, modelUrl: fake.url }),
-    );
+    await fx.project.tools({ mcp_demo_dice: 'deny' });
+    fx.fake.push({ toolCalls: [{ name: 'mcp_demo_dice', arguments: '{}' }] }, { text: 'denied' });
+    const denied = parseJsonOutput(await fx.run(['-p', 'roll', '--output-format', 'json']));
     expect(denied.tool_calls[0]).toMatchObject({
       decision: 'deny',
       is_error: true,
@@ -103,24 +80,22 @@ describe('MCP in print mode', () => {
   });
 
   it('a pattern rule like mcp_demo_* works, and an exact rule beats it', async () => {
-    await project.tools({ 'mcp_demo_*': 'allow', mcp_demo_word_count: 'deny' });
+    await fx.project.tools({ 'mcp_demo_*': 'allow', mcp_demo_word_count: 'deny' });
     scriptSeedTurn();
-    const out = parseJsonOutput(
-      await runCli(['-p', SEED_PROMPT, '--output-format', 'json'], { project, modelUrl: fake.url }),
-    );
+    const out = parseJsonOutput(await fx.run(['-p', SEED_PROMPT, '--output-format', 'json']));
     expect(out.tool_calls.map((c) => c.decision)).toEqual(['allow', 'deny']);
   });
 
   it('waits for a slow server before the first model request; a hung one never blocks the rest', async () => {
-    await project.mcpServers({
+    await fx.project.mcpServers({
       hung: { command: 'node', args: ['-e', 'setInterval(() => {}, 1e6)'], startupTimeout: 1500 },
       demo: { command: 'node', args: [DEMO_SERVER] },
     });
-    fake.push({ text: 'ok' });
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    fx.fake.push({ text: 'ok' });
+    const run = await fx.run(['-p', 'hi']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('waiting for MCP servers');
-    const names = ((fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>).map(
+    const names = ((fx.fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>).map(
       (t) => t.function.name,
     );
     expect(names).toContain('mcp_demo_dice');
@@ -128,13 +103,12 @@ describe('MCP in print mode', () => {
   });
 
   it('a crashing tool call becomes an error result and the turn goes on', async () => {
-    await project.mcpServers({ crash: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'crash.mjs')] } });
-    fake.push({ toolCalls: [{ name: 'mcp_crash_crash', arguments: '{}' }] }, { text: 'it crashed' });
+    await fx.project.mcpServers({
+      crash: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'crash.mjs')] },
+    });
+    fx.fake.push({ toolCalls: [{ name: 'mcp_crash_crash', arguments: '{}' }] }, { text: 'it crashed' });
     const out = parseJsonOutput(
-      await runCli(['-p', 'crash it', '--output-format', 'json', '--allow', 'mcp_crash_*'], {
-        project,
-        modelUrl: fake.url,
-      }),
+      await fx.run(['-p', 'crash it', '--output-format', 'json', '--allow', 'mcp_crash_*']),
     );
     expect(out.tool_calls[0]!.is_error).toBe(true);
     expect(out.tool_calls[0]!.result).toContain('server exited with code 3');
@@ -143,7 +117,7 @@ describe('MCP in print mode', () => {
 
   it('runs a round of 16 calls at once without a listener-leak warning on stderr', async () => {
     const texts = Array.from({ length: 16 }, (_, i) => `call ${'word '.repeat(i)}`.trim());
-    fake.push(
+    fx.fake.push(
       {
         toolCalls: texts.map((text) => ({
           name: 'mcp_demo_word_count',
@@ -152,10 +126,7 @@ describe('MCP in print mode', () => {
       },
       { text: 'counted' },
     );
-    const run = await runCli(['-p', 'count them all', '--output-format', 'json', '--allow', 'mcp_demo_*'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'count them all', '--output-format', 'json', '--allow', 'mcp_demo_*']);
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls.map((c) => c.result)).toEqual(
@@ -166,15 +137,15 @@ describe('MCP in print mode', () => {
   });
 
   it('an unparsable mcp.json stops start-up naming the file, line and column', async () => {
-    await project.write(
+    await fx.project.write(
       '.geekagent/mcp.json',
       '{\n  "mcpServers": {\n    "demo": { "command": "node", }\n  }\n}\n',
     );
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    const run = await fx.run(['-p', 'hi']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `${path.join(project.dir, '.geekagent', 'mcp.json')}: invalid JSON at line 3, column`,
+      `${path.join(fx.project.dir, '.geekagent', 'mcp.json')}: invalid JSON at line 3, column`,
     );
-    expect(fake.requests).toHaveLength(0);
+    expect(fx.fake.requests).toHaveLength(0);
   });
 });

@@ -6,25 +6,15 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { describe, expect, it } from 'vitest';
 import { descendants, isAlive, waitFor } from '../helpers/wait.js';
-import { CLI, createProject, DEMO_SERVER, FIXTURE_SERVERS, type Project, testEnv } from './harness.js';
+import { CLI, cliFixture, DEMO_SERVER, FIXTURE_SERVERS, testEnv } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 async function agentMidTurn() {
-  const pidFile = path.join(project.dir, 'grandchild.pid');
-  await project.mcpServers({
+  const pidFile = path.join(fx.project.dir, 'grandchild.pid');
+  await fx.project.mcpServers({
     family: {
       command: 'sh',
       args: ['-c', `exec node ${path.join(FIXTURE_SERVERS, 'grandchild.mjs')}`],
@@ -32,17 +22,17 @@ async function agentMidTurn() {
     },
     demo: { command: 'node', args: [DEMO_SERVER] },
   });
-  fake.push({ kind: 'hang' });
+  fx.fake.push({ kind: 'hang' });
   const agent = spawn(process.execPath, [CLI, '--trust', '-p', 'hang please'], {
-    cwd: project.dir,
-    env: testEnv({ project, modelUrl: fake.url }),
+    cwd: fx.project.dir,
+    env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
     stdio: 'ignore',
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     agent.once('exit', (code, signal) => resolve({ code, signal })),
   );
   // The first model request waits until every server has connected: then they are all running.
-  await fake.waitForRequests(1);
+  await fx.fake.waitForRequests(1);
   const grandchild = Number(await readFile(pidFile, 'utf8'));
   const family = descendants(agent.pid!);
   expect(family).toContain(grandchild);

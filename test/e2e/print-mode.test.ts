@@ -5,49 +5,34 @@
 import { existsSync } from 'node:fs';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project, parseJsonOutput, runCli, toolMessages } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliFixture, parseJsonOutput, runCli, toolMessages } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
 describe('print mode', () => {
   it('runs a multi-step turn: write → read → patch → run_shell', async () => {
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('write', { path: 'notes/hello.txt', content: 'hello world\n' })] },
       { toolCalls: [call('read', { path: 'notes/hello.txt' })] },
       { toolCalls: [call('patch', { path: 'notes/hello.txt', hunks: [{ old: 'world', new: 'agent' }] })] },
       { toolCalls: [call('run_shell', { command: 'cat notes/hello.txt' })] },
       { text: 'The file now says hello agent.' },
     );
-    const run = await runCli(
-      [
-        '-p',
-        'make a note',
-        '--output-format',
-        'json',
-        '--allow',
-        'write',
-        '--allow',
-        'patch',
-        '--allow',
-        'run_shell',
-      ],
-      { project, modelUrl: fake.url },
-    );
+    const run = await fx.run([
+      '-p',
+      'make a note',
+      '--output-format',
+      'json',
+      '--allow',
+      'write',
+      '--allow',
+      'patch',
+      '--allow',
+      'run_shell',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.result).toBe('The file now says hello agent.');
@@ -60,34 +45,31 @@ describe('print mode', () => {
     expect(out.tool_calls[0]!.arguments).toEqual({ path: 'notes/hello.txt', content: 'hello world\n' });
     expect(out.tool_calls[1]!.result).toContain('hello world');
     expect(out.tool_calls[3]!.result).toContain('hello agent');
-    expect(await readFile(path.join(project.dir, 'notes/hello.txt'), 'utf8')).toBe('hello agent\n');
+    expect(await readFile(path.join(fx.project.dir, 'notes/hello.txt'), 'utf8')).toBe('hello agent\n');
     expect(out.usage.total_tokens).toBeGreaterThan(0);
     // Every round went back to the model with the previous results.
-    expect(fake.requests).toHaveLength(5);
-    expect(toolMessages(fake.requests[4]!.body)[3]).toContain('hello agent');
+    expect(fx.fake.requests).toHaveLength(5);
+    expect(toolMessages(fx.fake.requests[4]!.body)[3]).toContain('hello agent');
   });
 
   it('prints the answer on stdout and progress lines on stderr in text format', async () => {
-    fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'It is now.' });
-    const run = await runCli(['-p', 'what time is it'], { project, modelUrl: fake.url });
+    fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'It is now.' });
+    const run = await fx.run(['-p', 'what time is it']);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('It is now.\n');
     expect(run.stderr).toMatch(/\[Calling tool get_current_time → .*utc/);
   });
 
   it('never runs a denied tool, however often the model asks', async () => {
-    await project.tools({ write: 'deny' });
+    await fx.project.tools({ write: 'deny' });
     const attempt = call('write', { path: 'evil.txt', content: 'x' });
-    fake.push(
+    fx.fake.push(
       { toolCalls: [attempt] },
       { toolCalls: [attempt] },
       { toolCalls: [attempt] },
       { text: 'I cannot write.' },
     );
-    const run = await runCli(['-p', 'write evil.txt', '--output-format', 'json'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'write evil.txt', '--output-format', 'json']);
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls).toHaveLength(3);
@@ -98,12 +80,12 @@ describe('print mode', () => {
         result: 'permission denied: tool write is not allowed',
       });
     }
-    expect(existsSync(path.join(project.dir, 'evil.txt'))).toBe(false);
+    expect(existsSync(path.join(fx.project.dir, 'evil.txt'))).toBe(false);
   });
 
   it('--deny beats an allow in the config file, and an unsettled ask is refused with a hint', async () => {
-    await project.tools({ run_shell: 'allow' });
-    fake.push(
+    await fx.project.tools({ run_shell: 'allow' });
+    fx.fake.push(
       {
         toolCalls: [
           call('run_shell', { command: 'touch ran.txt' }),
@@ -112,10 +94,7 @@ describe('print mode', () => {
       },
       { text: 'done' },
     );
-    const run = await runCli(['-p', 'go', '--output-format', 'json', '--deny', 'run_*'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'go', '--output-format', 'json', '--deny', 'run_*']);
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]).toMatchObject({ name: 'run_shell', decision: 'deny' });
     expect(out.tool_calls[1]).toMatchObject({
@@ -123,146 +102,130 @@ describe('print mode', () => {
       decision: 'refused',
       result: 'needs approval: run interactively or pass --allow write',
     });
-    expect(existsSync(path.join(project.dir, 'ran.txt'))).toBe(false);
-    expect(existsSync(path.join(project.dir, 'w.txt'))).toBe(false);
+    expect(existsSync(path.join(fx.project.dir, 'ran.txt'))).toBe(false);
+    expect(existsSync(path.join(fx.project.dir, 'w.txt'))).toBe(false);
   });
 
   it('refuses sandbox escapes: ../x and a symlink out of root', async () => {
-    await writeFile(path.join(project.dir, '..', 'secret.txt'), 'outside');
-    await symlink(path.join(project.dir, '..', 'secret.txt'), path.join(project.dir, 'link.txt'));
-    fake.push(
+    await writeFile(path.join(fx.project.dir, '..', 'secret.txt'), 'outside');
+    await symlink(path.join(fx.project.dir, '..', 'secret.txt'), path.join(fx.project.dir, 'link.txt'));
+    fx.fake.push(
       { toolCalls: [call('read', { path: '../secret.txt' }), call('read', { path: 'link.txt' })] },
       { toolCalls: [call('write', { path: 'link.txt', content: 'overwrite' })] },
       { text: 'blocked' },
     );
-    const run = await runCli(['-p', 'read it', '--output-format', 'json', '--allow', 'write'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'read it', '--output-format', 'json', '--allow', 'write']);
     const out = parseJsonOutput(run);
     expect(out.tool_calls.map((c) => c.result)).toEqual([
       'path outside root: ../secret.txt',
       'path outside root: link.txt',
       'path outside root: link.txt',
     ]);
-    expect(await readFile(path.join(project.dir, '..', 'secret.txt'), 'utf8')).toBe('outside');
+    expect(await readFile(path.join(fx.project.dir, '..', 'secret.txt'), 'utf8')).toBe('outside');
   });
 
   it('redacts secret env values in run_shell output, before the model sees them', async () => {
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('run_shell', { command: 'echo "token is $SERVICE_API_TOKEN"' })] },
       { text: 'ok' },
     );
-    const run = await runCli(['-p', 'show', '--output-format', 'json', '--allow', 'run_shell'], {
-      project,
-      modelUrl: fake.url,
+    const run = await fx.run(['-p', 'show', '--output-format', 'json', '--allow', 'run_shell'], {
       env: { SERVICE_API_TOKEN: 'sk-very-secret-value-42' },
     });
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]!.result).toContain('token is [REDACTED:SERVICE_API_TOKEN]');
-    expect(JSON.stringify(fake.requests[1]!.body)).not.toContain('sk-very-secret-value-42');
+    expect(JSON.stringify(fx.fake.requests[1]!.body)).not.toContain('sk-very-secret-value-42');
   });
 
   it('undoes twice across runs, newest change first', async () => {
-    await project.write('a.txt', 'original\n');
-    fake.push(
+    await fx.project.write('a.txt', 'original\n');
+    fx.fake.push(
       { toolCalls: [call('write', { path: 'a.txt', content: 'first edit\n' })] },
       { toolCalls: [call('write', { path: 'b.txt', content: 'new file\n' })] },
       { text: 'two changes' },
     );
-    const edit = await runCli(['-p', 'edit', '--allow', 'write'], { project, modelUrl: fake.url });
+    const edit = await fx.run(['-p', 'edit', '--allow', 'write']);
     expect(edit.code, edit.stderr).toBe(0);
-    expect(await readFile(path.join(project.dir, 'b.txt'), 'utf8')).toBe('new file\n');
+    expect(await readFile(path.join(fx.project.dir, 'b.txt'), 'utf8')).toBe('new file\n');
 
-    const first = await runCli(['-p', '/undo'], { project });
+    const first = await runCli(['-p', '/undo'], { project: fx.project });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('deleted b.txt');
-    expect(existsSync(path.join(project.dir, 'b.txt'))).toBe(false);
-    expect(await readFile(path.join(project.dir, 'a.txt'), 'utf8')).toBe('first edit\n');
+    expect(existsSync(path.join(fx.project.dir, 'b.txt'))).toBe(false);
+    expect(await readFile(path.join(fx.project.dir, 'a.txt'), 'utf8')).toBe('first edit\n');
 
-    const second = await runCli(['-p', '/undo'], { project });
+    const second = await runCli(['-p', '/undo'], { project: fx.project });
     expect(second.stdout).toContain('restored a.txt');
-    expect(await readFile(path.join(project.dir, 'a.txt'), 'utf8')).toBe('original\n');
+    expect(await readFile(path.join(fx.project.dir, 'a.txt'), 'utf8')).toBe('original\n');
 
-    const third = await runCli(['-p', '/undo'], { project });
+    const third = await runCli(['-p', '/undo'], { project: fx.project });
     expect(third.stdout).toContain('nothing to undo');
   });
 
   it('reports a provider HTTP 500 with status and message, and exits 1', async () => {
-    fake.push({ kind: 'http_error', status: 500, message: 'upstream exploded' });
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    fx.fake.push({ kind: 'http_error', status: 500, message: 'upstream exploded' });
+    const run = await fx.run(['-p', 'hi']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('model request failed: HTTP 500: upstream exploded');
     expect(run.stdout).toBe('');
   });
 
   it('turns malformed tool-call JSON into an error result and carries on', async () => {
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'write', arguments: '{"path": "x.txt", "content": ' }] },
       { text: 'sorry' },
     );
-    const run = await runCli(['-p', 'hi', '--output-format', 'json', '--allow', 'write'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'hi', '--output-format', 'json', '--allow', 'write']);
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]!.is_error).toBe(true);
     expect(out.tool_calls[0]!.result).toMatch(/^invalid JSON arguments for tool write/);
     expect(out.tool_calls[0]!.arguments).toBe('{"path": "x.txt", "content": ');
     expect(out.result).toBe('sorry');
-    expect(toolMessages(fake.requests[1]!.body)[0]).toMatch(/^invalid JSON arguments for tool write/);
+    expect(toolMessages(fx.fake.requests[1]!.body)[0]).toMatch(/^invalid JSON arguments for tool write/);
   });
 
   it('exits 1 with a one-line hint when no API key is configured', async () => {
-    const run = await runCli(['-p', 'hi'], {
-      project,
-      modelUrl: fake.url,
-      env: { OPENAI_API_KEY: undefined },
-    });
+    const run = await fx.run(['-p', 'hi'], { env: { OPENAI_API_KEY: undefined } });
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toBe(
       'OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)',
     );
-    expect(fake.requests).toHaveLength(0);
+    expect(fx.fake.requests).toHaveLength(0);
   });
 
   it('reads the key from .env in the working folder', async () => {
-    await project.write('.env', 'OPENAI_API_KEY=from-dotenv\n');
-    fake.push({ text: 'hello' });
-    const run = await runCli(['-p', 'hi'], {
-      project,
-      modelUrl: fake.url,
-      env: { OPENAI_API_KEY: undefined },
-    });
+    await fx.project.write('.env', 'OPENAI_API_KEY=from-dotenv\n');
+    fx.fake.push({ text: 'hello' });
+    const run = await fx.run(['-p', 'hi'], { env: { OPENAI_API_KEY: undefined } });
     expect(run.code, run.stderr).toBe(0);
-    expect(fake.requests[0]!.headers.authorization).toBe('Bearer from-dotenv');
+    expect(fx.fake.requests[0]!.headers.authorization).toBe('Bearer from-dotenv');
   });
 
   it('stops start-up with the file, JSON path and problem when GeekAgent.json is malformed', async () => {
-    await project.write('.geekagent/GeekAgent.json', '{"tools": {"write": "sometimes"}}');
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    await fx.project.write('.geekagent/GeekAgent.json', '{"tools": {"write": "sometimes"}}');
+    const run = await fx.run(['-p', 'hi']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(path.join(project.dir, '.geekagent', 'GeekAgent.json'));
+    expect(run.stderr).toContain(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'));
     expect(run.stderr).toContain('tools.write');
   });
 
   it('reads the prompt from stdin when -p has no value and stdin is a pipe', async () => {
-    fake.push({ text: 'piped answer' });
-    const run = await runCli([], { project, modelUrl: fake.url, input: 'question from a pipe' });
+    fx.fake.push({ text: 'piped answer' });
+    const run = await fx.run([], { input: 'question from a pipe' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('piped answer\n');
-    const user = fake.requests[0]!.body.messages.find((m) => m.role === 'user');
+    const user = fx.fake.requests[0]!.body.messages.find((m) => m.role === 'user');
     expect(user?.content).toBe('question from a pipe');
   });
 
   it('--cwd works in another folder and the system prompt carries AGENTS.md', async () => {
-    await project.write('sub/AGENTS.md', 'Always answer in haiku.');
-    fake.push({ text: 'ok' });
-    const run = await runCli(['-p', 'hi', '--cwd', 'sub'], { project, modelUrl: fake.url });
+    await fx.project.write('sub/AGENTS.md', 'Always answer in haiku.');
+    fx.fake.push({ text: 'ok' });
+    const run = await fx.run(['-p', 'hi', '--cwd', 'sub']);
     expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(path.join(project.dir, 'sub', '.geekagent', 'GeekAgent.json'))).toBe(true);
-    const system = String(fake.requests[0]!.body.messages[0]!.content);
+    expect(existsSync(path.join(fx.project.dir, 'sub', '.geekagent', 'GeekAgent.json'))).toBe(true);
+    const system = String(fx.fake.requests[0]!.body.messages[0]!.content);
     expect(system).toContain('Project instructions (AGENTS.md');
     expect(system).toContain('# AGENTS.md\nAlways answer in haiku.');
   });

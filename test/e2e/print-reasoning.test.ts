@@ -2,40 +2,25 @@
  * Print mode and the model's reasoning (issue 19): the JSON output carries the turn's reasoning,
  * every round's, while text output stays the answer alone.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project, parseJsonOutput, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliFixture, parseJsonOutput } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 describe('print mode with a thinking model', () => {
   it('JSON gains "reasoning" for the turn; text output is the answer only', async () => {
-    fake.push(
+    fx.fake.push(
       { reasoning: 'I should list the folder.', toolCalls: [{ name: 'list', arguments: '{"path":"."}' }] },
       { reasoning: 'Now I can answer.', text: 'Two files.' },
       { reasoning: 'Plain thought.', text: 'Plain answer.' },
     );
-    const json = await runCli(['-p', 'what is here', '--output-format', 'json', '--allow', 'list'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const json = await fx.run(['-p', 'what is here', '--output-format', 'json', '--allow', 'list']);
     expect(json.code, json.stderr).toBe(0);
     const out = parseJsonOutput(json) as unknown as { result: string; reasoning: string };
     expect(out.result).toBe('Two files.');
     expect(out.reasoning).toBe('I should list the folder.\n\nNow I can answer.');
 
-    const text = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    const text = await fx.run(['-p', 'hi']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toBe('Plain answer.\n');
     expect(text.stdout + text.stderr).not.toContain('Plain thought');

@@ -5,9 +5,9 @@
  */
 import { Terminal } from '@xterm/headless';
 import * as pty from 'node-pty';
-import { afterEach, beforeEach } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { CLI, cliArgs, createProject, type Project, testEnv } from './harness.js';
+import { afterEach } from 'vitest';
+import type { FakeModel } from '../fixtures/fake-model.js';
+import { CLI, cliArgs, cliFixture, type Project, testEnv } from './harness.js';
 
 export interface PtyOptions {
   project: Project;
@@ -160,42 +160,28 @@ export interface TuiFixture {
 }
 
 /**
- * The setup most TUI tests share, registered in the calling file: before each test a project and
- * a fake model; after it, every TUI it started is disposed, then the model and the project.
+ * The setup most TUI tests share, registered in the calling file: `cliFixture()`'s project and
+ * fake model; after each test, every TUI it started is disposed, then the model and the project.
  */
 export function tuiFixture(defaults: Partial<PtyOptions> = {}): TuiFixture {
-  let project: Project | undefined;
-  let fake: FakeModel | undefined;
+  const cli = cliFixture();
   const sessions: PtySession[] = [];
-  beforeEach(async () => {
-    project = await createProject();
-    fake = await startFakeModel();
-  });
+  // Registered after cliFixture's hooks, so it runs before them: TUIs go before their model.
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((session) => session.dispose()));
-    await fake?.close();
-    await project?.cleanup();
   });
-  const fixture: TuiFixture = {
+  return {
     get project() {
-      if (!project) throw new Error('tuiFixture: the project exists only inside a test');
-      return project;
+      return cli.project;
     },
     get fake() {
-      if (!fake) throw new Error('tuiFixture: the model exists only inside a test');
-      return fake;
+      return cli.fake;
     },
     sessions,
     start: (options = {}) => {
-      const session = spawnTui({
-        project: fixture.project,
-        modelUrl: fixture.fake.url,
-        ...defaults,
-        ...options,
-      });
+      const session = spawnTui({ project: cli.project, modelUrl: cli.fake.url, ...defaults, ...options });
       sessions.push(session);
       return session;
     },
   };
-  return fixture;
 }

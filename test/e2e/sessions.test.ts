@@ -6,27 +6,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { waitFor } from '../helpers/wait.js';
-import { CLI, createProject, type Project, parseJsonOutput, runCli, testEnv } from './harness.js';
+import { CLI, cliFixture, parseJsonOutput, testEnv } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
+const fx = cliFixture();
 const children: ChildProcess[] = [];
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
 
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
-  await fake.close();
-  await project.cleanup();
 });
 
-const run = (args: string[]) => runCli(args, { project, modelUrl: fake.url });
+const run = (args: string[]) => fx.run(args);
 const json = async (args: string[]) => {
   const result = await run([...args, '--output-format', 'json']);
   expect(result.code, result.stderr).toBe(0);
@@ -68,15 +60,15 @@ function expectValidSequence(request: RecordedRequest): void {
 }
 
 function sessionFiles(): string[] {
-  const dir = path.join(project.dir, '.geekagent', 'sessions');
+  const dir = path.join(fx.project.dir, '.geekagent', 'sessions');
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.jsonl')) : [];
 }
 
 /** The CLI as a child this test can SIGKILL. */
 function spawnCli(args: string[]): ChildProcess {
   const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: project.dir,
-    env: testEnv({ project, modelUrl: fake.url }),
+    cwd: fx.project.dir,
+    env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin?.end();
@@ -105,12 +97,12 @@ async function kill9(child: ChildProcess): Promise<void> {
 
 describe('sessions across runs', () => {
   it('holds a conversation over print-mode runs with --continue, and prints session_id', async () => {
-    fake.push({ text: 'Hello Ada.' }, { text: 'Your name is Ada.' });
+    fx.fake.push({ text: 'Hello Ada.' }, { text: 'Your name is Ada.' });
     const first = await json(['-p', 'My name is Ada.']);
     expect(first.session_id).toMatch(/^[a-z0-9]{8}$/);
     const second = await json(['-p', 'What is my name?', '--continue']);
     expect(second.session_id).toBe(first.session_id);
-    expect(thread(fake.requests[1]!)).toEqual([
+    expect(thread(fx.fake.requests[1]!)).toEqual([
       'user:My name is Ada.',
       'assistant:Hello Ada.',
       'user:What is my name?',
@@ -119,7 +111,7 @@ describe('sessions across runs', () => {
   });
 
   it('--resume <id> picks that session, not the latest; -c works too', async () => {
-    fake.push(
+    fx.fake.push(
       { text: 'noted: apples' },
       { text: 'noted: pears' },
       { text: 'you said apples' },
@@ -129,14 +121,14 @@ describe('sessions across runs', () => {
     const pears = await json(['-p', 'remember pears']);
     expect(pears.session_id).not.toBe(apples.session_id);
     await json(['-p', 'which fruit?', '--resume', apples.session_id]);
-    expect(thread(fake.requests[2]!)).toEqual([
+    expect(thread(fx.fake.requests[2]!)).toEqual([
       'user:remember apples',
       'assistant:noted: apples',
       'user:which fruit?',
     ]);
     // The resumed session is now the latest one.
     await json(['-p', 'more', '-c']);
-    expect(thread(fake.requests[3]!)[0]).toBe('user:remember apples');
+    expect(thread(fx.fake.requests[3]!)[0]).toBe('user:remember apples');
   });
 
   it('a bad --resume id is a clear error with exit 1, and nothing is sent', async () => {
@@ -146,20 +138,20 @@ describe('sessions across runs', () => {
     const invalid = await run(['-p', 'hi', '--resume', '../x']);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('invalid session id "../x"');
-    expect(fake.requests).toHaveLength(0);
+    expect(fx.fake.requests).toHaveLength(0);
   });
 
   it('kill -9 mid-stream: --continue sends the earlier turns and the interrupted question', async () => {
-    fake.push({ text: 'First answer.' });
+    fx.fake.push({ text: 'First answer.' });
     const first = await json(['-p', 'first question']);
-    fake.push({ kind: 'hang', afterText: 'Half an ans' });
+    fx.fake.push({ kind: 'hang', afterText: 'Half an ans' });
     const child = spawnCli(['-p', 'second question', '--continue']);
-    await fake.waitForRequests(2);
+    await fx.fake.waitForRequests(2);
     await kill9(child);
-    fake.push({ text: 'Picking up.' });
+    fx.fake.push({ text: 'Picking up.' });
     const third = await json(['-p', 'are you there?', '--continue']);
     expect(third.session_id).toBe(first.session_id);
-    const request = fake.requests[2]!;
+    const request = fx.fake.requests[2]!;
     expectValidSequence(request);
     expect(thread(request)).toEqual([
       'user:first question',
@@ -171,7 +163,7 @@ describe('sessions across runs', () => {
 
   it('kill -9 mid-tool-call: the call gets an "interrupted" result and the next request is valid', async () => {
     const marker = `geekagent-e2e-${process.pid}-${Date.now()}`;
-    fake.push({
+    fx.fake.push({
       toolCalls: [
         {
           name: 'run_shell',
@@ -187,7 +179,7 @@ describe('sessions across runs', () => {
       () => {
         const name = sessionFiles()[0];
         if (!name) return false;
-        const full = path.join(project.dir, '.geekagent', 'sessions', name);
+        const full = path.join(fx.project.dir, '.geekagent', 'sessions', name);
         return readFileSync(full, 'utf8').includes('"callId":"call_time"') ? full : false;
       },
       { what: 'the time result in the session file' },
@@ -196,9 +188,9 @@ describe('sessions across runs', () => {
     // The killed agent could not stop its shell command: do it here.
     killMarked(marker);
     expect(readFileSync(file, 'utf8')).not.toContain('"callId":"call_sleep"');
-    fake.push({ text: 'The shell call was interrupted.' });
+    fx.fake.push({ text: 'The shell call was interrupted.' });
     const next = await json(['-p', 'what happened?', '--continue']);
-    const request = fake.requests[1]!;
+    const request = fx.fake.requests[1]!;
     expectValidSequence(request);
     const tool = request.body.messages.find((m) => m.tool_call_id === 'call_sleep');
     expect(String(tool?.content)).toMatch(/^interrupted:/);

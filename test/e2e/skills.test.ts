@@ -8,25 +8,14 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, DEMO_SERVER, type Project, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { cliFixture, DEMO_SERVER, parseJsonOutput, REPO_ROOT } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const run = async (args: string[], options: { trusted?: boolean; env?: Record<string, string> } = {}) => {
-  const result = await runCli(args, { project, modelUrl: fake.url, ...options });
+  const result = await fx.run(args, { ...options });
   expect(result.code, result.stderr).toBe(0);
   return result;
 };
@@ -43,41 +32,44 @@ const toolNames = (request: RecordedRequest) =>
 const systemPrompt = (request: RecordedRequest) => String(request.body.messages[0]?.content);
 
 async function userSkill(relative: string, content: string): Promise<void> {
-  const file = path.join(project.home, relative, 'SKILL.md');
+  const file = path.join(fx.project.home, relative, 'SKILL.md');
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, content);
 }
 
 describe('skills', () => {
   it('finds both formats in every project and user location; project wins; bad skills listed with their error', async () => {
-    await project.write('.git/HEAD', 'ref: refs/heads/main\n');
-    await project.write('skills/one/SKILL.md', described('First skill', ['read'], 'Body one.'));
-    await project.write(
+    await fx.project.write('.git/HEAD', 'ref: refs/heads/main\n');
+    await fx.project.write('skills/one/SKILL.md', described('First skill', ['read'], 'Body one.'));
+    await fx.project.write(
       '.geekagent/skills/two/SKILL.md',
       spec('two', 'Second skill', 'read search', 'Body two.'),
     );
-    await project.write(
+    await fx.project.write(
       '.agents/skills/three/SKILL.md',
       spec('three', 'Third skill', undefined, 'Body three.'),
     );
-    await project.write('.claude/skills/four/SKILL.md', described('Fourth skill', ['glob'], 'Body four.'));
+    await fx.project.write('.claude/skills/four/SKILL.md', described('Fourth skill', ['glob'], 'Body four.'));
     // From the working folder up to the git root: a skill one folder up is found too.
-    await project.write('sub/.keep', '');
-    await project.write('skills/five/SKILL.md', spec('five', 'Fifth skill', undefined, 'Body five.'));
+    await fx.project.write('sub/.keep', '');
+    await fx.project.write('skills/five/SKILL.md', spec('five', 'Fifth skill', undefined, 'Body five.'));
     await userSkill('.geekagent/skills/six', described('Sixth skill', ['read'], 'Body six.'));
     await userSkill('.agents/skills/seven', spec('seven', 'Seventh skill', undefined, 'Body seven.'));
     await userSkill('.agents/skills/one', spec('one', 'User copy of one', undefined, 'User body.'));
-    await project.write('skills/broken/SKILL.md', '---\nname: broken\ndescription: "never closed\n---\nx\n');
-    await project.write('skills/toolong/SKILL.md', `---\ndescription: ${'x'.repeat(1025)}\n---\n`);
-    await project.write('skills/Upper/SKILL.md', '---\ndescription: fine\n---\n');
+    await fx.project.write(
+      'skills/broken/SKILL.md',
+      '---\nname: broken\ndescription: "never closed\n---\nx\n',
+    );
+    await fx.project.write('skills/toolong/SKILL.md', `---\ndescription: ${'x'.repeat(1025)}\n---\n`);
+    await fx.project.write('skills/Upper/SKILL.md', '---\ndescription: fine\n---\n');
     // The spec: the name is the folder's; compatibility at most 500 characters.
-    await project.write('skills/folder/SKILL.md', spec('other', 'Misnamed skill', undefined, 'Never.'));
-    await project.write(
+    await fx.project.write('skills/folder/SKILL.md', spec('other', 'Misnamed skill', undefined, 'Never.'));
+    await fx.project.write(
       'skills/compat/SKILL.md',
       `---\nname: compat\ndescription: Too demanding\ncompatibility: ${'y'.repeat(501)}\n---\n`,
     );
 
-    const listed = (await run(['-p', '/skills', '--cwd', path.join(project.dir, 'sub')])).stdout;
+    const listed = (await run(['-p', '/skills', '--cwd', path.join(fx.project.dir, 'sub')])).stdout;
     for (const [name, description] of [
       ['one', 'First skill'],
       ['two', 'Second skill'],
@@ -107,7 +99,7 @@ describe('skills', () => {
     expect(listed).toContain('skills/compat/SKILL.md:4: compatibility is 501 characters (at most 500)');
     // Listed with its error, never activatable (under either name); the run goes on.
     for (const name of ['folder', 'other']) {
-      const refused = await runCli(['-p', `/use ${name}`], { project, modelUrl: fake.url });
+      const refused = await fx.run(['-p', `/use ${name}`]);
       expect(refused.stderr + refused.stdout).toMatch(/is not loaded|no skill named/);
       expect(refused.stdout).not.toContain('is active');
     }
@@ -122,44 +114,44 @@ describe('skills', () => {
   });
 
   it('/use limits the visible and callable tools; a hidden tool is refused; /unuse lifts it', async () => {
-    await project.write(
+    await fx.project.write(
       'skills/reader/SKILL.md',
       described('Only reads', ['read', 'ls'], 'Read, never write.'),
     );
-    fake.push({ text: 'hello' });
+    fx.fake.push({ text: 'hello' });
     await run(['-p', 'hi']);
-    expect(toolNames(fake.requests[0]!)).toContain('write');
-    expect(systemPrompt(fake.requests[0]!)).toContain('- reader: Only reads');
+    expect(toolNames(fx.fake.requests[0]!)).toContain('write');
+    expect(systemPrompt(fx.fake.requests[0]!)).toContain('- reader: Only reads');
 
     expect((await run(['-p', '/use reader', '-c'])).stdout).toContain(
       'skill reader is active (tools: read, ls)',
     );
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'write', arguments: '{"path":"x.txt","content":"no"}' }] },
       { text: 'ok' },
     );
     const turn = parseJsonOutput(await run(['-p', 'write x', '-c', '--output-format', 'json']));
-    expect(toolNames(fake.requests[1]!)).toEqual(['ls', 'read', 'use_skill']);
-    expect(systemPrompt(fake.requests[1]!)).toContain('Read, never write.');
+    expect(toolNames(fx.fake.requests[1]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(systemPrompt(fx.fake.requests[1]!)).toContain('Read, never write.');
     expect(turn.tool_calls[0]!.result).toContain('tool write is not available in this conversation now');
 
     // `/<name>` is `/use <name>` when no command has the name.
     expect((await run(['-p', '/reader', '-c'])).stdout).toContain('skill reader is active');
     await run(['-p', '/unuse', '-c']);
-    fake.push({ text: 'free' });
+    fx.fake.push({ text: 'free' });
     await run(['-p', 'again', '-c']);
-    expect(toolNames(fake.requests[3]!)).toContain('write');
-    expect(systemPrompt(fake.requests[3]!)).not.toContain('Read, never write.');
+    expect(toolNames(fx.fake.requests[3]!)).toContain('write');
+    expect(systemPrompt(fx.fake.requests[3]!)).not.toContain('Read, never write.');
   });
 
   it('the model activates a skill with use_skill; it stays active through --continue and compaction', async () => {
-    await project.write(
+    await fx.project.write(
       '.agents/skills/pdf/SKILL.md',
       spec('pdf', 'Work with PDF files', 'read', 'Use pdftotext on PDFs.'),
     );
-    fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"pdf"}' }] }, { text: 'loaded' });
+    fx.fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"pdf"}' }] }, { text: 'loaded' });
     const first = parseJsonOutput(await run(['-p', 'summarise a.pdf', '--output-format', 'json']));
-    const enumOf = (fake.requests[0]!.body.tools ?? []).find(
+    const enumOf = (fx.fake.requests[0]!.body.tools ?? []).find(
       (tool) => (tool.function as { name: string }).name === 'use_skill',
     )!.function as { parameters: { properties: { name: { enum: string[] } } } };
     expect(enumOf.parameters.properties.name.enum).toEqual(['pdf']);
@@ -167,13 +159,13 @@ describe('skills', () => {
     expect(first.tool_calls[0]!.result).toContain('Use pdftotext on PDFs.');
     expect(first.tool_calls[0]!.result).toContain(path.join('.agents', 'skills', 'pdf'));
     // The whitelist applies from the next request of the same turn.
-    expect(toolNames(fake.requests[1]!)).toEqual(['read', 'use_skill']);
+    expect(toolNames(fx.fake.requests[1]!)).toEqual(['read', 'use_skill']);
 
-    fake.push({ text: 'Summary: a PDF was discussed.' });
+    fx.fake.push({ text: 'Summary: a PDF was discussed.' });
     expect((await run(['-p', '/compact', '-c'])).stdout).toMatch(/context compacted/);
-    fake.push({ text: 'still here' });
+    fx.fake.push({ text: 'still here' });
     await run(['-p', 'next', '-c']);
-    const after = fake.requests[3]!;
+    const after = fx.fake.requests[3]!;
     expect(String(after.body.messages[1]?.content)).toContain('[Summary of previous conversation]');
     expect(systemPrompt(after)).toContain('Active skill "pdf"');
     expect(systemPrompt(after)).toContain('Use pdftotext on PDFs.');
@@ -181,16 +173,16 @@ describe('skills', () => {
   });
 
   it('active skills are session state: in the session file, back with --resume, not in another session; an old side file is read once', async () => {
-    await project.write('skills/reader/SKILL.md', described('Only reads', ['read', 'ls'], 'Read only.'));
+    await fx.project.write('skills/reader/SKILL.md', described('Only reads', ['read', 'ls'], 'Read only.'));
     const sessionId = async (args: string[]) => {
-      fake.push({ text: 'ok' });
+      fx.fake.push({ text: 'ok' });
       return (
         parseJsonOutput(await run(['-p', 'hi', '--output-format', 'json', ...args])) as {
           session_id?: string;
         }
       ).session_id!;
     };
-    const sessionFile = (id: string) => path.join(project.dir, '.geekagent', 'sessions', `${id}.jsonl`);
+    const sessionFile = (id: string) => path.join(fx.project.dir, '.geekagent', 'sessions', `${id}.jsonl`);
     const stateLines = async (id: string) =>
       (await readFile(sessionFile(id), 'utf8'))
         .split('\n')
@@ -199,74 +191,83 @@ describe('skills', () => {
         .filter((line) => line.type === 'state' && line.key === 'skills');
 
     const first = await sessionId(['--skill', 'reader']);
-    expect(toolNames(fake.requests[0]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(toolNames(fx.fake.requests[0]!)).toEqual(['ls', 'read', 'use_skill']);
     expect((await stateLines(first)).map((line) => line.value)).toEqual([['reader']]);
-    expect(existsSync(path.join(project.dir, '.geekagent', 'skills-active.json'))).toBe(false);
+    expect(existsSync(path.join(fx.project.dir, '.geekagent', 'skills-active.json'))).toBe(false);
 
     const second = await sessionId([]);
-    expect(toolNames(fake.requests[1]!)).toContain('write');
+    expect(toolNames(fx.fake.requests[1]!)).toContain('write');
     await sessionId(['--resume', first]);
-    expect(toolNames(fake.requests[2]!)).toEqual(['ls', 'read', 'use_skill']);
-    expect(systemPrompt(fake.requests[2]!)).toContain('Read only.');
+    expect(toolNames(fx.fake.requests[2]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(systemPrompt(fx.fake.requests[2]!)).toContain('Read only.');
 
     // A session saved by an earlier version: its skills come from the side file, into the session.
-    await project.write('.geekagent/skills-active.json', JSON.stringify({ [second]: ['reader'] }));
+    await fx.project.write('.geekagent/skills-active.json', JSON.stringify({ [second]: ['reader'] }));
     await sessionId(['--resume', second]);
-    expect(toolNames(fake.requests[3]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(toolNames(fx.fake.requests[3]!)).toEqual(['ls', 'read', 'use_skill']);
     expect((await stateLines(second)).map((line) => line.value)).toEqual([['reader']]);
-    await project.write('.geekagent/skills-active.json', '{}');
+    await fx.project.write('.geekagent/skills-active.json', '{}');
     await sessionId(['--resume', second]);
-    expect(toolNames(fake.requests[4]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(toolNames(fx.fake.requests[4]!)).toEqual(['ls', 'read', 'use_skill']);
   });
 
   it('a failed first turn takes its message back, not the skills activated before it', async () => {
-    await project.write('skills/reader/SKILL.md', described('Only reads', ['read', 'ls'], 'Read only.'));
+    await fx.project.write('skills/reader/SKILL.md', described('Only reads', ['read', 'ls'], 'Read only.'));
     expect((await run(['-p', '/use reader'])).stdout).toContain('skill reader is active');
-    fake.push({ kind: 'http_error', status: 400, message: 'bad request' });
-    const failed = await runCli(['-p', 'hi', '-c'], { project, modelUrl: fake.url });
+    fx.fake.push({ kind: 'http_error', status: 400, message: 'bad request' });
+    const failed = await fx.run(['-p', 'hi', '-c']);
     expect(failed.code).not.toBe(0);
-    fake.push({ text: 'ok' });
+    fx.fake.push({ text: 'ok' });
     await run(['-p', 'again', '-c']);
-    expect(fake.requests[1]!.body.messages.filter((m) => m.role === 'user')).toHaveLength(1);
-    expect(toolNames(fake.requests[1]!)).toEqual(['ls', 'read', 'use_skill']);
+    expect(fx.fake.requests[1]!.body.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(toolNames(fx.fake.requests[1]!)).toEqual(['ls', 'read', 'use_skill']);
   });
 
   it('--skill in print mode; a whitelist by MCP pattern shows only that server’s tools', async () => {
-    await project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
-    await project.write(
+    await fx.project.mcpServers({ demo: { command: 'node', args: [DEMO_SERVER] } });
+    await fx.project.write(
       'skills/dice/SKILL.md',
       spec('dice', 'Roll dice', 'mcp_demo_*', 'Roll with the demo server.'),
     );
-    fake.push({ text: 'rolled' });
+    fx.fake.push({ text: 'rolled' });
     await run(['-p', 'roll', '--skill', 'dice']);
-    expect(toolNames(fake.requests[0]!)).toEqual(['mcp_demo_dice', 'mcp_demo_word_count', 'use_skill']);
-    expect(systemPrompt(fake.requests[0]!)).toContain('Roll with the demo server.');
+    expect(toolNames(fx.fake.requests[0]!)).toEqual(['mcp_demo_dice', 'mcp_demo_word_count', 'use_skill']);
+    expect(systemPrompt(fx.fake.requests[0]!)).toContain('Roll with the demo server.');
 
-    const missing = await runCli(['-p', 'roll', '--skill', 'nope'], { project, modelUrl: fake.url });
+    const missing = await fx.run(['-p', 'roll', '--skill', 'nope']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('--skill: no loadable skill named nope');
   });
 
   it('a catalog over its budget (2% of the context window) is shortened and /skills says which', async () => {
     for (const name of ['alpha', 'beta', 'gamma'])
-      await project.write(`skills/${name}/SKILL.md`, described(`${name} ${'detail '.repeat(40)}`, [], 'b'));
+      await fx.project.write(
+        `skills/${name}/SKILL.md`,
+        described(`${name} ${'detail '.repeat(40)}`, [], 'b'),
+      );
     const env = { GEEKAGENT_CONTEXT_WINDOW: '2000' };
     const listed = (await run(['-p', '/skills'], { env })).stdout;
     expect(
       listed.match(/catalog: description shortened to fit the catalog budget \(160 chars/g),
     ).toHaveLength(3);
-    fake.push({ text: 'ok' });
+    fx.fake.push({ text: 'ok' });
     await run(['-p', 'hi'], { env });
-    const catalog = systemPrompt(fake.requests[0]!).split('Skills (when a task')[1]!;
+    const catalog = systemPrompt(fx.fake.requests[0]!).split('Skills (when a task')[1]!;
     expect(catalog).toMatch(/\n- alpha: alpha deta…\n- beta: beta detai…\n- gamma: gamma deta…$/);
   });
 
   it('allowed-tools pre-approves for the turn that activates the skill; a deny rule still wins; tools: does not pre-approve', async () => {
-    await project.write('skills/sh/SKILL.md', spec('sh', 'Shell work', 'run_shell read', 'Use the shell.'));
-    await project.write('skills/limited/SKILL.md', described('Limited shell', ['run_shell'], 'Shell only.'));
+    await fx.project.write(
+      'skills/sh/SKILL.md',
+      spec('sh', 'Shell work', 'run_shell read', 'Use the shell.'),
+    );
+    await fx.project.write(
+      'skills/limited/SKILL.md',
+      described('Limited shell', ['run_shell'], 'Shell only.'),
+    );
     const call = { toolCalls: [{ name: 'run_shell', arguments: '{"command":"echo skill-ok"}' }] };
     const turn = async (args: string[]) => {
-      fake.push(call, { text: 'done' });
+      fx.fake.push(call, { text: 'done' });
       return parseJsonOutput(await run(['-p', 'go', '--output-format', 'json', ...args])).tool_calls[0]!;
     };
     const approved = await turn(['--skill', 'sh']);
@@ -274,20 +275,20 @@ describe('skills', () => {
     expect(approved.result).toContain('skill-ok');
     expect((await turn(['--skill', 'sh', '--deny', 'run_shell'])).decision).toBe('deny');
     expect((await turn(['--skill', 'sh', '--deny', 'run_*'])).decision).toBe('deny');
-    await project.tools({ run_shell: 'deny' });
+    await fx.project.tools({ run_shell: 'deny' });
     expect((await turn(['--skill', 'sh'])).decision).toBe('deny');
-    await project.tools({});
+    await fx.project.tools({});
     expect((await turn(['--skill', 'limited'])).decision).toBe('refused');
     expect((await turn([])).decision).toBe('refused');
 
     // The next turn of the same session: still active (the whitelist holds), no longer pre-approved.
     expect((await turn(['--skill', 'sh'])).decision).toBe('allow');
     const later = await turn(['--continue']);
-    expect(toolNames(fake.requests.at(-2)!)).toEqual(['read', 'run_shell', 'use_skill']);
+    expect(toolNames(fx.fake.requests.at(-2)!)).toEqual(['read', 'run_shell', 'use_skill']);
     expect(later.decision).toBe('refused');
 
     // Loaded by the model: pre-approved from that call to the end of the turn, not after.
-    fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"sh"}' }] }, call, { text: 'done' });
+    fx.fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"sh"}' }] }, call, { text: 'done' });
     const loaded = parseJsonOutput(await run(['-p', 'go', '--output-format', 'json'])).tool_calls;
     expect(loaded.map((c) => [c.name, c.decision])).toEqual([
       ['use_skill', 'allow'],
@@ -299,23 +300,23 @@ describe('skills', () => {
   it('a skill tool (the shipped example) is asked before it runs, in the skill folder, only while active', async () => {
     await cp(
       path.join(REPO_ROOT, 'examples', 'skills', 'word-stats'),
-      path.join(project.dir, '.agents', 'skills', 'word-stats'),
+      path.join(fx.project.dir, '.agents', 'skills', 'word-stats'),
       {
         recursive: true,
       },
     );
-    await project.write('notes.txt', 'one two three\nfour\n');
+    await fx.project.write('notes.txt', 'one two three\nfour\n');
     const call = { toolCalls: [{ name: 'skill_word-stats_count', arguments: '{"args":["notes.txt"]}' }] };
-    fake.push({ text: 'no skill' });
+    fx.fake.push({ text: 'no skill' });
     await run(['-p', 'hi']);
-    expect(toolNames(fake.requests[0]!)).not.toContain('skill_word-stats_count');
-    fake.push(call, { text: 'refused' });
+    expect(toolNames(fx.fake.requests[0]!)).not.toContain('skill_word-stats_count');
+    fx.fake.push(call, { text: 'refused' });
     const asked = parseJsonOutput(
       await run(['-p', 'count', '--skill', 'word-stats', '--output-format', 'json']),
     );
-    expect(toolNames(fake.requests[1]!)).toEqual(['glob', 'read', 'skill_word-stats_count', 'use_skill']);
+    expect(toolNames(fx.fake.requests[1]!)).toEqual(['glob', 'read', 'skill_word-stats_count', 'use_skill']);
     expect(asked.tool_calls[0]!.decision).toBe('refused');
-    fake.push(call, { text: 'counted' });
+    fx.fake.push(call, { text: 'counted' });
     const approved = parseJsonOutput(
       await run([
         '-p',

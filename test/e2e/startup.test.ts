@@ -35,6 +35,10 @@ describe('start-up loads only what the run needs', () => {
     expect(packages).not.toContain('ink');
     expect(packages).not.toContain('react');
     expect(packages).not.toContain('@modelcontextprotocol/sdk');
+    // The minified bundle shortens class names; the SDK would name itself by its class.
+    expect(fx.fake.requests[0]?.headers['user-agent']).toMatch(
+      /^GeekAgent\/\d+\.\d+\.\d+\S* OpenAI\/JS \d+\.\d+/,
+    );
   });
 
   it('a run whose servers all start lazily from cached tool lists loads no MCP SDK until one is called', async () => {

@@ -7,13 +7,11 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { watch } from 'node:fs';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   CLI,
-  createProject,
+  cliFixture,
   FIXTURE_SERVERS,
-  type Project,
   parseJsonOutput,
   REPO_ROOT,
   type RunResult,
@@ -21,31 +19,23 @@ import {
   testEnv,
 } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
+const fx = cliFixture();
 let outside: string;
 
 beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-  outside = path.join(path.dirname(project.dir), 'outside');
+  outside = path.join(path.dirname(fx.project.dir), 'outside');
   await mkdir(outside);
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
 });
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
 describe('state files', () => {
   it('/undo ignores undo.json entries outside the root, with a warning, and touches nothing there', async () => {
-    const bashrc = path.join(project.home, '.bashrc');
+    const bashrc = path.join(fx.project.home, '.bashrc');
     await writeFile(bashrc, 'export PATH=/usr/bin\n');
     await writeFile(path.join(outside, 'keep.txt'), 'keep me');
     const at = new Date().toISOString();
-    await project.write(
+    await fx.project.write(
       '.geekagent/undo.json',
       JSON.stringify({
         entries: [
@@ -54,7 +44,7 @@ describe('state files', () => {
         ],
       }),
     );
-    const run = await runCli(['-p', '/undo'], { project });
+    const run = await runCli(['-p', '/undo'], { project: fx.project });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(
       `ignored an undo entry outside the root: ${bashrc}; ` +
@@ -65,27 +55,27 @@ describe('state files', () => {
   });
 
   it('refuses a symlinked .geekagent folder at start, with a clear message, writing nothing there', async () => {
-    await symlink(outside, path.join(project.dir, '.geekagent'));
-    fake.push({ text: 'hello' });
-    const run = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    await symlink(outside, path.join(fx.project.dir, '.geekagent'));
+    fx.fake.push({ text: 'hello' });
+    const run = await fx.run(['-p', 'hi']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `refusing to use ${path.join(project.dir, '.geekagent')}: it is a symbolic link (→ ${outside})`,
+      `refusing to use ${path.join(fx.project.dir, '.geekagent')}: it is a symbolic link (→ ${outside})`,
     );
     expect(await readdir(outside)).toEqual([]);
-    expect(fake.requests).toHaveLength(0);
+    expect(fx.fake.requests).toHaveLength(0);
   });
 
   it('refuses a symlinked .geekagent/logs folder: no server log lands at its target', async () => {
-    await project.mcpServers({
+    await fx.project.mcpServers({
       crash: {
         command: process.execPath,
         args: [path.join(FIXTURE_SERVERS, 'crash.mjs')],
         env: { CRASH_ON_START: '1' },
       },
     });
-    await symlink(outside, path.join(project.dir, '.geekagent', 'logs'));
-    const run = await runCli(['-p', '/mcp logs crash'], { project });
+    await symlink(outside, path.join(fx.project.dir, '.geekagent', 'logs'));
+    const run = await runCli(['-p', '/mcp logs crash'], { project: fx.project });
     expect(run.stdout).toContain('crash.mjs: refusing to start');
     expect(run.stdout).toMatch(/\[log file off: refusing to use .*logs: it is a symbolic link/);
     expect(await readdir(outside)).toEqual([]);
@@ -94,13 +84,9 @@ describe('state files', () => {
 
 describe('file tools', () => {
   it('a read of a FIFO is refused at once; the turn finishes', async () => {
-    execFileSync('mkfifo', [path.join(project.dir, 'pipe')]);
-    fake.push({ toolCalls: [call('read', { path: 'pipe' })] }, { text: 'could not read it' });
-    const run = await runCli(['-p', 'read pipe', '--output-format', 'json'], {
-      project,
-      modelUrl: fake.url,
-      timeoutMs: 30_000,
-    });
+    execFileSync('mkfifo', [path.join(fx.project.dir, 'pipe')]);
+    fx.fake.push({ toolCalls: [call('read', { path: 'pipe' })] }, { text: 'could not read it' });
+    const run = await fx.run(['-p', 'read pipe', '--output-format', 'json'], { timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]).toMatchObject({
@@ -111,44 +97,44 @@ describe('file tools', () => {
   });
 
   it('a write that fails half-way (file size limit) leaves the old file whole', async () => {
-    await project.write('big.txt', 'old content\n');
+    await fx.project.write('big.txt', 'old content\n');
     const content = 'x'.repeat(200_000);
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('write', { path: 'big.txt', content })], fragmentSize: 1 << 16 },
       { text: 'tried' },
     );
     // ulimit -f: writing past 64 blocks fails with EFBIG part-way through the file.
     const run = await runShell(
       `ulimit -f 64; exec "${process.execPath}" "${CLI}" -p go --allow write --output-format json`,
-      fake.url,
+      fx.fake.url,
     );
     expect(run.code, run.stderr).toBe(0);
     expect(parseJsonOutput(run).tool_calls[0]).toMatchObject({ is_error: true });
-    expect(await readFile(path.join(project.dir, 'big.txt'), 'utf8')).toBe('old content\n');
-    expect((await readdir(project.dir)).sort()).toEqual(['.geekagent', 'big.txt']);
+    expect(await readFile(path.join(fx.project.dir, 'big.txt'), 'utf8')).toBe('old content\n');
+    expect((await readdir(fx.project.dir)).sort()).toEqual(['.geekagent', 'big.txt']);
   });
 
   it('kill -9 during a write leaves the old file or the new one, never part of one', async () => {
-    const file = path.join(project.dir, 'big.txt');
+    const file = path.join(fx.project.dir, 'big.txt');
     await writeFile(file, 'old content\n');
     const content = 'y'.repeat(8 * 1024 * 1024);
-    fake.push(
+    fx.fake.push(
       { toolCalls: [call('write', { path: 'big.txt', content })], fragmentSize: 1 << 20 },
       { text: 'written' },
     );
     const child = spawn(process.execPath, [CLI, '-p', 'go', '--allow', 'write'], {
-      cwd: project.dir,
-      env: testEnv({ project, modelUrl: fake.url }),
+      cwd: fx.project.dir,
+      env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
       stdio: ['ignore', 'ignore', 'ignore'],
     });
     // Killed at the first sign of the write on disk: the temporary file (or, before, the target).
-    await killAtFirstChange(child, project.dir, (name) => name.includes('big.txt'));
+    await killAtFirstChange(child, fx.project.dir, (name) => name.includes('big.txt'));
     const after = await readFile(file, 'utf8');
     expect(after === 'old content\n' || after === content).toBe(true);
   });
 
   it('writeFileAtomic survives SIGKILL mid-write in a child process, every time', async () => {
-    const target = path.join(project.dir, 'state.json');
+    const target = path.join(fx.project.dir, 'state.json');
     const module = path.join(REPO_ROOT, 'dist', 'util', 'safe-write.js');
     const script = `
       import { writeFileAtomic } from ${JSON.stringify(module)};
@@ -176,9 +162,9 @@ describe('protected paths in print mode', () => {
   });
 
   it('with --deny run_shell --allow write, writing .geekagent/mcp.json and patching GeekAgent.json are refused', async () => {
-    await project.tools({ run_shell: 'ask' });
-    const config = await readFile(path.join(project.dir, '.geekagent', 'GeekAgent.json'), 'utf8');
-    fake.push(
+    await fx.project.tools({ run_shell: 'ask' });
+    const config = await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8');
+    fx.fake.push(
       {
         toolCalls: [
           call('write', { path: '.geekagent/mcp.json', content: shellServer }),
@@ -190,10 +176,18 @@ describe('protected paths in print mode', () => {
       },
       { text: 'done' },
     );
-    const run = await runCli(
-      ['-p', 'go', '--output-format', 'json', '--deny', 'run_shell', '--allow', 'write', '--allow', 'patch'],
-      { project, modelUrl: fake.url },
-    );
+    const run = await fx.run([
+      '-p',
+      'go',
+      '--output-format',
+      'json',
+      '--deny',
+      'run_shell',
+      '--allow',
+      'write',
+      '--allow',
+      'patch',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const mcp = path.join('.geekagent', 'mcp.json');
     const geek = path.join('.geekagent', 'GeekAgent.json');
@@ -201,12 +195,12 @@ describe('protected paths in print mode', () => {
       ['write', 'refused', `protected path: ${mcp} — pass --allow-protected ${mcp} to allow it`],
       ['patch', 'refused', `protected path: ${geek} — pass --allow-protected ${geek} to allow it`],
     ]);
-    await expect(readFile(path.join(project.dir, '.geekagent', 'mcp.json'))).rejects.toThrow(/ENOENT/);
-    expect(await readFile(path.join(project.dir, '.geekagent', 'GeekAgent.json'), 'utf8')).toBe(config);
+    await expect(readFile(path.join(fx.project.dir, '.geekagent', 'mcp.json'))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8')).toBe(config);
   });
 
   it('--allow-protected <path> lets exactly that path through', async () => {
-    fake.push(
+    fx.fake.push(
       {
         toolCalls: [
           call('write', { path: '.geekagent/mcp.json', content: shellServer }),
@@ -215,22 +209,25 @@ describe('protected paths in print mode', () => {
       },
       { text: 'done' },
     );
-    const run = await runCli(
-      ['-p', 'go', '--output-format', 'json', '--allow', 'write', '--allow-protected', '.geekagent/mcp.json'],
-      { project, modelUrl: fake.url },
-    );
+    const run = await fx.run([
+      '-p',
+      'go',
+      '--output-format',
+      'json',
+      '--allow',
+      'write',
+      '--allow-protected',
+      '.geekagent/mcp.json',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(parseJsonOutput(run).tool_calls.map((c) => c.decision)).toEqual(['allow', 'refused']);
-    expect(await readFile(path.join(project.dir, '.geekagent', 'mcp.json'), 'utf8')).toBe(shellServer);
-    await expect(readFile(path.join(project.dir, '.env'))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(path.join(fx.project.dir, '.geekagent', 'mcp.json'), 'utf8')).toBe(shellServer);
+    await expect(readFile(path.join(fx.project.dir, '.env'))).rejects.toThrow(/ENOENT/);
   });
 
   it('run_shell mentioning a protected name is refused under --allow run_shell', async () => {
-    fake.push({ toolCalls: [call('run_shell', { command: 'cat .env' })] }, { text: 'done' });
-    const run = await runCli(['-p', 'go', '--output-format', 'json', '--allow', 'run_shell'], {
-      project,
-      modelUrl: fake.url,
-    });
+    fx.fake.push({ toolCalls: [call('run_shell', { command: 'cat .env' })] }, { text: 'done' });
+    const run = await fx.run(['-p', 'go', '--output-format', 'json', '--allow', 'run_shell']);
     expect(parseJsonOutput(run).tool_calls[0]).toMatchObject({
       decision: 'refused',
       result: 'protected path: .env — pass --allow-protected .env to allow it',
@@ -242,8 +239,8 @@ describe('protected paths in print mode', () => {
 function runShell(script: string, modelUrl: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', script], {
-      cwd: project.dir,
-      env: testEnv({ project, modelUrl }),
+      cwd: fx.project.dir,
+      env: testEnv({ project: fx.project, modelUrl }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

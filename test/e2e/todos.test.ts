@@ -3,25 +3,14 @@
  * carries it, `--continue` brings it back (system prompt and `/todos`), and a compaction that
  * summarises the turn that wrote it still leaves it in the next request's system prompt.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { cliFixture } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const run = async (args: string[], env: Record<string, string> = {}) => {
-  const result = await runCli(args, { project, modelUrl: fake.url, env });
+  const result = await fx.run(args, { env });
   expect(result.code, result.stderr).toBe(0);
   return result;
 };
@@ -41,15 +30,18 @@ const listed = '[x] read the config\n[>] fix the parser\n[ ] write tests';
 
 describe('todo_write', () => {
   it('keeps the list with the session: JSON result, --continue, /todos', async () => {
-    fake.push({ toolCalls: [{ name: 'todo_write', arguments: JSON.stringify(plan) }] }, { text: 'Planned.' });
+    fx.fake.push(
+      { toolCalls: [{ name: 'todo_write', arguments: JSON.stringify(plan) }] },
+      { text: 'Planned.' },
+    );
     const first = await run(['-p', 'Plan the work', '--output-format', 'json']);
     const json = JSON.parse(first.stdout) as Record<string, unknown>;
     expect(json.todos).toEqual(plan.todos);
     expect((json.tool_calls as Array<{ result: string }>)[0]!.result).toContain(listed);
 
-    fake.push({ text: 'Continuing.' });
+    fx.fake.push({ text: 'Continuing.' });
     await run(['-p', 'Go on', '--continue']);
-    expect(systemOf(fake.requests[2]!)).toContain(listed);
+    expect(systemOf(fx.fake.requests[2]!)).toContain(listed);
 
     const shown = await run(['-p', '/todos', '--continue']);
     expect(shown.stdout).toBe(`${listed}\n`);
@@ -66,7 +58,7 @@ describe('todo_write', () => {
         { content: 'b', status: 'in_progress' },
       ],
     };
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'todo_write', arguments: JSON.stringify(plan) }] },
       { toolCalls: [{ name: 'todo_write', arguments: JSON.stringify(two) }] },
       { text: 'ok' },
@@ -83,17 +75,17 @@ describe('todo_write', () => {
 
   it('survives a compaction that summarises the turn that wrote it', async () => {
     const env = { GEEKAGENT_CONTEXT_WINDOW: '4000' };
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'todo_write', arguments: JSON.stringify(plan) }] },
       { text: `Planned. ${'n'.repeat(2_000)}` },
     );
     await run(['-p', `Plan the work. ${'x'.repeat(5_000)}`], env);
-    fake.push({ text: 'The user asked for a plan.' }, { text: 'On it.' });
+    fx.fake.push({ text: 'The user asked for a plan.' }, { text: 'On it.' });
     const second = await run(['-p', 'What next?', '--continue'], env);
     expect(second.stderr).toMatch(/context compacted/);
-    const summary = fake.requests.findIndex(isSummaryRequest);
+    const summary = fx.fake.requests.findIndex(isSummaryRequest);
     expect(summary).toBeGreaterThan(0);
-    const next = fake.requests[summary + 1]!;
+    const next = fx.fake.requests[summary + 1]!;
     // The turn that called todo_write is gone from the messages, the list is not.
     expect(JSON.stringify(next.body.messages.slice(1))).not.toContain('todo_write');
     expect(systemOf(next)).toContain(listed);

@@ -4,22 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project, parseJsonOutput, runCli } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliFixture, parseJsonOutput } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
-});
+const fx = cliFixture();
 
 const patch = (file: string, old: string, replacement: string) => ({
   name: 'patch',
@@ -28,9 +16,9 @@ const patch = (file: string, old: string, replacement: string) => ({
 
 describe('one round of tool calls', () => {
   it('applies two patches of the same file in one round, both of them', async () => {
-    await project.write('notes.txt', 'alpha\nbeta\ngamma\n');
-    await project.write('other.txt', 'one\n');
-    fake.push(
+    await fx.project.write('notes.txt', 'alpha\nbeta\ngamma\n');
+    await fx.project.write('other.txt', 'one\n');
+    fx.fake.push(
       {
         toolCalls: [
           patch('notes.txt', 'alpha', 'ALPHA'),
@@ -40,14 +28,11 @@ describe('one round of tool calls', () => {
       },
       { text: 'Both edits made.' },
     );
-    const run = await runCli(['-p', 'edit', '--output-format', 'json', '--allow', 'patch'], {
-      project,
-      modelUrl: fake.url,
-    });
+    const run = await fx.run(['-p', 'edit', '--output-format', 'json', '--allow', 'patch']);
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls.map((call) => call.is_error)).toEqual([false, false, false]);
-    expect(await readFile(path.join(project.dir, 'notes.txt'), 'utf8')).toBe('ALPHA\nbeta\nGAMMA\n');
-    expect(await readFile(path.join(project.dir, 'other.txt'), 'utf8')).toBe('ONE\n');
+    expect(await readFile(path.join(fx.project.dir, 'notes.txt'), 'utf8')).toBe('ALPHA\nbeta\nGAMMA\n');
+    expect(await readFile(path.join(fx.project.dir, 'other.txt'), 'utf8')).toBe('ONE\n');
   });
 });

@@ -6,28 +6,20 @@
  * loaded set survives `--continue`; `GEEKAGENT_TOOL_SEARCH=off` sends everything; `/mcp` reports.
  */
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { cliFixture, FIXTURE_SERVERS, parseJsonOutput } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
+const fx = cliFixture();
 
 beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-  await project.mcpServers({
+  await fx.project.mcpServers({
     cat: {
       command: process.execPath,
       args: [path.join(FIXTURE_SERVERS, 'catalog.mjs')],
       env: { TOOL_COUNT: '300' },
     },
   });
-});
-
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
 });
 
 const SCREENSHOT = 'mcp_cat_chrome-devtools_take_screenshot';
@@ -47,18 +39,14 @@ function toolOf(request: RecordedRequest, name: string) {
 }
 
 async function print(args: string[], env: Record<string, string> = {}) {
-  const run = await runCli(['-p', 'go', '--output-format', 'json', '--allow', 'mcp_cat_*', ...args], {
-    project,
-    modelUrl: fake.url,
-    env,
-  });
+  const run = await fx.run(['-p', 'go', '--output-format', 'json', '--allow', 'mcp_cat_*', ...args], { env });
   expect(run.code, run.stderr).toBe(0);
   return parseJsonOutput(run);
 }
 
 describe('tool search', () => {
   it('defers 300 MCP tools; a paraphrased search finds the tool, which is sent and called next round', async () => {
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'tool_search', arguments: '{"query":"take a picture of the web page"}' }] },
       (request) => {
         // The found tool is in this request, with its full schema.
@@ -69,7 +57,7 @@ describe('tool search', () => {
     );
     const output = await print([]);
 
-    const first = fake.requests[0]!;
+    const first = fx.fake.requests[0]!;
     const names = toolNames(first);
     expect(names).toContain('tool_search');
     expect(names).toContain('read');
@@ -85,7 +73,7 @@ describe('tool search', () => {
     expect(call).toMatchObject({ name: SCREENSHOT, is_error: false });
     expect(call?.result).toBe('chrome-devtools_take_screenshot: done {"format":"png"}');
 
-    const second = fake.requests[1]!;
+    const second = fx.fake.requests[1]!;
     expect(Object.keys(toolOf(second, SCREENSHOT)!.parameters.properties)).toContain('format');
     // Only what the search returned was loaded, not the whole set.
     expect(toolNames(second).filter((name) => name.startsWith('mcp_cat_')).length).toBeLessThanOrEqual(5);
@@ -93,7 +81,7 @@ describe('tool search', () => {
   });
 
   it('runs a deferred tool called by name without a search, and sends it from then on', async () => {
-    fake.push(
+    fx.fake.push(
       { toolCalls: [{ name: 'mcp_cat_github_get_issue', arguments: '{"owner":"octo","issue_number":"7"}' }] },
       { text: 'done' },
     );
@@ -104,12 +92,12 @@ describe('tool search', () => {
       is_error: false,
       result: 'github_get_issue: done {"owner":"octo","issue_number":"7"}',
     });
-    expect(toolNames(fake.requests[0]!)).not.toContain('mcp_cat_github_get_issue');
-    expect(toolNames(fake.requests[1]!)).toContain('mcp_cat_github_get_issue');
+    expect(toolNames(fx.fake.requests[0]!)).not.toContain('mcp_cat_github_get_issue');
+    expect(toolNames(fx.fake.requests[1]!)).toContain('mcp_cat_github_get_issue');
   });
 
   it('keeps the loaded tools after --continue', async () => {
-    fake.push(
+    fx.fake.push(
       {
         toolCalls: [
           { name: 'tool_search', arguments: '{"query":"take a picture of the web page","limit":1}' },
@@ -119,50 +107,50 @@ describe('tool search', () => {
       { text: 'again' },
     );
     await print([]);
-    expect(toolNames(fake.requests[1]!).filter((name) => name.startsWith('mcp_cat_'))).toEqual([SCREENSHOT]);
+    expect(toolNames(fx.fake.requests[1]!).filter((name) => name.startsWith('mcp_cat_'))).toEqual([
+      SCREENSHOT,
+    ]);
     await print(['--continue']);
-    expect(toolNames(fake.requests[2]!).filter((name) => name.startsWith('mcp_cat_'))).toEqual([SCREENSHOT]);
+    expect(toolNames(fx.fake.requests[2]!).filter((name) => name.startsWith('mcp_cat_'))).toEqual([
+      SCREENSHOT,
+    ]);
   });
 
   it('sends every tool with GEEKAGENT_TOOL_SEARCH=off, and none deferred when they are few', async () => {
-    fake.push({ text: 'done' });
+    fx.fake.push({ text: 'done' });
     await print([], { GEEKAGENT_TOOL_SEARCH: 'off' });
-    const names = toolNames(fake.requests[0]!);
+    const names = toolNames(fx.fake.requests[0]!);
     expect(names.filter((name) => name.startsWith('mcp_cat_')).length).toBe(300);
     expect(names).not.toContain('tool_search');
-    expect(systemPrompt(fake.requests[0]!)).not.toContain('Deferred tools');
+    expect(systemPrompt(fx.fake.requests[0]!)).not.toContain('Deferred tools');
 
-    await project.mcpServers({
+    await fx.project.mcpServers({
       cat: {
         command: process.execPath,
         args: [path.join(FIXTURE_SERVERS, 'catalog.mjs')],
         env: { CATALOG_SERVER: 'time' },
       },
     });
-    fake.push({ text: 'done' });
+    fx.fake.push({ text: 'done' });
     await print([]);
-    const few = toolNames(fake.requests[1]!);
+    const few = toolNames(fx.fake.requests[1]!);
     expect(few).toContain('mcp_cat_get_current_time');
     expect(few).not.toContain('tool_search');
 
     // `on` defers even a small set.
-    fake.push({ text: 'done' });
+    fx.fake.push({ text: 'done' });
     await print([], { GEEKAGENT_TOOL_SEARCH: 'on' });
-    expect(toolNames(fake.requests[2]!)).toContain('tool_search');
-    expect(toolNames(fake.requests[2]!)).not.toContain('mcp_cat_get_current_time');
+    expect(toolNames(fx.fake.requests[2]!)).toContain('tool_search');
+    expect(toolNames(fx.fake.requests[2]!)).not.toContain('mcp_cat_get_current_time');
   });
 
   it('/mcp says how many tools are deferred and the tokens saved', async () => {
-    const run = await runCli(['-p', '/mcp'], { project, modelUrl: fake.url });
+    const run = await fx.run(['-p', '/mcp']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /tool search: 300 of 300 MCP tools deferred, ≈ [\d.]+k tokens saved per request/,
     );
-    const off = await runCli(['-p', '/mcp'], {
-      project,
-      modelUrl: fake.url,
-      env: { GEEKAGENT_TOOL_SEARCH: 'off' },
-    });
+    const off = await fx.run(['-p', '/mcp'], { env: { GEEKAGENT_TOOL_SEARCH: 'off' } });
     expect(off.stdout).toContain('tool search: off (GEEKAGENT_TOOL_SEARCH=off)');
   });
 });

@@ -7,33 +7,20 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import {
-  createProject,
-  DEMO_SERVER,
-  FIXTURE_SERVERS,
-  type Project,
-  parseJsonOutput,
-  runCli,
-} from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startFakeModel } from '../fixtures/fake-model.js';
+import { cliFixture, DEMO_SERVER, FIXTURE_SERVERS, parseJsonOutput, runCli } from './harness.js';
 
-let project: Project;
-let fake: FakeModel;
+const fx = cliFixture();
 let marker: string;
 
 beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-  marker = path.join(path.dirname(project.dir), 'server-started');
-});
-afterEach(async () => {
-  await fake.close();
-  await project.cleanup();
+  marker = path.join(path.dirname(fx.project.dir), 'server-started');
 });
 
 const MARKER_SERVER = path.join(FIXTURE_SERVERS, 'marker.mjs');
-const markedServer = () => project.mcpServers({ marked: { command: 'node', args: [MARKER_SERVER, marker] } });
+const markedServer = () =>
+  fx.project.mcpServers({ marked: { command: 'node', args: [MARKER_SERVER, marker] } });
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 const NOT_TRUSTED =
   'geekagent: folder not trusted: ignoring .geekagent/mcp.json (1 server) — run "geekagent trust" or pass --trust\n';
@@ -41,8 +28,8 @@ const NOT_TRUSTED =
 describe('an untrusted folder', () => {
   it('starts none of its servers for -p, -p /help, mcp list and mcp get, and says so on stderr', async () => {
     await markedServer();
-    fake.push({ text: 'hello' });
-    const untrusted = { project, modelUrl: fake.url, trusted: false };
+    fx.fake.push({ text: 'hello' });
+    const untrusted = { project: fx.project, modelUrl: fx.fake.url, trusted: false };
 
     const turn = await runCli(['-p', 'hi'], untrusted);
     expect(existsSync(marker)).toBe(false);
@@ -75,50 +62,50 @@ describe('an untrusted folder', () => {
 
   it('runs them after geekagent trust, which prints what it trusts and records it under GEEKAGENT_HOME', async () => {
     await markedServer();
-    const stateDir = path.join(project.home, 'elsewhere');
+    const stateDir = path.join(fx.project.home, 'elsewhere');
     const env = { GEEKAGENT_HOME: stateDir };
-    const trust = await runCli(['trust'], { project, env, trusted: false });
+    const trust = await runCli(['trust'], { project: fx.project, env, trusted: false });
     expect(trust.code, trust.stderr).toBe(0);
     expect(trust.stdout).toBe(
       [
-        `Trusting ${project.dir}; it declares:`,
+        `Trusting ${fx.project.dir}; it declares:`,
         `  MCP server marked: node ${MARKER_SERVER} ${marker}`,
         `Recorded in ${path.join(stateDir, 'trusted.json')}`,
         '',
       ].join('\n'),
     );
     expect(existsSync(path.join(stateDir, 'trusted.json'))).toBe(true);
-    expect(existsSync(path.join(project.home, '.geekagent', 'trusted.json'))).toBe(false);
+    expect(existsSync(path.join(fx.project.home, '.geekagent', 'trusted.json'))).toBe(false);
     expect(existsSync(marker)).toBe(false);
 
-    const list = await runCli(['mcp', 'list'], { project, env, trusted: false });
+    const list = await runCli(['mcp', 'list'], { project: fx.project, env, trusted: false });
     expect(list.stderr).toBe('');
     expect(list.stdout).toContain('marked (2 tools)');
     expect(existsSync(marker)).toBe(true);
 
     // Under the default home the folder is not trusted: the record lives where GEEKAGENT_HOME says.
-    const elsewhere = await runCli(['mcp', 'list', '--json'], { project, trusted: false });
+    const elsewhere = await runCli(['mcp', 'list', '--json'], { project: fx.project, trusted: false });
     expect(elsewhere.stderr).toBe(NOT_TRUSTED);
   });
 
   it('runs them for one run with --trust, before or after the subcommand, recording nothing', async () => {
     await markedServer();
-    const after = await runCli(['mcp', 'list', '--trust'], { project, trusted: false });
+    const after = await runCli(['mcp', 'list', '--trust'], { project: fx.project, trusted: false });
     expect(after.stderr).toBe('');
     expect(after.stdout).toContain('marked (2 tools)');
     expect(existsSync(marker)).toBe(true);
-    const before = await runCli(['--trust', 'mcp', 'get', 'marked'], { project, trusted: false });
+    const before = await runCli(['--trust', 'mcp', 'get', 'marked'], { project: fx.project, trusted: false });
     expect(before.stdout).toContain('marked (2 tools)');
-    expect(existsSync(path.join(project.home, '.geekagent', 'trusted.json'))).toBe(false);
-    expect((await runCli(['mcp', 'list'], { project, trusted: false })).stderr).toBe(NOT_TRUSTED);
+    expect(existsSync(path.join(fx.project.home, '.geekagent', 'trusted.json'))).toBe(false);
+    expect((await runCli(['mcp', 'list'], { project: fx.project, trusted: false })).stderr).toBe(NOT_TRUSTED);
   });
 
   it('ignores its allow rules and a root outside it', async () => {
-    await project.write(
+    await fx.project.write(
       '.geekagent/GeekAgent.json',
       JSON.stringify({ root: '../../..', tools: { run_shell: 'allow', '*': 'allow' } }),
     );
-    const outside = path.join(path.dirname(project.dir), 'outside.txt');
+    const outside = path.join(path.dirname(fx.project.dir), 'outside.txt');
     await writeFile(outside, 'secret outside\n');
     const attempt = () => ({
       toolCalls: [
@@ -127,12 +114,8 @@ describe('an untrusted folder', () => {
         call('write', { path: 'w.txt', content: 'x' }),
       ],
     });
-    fake.push(attempt(), { text: 'done' });
-    const run = await runCli(['-p', 'go', '--output-format', 'json'], {
-      project,
-      modelUrl: fake.url,
-      trusted: false,
-    });
+    fx.fake.push(attempt(), { text: 'done' });
+    const run = await fx.run(['-p', 'go', '--output-format', 'json'], { trusted: false });
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]).toMatchObject({
       name: 'run_shell',
@@ -142,60 +125,49 @@ describe('an untrusted folder', () => {
     expect(out.tool_calls[1]).toMatchObject({ name: 'read', is_error: true });
     expect(out.tool_calls[1]!.result).toContain('path outside root');
     expect(out.tool_calls[2]).toMatchObject({ name: 'write', decision: 'refused' });
-    expect(existsSync(path.join(project.dir, 'ran.txt'))).toBe(false);
-    expect(existsSync(path.join(project.dir, 'w.txt'))).toBe(false);
+    expect(existsSync(path.join(fx.project.dir, 'ran.txt'))).toBe(false);
+    expect(existsSync(path.join(fx.project.dir, 'w.txt'))).toBe(false);
     expect(run.stderr).toContain(
       'geekagent: folder not trusted: ignoring 2 allow rules, root outside the folder — run "geekagent trust" or pass --trust',
     );
 
     // Trusted, the same rules apply: the contrast shows it was trust, not something else.
-    fake.push(attempt(), { text: 'done' });
-    const trusted = parseJsonOutput(
-      await runCli(['-p', 'go', '--output-format', 'json'], { project, modelUrl: fake.url }),
-    );
+    fx.fake.push(attempt(), { text: 'done' });
+    const trusted = parseJsonOutput(await fx.run(['-p', 'go', '--output-format', 'json']));
     expect(trusted.tool_calls.map((c) => c.decision)).toEqual(['allow', 'allow', 'allow']);
     expect(trusted.tool_calls[1]!.result).toContain('secret outside');
   });
 
   it('ignores its fetch.allowHosts: loopback stays refused', async () => {
-    const host = `localhost:${new URL(fake.url).port}`;
-    await project.write(
+    const host = `localhost:${new URL(fx.fake.url).port}`;
+    await fx.project.write(
       '.geekagent/GeekAgent.json',
       JSON.stringify({ root: '..', fetch: { allowHosts: [host] } }),
     );
-    fake.push({ toolCalls: [call('fetch', { url: `http://${host}/inside` })] }, { text: 'done' });
-    const run = await runCli(['-p', 'go', '--output-format', 'json', '--allow', 'fetch'], {
-      project,
-      modelUrl: fake.url,
-      trusted: false,
-    });
+    fx.fake.push({ toolCalls: [call('fetch', { url: `http://${host}/inside` })] }, { text: 'done' });
+    const run = await fx.run(['-p', 'go', '--output-format', 'json', '--allow', 'fetch'], { trusted: false });
     const [attempt] = parseJsonOutput(run).tool_calls;
     expect(attempt).toMatchObject({ name: 'fetch', is_error: true });
     expect(attempt!.result).toMatch(/^fetch: refused http:\/\/localhost:\d+\/inside/);
-    expect(fake.requests.map((request) => request.path)).not.toContain('/inside');
+    expect(fx.fake.requests.map((request) => request.path)).not.toContain('/inside');
     expect(run.stderr).toContain('ignoring 1 fetch host —');
   });
 
   it('does not read its .env: the model endpoint and name come from the real environment', async () => {
     const evil = await startFakeModel([{ text: 'from the repo endpoint' }]);
     try {
-      await project.write('.env', `OPENAI_BASE_URL=${evil.url}\nOPENAI_MODEL=repo-model\n`);
-      fake.push({ text: 'from the real endpoint' });
-      const run = await runCli(['-p', 'hi'], {
-        project,
-        modelUrl: fake.url,
-        env: { OPENAI_MODEL: undefined },
-        trusted: false,
-      });
+      await fx.project.write('.env', `OPENAI_BASE_URL=${evil.url}\nOPENAI_MODEL=repo-model\n`);
+      fx.fake.push({ text: 'from the real endpoint' });
+      const run = await fx.run(['-p', 'hi'], { env: { OPENAI_MODEL: undefined }, trusted: false });
       expect(run.stdout).toBe('from the real endpoint\n');
-      expect(fake.requests[0]!.body.model).toBe('deepseek-v4-flash');
+      expect(fx.fake.requests[0]!.body.model).toBe('deepseek-v4-flash');
       expect(evil.requests).toHaveLength(0);
       expect(run.stderr).toContain('ignoring .env (2 settings)');
 
       // Once trusted, .env fills what the real environment leaves unset.
-      expect((await runCli(['trust'], { project, trusted: false })).code).toBe(0);
+      expect((await runCli(['trust'], { project: fx.project, trusted: false })).code).toBe(0);
       const trusted = await runCli(['-p', 'hi'], {
-        project,
+        project: fx.project,
         env: { OPENAI_BASE_URL: undefined, OPENAI_MODEL: undefined },
         trusted: false,
       });
@@ -208,9 +180,9 @@ describe('an untrusted folder', () => {
 
   it('asks again after a trusted command changes', async () => {
     await markedServer();
-    expect((await runCli(['trust'], { project, trusted: false })).code).toBe(0);
-    await project.mcpServers({ marked: { command: 'sh', args: ['-c', `touch ${marker}`] } });
-    const list = await runCli(['mcp', 'list'], { project, trusted: false });
+    expect((await runCli(['trust'], { project: fx.project, trusted: false })).code).toBe(0);
+    await fx.project.mcpServers({ marked: { command: 'sh', args: ['-c', `touch ${marker}`] } });
+    const list = await runCli(['mcp', 'list'], { project: fx.project, trusted: false });
     expect(list.stderr).toBe(
       'geekagent: folder changed since you trusted it (1 changed): ignoring .geekagent/mcp.json (1 server) — run "geekagent trust" or pass --trust\n',
     );
@@ -220,44 +192,45 @@ describe('an untrusted folder', () => {
 
 describe('.env in a trusted folder', () => {
   it('never reaches a run_shell command: NODE_OPTIONS from .env does not load code into node', async () => {
-    await project.write('evil.cjs', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
-    await project.write('.env', 'NODE_OPTIONS=--require ./evil.cjs\nOPENAI_MODEL=dotenv-model\n');
+    await fx.project.write(
+      'evil.cjs',
+      `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`,
+    );
+    await fx.project.write('.env', 'NODE_OPTIONS=--require ./evil.cjs\nOPENAI_MODEL=dotenv-model\n');
     const probe = `node -e "console.log('NODE_OPTIONS=' + (process.env.NODE_OPTIONS ?? 'unset'))"`;
-    fake.push({ toolCalls: [call('run_shell', { command: probe })] }, { text: 'done' });
-    const run = await runCli(['-p', 'probe', '--output-format', 'json', '--allow', 'run_shell'], {
-      project,
-      modelUrl: fake.url,
+    fx.fake.push({ toolCalls: [call('run_shell', { command: probe })] }, { text: 'done' });
+    const run = await fx.run(['-p', 'probe', '--output-format', 'json', '--allow', 'run_shell'], {
       env: { OPENAI_MODEL: undefined },
     });
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]!.result).toContain('NODE_OPTIONS=unset');
     expect(existsSync(marker)).toBe(false);
     // The model setting of the same file was taken.
-    expect(fake.requests[0]!.body.model).toBe('dotenv-model');
+    expect(fx.fake.requests[0]!.body.model).toBe('dotenv-model');
   });
 });
 
 describe('a project server named like a user server', () => {
   it('keeps the user server and names both files in a notice', async () => {
-    const userDir = path.join(project.home, '.geekagent');
+    const userDir = path.join(fx.project.home, '.geekagent');
     await mkdir(userDir, { recursive: true });
     await writeFile(
       path.join(userDir, 'mcp.json'),
       JSON.stringify({ mcpServers: { gh: { command: 'node', args: [DEMO_SERVER] } } }),
     );
-    await project.mcpServers({ gh: { command: 'node', args: [MARKER_SERVER, marker] } });
+    await fx.project.mcpServers({ gh: { command: 'node', args: [MARKER_SERVER, marker] } });
     const notice =
       `geekagent: MCP server gh is declared in both ${path.join(userDir, 'mcp.json')} and ` +
-      `${path.join(project.dir, '.geekagent', 'mcp.json')}: the user's server runs, the project's is skipped (rename one to use both)\n`;
+      `${path.join(fx.project.dir, '.geekagent', 'mcp.json')}: the user's server runs, the project's is skipped (rename one to use both)\n`;
 
-    const get = await runCli(['mcp', 'get', 'gh'], { project });
+    const get = await runCli(['mcp', 'get', 'gh'], { project: fx.project });
     expect(existsSync(marker)).toBe(false);
     expect(get.stdout).toContain('gh (2 tools)');
     expect(get.stdout).toContain(`source: ${path.join(userDir, 'mcp.json')} (user)`);
     expect(get.stderr).toBe(notice);
 
-    fake.push({ text: 'ok' });
-    const turn = await runCli(['-p', 'hi'], { project, modelUrl: fake.url });
+    fx.fake.push({ text: 'ok' });
+    const turn = await fx.run(['-p', 'hi']);
     expect(turn.stderr).toContain(notice);
     expect(existsSync(marker)).toBe(false);
   });

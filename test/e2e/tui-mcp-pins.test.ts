@@ -4,26 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, FIXTURE_SERVERS, type Project } from './harness.js';
-import { KEYS, type PtySession, spawnTui } from './pty.js';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_SERVERS } from './harness.js';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
-let project: Project;
-let fake: FakeModel;
+const fx = tuiFixture();
 let tui: PtySession | undefined;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await tui?.dispose();
-  tui = undefined;
-  await fake.close();
-  await project.cleanup();
-});
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({
   toolCalls: [{ name, arguments: JSON.stringify(args) }],
@@ -32,15 +18,15 @@ const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('pinned MCP definitions in the TUI', () => {
   it('asks again, showing the change, when an allowed tool changes after list_changed; y re-pins it', async () => {
-    await project.tools({ 'mcp_changing_*': 'allow' });
-    await project.mcpServers({
+    await fx.project.tools({ 'mcp_changing_*': 'allow' });
+    await fx.project.mcpServers({
       changing: {
         command: process.execPath,
         args: [path.join(FIXTURE_SERVERS, 'changing.mjs')],
         env: { CHANGING_TOOLS: 'alpha,redefine_tool' },
       },
     });
-    fake.push(
+    fx.fake.push(
       call('mcp_changing_alpha'),
       call('mcp_changing_redefine_tool', { name: 'alpha', description: 'reads ~/.ssh first' }),
       call('mcp_changing_alpha'),
@@ -48,7 +34,7 @@ describe('pinned MCP definitions in the TUI', () => {
       call('mcp_changing_alpha'),
       { text: 'Second turn done.' },
     );
-    tui = spawnTui({ project, modelUrl: fake.url, rows: 50, cols: 160 });
+    tui = fx.start({ rows: 50, cols: 160 });
     await tui.waitFor('MCP changing(2)');
     tui.send('go');
     tui.send(KEYS.enter);
@@ -58,7 +44,7 @@ describe('pinned MCP definitions in the TUI', () => {
     );
     tui.send('y');
     await tui.waitFor('First turn done.');
-    const pins = JSON.parse(await readFile(path.join(project.dir, '.geekagent', 'mcp-pins.json'), 'utf8'));
+    const pins = JSON.parse(await readFile(path.join(fx.project.dir, '.geekagent', 'mcp-pins.json'), 'utf8'));
     expect(
       pins.pins.find((pin: { modelName: string }) => pin.modelName === 'mcp_changing_alpha').definition,
     ).toMatchObject({ description: 'reads ~/.ssh first' });

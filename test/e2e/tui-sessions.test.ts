@@ -2,26 +2,11 @@
  * Sessions in the TUI, in a real pty: the panel's Session row, `/sessions`, `/new`, `/open` (the
  * opened conversation is what the next request carries), and the resume hint printed on exit.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
-import { createProject, type Project } from './harness.js';
-import { KEYS, type PtySession, spawnTui } from './pty.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
-let project: Project;
-let fake: FakeModel;
+const fx = tuiFixture();
 let tui: PtySession | undefined;
-
-beforeEach(async () => {
-  project = await createProject();
-  fake = await startFakeModel();
-});
-
-afterEach(async () => {
-  await tui?.dispose();
-  tui = undefined;
-  await fake.close();
-  await project.cleanup();
-});
 
 function type(screen: PtySession, text: string): void {
   screen.send(text);
@@ -37,18 +22,18 @@ function panelSession(screen: PtySession): string {
 
 describe('sessions in the TUI', () => {
   it('/sessions lists them, /new starts one, /open goes back, and exit says how to resume', async () => {
-    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    tui = fx.start({ cols: 120, rows: 40 });
     await tui.waitFor(/Session [a-z0-9]{8}/);
     const first = panelSession(tui);
 
-    fake.push({ text: 'Noted: the blue door.' });
+    fx.fake.push({ text: 'Noted: the blue door.' });
     type(tui, 'remember the blue door');
     await tui.waitFor('Noted: the blue door.');
 
     type(tui, '/new red-room');
     await tui.waitFor('new session red-room');
     await tui.waitFor('Session red-room');
-    fake.push({ text: 'Noted: the red room.' });
+    fx.fake.push({ text: 'Noted: the red room.' });
     type(tui, 'remember the red room');
     await tui.waitFor('Noted: the red room.');
 
@@ -64,10 +49,12 @@ describe('sessions in the TUI', () => {
     await tui.waitFor(`opened session ${first} (1 turn)`);
     await tui.waitFor('last message: remember the blue door');
     await tui.waitFor(`Session ${first}`);
-    fake.push({ text: 'It was the blue door.' });
+    fx.fake.push({ text: 'It was the blue door.' });
     type(tui, 'which door?');
     await tui.waitFor('It was the blue door.');
-    const thread = fake.requests[2]!.body.messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    const thread = fx.fake.requests[2]!.body.messages.filter((m) => m.role !== 'system').map(
+      (m) => m.content,
+    );
     expect(thread).toEqual(['remember the blue door', 'Noted: the blue door.', 'which door?']);
 
     type(tui, '/exit');
@@ -76,8 +63,8 @@ describe('sessions in the TUI', () => {
   });
 
   it('--continue reopens the last session with its recent messages on screen', async () => {
-    fake.push({ text: 'Hello, Grace.' });
-    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    fx.fake.push({ text: 'Hello, Grace.' });
+    tui = fx.start({ cols: 120, rows: 40 });
     await tui.waitFor(/Session [a-z0-9]{8}/);
     const id = panelSession(tui);
     type(tui, 'I am Grace');
@@ -86,7 +73,7 @@ describe('sessions in the TUI', () => {
     expect(await tui.exited()).toBe(0);
     await tui.dispose();
 
-    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40, args: ['--continue'] });
+    tui = fx.start({ cols: 120, rows: 40, args: ['--continue'] });
     await tui.waitFor(`opened session ${id} (1 turn)`);
     expect(tui.screen()).toContain('I am Grace');
     expect(tui.screen()).toContain('Hello, Grace.');

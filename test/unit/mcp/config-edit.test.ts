@@ -4,13 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  addServerToConfig,
   loadMcpConfig,
   type McpServerDefinition,
   mcpConfigPath,
-  removeServerFromConfig,
   type ServerConfigEntry,
 } from '../../../src/mcp/config.js';
+import { addServerToConfig, removeServerFromConfig } from '../../../src/mcp/config-edit.js';
 import { ConfigError } from '../../../src/util/json-file.js';
 
 describe('MCP config editing', () => {

@@ -1,0 +1,57 @@
+/**
+ * Which before-request hooks reach a sub-agent: only those registered with `subAgents`, in order,
+ * a factory's made fresh for each child run; the main agent's hooks are all of them.
+ */
+import { describe, expect, it } from 'vitest';
+import { Conversation } from '../../../src/agent/conversation.js';
+import type { RequestScope } from '../../../src/agent/hooks.js';
+import { ExtensionHost } from '../../../src/extensions/host.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+
+function scope(): RequestScope {
+  return {
+    signal: new AbortController().signal,
+    conversation: new Conversation(),
+    turnStart: undefined,
+    estimateTokens: () => 0,
+    requestChars: () => 0,
+    trigger: 'auto',
+    waiting: () => undefined,
+    emit: () => undefined,
+  };
+}
+
+describe('before-request hooks and sub-agents', () => {
+  it('a child run gets the opted-in hooks only, each factory made once per run', async () => {
+    const host = new ExtensionHost({
+      registry: new ToolRegistry(),
+      policies: { ensureToolPolicy: () => undefined },
+    });
+    const calls: string[] = [];
+    let made = 0;
+    await host.add({
+      name: 'hooks',
+      setup(setup) {
+        setup.hooks.beforeRequest(async () => void calls.push('wait'), { subAgents: 'same' });
+        setup.hooks.beforeRequest(async () => void calls.push('main-only'));
+        setup.hooks.beforeRequest(async () => void calls.push('compact'), {
+          subAgents: () => {
+            const run = ++made;
+            return async () => void calls.push(`compact#${run}`);
+          },
+        });
+      },
+    });
+
+    await host.hooks.beforeRequest(scope());
+    expect(calls.splice(0)).toEqual(['wait', 'main-only', 'compact']);
+
+    const first = host.subAgentBeforeRequest();
+    const second = host.subAgentBeforeRequest();
+    await first(scope());
+    await first(scope());
+    await second(scope());
+    expect(calls).toEqual(['wait', 'compact#1', 'wait', 'compact#1', 'wait', 'compact#2']);
+    expect(made).toBe(2);
+  });
+});
