@@ -1,6 +1,7 @@
 /**
  * Draws the TUI with Ink. Kept apart from run-tui so that React and Ink are loaded only through
- * `loadMount`, which loads them as their production builds (see react-production.ts).
+ * `loadMount`, which loads them as their production builds (see react-production.ts). Renders the
+ * start-up front first (the first frame) and loads marked, Markdown's lexer, behind it.
  */
 import { render } from 'ink';
 import { type Lexer, MarkdownLexer } from './components/Markdown.js';
