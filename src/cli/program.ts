@@ -90,7 +90,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     })
     .exitOverride()
     .action(async (options: ChatOptions) => {
-      const { runChat } = await import('./run-chat.js');
+      const { runChat } = await import('./chat-face.js');
       exitCode = await runChat(options, io);
     });
   // `mcp` is listed (for --help) but filled with its subcommands only once commander picks it.

@@ -1,36 +1,22 @@
 /**
- * The chat face chooser: print mode for `-p` or when stdin/stdout is not a terminal (never draw a
- * UI into a pipe), otherwise the interactive TUI. Owns the process-level wiring for one run:
- * shutdown on signals, and the exit code.
+ * The print face's run (`-p`, or stdin/stdout not a terminal; chosen in chat-face.ts): owns the
+ * process-level wiring for one run — shutdown on signals, and the exit code.
  */
 import path from 'node:path';
-import { type App, type AppOptions, createApp } from '../app/create-app.js';
-import { mcpConfigFlags, nonInteractiveFeatures } from '../app/create-mcp.js';
+import { type App, createApp } from '../app/create-app.js';
+import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
 import { preloadOpenAI } from '../providers/openai.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { visibleLine } from '../util/terminal-text.js';
+import { flagOptions } from './flag-options.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
-import { cleanupWithin, withProcessScope } from './process-scope.js';
+import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const interactive = options.print === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
-  if (interactive) {
-    // Loaded only here, so print mode never pays for React and Ink.
-    const { runTui } = await import('../tui/run-tui.js');
-    return runTui({
-      io,
-      cwd,
-      trustFlag: options.trust === true,
-      withScope: (body) => withProcessScope(io.stderr, body),
-      cleanupWithin: (work) => cleanupWithin(work),
-      createApp: (face) => createApp({ ...flagOptions(cwd, options, io), ...face }),
-    });
-  }
-
   // Print mode asks the model (unless the prompt is a command): load its client alongside start-up.
   if (!(typeof options.print === 'string' && options.print.trim().startsWith('/'))) preloadOpenAI();
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
@@ -67,43 +53,6 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
       await app?.shutdown();
     }
   });
-}
-
-/** What every face passes to createApp from the command line. */
-export function flagOptions(
-  cwd: string,
-  options: ChatOptions,
-  io: CliIO,
-): Pick<
-  AppOptions,
-  | 'cwd'
-  | 'env'
-  | 'model'
-  | 'baseURL'
-  | 'allow'
-  | 'deny'
-  | 'allowProtected'
-  | 'session'
-  | 'skills'
-  | 'mcpConfig'
-> {
-  return {
-    cwd,
-    env: io.env,
-    model: options.model,
-    baseURL: options.baseUrl,
-    allow: options.allow,
-    deny: options.deny,
-    allowProtected: options.allowProtected,
-    skills: options.skill,
-    mcpConfig: mcpConfigFlags(options),
-    session:
-      options.resume !== undefined
-        ? { kind: 'resume', id: options.resume }
-        : options.continue
-          ? { kind: 'continue' }
-          : { kind: 'new' },
-  };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -16,6 +16,7 @@ export const PANEL_WIDTH = 28;
 export const PANEL_TEXT_WIDTH = PANEL_WIDTH - 2;
 
 export function panelRows(data: PanelData): PanelRow[] {
+  if (data.starting) return [{ label: 'Model', value: 'starting…', order: PANEL_ORDER.model }];
   const percent = data.contextWindow > 0 ? Math.round((data.contextTokens / data.contextWindow) * 100) : 0;
   const core: PanelRow[] = [
     {

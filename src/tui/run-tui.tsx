@@ -1,45 +1,26 @@
 /**
- * The interactive face's entry: builds the app with the TUI approver, takes over the terminal
- * (alternate screen, raw keys), renders, starts the MCP servers, and on exit stops every server,
- * restores the terminal and prints `bye`. Signals end the run the same way.
+ * The interactive face's entry: asks the folder-trust question when needed, takes over the
+ * terminal (alternate screen, raw keys), draws the first frame, then builds the app and its
+ * session behind it (app-session.ts), and on exit stops every server, restores the terminal and
+ * prints `bye`. Signals end the run the same way.
+ *
+ * The first frame (input line, panel) needs only Ink, React and the screen's components: it is
+ * drawn before the app's modules load, before the model client and before any server starts. A
+ * start-up front (front.ts) stands in for the session until then: keys edit the input line, a
+ * line sent with Enter waits for the session, Ctrl+C leaves.
  */
 import type { App, AppOptions } from '../app/create-app.js';
-import { rootOf } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
-import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
-import type { ApprovalRequest } from '../permissions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
 import { trustQuestionLines, untrustedNotice } from '../trust/describe.js';
-import { TuiApprover } from './approver.js';
-import { TuiElicitor } from './elicitor.js';
+import { checkStateDir } from '../util/state-dir.js';
+import type { OpenedSession } from './app-session.js';
+import { SessionFront } from './front.js';
 import { InputHistory } from './history.js';
 import { loadProductionReact } from './react-production.js';
-import { TuiSession } from './session.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
 import { askTrust } from './trust-question.js';
-
-/**
- * Sampling requests become questions in the same queue as tool approvals, answered only by an
- * explicit choice: one can arrive while the person is typing.
- */
-function samplingApprover(approver: TuiApprover, session: () => TuiSession | undefined): SamplingApprover {
-  return {
-    approve: async (server, params, signal) => {
-      const request: ApprovalRequest = {
-        toolName: 'sampling',
-        title: `MCP server ${server} asks the model to answer (sampling/createMessage)`,
-        detail: `${params.systemPrompt ? `system: ${params.systemPrompt}\n` : ''}${samplingMessagesText(params)}`,
-        kind: 'mcp',
-        server,
-      };
-      const answer = await approver.ask(request, signal, { explicit: true });
-      session()?.recordQuestion(request, answer);
-      return answer !== 'no';
-    },
-    answered: (server, text) => session()?.notice(`[sampling for ${server}] ${text}`),
-  };
-}
 
 export interface TuiIO {
   stdin: NodeJS.ReadStream;
@@ -67,7 +48,10 @@ export interface TuiOptions {
   withScope<T>(body: (scope: TuiScope) => Promise<T>): Promise<T>;
   /** Waits for cleanup work at most the shutdown grace period (never rejects). */
   cleanupWithin(work: Promise<unknown>): Promise<void>;
-  /** Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. */
+  /**
+   * Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. Called
+   * once the first frame is drawn: it may load the app's modules itself.
+   */
   createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker'>): Promise<App>;
 }
 
@@ -82,6 +66,10 @@ async function folderTrust(cwd: string, flag: boolean, io: TuiIO): Promise<Folde
 
 export async function runTui(options: TuiOptions): Promise<number> {
   const { io } = options;
+  // Ink and React load while the folder's trust is read (and asked): loading runs nothing of the
+  // folder, and nothing else runs yet that could see the NODE_ENV set for the load.
+  const screen = loadProductionReact(() => import('./mount.js'), io.env);
+  screen.catch(() => undefined);
   let trust: FolderTrust | undefined;
   try {
     trust = await folderTrust(options.cwd, options.trustFlag, io);
@@ -91,64 +79,80 @@ export async function runTui(options: TuiOptions): Promise<number> {
   }
   if (!trust) return 130;
   const folder = trust;
-  return options.withScope((scope) => runInScope(options, folder, scope));
+  return options.withScope((scope) => runInScope(options, folder, scope, screen));
 }
 
+type Start =
+  | { kind: 'opened'; opened: OpenedSession }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'left' };
+
 async function runInScope(
-  { io, createApp, cleanupWithin }: TuiOptions,
+  { io, cwd, createApp, cleanupWithin }: TuiOptions,
   folder: FolderTrust,
   { tracker, onShutdown, beforeFatal }: TuiScope,
+  screen: Promise<typeof import('./mount.js')>,
 ): Promise<number> {
-  // First, while nothing runs alongside that could see the NODE_ENV it sets for the load.
-  const { mount } = await loadProductionReact(() => import('./mount.js'), io.env);
-  const approver = new TuiApprover();
-  const elicitor = new TuiElicitor();
-  // The session exists only after the app; sampling reports to it through this late link.
-  let session: TuiSession | undefined;
-  let app: App;
-  try {
-    app = await createApp({
-      trust: folder,
-      tracker,
-      approver,
-      features: ({ provider, root }) => ({
-        elicitation: elicitor,
-        sampling: modelSampling(
-          provider,
-          samplingApprover(approver, () => session),
-        ),
-        roots: () => [rootOf(root)],
-      }),
-    });
-  } catch (error) {
-    io.stderr.write(`${describeStartupError(error)}\n`);
-    return 1;
-  }
-  const history = InputHistory.forProject(app.projectDir);
-  await history.load();
-  session = new TuiSession({ app, approver, elicitor, history });
-  history.listen((message) => session?.notice(message, 'error'));
-
+  // The project's input history (a planted `.geekagent` link is left for createApp to report),
+  // read while Ink loads: ↑ works from the first frame.
+  const history = InputHistory.forProject(cwd);
+  const historyRead = checkStateDir(cwd).then(
+    () => history.load(),
+    () => undefined,
+  );
+  // Raw keys from here on: what the person types while the rest loads is kept for the input line.
   const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
-  const releaseOutput = captureOutput((text, kind) => session.notice(text, kind));
-  const unmount = mount(session, io);
+  const front = new SessionFront(history);
+  const releaseOutput = captureOutput((text, kind) => front.notice(text, kind));
+  let unmount: (() => void) | undefined;
   let restored = false;
   const restoreTerminal = () => {
     if (restored) return;
     restored = true;
-    unmount();
+    unmount?.();
     leaveFullScreen();
     releaseOutput();
   };
   beforeFatal(restoreTerminal);
+  let opening: Promise<OpenedSession> | undefined;
   onShutdown(async () => {
-    session?.requestExit();
+    front.requestExit();
     restoreTerminal();
-    await app.shutdown();
+    const opened = await opening?.catch(() => undefined);
+    await opened?.app.shutdown();
   });
 
+  const [{ mount }] = await Promise.all([screen, historyRead]);
+  if (restored) return 1;
+  unmount = mount(front, io);
+
+  // The frame is out: now the app's modules, the app and the session.
+  opening = import('./app-session.js').then(({ openSession }) =>
+    openSession({ createApp, folder, tracker, history }),
+  );
+  const start = await Promise.race<Start>([
+    opening.then(
+      (opened) => ({ kind: 'opened', opened }),
+      (error: unknown) => ({ kind: 'failed', error }),
+    ),
+    front.exited.then(() => ({ kind: 'left' })),
+  ]);
+  if (start.kind !== 'opened') {
+    restoreTerminal();
+    if (start.kind === 'failed') {
+      io.stderr.write(`${describeStartupError(start.error)}\n`);
+      return 1;
+    }
+    // Left before the app was ready: whatever it started stops with it (bounded; the process
+    // scope kills any server still running after that).
+    await cleanupWithin(opening.then(({ app }) => app.shutdown()));
+    io.stdout.write('bye\n');
+    return 0;
+  }
+  const { app, session } = start.opened;
   session.start();
-  // The first frame is out: the model client loads now, while the person types.
+  front.attach(session);
+  // The session draws from here on: the model client loads now, while the person types.
   app.provider.prepare?.();
   const ignored = untrustedNotice(folder);
   if (ignored) session.notice(ignored.replace(/^geekagent: /, ''));

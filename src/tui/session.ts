@@ -11,14 +11,11 @@ import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import { describeOpened } from '../sessions/extension.js';
 import type { TuiApprover } from './approver.js';
 import type { TuiElicitor } from './elicitor.js';
+import { GREETING, GREETING_HINT } from './front.js';
 import type { InputHistory } from './history.js';
 import { TranscriptStore } from './transcript-store.js';
 import { TurnView } from './turn-view.js';
 import type { LineKind, SessionSnapshot } from './types.js';
-
-export const GREETING = 'GeekAgent — MCP-first terminal agent';
-export const GREETING_HINT =
-  'Type /help for commands. Servers in .geekagent/mcp.json connect automatically; /mcp shows them.';
 
 /**
  * The shortest time between two screen updates the session asks for (20 a second). Keys do not

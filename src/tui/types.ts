@@ -39,6 +39,8 @@ export interface RunningTool {
 
 /** Everything the side panel shows: the core values, plus the rows extensions contribute. */
 export interface PanelData {
+  /** The app is still being built (the first frame): only the model row, saying so. */
+  starting?: boolean;
   /** The model name, or undefined when no API key is configured. */
   model: string | undefined;
   root: string;

@@ -51,11 +51,24 @@ export function Activity({
             </Box>
           ))
         : null}
-      {queued.length > 0 ? (
-        <Text color="gray">{queued.map((text) => `queued › ${visibleLine(text)}`).join('\n')}</Text>
-      ) : null}
+      {queued.length > 0 ? <Text color="gray">{queued.map(queuedLine).join('\n')}</Text> : null}
     </Box>
   );
+}
+
+/** Characters of a queued message shown: its first line, cut. */
+const QUEUED_CHARS = 120;
+
+/**
+ * A queued message in one short row: its first line (cut) and how many lines follow. A pasted
+ * 5,000-line message laid out whole would take seconds at every frame while it waits.
+ */
+export function queuedLine(text: string): string {
+  const lines = text.split('\n');
+  const first = visibleLine(lines[0] ?? '');
+  const shown = first.length > QUEUED_CHARS ? `${first.slice(0, QUEUED_CHARS - 1)}…` : first;
+  const more = lines.length > 1 ? ` (+${lines.length - 1} more lines)` : '';
+  return `queued › ${shown}${more}`;
 }
 
 /** `[██████░░░░░░░░░░] 40% message`, or a count with the message when the total is unknown. */

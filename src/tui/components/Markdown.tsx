@@ -3,16 +3,26 @@
  * (paragraphs, headings, lists, code blocks, quotes, emphasis, inline code, links).
  * Every string taken from a token goes through `visible`: the lexer decodes entities (`&#27;`
  * becomes a real ESC), so escaping the input alone would not be enough.
+ *
+ * The lexer comes through `MarkdownLexer` (mount.tsx loads marked behind the first frame, which
+ * has no answer to show); until it is there, the text shows plain.
  */
 import { Box, Text } from 'ink';
-import { type MarkedToken, marked, type Token, type Tokens } from 'marked';
-import { memo, type ReactNode, useMemo } from 'react';
+import type { MarkedToken, Token, Tokens } from 'marked';
+import { createContext, memo, type ReactNode, useContext, useMemo } from 'react';
 import { visible, visibleLine } from '../../util/terminal-text.js';
 
 const PROSE = 'green';
 
+export type Lexer = (text: string) => Token[];
+
+/** marked's lexer, once loaded; undefined before. */
+export const MarkdownLexer = createContext<Lexer | undefined>(undefined);
+
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const tokens = useMemo(() => marked.lexer(text), [text]);
+  const lexer = useContext(MarkdownLexer);
+  const tokens = useMemo(() => lexer?.(text), [lexer, text]);
+  if (!tokens) return <Text color={PROSE}>{visible(text)}</Text>;
   return <Box flexDirection="column">{blocks(tokens)}</Box>;
 });
 

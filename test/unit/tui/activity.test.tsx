@@ -1,7 +1,7 @@
 /** What runs now: a spinner with elapsed time per tool, MCP progress as a bar, queued messages. */
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Activity, elapsed, progressBar } from '../../../src/tui/components/Activity.js';
+import { Activity, elapsed, progressBar, queuedLine } from '../../../src/tui/components/Activity.js';
 import { plain } from './helpers.js';
 
 const rendered: Array<{ unmount(): void }> = [];
@@ -48,6 +48,14 @@ describe('Activity', () => {
   it('says thinking while the model works, and nothing while a question waits', () => {
     expect(frame({})).toMatch(/thinking… 2\.5s/);
     expect(frame({ waitingForAnswer: true, tools: [{ callId: 'c', name: 'x', startedAt: 0 }] })).toBe('');
+  });
+
+  it('shows a long queued message as one short row: its first line, cut, and the count of the rest', () => {
+    const pasted = Array.from({ length: 5000 }, (_, i) => `pasted line ${i}`).join('\n');
+    const text = frame({ queued: [pasted] });
+    expect(text).toContain('queued › pasted line 0 (+4999 more lines)');
+    expect(text).not.toContain('pasted line 1');
+    expect(queuedLine('x'.repeat(500))).toBe(`queued › ${'x'.repeat(119)}…`);
   });
 
   it('lists messages queued behind the running turn', () => {

@@ -15,7 +15,7 @@ import { Transcript } from '../../../src/tui/components/Transcript.js';
 import type { FormView } from '../../../src/tui/elicitor.js';
 import { panelRows } from '../../../src/tui/panel-lines.js';
 import type { Entry, LineKind } from '../../../src/tui/types.js';
-import { colourOf, panelData, plain } from './helpers.js';
+import { colourOf, panelData, plain, withMarkdown } from './helpers.js';
 
 vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 function frame(node: ReactElement): string {
-  const instance = render(node);
+  const instance = render(withMarkdown(node));
   rendered.push(instance);
   return instance.lastFrame() ?? '';
 }

@@ -3,12 +3,20 @@
  * calls, and a reader for the foreground colour a piece of text was drawn in.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { marked } from 'marked';
+import { createElement, type ReactElement } from 'react';
 import { PANEL_ORDER, type PanelRow } from '../../../src/extensions/types.js';
 import type { ServerState, ServerStatus } from '../../../src/mcp/status.js';
 import type { ApprovalAnswer } from '../../../src/permissions/types.js';
+import { MarkdownLexer } from '../../../src/tui/components/Markdown.js';
 import { InputHistory } from '../../../src/tui/history.js';
 import type { KeyTarget } from '../../../src/tui/key-actions.js';
 import type { PanelData, SessionSnapshot } from '../../../src/tui/types.js';
+
+/** `node` with marked's lexer provided, as mount.tsx provides it once loaded. */
+export function withMarkdown(node: ReactElement): ReactElement {
+  return createElement(MarkdownLexer.Provider, { value: (text: string) => marked.lexer(text) }, node);
+}
 
 /** Panel data with the rows the extensions contribute (session, instructions, MCP) given by value. */
 export function panelData(

@@ -13,7 +13,7 @@ import { pagerMove } from '../../../src/tui/components/Screen.js';
 import { Transcript } from '../../../src/tui/components/Transcript.js';
 import { BlockSplitter } from '../../../src/tui/markdown-blocks.js';
 import { TranscriptStore } from '../../../src/tui/transcript-store.js';
-import { plain } from './helpers.js';
+import { plain, withMarkdown } from './helpers.js';
 
 const rendered: Array<{ unmount(): void }> = [];
 afterEach(() => {
@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 function frameOf(node: React.ReactElement): string {
-  const instance = render(node);
+  const instance = render(withMarkdown(node));
   rendered.push(instance);
   return plain(instance.lastFrame());
 }

@@ -11,7 +11,7 @@ import { Transcript } from '../../../src/tui/components/Transcript.js';
 import { TranscriptStore } from '../../../src/tui/transcript-store.js';
 import { TurnView } from '../../../src/tui/turn-view.js';
 import type { Entry } from '../../../src/tui/types.js';
-import { colourOf, connected, plain, status } from './helpers.js';
+import { colourOf, connected, plain, status, withMarkdown } from './helpers.js';
 
 vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 function frameOf(entries: readonly Entry[], scroll = 0): string {
-  const instance = render(<Transcript entries={entries} scroll={scroll} />);
+  const instance = render(withMarkdown(<Transcript entries={entries} scroll={scroll} />));
   rendered.push(instance);
   return instance.lastFrame() ?? '';
 }
@@ -58,6 +58,14 @@ describe('Transcript', () => {
     expect(colourOf(frame, '[Calling tool mcp_demo_dice')).toBe('yellow');
     expect(colourOf(frame, 'waiting for MCP servers')).toBe('gray');
     expect(colourOf(frame, 'OPENAI_API_KEY')).toBe('red');
+  });
+
+  it('shows model text plain (escaped) until the Markdown lexer is there', () => {
+    const entries = storeWith((store) => store.modelText('Here is **bold**\u001b[2J and `code`'));
+    const instance = render(<Transcript entries={entries} scroll={0} />);
+    rendered.push(instance);
+    const text = plain(instance.lastFrame() ?? '');
+    expect(text).toContain('Here is **bold**^[[2J and `code`');
   });
 
   it('renders model Markdown: code block without fences, lists, emphasis, inline code', () => {

@@ -1,0 +1,30 @@
+/**
+ * The chat face chooser: print mode for `-p` or when stdin/stdout is not a terminal (never draw a
+ * UI into a pipe), otherwise the interactive TUI. Imports neither face up front: print mode never
+ * loads Ink, and the TUI draws its first frame before the app's modules load (it is handed a
+ * `createApp` that imports them when called).
+ */
+import path from 'node:path';
+import { cleanupWithin, withProcessScope } from './process-scope.js';
+import type { ChatOptions, CliIO } from './program.js';
+
+export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
+  const interactive = options.print === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
+  if (!interactive) return (await import('./run-chat.js')).runChat(options, io);
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const { runTui } = await import('../tui/run-tui.js');
+  return runTui({
+    io,
+    cwd,
+    trustFlag: options.trust === true,
+    withScope: (body) => withProcessScope(io.stderr, body),
+    cleanupWithin: (work) => cleanupWithin(work),
+    createApp: async (face) => {
+      const [{ createApp }, { flagOptions }] = await Promise.all([
+        import('../app/create-app.js'),
+        import('./flag-options.js'),
+      ]);
+      return createApp({ ...flagOptions(cwd, options, io), ...face });
+    },
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * What every face passes to createApp from the command line. Apart from the faces: the TUI loads
+ * it with the app, after its first frame, without print mode.
+ */
+import type { AppOptions } from '../app/create-app.js';
+import { mcpConfigFlags } from '../app/create-mcp.js';
+import type { ChatOptions, CliIO } from './program.js';
+
+export function flagOptions(
+  cwd: string,
+  options: ChatOptions,
+  io: CliIO,
+): Pick<
+  AppOptions,
+  | 'cwd'
+  | 'env'
+  | 'model'
+  | 'baseURL'
+  | 'allow'
+  | 'deny'
+  | 'allowProtected'
+  | 'session'
+  | 'skills'
+  | 'mcpConfig'
+> {
+  return {
+    cwd,
+    env: io.env,
+    model: options.model,
+    baseURL: options.baseUrl,
+    allow: options.allow,
+    deny: options.deny,
+    allowProtected: options.allowProtected,
+    skills: options.skill,
+    mcpConfig: mcpConfigFlags(options),
+    session:
+      options.resume !== undefined
+        ? { kind: 'resume', id: options.resume }
+        : options.continue
+          ? { kind: 'continue' }
+          : { kind: 'new' },
+  };
+}

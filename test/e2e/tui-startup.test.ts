@@ -1,0 +1,84 @@
+/**
+ * The TUI's first frame comes before the app (issue 18): the input line and the panel are drawn
+ * before createApp's modules load, and what the person does meanwhile counts. The built CLI runs
+ * with the module watch hook (test/fixtures/modules/watch.mjs) holding back `diff`, a package only
+ * the app's module graph (its built-in tools) loads, until the test opens the gate.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './harness.js';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
+
+const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
+
+const fx = tuiFixture();
+
+const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';
+const logFile = () => path.join(fx.project.home, 'modules.log');
+const gateFile = () => path.join(fx.project.home, 'open-diff');
+const loaded = (): string[] =>
+  existsSync(logFile()) ? readFileSync(logFile(), 'utf8').split('\n').filter(Boolean) : [];
+
+/** Starts the TUI with the app's module graph held back at `diff`. */
+function startHeld(): PtySession {
+  return fx.start({
+    env: {
+      NODE_OPTIONS: `--import=${WATCH}`,
+      MODULE_LOG: logFile(),
+      MODULE_GATE: `diff=${gateFile()}`,
+    },
+  });
+}
+
+/** The first frame: the input line, and the panel saying the app is starting. */
+async function firstFrame(tui: PtySession): Promise<void> {
+  await tui.waitUntil(
+    (screen) => inputLine(tui).startsWith('›') && screen.includes('Model starting…'),
+    'the input line and the starting panel',
+  );
+}
+
+describe('the TUI draws before the app is built', () => {
+  it('keys typed while the app loads stay in the input line; a line sent is answered once it is up', async () => {
+    const tui = startHeld();
+    await firstFrame(tui);
+    expect(loaded()).toContain('ink');
+    expect(tui.screen()).toContain('GeekAgent — MCP-first terminal agent');
+
+    tui.send('hello there');
+    await tui.waitUntil(() => inputLine(tui).startsWith('› hello there'), 'the typed text in the input line');
+    tui.send(KEYS.enter);
+    await tui.waitFor('queued › hello there');
+    expect(fx.fake.requests).toHaveLength(0);
+
+    fx.fake.push({ text: 'answered once the app was up' });
+    await writeFile(gateFile(), '');
+    await tui.waitFor('answered once the app was up', 20_000);
+    await tui.waitFor('Model fake-model');
+    expect(tui.screen()).not.toContain('queued ›');
+    const sent = fx.fake.requests[0]?.body.messages.at(-1);
+    expect(sent?.content).toBe('hello there');
+  });
+
+  it('↑ recalls the project history from the first frame, before the app is built', async () => {
+    await mkdir(path.join(fx.project.dir, '.geekagent'), { recursive: true });
+    await writeFile(path.join(fx.project.dir, '.geekagent', 'history'), '"an earlier question"\n');
+    const tui = startHeld();
+    await firstFrame(tui);
+    tui.send(KEYS.up);
+    await tui.waitUntil(() => inputLine(tui).startsWith('› an earlier question'), 'the recalled input');
+    expect(loaded()).not.toContain('openai');
+  });
+
+  it('Ctrl+C while the app is still loading leaves: terminal restored, bye, exit code 0', async () => {
+    const tui = startHeld();
+    await firstFrame(tui);
+    tui.send(KEYS.ctrlC);
+    await tui.waitFor(/^bye$/m);
+    expect(await tui.exited()).toBe(0);
+    // The alternate screen is gone: the first frame is not what the terminal shows.
+    expect(tui.screen()).not.toContain('Model starting…');
+  });
+});
