@@ -149,6 +149,44 @@ const fixedReactBuild = {
   },
 };
 
+/**
+ * Our schemas use zod's tree-shakable `zod/mini` (src/util/schema.ts); the MCP SDK uses the
+ * classic API (and zod v3). Shared, zod's whole core would sit in a chunk that every run loads,
+ * as the SDK's half needs it all. So the SDK gets a copy of its own (its zod imports resolve into
+ * a separate namespace): a run without servers compiles only the parts our schemas use, and the
+ * first server connect loads the SDK's copy with the SDK. zod works across copies (its checks are
+ * structural: `_zod` traits, not one class identity).
+ */
+const SDK_ZOD = 'sdk-zod';
+const separateSdkZod = {
+  name: 'separate-sdk-zod',
+  setup(build) {
+    const isZod = (file) => /[\\/]node_modules[\\/]zod[\\/]/.test(file);
+    const inSdk = (file) => /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(file);
+    const resolveInto = async (args) => {
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { [SDK_ZOD]: true },
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return isZod(resolved.path) ? { path: resolved.path, namespace: SDK_ZOD } : resolved;
+    };
+    build.onResolve({ filter: /^zod(\/|$)/ }, (args) =>
+      args.pluginData?.[SDK_ZOD] || !inSdk(args.importer) ? undefined : resolveInto(args),
+    );
+    build.onResolve({ filter: /.*/, namespace: SDK_ZOD }, (args) =>
+      args.pluginData?.[SDK_ZOD] ? undefined : resolveInto(args),
+    );
+    build.onLoad({ filter: /.*/, namespace: SDK_ZOD }, (args) => ({
+      contents: readFileSync(args.path, 'utf8'),
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
   outdir,
@@ -171,13 +209,20 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
-  plugins: [englishOnlyZod, quickEmojiCheck, yogaWithoutFetch, fixedReactBuild, sameStylesFirst],
+  plugins: [
+    separateSdkZod,
+    englishOnlyZod,
+    quickEmojiCheck,
+    yogaWithoutFetch,
+    fixedReactBuild,
+    sameStylesFirst,
+  ],
   // Half the bytes to read and parse at every start (measured: `-p` to first request ~10% sooner).
   // Short local names pay too (~20 ms of CPU before the first request, against whitespace and
   // syntax minifying alone). Names are not kept (esbuild's keepNames wraps every function in a
-  // call at load); the one class name that showed, the SDK's User-Agent, is set explicitly. The maps (not read at run time) give stacks
-  // their names back (`node --enable-source-maps`); GEEKAGENT_UNMINIFIED=1 builds a readable bundle
-  // for profiling.
+  // call at load); the one class name that showed, the SDK's User-Agent, is set explicitly. The
+  // maps (not read at run time) give stacks their names back (`node --enable-source-maps`);
+  // GEEKAGENT_UNMINIFIED=1 builds a readable bundle for profiling.
   minify: process.env.GEEKAGENT_UNMINIFIED !== '1',
   sourcemap: true,
   logLevel: 'warning',

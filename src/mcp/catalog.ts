@@ -4,7 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from '../util/schema.js';
 import type { McpServerDefinition } from './config.js';
 import { nameServerTools } from './naming.js';
 import type { McpToolInfo } from './status.js';
@@ -21,13 +21,13 @@ const MAX_PAGES = 100;
  */
 const LenientToolSchema = z.looseObject({
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.unknown().optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  inputSchema: z.optional(z.unknown()),
 });
 const LenientToolsPage = z.looseObject({
   tools: z.array(z.unknown()),
-  nextCursor: z.string().optional(),
+  nextCursor: z.optional(z.string()),
 });
 
 export type ListedTool = z.infer<typeof LenientToolSchema>;

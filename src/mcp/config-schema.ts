@@ -2,8 +2,9 @@
  * The shape of one `mcpServers` entry in mcp.json: a zod schema per transport, and the check that
  * turns a raw entry into a typed one or a message naming the file and JSON path of the problem.
  */
-import { z } from 'zod';
-import { describeSchemaError, jsonPath } from '../util/json-file.js';
+
+import { describeSchemaError, jsonPath, type SchemaError } from '../util/json-file.js';
+import * as z from '../util/schema.js';
 import { hasVariableReference } from './expand-vars.js';
 
 /** Node's timers take at most 2^31-1 ms; a bigger delay silently fires after 1 ms. */
@@ -19,116 +20,159 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T) {
 }
 
 /**
- * The entry schemas, built on first use: constructing them costs a start tens of milliseconds
- * (zod builds every check eagerly), which a run without any mcp.json need not pay.
+ * The entry schemas, built on first use: constructing them costs a start milliseconds (zod builds
+ * every check eagerly), which a run without any mcp.json need not pay. Descriptions go to zod's
+ * registry (`z.globalRegistry.get(schema)?.description`) and document each key.
  */
 function buildEntrySchemas() {
+  const described = <T extends z.ZodMiniType>(schema: T, what: string): T => schema.check(z.describe(what));
   const positiveMs = (what: string) =>
-    z
-      .int('expected a whole number of milliseconds')
-      .min(1, 'must be at least 1 (milliseconds)')
-      .max(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS} (milliseconds, about 24.8 days)`)
-      .describe(what);
-  const toolPatterns = (what: string) => z.array(z.string()).describe(what);
+    described(
+      z
+        .int('expected a whole number of milliseconds')
+        .check(
+          z.minimum(1, 'must be at least 1 (milliseconds)'),
+          z.maximum(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS} (milliseconds, about 24.8 days)`),
+        ),
+      what,
+    );
+  const toolPatterns = (what: string) => described(z.array(z.string()), what);
 
   const commonShape = {
-    timeout: positiveMs('Milliseconds to wait for each request to the server (default 10000).').optional(),
-    startupTimeout: positiveMs(
-      'Milliseconds to wait for the server to start and answer initialize (default 30000).',
-    ).optional(),
-    disabled: z.boolean().describe('Keep the entry but do not connect to the server.').optional(),
-    startup: z
-      .enum(['lazy', 'eager'])
-      .describe(
+    timeout: z.optional(positiveMs('Milliseconds to wait for each request to the server (default 10000).')),
+    startupTimeout: z.optional(
+      positiveMs('Milliseconds to wait for the server to start and answer initialize (default 30000).'),
+    ),
+    disabled: z.optional(described(z.boolean(), 'Keep the entry but do not connect to the server.')),
+    startup: z.optional(
+      described(
+        z.enum(['lazy', 'eager']),
         'lazy (default): once its tools are cached, start the server only when one of them is called; eager: start it with the agent.',
-      )
-      .optional(),
-    includeTools: toolPatterns(
-      'Only these server tools (server-side names; `*` matches any run of characters).',
-    ).optional(),
-    excludeTools: toolPatterns(
-      'Hide these server tools (applied after includeTools; `*` patterns).',
-    ).optional(),
-    maxResultTokens: z
-      .int('expected a whole number of tokens')
-      .min(1, 'must be at least 1')
-      .max(MAX_RESULT_TOKENS, `must be at most ${MAX_RESULT_TOKENS}`)
-      .describe('Cut tool results above about this many tokens (default 25000).')
-      .optional(),
+      ),
+    ),
+    includeTools: z.optional(
+      toolPatterns('Only these server tools (server-side names; `*` matches any run of characters).'),
+    ),
+    excludeTools: z.optional(
+      toolPatterns('Hide these server tools (applied after includeTools; `*` patterns).'),
+    ),
+    maxResultTokens: z.optional(
+      described(
+        z
+          .int('expected a whole number of tokens')
+          .check(
+            z.minimum(1, 'must be at least 1'),
+            z.maximum(MAX_RESULT_TOKENS, `must be at most ${MAX_RESULT_TOKENS}`),
+          ),
+        'Cut tool results above about this many tokens (default 25000).',
+      ),
+    ),
   };
 
-  const stdio = strict({
-    type: z.literal('stdio').describe('A local server started as a subprocess (the default).').optional(),
-    command: z
-      .string()
-      .min(1, 'command must not be empty')
-      .describe('Executable to start; environment variables expanded.'),
-    args: z.array(z.string()).describe('Arguments; environment variables expanded.').optional(),
-    env: z
-      .record(z.string(), z.string())
-      .describe('Extra environment variables for the server (variables in values expanded).')
-      .optional(),
-    cwd: z
-      .string()
-      .describe('Working directory; relative to the project (project file) or home (user file).')
-      .optional(),
-    ...commonShape,
-  }).describe('A stdio MCP server: GeekAgent spawns it and speaks JSON-RPC over its stdin/stdout.');
+  const stdio = described(
+    strict({
+      type: z.optional(
+        described(z.literal('stdio'), 'A local server started as a subprocess (the default).'),
+      ),
+      command: described(
+        z.string().check(z.minLength(1, 'command must not be empty')),
+        'Executable to start; environment variables expanded.',
+      ),
+      args: z.optional(described(z.array(z.string()), 'Arguments; environment variables expanded.')),
+      env: z.optional(
+        described(
+          z.record(z.string(), z.string()),
+          'Extra environment variables for the server (variables in values expanded).',
+        ),
+      ),
+      cwd: z.optional(
+        described(
+          z.string(),
+          'Working directory; relative to the project (project file) or home (user file).',
+        ),
+      ),
+      ...commonShape,
+    }),
+    'A stdio MCP server: GeekAgent spawns it and speaks JSON-RPC over its stdin/stdout.',
+  );
 
-  const oauth = strict({
-    clientId: z
-      .string()
-      .describe('Pre-registered OAuth client id (otherwise dynamic registration).')
-      .optional(),
-    clientSecret: z
-      .string()
-      .describe('Client secret for confidential clients; environment variables expanded.')
-      .optional(),
-    scopes: z.array(z.string()).describe('Scopes to request.').optional(),
-    callbackPort: z
-      .int()
-      .min(1)
-      .max(65535)
-      .describe('Local port for the OAuth redirect (default: any free port).')
-      .optional(),
-    clientMetadataUrl: z
-      .string()
-      .describe('HTTPS URL of a client ID metadata document, used as client_id where the server supports it.')
-      .optional(),
-    grant: z
-      .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
-      .describe(
-        'How to get tokens: a browser login (default), machine credentials, or an enterprise IdP token.',
-      )
-      .optional(),
-    privateKey: z
-      .string()
-      .describe('PEM private key for private_key_jwt client authentication (client_credentials); use ${VAR}.')
-      .optional(),
-    signingAlgorithm: z.string().describe('JWS algorithm for privateKey (default ES256).').optional(),
-    idp: strict({
-      tokenEndpoint: z.string().describe('The enterprise IdP token endpoint (RFC 8693 token exchange).'),
-      clientId: z.string().describe('Our client id at the IdP.'),
-      idToken: z.string().describe('The ID token to exchange; use ${VAR}.'),
-    })
-      .describe('Cross-app access (SEP-990): exchange an IdP ID token for an authorization grant.')
-      .optional(),
-  }).describe('OAuth settings for a remote server.');
+  const oauth = described(
+    strict({
+      clientId: z.optional(
+        described(z.string(), 'Pre-registered OAuth client id (otherwise dynamic registration).'),
+      ),
+      clientSecret: z.optional(
+        described(z.string(), 'Client secret for confidential clients; environment variables expanded.'),
+      ),
+      scopes: z.optional(described(z.array(z.string()), 'Scopes to request.')),
+      callbackPort: z.optional(
+        described(
+          z.int().check(z.minimum(1), z.maximum(65535)),
+          'Local port for the OAuth redirect (default: any free port).',
+        ),
+      ),
+      clientMetadataUrl: z.optional(
+        described(
+          z.string(),
+          'HTTPS URL of a client ID metadata document, used as client_id where the server supports it.',
+        ),
+      ),
+      grant: z.optional(
+        described(
+          z.enum(['authorization_code', 'client_credentials', 'cross_app_access']),
+          'How to get tokens: a browser login (default), machine credentials, or an enterprise IdP token.',
+        ),
+      ),
+      privateKey: z.optional(
+        described(
+          z.string(),
+          'PEM private key for private_key_jwt client authentication (client_credentials); use ${VAR}.',
+        ),
+      ),
+      signingAlgorithm: z.optional(described(z.string(), 'JWS algorithm for privateKey (default ES256).')),
+      idp: z.optional(
+        described(
+          strict({
+            tokenEndpoint: described(
+              z.string(),
+              'The enterprise IdP token endpoint (RFC 8693 token exchange).',
+            ),
+            clientId: described(z.string(), 'Our client id at the IdP.'),
+            idToken: described(z.string(), 'The ID token to exchange; use ${VAR}.'),
+          }),
+          'Cross-app access (SEP-990): exchange an IdP ID token for an authorization grant.',
+        ),
+      ),
+    }),
+    'OAuth settings for a remote server.',
+  );
 
-  const remote = strict({
-    type: z.enum(['http', 'sse']).describe('Streamable HTTP, or the older HTTP+SSE transport.'),
-    url: z
-      .string()
-      // A URL built from `${VAR}` can only be checked once expanded; the loader does that.
-      .refine((url) => hasVariableReference(url) || isHttpUrl(url), 'expected an http:// or https:// URL')
-      .describe('Server endpoint; environment variables expanded.'),
-    headers: z
-      .record(z.string(), z.string())
-      .describe('Extra HTTP headers, e.g. Authorization (variables in values expanded).')
-      .optional(),
-    oauth: oauth.optional(),
-    ...commonShape,
-  }).describe('A remote MCP server reached over HTTP.');
+  const remote = described(
+    strict({
+      type: described(z.enum(['http', 'sse']), 'Streamable HTTP, or the older HTTP+SSE transport.'),
+      url: described(
+        z
+          .string()
+          // A URL built from `${VAR}` can only be checked once expanded; the loader does that.
+          .check(
+            z.refine(
+              (url) => hasVariableReference(url) || isHttpUrl(url),
+              'expected an http:// or https:// URL',
+            ),
+          ),
+        'Server endpoint; environment variables expanded.',
+      ),
+      headers: z.optional(
+        described(
+          z.record(z.string(), z.string()),
+          'Extra HTTP headers, e.g. Authorization (variables in values expanded).',
+        ),
+      ),
+      oauth: z.optional(oauth),
+      ...commonShape,
+    }),
+    'A remote MCP server reached over HTTP.',
+  );
   return { stdio, oauth, remote };
 }
 
@@ -213,9 +257,9 @@ function withoutCommentKeys(entry: Record<string, unknown>): Record<string, unkn
 
 /** zod reports all unknown keys as one issue at the parent; one issue per key points at the typo. */
 function explainUnknownKeys(
-  error: z.ZodError,
+  error: SchemaError,
   knownAt: (where: readonly PropertyKey[]) => string[],
-): z.ZodError {
+): SchemaError {
   const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] => {
     if (issue.code !== 'unrecognized_keys') return [issue];
     const known = knownAt(issue.path);
@@ -225,7 +269,7 @@ function explainUnknownKeys(
       message: unknownKeyMessage(key, known),
     }));
   });
-  return new z.ZodError(issues);
+  return { issues };
 }
 
 function unknownKeyMessage(key: string, known: readonly string[]): string {

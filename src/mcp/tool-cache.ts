@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { writeJsonFileAtomic } from '../util/json-file.js';
+import * as z from '../util/schema.js';
 import { readStateFile } from '../util/state-dir.js';
 import type { ListedTool } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
@@ -31,9 +31,9 @@ const CacheFileSchema = z.object({
   tools: z.array(
     z.looseObject({
       name: z.string(),
-      title: z.string().optional(),
-      description: z.string().optional(),
-      inputSchema: z.unknown().optional(),
+      title: z.optional(z.string()),
+      description: z.optional(z.string()),
+      inputSchema: z.optional(z.unknown()),
     }),
   ),
   resources: z.boolean(),

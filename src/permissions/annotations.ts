@@ -8,7 +8,7 @@
  * against tool rules is the policy store's (policy.ts): an explicit tool rule beats an annotation
  * rule, and a deny in any layer still beats every allow.
  */
-import { z } from 'zod';
+import * as z from '../util/schema.js';
 import { CompiledRules, compareSpecificity, type RuleHit, type RuleHits } from './rules.js';
 import type { Policy } from './types.js';
 

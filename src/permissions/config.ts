@@ -6,9 +6,9 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import * as z from '../util/schema.js';
 import { type AnnotationRules, annotationRulesSchema } from './annotations.js';
 import { BUILTIN_POLICIES } from './defaults.js';
 import { parseAllowEntry } from './network.js';
@@ -33,21 +33,23 @@ export interface PermissionConfig {
 
 /** Loose at the top level: later features add their own keys to the same file. */
 export const permissionFileSchema = z.looseObject({
-  root: z.string().optional(),
-  tools: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
-  annotations: annotationRulesSchema.optional(),
-  fetch: z
-    .looseObject({
-      allowHosts: z
-        .array(
-          z.string().superRefine((entry, ctx) => {
-            const parsed = parseAllowEntry(entry);
-            if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
-          }),
-        )
-        .optional(),
-    })
-    .optional(),
+  root: z.optional(z.string()),
+  tools: z.optional(z.record(z.string(), z.enum(['allow', 'ask', 'deny']))),
+  annotations: z.optional(annotationRulesSchema),
+  fetch: z.optional(
+    z.looseObject({
+      allowHosts: z.optional(
+        z.array(
+          z.string().check(
+            z.superRefine((entry, ctx) => {
+              const parsed = parseAllowEntry(entry);
+              if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+            }),
+          ),
+        ),
+      ),
+    }),
+  ),
 });
 
 type PermissionFile = z.infer<typeof permissionFileSchema>;

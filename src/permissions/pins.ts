@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { z } from 'zod';
 import { withFileLock } from '../util/file-lock.js';
 import { describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import * as z from '../util/schema.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { canonicalJson, describeDefinitionChanges, type ToolDefinition } from './pin-diff.js';
 
@@ -26,10 +26,10 @@ export type PinCheck = { state: 'unpinned' } | { state: 'same' } | { state: 'cha
 
 const definitionSchema = z.object({
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.unknown().optional(),
-  annotations: z.unknown().optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  inputSchema: z.optional(z.unknown()),
+  annotations: z.optional(z.unknown()),
 });
 const recordSchema = z.object({
   server: z.string(),

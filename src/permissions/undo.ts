@@ -6,9 +6,9 @@
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import type { PathSandbox, UndoRecorder } from '../tools/types.js';
 import { ConfigError, parseJsonText, writeJsonFileAtomic } from '../util/json-file.js';
+import * as z from '../util/schema.js';
 import { readStateFile } from '../util/state-dir.js';
 import { visible } from '../util/terminal-text.js';
 import { removeInRoot, writeInRoot } from './root-files.js';
@@ -37,8 +37,8 @@ function buildUndoFileSchema() {
   return z.object({
     entries: z.array(
       z.object({
-        path: z.string().refine((value) => path.isAbsolute(value), 'expected an absolute path'),
-        previous: z.string().nullable(),
+        path: z.string().check(z.refine((value) => path.isAbsolute(value), 'expected an absolute path')),
+        previous: z.nullable(z.string()),
         at: z.string(),
       }),
     ),

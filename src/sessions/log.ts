@@ -5,11 +5,12 @@
  * rebuilds the conversation; a line that does not parse (the torn last line of a killed run) is
  * skipped and counted, never fatal.
  */
-import { z } from 'zod';
+
 import type { ConversationChange, ConversationState, UsageBasis } from '../agent/conversation.js';
 import type { HistoryMessage } from '../agent/history.js';
 import { messagesChars, observedRatio } from '../agent/tokens.js';
 import type { Usage } from '../providers/messages.js';
+import * as z from '../util/schema.js';
 
 export const LOG_VERSION = 1;
 
@@ -45,8 +46,8 @@ function buildLogSchemas() {
       id: z.string(),
       role: z.literal('assistant'),
       text: z.string(),
-      toolCalls: z.array(toolCall).optional(),
-      reasoning: z.string().optional(),
+      toolCalls: z.optional(z.array(toolCall)),
+      reasoning: z.optional(z.string()),
     }),
     z.object({
       id: z.string(),
@@ -54,13 +55,13 @@ function buildLogSchemas() {
       callId: z.string(),
       name: z.string(),
       output: z.union([z.string(), z.array(contentPart)]),
-      isError: z.boolean().optional(),
+      isError: z.optional(z.boolean()),
     }),
   ]);
 
   const eventSchema = z.discriminatedUnion('type', [
     z.object({ type: z.literal('append'), message: messageSchema }),
-    z.object({ type: z.literal('truncate'), after: z.string().nullable() }),
+    z.object({ type: z.literal('truncate'), after: z.nullable(z.string()) }),
     z.object({
       type: z.literal('replace'),
       from: z.string(),
@@ -72,7 +73,7 @@ function buildLogSchemas() {
       type: z.literal('usage'),
       usage: usageSchema,
       requestChars: z.number(),
-      afterId: z.string().nullable().optional(),
+      afterId: z.optional(z.nullable(z.string())),
     }),
     z.object({ type: z.literal('state'), key: z.string(), value: z.unknown() }),
   ]);

@@ -7,9 +7,9 @@
  */
 import { link, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { withFileLock } from '../util/file-lock.js';
 import { readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import * as z from '../util/schema.js';
 import { checkId, ensureSessionsDir, randomId, SessionError, sessionFile, sessionsDir } from './files.js';
 import { type Replayed, replay } from './log.js';
 
@@ -31,7 +31,7 @@ const entrySchema = z.object({
 });
 const indexSchema = z.object({
   version: z.literal(1),
-  legacyImported: z.boolean().optional(),
+  legacyImported: z.optional(z.boolean()),
   sessions: z.record(z.string(), entrySchema),
 });
 type IndexEntry = z.infer<typeof entrySchema>;

@@ -7,11 +7,11 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { z } from 'zod';
 import { userStateDir } from '../config/paths.js';
 import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-file.js';
 import { writeFileAtomic } from '../util/safe-write.js';
+import * as z from '../util/schema.js';
 import {
   agentText,
   allowText,

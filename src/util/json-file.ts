@@ -5,8 +5,13 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { type ParseError, type ParseErrorCode, parseTree, printParseErrorCode } from 'jsonc-parser';
-import type { z } from 'zod';
 import { writeFileAtomic } from './safe-write.js';
+import type * as z from './schema.js';
+
+/** What a failed parse reports (a zod error, or issues rewritten from one). */
+export interface SchemaError {
+  issues: readonly z.core.$ZodIssue[];
+}
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -89,7 +94,7 @@ export function jsonPath(pathParts: readonly PropertyKey[]): string {
 /** One line per issue: `<file>: at <json path>: <message>`. */
 export function describeSchemaError(
   file: string,
-  error: z.ZodError,
+  error: SchemaError,
   prefix: readonly PropertyKey[] = [],
 ): string {
   return error.issues

@@ -12,6 +12,7 @@ import {
 import { entrySchemas } from '../../../src/mcp/config-schema.js';
 import { toolIncluded } from '../../../src/mcp/tool-filter.js';
 import { ConfigError } from '../../../src/util/json-file.js';
+import * as z from '../../../src/util/schema.js';
 
 describe('MCP config', () => {
   let base: string;
@@ -354,7 +355,7 @@ describe('MCP config', () => {
   });
 
   it('documents the entry schema', () => {
-    expect(entrySchemas().stdio.description).toMatch(/stdio/);
-    expect(entrySchemas().stdio.shape.command.description).toBeTruthy();
+    expect(z.globalRegistry.get(entrySchemas().stdio)?.description).toMatch(/stdio/);
+    expect(z.globalRegistry.get(entrySchemas().stdio.shape.command)?.description).toBeTruthy();
   });
 });
