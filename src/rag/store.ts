@@ -78,6 +78,8 @@ export class RagStore {
   private readonly records = new Map<string, StoredChunk[]>();
   private writer: SegmentWriter | undefined;
   private notes: string[] = [];
+  /** True while this store runs a change under the lock (`changing`). */
+  private holdsLock = false;
 
   constructor(private readonly projectDir: string) {}
 
@@ -224,6 +226,7 @@ export class RagStore {
         void utimes(`${lock}.lock`, now, now).catch(() => undefined);
       }, LOCK_TOUCH_MS);
       touch.unref();
+      this.holdsLock = true;
       try {
         this.loaded = false;
         await this.load();
@@ -232,6 +235,7 @@ export class RagStore {
         if (changed || this.format === 1) await this.save();
         return value;
       } finally {
+        this.holdsLock = false;
         clearInterval(touch);
         // A failed add leaves its written segments unnamed: the next save deletes them.
         await this.writer?.settle();
@@ -352,10 +356,19 @@ export class RagStore {
     return rewrite;
   }
 
-  /** The described system's `.geekagent/rag/index.json`: each source indexed afresh, once. */
+  /**
+   * The described system's `.geekagent/rag/index.json`: each source indexed afresh, once. Under
+   * the lock: a search in another agent may be importing the same file at the same moment; whoever
+   * comes second finds the store it wrote.
+   */
   private async importDescribed(): Promise<void> {
     const texts = await readDescribedIndex(this.file());
     if (texts === undefined) return;
+    if (!this.holdsLock) {
+      // A change with nothing to do: its load (under the lock) imports when still needed.
+      await this.changing(async () => ({ value: undefined, changed: false }));
+      return;
+    }
     await ensureStateDir(this.projectDir, 'rag', 'segments');
     this.writer = new SegmentWriter(this.file('segments'));
     try {

@@ -143,4 +143,20 @@ describe('knowledge base storage', () => {
       /index\.bin is damaged \(source 1: bad segment name\)/,
     );
   });
+
+  it("imports the described system's index.json once when two agents open the store at the same moment", async () => {
+    await mkdir(rag(), { recursive: true });
+    await writeFile(
+      rag('index.json'),
+      JSON.stringify([{ source: 'old/guide.md', text: 'Backups run nightly to the cold storage bucket.' }]),
+    );
+    const [a, b] = [new RagStore(root), new RagStore(root)];
+    const [hitsA, hitsB] = await Promise.all([a.search('cold storage'), b.search('cold storage')]);
+    expect(hitsA[0]?.source).toBe('old/guide.md');
+    expect(hitsB[0]?.source).toBe('old/guide.md');
+    // One of them imported (under the lock); the other found the store it wrote.
+    const notes = [...a.takeNotes(), ...b.takeNotes()];
+    expect(notes).toEqual(['imported 1 sources from .geekagent/rag/index.json']);
+    expect(await segments()).toHaveLength(1);
+  });
 });
