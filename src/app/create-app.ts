@@ -258,8 +258,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       conversation,
       session: sessions,
       policies,
-      startServers: (skill) =>
-        startSkillServers({
+      startServers: async (skill) => {
+        // Strict means these servers and no others, as Claude Code's flag: a skill's own too.
+        if (options.mcpConfig?.strict)
+          throw new Error(
+            `the servers of its mcp.json are not started: --strict-mcp-config uses only --mcp-config servers`,
+          );
+        return startSkillServers({
           file: skill.mcpFile,
           skillDir: skill.dir,
           source: skill.source,
@@ -271,7 +276,8 @@ export async function createApp(options: AppOptions): Promise<App> {
           policies,
           acceptsMedia: provider.acceptsMedia,
           redact,
-        }),
+        });
+      },
       initial: options.skills,
     }),
   );

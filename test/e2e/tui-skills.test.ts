@@ -3,7 +3,7 @@
  * their tools and resource tools in the next request (and not limited by the skill's whitelist),
  * stopped — no process left, every tool they brought gone from the model's list — when it is
  * deactivated, or when another session is opened (and back with the session that has it). In the
- * TUI (a real pty) and in print mode with `--skill`.
+ * TUI (a real pty) and in print mode with `--skill`; not under `--strict-mcp-config`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -162,5 +162,22 @@ describe('skill MCP servers', () => {
     expect(toolNames(fake.requests[1]!)).toContain('mcp_sk_lookup');
     const [pid] = startedPids();
     expect(isAlive(pid!)).toBe(false);
+  });
+
+  it("--strict-mcp-config leaves a skill's own servers unstarted, and says why", async () => {
+    fake.push({ text: 'no dice' });
+    const run = await runCli(
+      ['-p', 'roll', '--skill', 'dice', '--strict-mcp-config', '--mcp-config', '{"mcpServers":{}}'],
+      {
+        project,
+        modelUrl: fake.url,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      'skill dice: the servers of its mcp.json are not started: --strict-mcp-config',
+    );
+    expect(toolNames(fake.requests[0]!)).not.toContain('mcp_sk_lookup');
+    expect(startedPids()).toEqual([]);
   });
 });
