@@ -230,10 +230,17 @@ disabled_tools = [
 [mcp_servers.demo]
 command = "node"
 args = ['${DEMO_SERVER}']
+
+[mcp_servers.grep]
+command = "rg"
+args = ["--replace", "\${name}"]
 `,
     );
     const run = await runCli(['mcp', 'import', '--from', 'codex'], { project });
     expect(run.code, run.stderr).toBe(0);
+    // Literal to Codex, a variable to us: reported instead of converted into something else.
+    expect(run.stdout).toContain('  × grep (');
+    expect(run.stdout).toContain('args[1]: "${name}" is literal text to Codex, but GeekAgent would expand');
     expect(await servers(userFile())).toEqual({
       docs: {
         command: 'npx',

@@ -4,10 +4,23 @@
  * `env_vars`, `bearer_token_env_var` and `env_http_headers` name variables, written as `${VAR}`.
  */
 import path from 'node:path';
-import { CannotConvert, type EntryReader, keepAsIs, nonEmpty, nonEmptyRecord } from './convert.js';
+import { CannotConvert, type EntryReader, nonEmpty, nonEmptyRecord, type Translate } from './convert.js';
+import { hasVariableReference } from '../expand-vars.js';
 import { readServersMap } from './servers-map.js';
 import { parseToml } from './toml.js';
 import type { Dialect } from './types.js';
+
+/**
+ * A Codex value is taken literally, while our config expands `${VAR}` in it: such a value would
+ * change meaning (or fail to load when VAR is unset), so the entry is reported, not converted.
+ */
+const literal: Translate = (value, field) => {
+  if (hasVariableReference(value))
+    throw new CannotConvert(
+      `${field}: ${JSON.stringify(value)} is literal text to Codex, but GeekAgent would expand the \${VAR} in it from the environment (add this server by hand)`,
+    );
+  return value;
+};
 
 function seconds(reader: EntryReader, key: string): number | undefined {
   const value = reader.number(key);
@@ -66,7 +79,7 @@ export const codex: Dialect = {
       'codex',
       { ...location, part: 'mcp_servers' },
       parseToml(text).mcp_servers,
-      keepAsIs,
+      literal,
       convertCodex,
     ),
 };
