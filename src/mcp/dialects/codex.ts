@@ -4,8 +4,8 @@
  * `env_vars`, `bearer_token_env_var` and `env_http_headers` name variables, written as `${VAR}`.
  */
 import path from 'node:path';
-import { CannotConvert, type EntryReader, nonEmpty, nonEmptyRecord, type Translate } from './convert.js';
 import { hasVariableReference } from '../expand-vars.js';
+import { CannotConvert, type EntryReader, nonEmpty, nonEmptyRecord, type Translate } from './convert.js';
 import { readServersMap } from './servers-map.js';
 import { parseToml } from './toml.js';
 import type { Dialect } from './types.js';
