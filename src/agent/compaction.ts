@@ -63,8 +63,9 @@ export class Compactor {
   constructor(private readonly options: CompactorOptions) {}
 
   /** A compactor with the same settings and no history (a sub-agent's conversation). */
-  fresh(): Compactor {
-    return new Compactor(this.options);
+  /** A compactor with the same settings (for a sub-agent: its own model and window). */
+  fresh(model: Pick<CompactorOptions, 'provider' | 'contextWindow'>): Compactor {
+    return new Compactor({ ...this.options, ...model });
   }
 
   /** Compact above this many tokens. */

@@ -229,7 +229,7 @@ export async function createApp(options: AppOptions): Promise<App> {
             : new OpenAIChatProvider({ ...settings, model }, { redact }),
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
-        beforeRequestFor: () => extensions.subAgentBeforeRequest(),
+        beforeRequestFor: (provider) => extensions.subAgentBeforeRequest({ provider }),
         transcriptFor: (runId) => sessions.childTranscript(runId),
         transcripts: {
           list: () => sessions.childRuns(),

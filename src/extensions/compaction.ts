@@ -13,11 +13,12 @@ export function compactionExtension(compactor: Compactor, conversation: Conversa
   return {
     name: 'compaction',
     setup(host) {
-      // A sub-agent's conversation has the same window to fit: it is compacted too, by a compactor
-      // of its own (its failures must not stop the main conversation's automatic compaction).
+      // A sub-agent's conversation has a window to fit too: it is compacted by a compactor of its
+      // own (its failures must not stop the main conversation's automatic compaction), against its
+      // model's window and summarised by its model.
       host.hooks.beforeRequest((request) => compactor.beforeRequest(request), {
-        subAgents: () => {
-          const own = compactor.fresh();
+        subAgents: ({ provider }) => {
+          const own = compactor.fresh({ provider, contextWindow: provider.contextWindow });
           return (request) => own.beforeRequest(request);
         },
       });

@@ -12,7 +12,7 @@ import type { Policy } from '../tools/approval.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
-import type { BeforeRequestHook, Extension, ExtensionSetup, PanelRow } from './types.js';
+import type { BeforeRequestHook, Extension, ExtensionSetup, PanelRow, SubAgentScope } from './types.js';
 
 export interface HostDeps {
   registry: ToolRegistry;
@@ -29,7 +29,7 @@ export class ExtensionHost {
   private readonly rewrites: Array<(input: string, turn: TurnScope) => Promise<string>> = [];
   private readonly beforeRequests: BeforeRequestHook[] = [];
   /** Per child run, its before-request hooks (those registered for sub-agents, in order). */
-  private readonly subAgentRequests: Array<() => BeforeRequestHook> = [];
+  private readonly subAgentRequests: Array<(child: SubAgentScope) => BeforeRequestHook> = [];
   private readonly eventListeners: Array<(event: AgentEvent) => void> = [];
   private readonly filters: Array<(tool: Tool) => boolean> = [];
   private readonly reports = new Map<string, () => unknown>();
@@ -81,8 +81,8 @@ export class ExtensionHost {
    * The before-request hooks of one sub-agent run: the ones registered with `subAgents`, in
    * registration order, each with state of its own for this run where it keeps any.
    */
-  subAgentBeforeRequest(): (request: RequestScope) => Promise<void> {
-    const hooks = this.subAgentRequests.map((make) => make());
+  subAgentBeforeRequest(child: SubAgentScope): (request: RequestScope) => Promise<void> {
+    const hooks = this.subAgentRequests.map((make) => make(child));
     return async (request) => {
       for (const hook of hooks) await hook(request);
     };

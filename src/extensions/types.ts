@@ -8,19 +8,26 @@
 import type { AgentEvent } from '../agent/events.js';
 import type { PromptSection, RequestScope, TurnScope } from '../agent/hooks.js';
 import type { SlashCommand } from '../commands/types.js';
+import type { ChatProvider } from '../providers/types.js';
 import type { Policy } from '../tools/approval.js';
 import type { Tool } from '../tools/types.js';
 
 export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
 
+/** What a sub-agent run's hooks may need to know of it. */
+export interface SubAgentScope {
+  /** The model the child talks to (its agent may name another than the main one). */
+  provider: ChatProvider;
+}
+
 export interface BeforeRequestOptions {
   /**
    * Whether the hook also runs before each sub-agent's requests (`request.conversation` is then
    * the child's own): `'same'` for a hook without per-conversation state, a factory for one with
-   * it (called once per child run). Left out: the main agent's requests only — right for a hook
+   * it (called once per child run, with the child's model). Left out: the main agent's requests only — right for a hook
    * that changes shared state from the conversation it sees, which must not see a child's.
    */
-  subAgents?: 'same' | (() => BeforeRequestHook);
+  subAgents?: 'same' | ((child: SubAgentScope) => BeforeRequestHook);
 }
 
 /** One line of the side panel: `label value`; rows are shown in `order`. */

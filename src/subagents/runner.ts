@@ -54,7 +54,7 @@ export interface RunnerDeps {
    * The before-request hooks of one child run (the extensions' that apply to sub-agents: MCP
    * wait, compaction of the child's own conversation, skill servers); none when left out.
    */
-  beforeRequestFor?(): AgentHooks['beforeRequest'];
+  beforeRequestFor?(provider: ChatProvider): AgentHooks['beforeRequest'];
   transcriptFor?(runId: string): TranscriptSink | undefined;
   /** Saved runs of the current session, and one run's transcript as text (`/agents runs|log`). */
   transcripts?: { list(): Promise<string[]>; show(runId: string): Promise<string> };
@@ -100,6 +100,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
   let rounds = 0;
   let usage = emptyUsage();
   const toolCalls: ToolCallOutcome[] = [];
+  const provider = deps.providerFor(definition.model);
   const hooks: AgentHooks = {
     promptSections: async () => [
       {
@@ -108,7 +109,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
       },
     ],
     prepareInput: async (input) => input,
-    beforeRequest: deps.beforeRequestFor?.() ?? (async () => undefined),
+    beforeRequest: deps.beforeRequestFor?.(provider) ?? (async () => undefined),
     onEvent: (event) => {
       if (event.type === 'round_start') {
         rounds = event.round;
@@ -121,7 +122,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
     },
   };
   const agent = new Agent({
-    provider: deps.providerFor(definition.model),
+    provider,
     registry: view,
     executor: deps.executorFor(view, labelled(deps.approver, definition.name)),
     conversation,

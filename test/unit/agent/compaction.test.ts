@@ -82,6 +82,28 @@ const notices = (events: AgentEvent[]) =>
   events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
 
 describe('compaction', () => {
+  it("a sub-agent's compactor sizes with its own model's window and summarises with its model", async () => {
+    const { compactor } = setup();
+    const small = new OpenAIChatProvider({
+      baseURL: fake.url,
+      apiKey: 'k',
+      model: 'small',
+      contextWindow: 500,
+      maxRetries: 0,
+    });
+    const child = compactor.fresh({ provider: small, contextWindow: small.contextWindow });
+    expect(compactor.threshold).toBe(WINDOW * 0.8);
+    expect(child.threshold).toBe(400);
+    const conversation = new Conversation();
+    conversation.history.append({ role: 'user', text: `Remember alpha. ${'a'.repeat(1_200)}` });
+    conversation.history.append({ role: 'assistant', text: `noted ${'n'.repeat(800)}` });
+    conversation.history.append({ role: 'user', text: 'and now?' });
+    fake.push({ text: '## Goals and constraints\nremember alpha' });
+    const outcome = await child.compactNow(conversation, undefined, new AbortController().signal);
+    expect(outcome.kind).toBe('compacted');
+    expect(fake.requests.at(-1)?.body.model).toBe('small');
+  });
+
   it('summarises older turns before a request that would pass the threshold; the newest stays verbatim', async () => {
     const { turn, events, conversation } = setup();
     // The second answer is long: the third request is the first to pass 80% of the window.

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../../src/agent/conversation.js';
 import type { RequestScope } from '../../../src/agent/hooks.js';
 import { ExtensionHost } from '../../../src/extensions/host.js';
+import type { ChatProvider } from '../../../src/providers/types.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 
 function scope(): RequestScope {
@@ -19,6 +20,19 @@ function scope(): RequestScope {
     waiting: () => undefined,
     emit: () => undefined,
   };
+}
+
+/** A provider that is only looked at, never asked. */
+function model(name: string): ChatProvider {
+  return {
+    name: 'test',
+    model: name,
+    contextWindow: 4_000,
+    acceptsMedia: false,
+    complete: async () => {
+      throw new Error('not asked');
+    },
+  } as unknown as ChatProvider;
 }
 
 describe('before-request hooks and sub-agents', () => {
@@ -35,9 +49,9 @@ describe('before-request hooks and sub-agents', () => {
         setup.hooks.beforeRequest(async () => void calls.push('wait'), { subAgents: 'same' });
         setup.hooks.beforeRequest(async () => void calls.push('main-only'));
         setup.hooks.beforeRequest(async () => void calls.push('compact'), {
-          subAgents: () => {
+          subAgents: ({ provider }) => {
             const run = ++made;
-            return async () => void calls.push(`compact#${run}`);
+            return async () => void calls.push(`compact#${run}@${provider.model}`);
           },
         });
       },
@@ -46,12 +60,20 @@ describe('before-request hooks and sub-agents', () => {
     await host.hooks.beforeRequest(scope());
     expect(calls.splice(0)).toEqual(['wait', 'main-only', 'compact']);
 
-    const first = host.subAgentBeforeRequest();
-    const second = host.subAgentBeforeRequest();
+    const first = host.subAgentBeforeRequest({ provider: model('small-model') });
+    const second = host.subAgentBeforeRequest({ provider: model('other-model') });
     await first(scope());
     await first(scope());
     await second(scope());
-    expect(calls).toEqual(['wait', 'compact#1', 'wait', 'compact#1', 'wait', 'compact#2']);
+    // Each run's factory hears its own model (compaction sizes and summarises with it).
+    expect(calls).toEqual([
+      'wait',
+      'compact#1@small-model',
+      'wait',
+      'compact#1@small-model',
+      'wait',
+      'compact#2@other-model',
+    ]);
     expect(made).toBe(2);
   });
 });
