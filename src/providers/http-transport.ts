@@ -4,7 +4,7 @@
  * `Response`. Why not the global fetch: on Node 20 undici's dispatcher (connection pool, llhttp
  * wasm) loads and warms on the first request, ~25 ms of every `geekagent -p` before the request
  * leaves (bench row S1), and each streamed chunk then passed through two web-stream layers.
- * Bodies it does not know (form data, streams) still go through the global fetch.
+ * Bodies it does not know (form data, streams) still go through the global fetch, inspected alike.
  */
 import http from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
@@ -31,14 +31,11 @@ export class HttpTransport {
     inspect?: ChunkInspector,
   ): Promise<Response> {
     const body = init.body ?? undefined;
-    if (
-      input instanceof Request ||
-      !(body === undefined || typeof body === 'string' || body instanceof Uint8Array)
-    )
-      return globalThis.fetch(input, init);
-    const url = new URL(String(input));
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return globalThis.fetch(input, init);
-    const message = await this.#send(url, init, body);
+    const url = input instanceof Request ? undefined : new URL(String(input));
+    const known = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+    if (!url || !known || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      return inspected(await globalThis.fetch(input, init), inspect);
+    const message = await this.#send(url, init, body as string | Uint8Array | undefined);
     return toResponse(message, inspect);
   }
 
@@ -130,4 +127,22 @@ function toResponse(message: http.IncomingMessage, inspect: ChunkInspector | und
     },
   });
   return new Response(body, init);
+}
+
+/** The global fetch's response with `inspect` seeing each chunk, as `toResponse` does. */
+function inspected(response: Response, inspect: ChunkInspector | undefined): Response {
+  if (!inspect || !response.body) return response;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        inspect(chunk);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

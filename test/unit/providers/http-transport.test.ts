@@ -124,6 +124,18 @@ describe('HttpTransport', () => {
     await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('a body it does not send itself goes through the global fetch, still inspected chunk by chunk', async () => {
+    const { url } = await serve((_req, res, body) => res.end(`got ${body}`));
+    const seen: string[] = [];
+    const response = await new HttpTransport().fetch(
+      url,
+      { method: 'POST', body: new URLSearchParams({ a: '1' }) },
+      (chunk) => seen.push(Buffer.from(chunk).toString()),
+    );
+    expect(await response.text()).toBe('got a=1');
+    expect(seen).toEqual(['got a=1']);
+  });
+
   it('gives a 204 a null body', async () => {
     const { url } = await serve((_req, res) => res.writeHead(204).end());
     const response = await new HttpTransport().fetch(url, { method: 'DELETE' });
