@@ -1,38 +1,52 @@
 #!/usr/bin/env node
 /**
- * Entry point of the `geekagent` binary: hands the process's streams to the CLI and exits with its
- * code. Wires only, and imports nothing up front: `--version` answers before commander or any
- * layer loads, and the rest of the program is loaded with dynamic imports (see program.ts).
+ * Entry point of the `geekagent` binary: picks the bundle for the run (launch/choose.ts), hands it
+ * the process's streams and exits with its code. `--version` answers before anything else loads.
+ * Built by scripts/bundle.mjs into a small file of its own; tsc's unbundled build runs `app.js`.
  */
 import nodeModule from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { userStateDir } from '../config/paths.js';
+import type * as App from './app.js';
+import { looksInteractive, runKind } from './launch/choose.js';
+import { BundleLoader } from './launch/code-cache.js';
 
-// Node 22.1+ keeps compiled code of the bundle's chunks between runs; Node 20 has no such cache.
+// Node 22.1+ keeps compiled code of ES modules between runs (the TUI's bundle); Node 20 has none.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-/** Inlined by the bundler (scripts/bundle.mjs): `--version` then reads no other file. */
+/** Inlined by the bundler: `--version` reads no other file, and the launcher knows it is bundled. */
 declare const __GEEKAGENT_VERSION__: string | undefined;
 
 const args = process.argv.slice(2);
+const bundled = typeof __GEEKAGENT_VERSION__ === 'string';
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-  const version =
-    typeof __GEEKAGENT_VERSION__ === 'string'
-      ? __GEEKAGENT_VERSION__
-      : (await import('../config/version.js')).PACKAGE_VERSION;
+  const version = bundled ? __GEEKAGENT_VERSION__ : (await import('../config/version.js')).PACKAGE_VERSION;
   process.stdout.write(`${version}\n`);
 } else {
-  const [{ exitWhenSettled }, { runCli }] = await Promise.all([
-    import('../process/lifecycle.js'),
-    import('./program.js'),
-  ]);
-  const code = await runCli(process.argv, {
+  const io: App.CliIO = {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+  };
+  const useCore = bundled && !looksInteractive(args);
+  const cacheOff = process.env.GEEKAGENT_CODE_CACHE === 'off';
+  const loader = useCore
+    ? new BundleLoader({
+        dir: path.dirname(fileURLToPath(import.meta.url)),
+        cacheDir: cacheOff ? undefined : path.join(userStateDir(process.env), 'code-cache'),
+        variant: runKind(args),
+      })
+    : undefined;
+  const app = loader ? (loader.load('core.cjs') as typeof App) : await import('./app.js');
+  const code = await app.runCli(process.argv, io, {
+    interactive: loader ? async () => (await import('./app.js')).runCli(process.argv, io) : undefined,
   });
+  loader?.saveCaches();
   // A signal that ended the run has set its own exit code (130, 143, …). Not process.exit(): a
   // cancelled tool stuck in a blocking call would keep it from ever returning.
-  await exitWhenSettled(
+  await app.exitWhenSettled(
     typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : code,
   );
 }

@@ -154,7 +154,7 @@ export function loadedByHistory(messages: readonly HistoryMessage[]): string[] {
       for (const call of message.toolCalls ?? []) if (call.name !== TOOL_SEARCH) names.push(call.name);
     } else if (message.role === 'tool' && message.name === TOOL_SEARCH && !message.isError) {
       for (const line of outputToText(message.output).split('\n')) {
-        const match = /^(\S+) — /.exec(line);
+        const match = /^(\S+) \u2014 /.exec(line);
         if (match) names.push(match[1]!);
       }
     }

@@ -81,4 +81,21 @@ describe('the TUI draws before the app is built', () => {
     // The alternate screen is gone: the first frame is not what the terminal shows.
     expect(tui.screen()).not.toContain('Model starting…');
   });
+
+  it('a terminal command line the launcher takes for print mode but that is interactive opens the TUI', async () => {
+    // `-p` here is the model's name: the launcher guesses the core (no TUI), which hands the run
+    // to the TUI's bundle once the options are parsed.
+    fx.fake.push({ text: 'answered in the TUI' });
+    const tui = fx.start({ args: ['--model', '-p'] });
+    await tui.waitUntil(
+      (screen) => inputLine(tui).startsWith('›') && screen.includes('Model -p'),
+      'the TUI with the model named -p',
+    );
+    tui.send('hi');
+    tui.send('\r');
+    await tui.waitFor('answered in the TUI');
+    expect(fx.fake.requests[0]?.body.model).toBe('-p');
+    tui.send(KEYS.ctrlC);
+    expect(await tui.exited()).toBe(0);
+  });
 });

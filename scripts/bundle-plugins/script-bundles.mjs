@@ -1,0 +1,111 @@
+// The script bundles that src/cli/launch/code-cache.ts loads with V8's code cache: `core.cjs` (the
+// CLI without the TUI) and the libraries it requires lazily (`lib/openai.cjs`, `lib/mcp-sdk.cjs`).
+// Each is one function expression under a header line naming its content hash and encoding.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const PLACEHOLDER = '0000000000000000';
+const HEADER = `//geekagent-bundle ${PLACEHOLDER} ascii\n`;
+
+/**
+ * esbuild options that make a CommonJS bundle the loader's function expression. A script compiled
+ * by vm.Script has no module loader behind import(): every import() becomes a require().
+ */
+export const scriptWrapper = {
+  supported: { 'dynamic-import': false },
+  banner: { js: `${HEADER}(function (exports, require, module, __filename, __dirname) {` },
+  footer: { js: '})' },
+};
+
+/**
+ * Fills the header: the hash names the cache (V8 checks only the length), and an ASCII file is
+ * read without decoding. Same length as the placeholder, so the source map still lines up.
+ */
+export function sealScriptBundle(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!text.startsWith(HEADER)) throw new Error(`${file}: the bundle header is missing`);
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, PLACEHOLDER.length);
+  const ascii = Buffer.byteLength(text) === text.length;
+  writeFileSync(
+    file,
+    `//geekagent-bundle ${hash} ${ascii ? 'ascii' : 'utf-8'}\n${text.slice(HEADER.length)}`,
+  );
+}
+
+/** The libraries kept out of the core, each a bundle of its own (`lib/<name>.cjs`). */
+export const LIBRARIES = [
+  { name: 'openai', matches: (specifier) => /^openai(\/|$)/.test(specifier) },
+  { name: 'mcp-sdk', matches: (specifier) => specifier.startsWith('@modelcontextprotocol/sdk/') },
+];
+
+/**
+ * For the core: an import of a library resolves to a module that requires the library's bundle and
+ * re-exports that specifier's names (read from the real module at build time). The specifiers
+ * seen are collected into `used`, to build each library's bundle with exactly those.
+ */
+export function libraryImports(used) {
+  return {
+    name: 'library-imports',
+    setup(build) {
+      build.onResolve({ filter: /^(openai|@modelcontextprotocol\/sdk)(\/|$)/ }, (args) => {
+        const library = LIBRARIES.find((lib) => lib.matches(args.path));
+        if (!library) return undefined;
+        if (!used.has(library.name)) used.set(library.name, new Set());
+        used.get(library.name).add(args.path);
+        return { path: args.path, namespace: 'library', pluginData: library.name };
+      });
+      // The library's bundle itself: required at run time, beside the core.
+      build.onResolve({ filter: /^\.\/lib\/[\w-]+\.cjs$/, namespace: 'library' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'library' }, async (args) => {
+        const names = Object.keys(await import(args.path));
+        const key = JSON.stringify(args.path);
+        const lines = [
+          `import * as library from './lib/${args.pluginData}.cjs';`,
+          `const exported = library[${key}];`,
+          ...names.map((name, i) =>
+            name === 'default'
+              ? 'export default exported.default;'
+              : `const e${i} = exported[${JSON.stringify(name)}];\nexport { e${i} as ${JSON.stringify(name)} };`,
+          ),
+        ];
+        return { contents: lines.join('\n'), loader: 'js', resolveDir: process.cwd() };
+      });
+    },
+  };
+}
+
+/** The entry of a library's bundle: each specifier's namespace under its own name. */
+export function libraryEntry(specifiers, resolveDir) {
+  return {
+    contents: [...specifiers]
+      .sort()
+      .map((specifier) => `export * as ${JSON.stringify(specifier)} from ${JSON.stringify(specifier)};`)
+      .join('\n'),
+    resolveDir,
+    loader: 'js',
+    sourcefile: 'library-entry.js',
+  };
+}
+
+/**
+ * For the core: the TUI stays in the ES-module bundle (Ink and yoga use top-level await, which a
+ * script cannot hold). The launcher hands interactive runs over before this would be reached.
+ */
+export const tuiLeftOut = {
+  name: 'tui-left-out',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]tui[\\/]run-tui\.js$/ }, (args) => ({
+      path: path.join(args.resolveDir, args.path),
+      namespace: 'tui-left-out',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'tui-left-out' }, () => ({
+      contents:
+        "export function runTui() { throw new Error('internal: the TUI is not in core.cjs; the launcher runs it from app.js'); }",
+      loader: 'js',
+    }));
+  },
+};

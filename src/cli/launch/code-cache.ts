@@ -1,0 +1,206 @@
+/**
+ * Loads the CLI's script bundles (`core.cjs` and the `lib/*.cjs` it requires, built by
+ * scripts/bundle.mjs) with V8's code cache. Node 20 keeps no compiled code between runs, and
+ * compiling what a run needs took ~30 ms of every start; deserializing it takes a fraction.
+ *
+ * A bundle is one function expression, `(function (exports, require, module, __filename,
+ * __dirname) {…})`, whose first line names its content hash and whether it is pure ASCII. Its cache
+ * lives in the user's state folder (never the project's), named by that hash and by this Node
+ * (version, arch, flags): V8 itself checks only the source's length. A cache that is missing or
+ * rejected is written once the run is over — atomically, never through a symlink; one that cannot
+ * be read or written costs speed, never the run.
+ */
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+const HEADER = /^\/\/geekagent-bundle ([0-9a-f]{16}) (ascii|utf-8)\n/;
+/** A bundle requires another by this path (scripts/bundle.mjs keeps them external). */
+const BUNDLE_REQUIRE = /^\.\/lib\/[\w.-]+\.cjs$/;
+
+type BundleFunction = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: unknown },
+  filename: string,
+  dirname: string,
+) => void;
+
+interface Loaded {
+  exports: unknown;
+  script: vm.Script;
+  cacheFile: string | undefined;
+  /** No cache was read, or V8 rejected it: write one after the run. */
+  stale: boolean;
+}
+
+export interface BundleLoaderOptions {
+  /** The folder of core.cjs (dist/cli). */
+  dir: string;
+  /** Where caches live (~/.geekagent/code-cache); undefined: no cache read or written. */
+  cacheDir: string | undefined;
+  /**
+   * Which kind of run, as part of the core's cache name: a cache holds the functions its run
+   * compiled, so `mcp …` runs and chat runs keep one each.
+   */
+  variant: string;
+}
+
+export class BundleLoader {
+  readonly #options: BundleLoaderOptions;
+  readonly #loaded = new Map<string, Loaded>();
+
+  constructor(options: BundleLoaderOptions) {
+    this.#options = options;
+  }
+
+  /** The exports of bundle `name` (relative to dir), evaluated on first use. */
+  load(name: string): unknown {
+    const known = this.#loaded.get(name);
+    if (known) return known.exports;
+    const file = path.join(this.#options.dir, name);
+    const bytes = readFileSync(file);
+    const header = HEADER.exec(bytes.toString('latin1', 0, 64));
+    if (!header) throw new Error(`${file} is not a GeekAgent bundle: run npm run build`);
+    // An ASCII file reads as a one-byte string, without decoding (and V8 keeps it that compact).
+    const source = header[2] === 'ascii' ? bytes.toString('latin1') : bytes.toString('utf8');
+    const cacheFile = this.#cacheFile(name, header[1] as string);
+    const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+    const script = new vm.Script(source, { filename: file, cachedData });
+    const module = { exports: {} as unknown };
+    const entry: Loaded = {
+      exports: module.exports,
+      script,
+      cacheFile,
+      stale: cachedData === undefined || script.cachedDataRejected === true,
+    };
+    this.#loaded.set(name, entry);
+    const run = script.runInThisContext() as BundleFunction;
+    run.call(
+      module.exports,
+      module.exports as object,
+      this.#requireFor(file),
+      module,
+      file,
+      path.dirname(file),
+    );
+    entry.exports = module.exports;
+    return entry.exports;
+  }
+
+  /** Writes the caches this run had to compile without. Never throws. */
+  saveCaches(): void {
+    for (const entry of this.#loaded.values()) {
+      if (!entry.stale || !entry.cacheFile) continue;
+      entry.stale = false;
+      try {
+        writeCache(entry.cacheFile, entry.script.createCachedData());
+      } catch {
+        // A read-only or odd state folder: the next run compiles again.
+      }
+    }
+  }
+
+  #cacheFile(name: string, hash: string): string | undefined {
+    const { cacheDir, variant } = this.#options;
+    if (!cacheDir) return undefined;
+    const base = name.replaceAll('/', '-');
+    const kind = base === 'core.cjs' ? `${base}.${variant}` : base;
+    return path.join(cacheDir, `${kind}.${hash}.${nodeKey()}.v8`);
+  }
+
+  #requireFor(file: string): NodeJS.Require {
+    const nodeRequire = createRequire(file);
+    const dir = path.dirname(file);
+    const load = (id: string): unknown =>
+      BUNDLE_REQUIRE.test(id)
+        ? this.load(path.relative(this.#options.dir, path.join(dir, id)))
+        : nodeRequire(id);
+    return Object.assign(load, {
+      resolve: nodeRequire.resolve,
+      cache: nodeRequire.cache,
+      extensions: nodeRequire.extensions,
+      main: nodeRequire.main,
+    }) as NodeJS.Require;
+  }
+}
+
+/** This Node as far as compiled code depends on it: V8's version and flags. */
+function nodeKey(): string {
+  const text = `${process.version} ${process.arch} ${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  // FNV-1a: a name, not a defence (the folder is the user's own); node:crypto would cost its load.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
+function readCache(file: string): Buffer | undefined {
+  if (!realFolder(path.dirname(file))) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The cache folder and its parent are real folders, not links that would move the files elsewhere. */
+function realFolder(dir: string): boolean {
+  try {
+    return [dir, path.dirname(dir)].every((folder) => lstatSync(folder).isDirectory());
+  } catch {
+    return false;
+  }
+}
+
+/** Temp file (exclusive, no-follow) + rename; older caches of the same bundle are removed. */
+function writeCache(file: string, data: Buffer): void {
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!realFolder(dir)) return;
+  const base = path.basename(file);
+  const temporary = path.join(dir, `.${base}.${process.pid}.tmp`);
+  const fd = openSync(
+    temporary,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
+  try {
+    writeSync(fd, data);
+    // A torn cache of the right length would be trusted by V8: the bytes are on disk before the name.
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temporary, file);
+  // `core.cjs.chat.<hash>.<node>.v8`: the same bundle and kind, another build or Node.
+  const kind = base.split('.').slice(0, -3).join('.');
+  for (const other of readdirSync(dir)) {
+    if (
+      other !== base &&
+      other.startsWith(`${kind}.`) &&
+      other.endsWith('.v8') &&
+      other.split('.').length === base.split('.').length
+    )
+      rmSync(path.join(dir, other), { force: true });
+  }
+}
