@@ -8,6 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'cli');
@@ -216,6 +217,7 @@ await build({
     yogaWithoutFetch,
     fixedReactBuild,
     sameStylesFirst,
+    lightWebGlobals,
   ],
   // Half the bytes to read and parse at every start (measured: `-p` to first request ~10% sooner).
   // Short local names pay too (~20 ms of CPU before the first request, against whitespace and
