@@ -19,6 +19,7 @@ import {
   separateSdkZod,
   yogaWithoutFetch,
 } from './bundle-plugins/dep-patches.mjs';
+import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 import {
   LIBRARIES,
   libraryEntry,
@@ -57,7 +58,15 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
 };
-const patches = [englishOnlyZod, quickEmojiCheck, yogaWithoutFetch, fixedReactBuild, sameStylesFirst];
+// Each applies where its package is bundled, and is a no-op elsewhere.
+const patches = [
+  englishOnlyZod,
+  quickEmojiCheck,
+  yogaWithoutFetch,
+  fixedReactBuild,
+  sameStylesFirst,
+  lightWebGlobals,
+];
 
 // The launcher: node builtins and a few small modules; app.js and core.cjs are found beside it.
 await build({

@@ -1,20 +1,22 @@
 /**
  * The model client's transport: a `fetch` for the openai SDK that sends each request with
- * node:http / node:https (HTTP/1.1, pooled keep-alive connections) and answers with a standard
- * `Response`. Why not the global fetch: on Node 20 undici's dispatcher (connection pool, llhttp
+ * node:http / node:https (HTTP/1.1, pooled keep-alive connections) and answers with what the SDK
+ * reads of a `Response`. Why not the global fetch: on Node 20 undici's dispatcher (connection pool, llhttp
  * wasm) loads and warms on the first request, ~25 ms of every `geekagent -p` before the request
- * leaves (bench row S1), and each streamed chunk then passed through two web-stream layers.
+ * leaves (bench row S1), and each streamed chunk then passed through two web-stream layers. Its
+ * headers and responses are the light types of web-types.ts, so that undici is not loaded at all.
  * Bodies it does not know (form data, streams) still go through the global fetch, inspected alike.
  */
 import http from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import { LightHeaders, type LightHeadersInit, LightResponse, type WebResponse } from './web-types.js';
 
 /**
  * Free keep-alive connections are closed after this long: before servers drop them (often 5 s).
  * Node unrefs a free connection, so none keeps the process alive.
  */
 const FREE_SOCKET_MS = 4_000;
-/** Statuses whose response has no body (the Response constructor refuses one). */
+/** Statuses whose response has no body (as the Response constructor would have it). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /** Sees every chunk of a response body before the SDK does; throwing ends the body with that error. */
@@ -29,14 +31,15 @@ export class HttpTransport {
     input: string | URL | Request,
     init: RequestInit = {},
     inspect?: ChunkInspector,
-  ): Promise<Response> {
+  ): Promise<WebResponse> {
     const body = init.body ?? undefined;
-    const url = input instanceof Request ? undefined : new URL(String(input));
+    // Not `instanceof Request`: touching that global loads undici.
+    const url = typeof input === 'string' || input instanceof URL ? new URL(String(input)) : undefined;
     const known = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
     if (!url || !known || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       return inspected(await globalThis.fetch(input, init), inspect);
     const message = await this.#send(url, init, body as string | Uint8Array | undefined);
-    return toResponse(message, inspect);
+    return toResponse(message, url, inspect);
   }
 
   #httpAgent(): http.Agent {
@@ -57,7 +60,7 @@ export class HttpTransport {
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
     const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => {
+    new LightHeaders(init.headers as LightHeadersInit | undefined).forEach((value, name) => {
       headers[name] = value;
     });
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
@@ -94,16 +97,21 @@ function abortError(signal: AbortSignal | undefined): Error {
   return reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
 }
 
-/** A web Response over the message: a pull stream, so a slow reader holds the socket back. */
-function toResponse(message: http.IncomingMessage, inspect: ChunkInspector | undefined): Response {
+/** A response over the message: a pull stream, so a slow reader holds the socket back. */
+function toResponse(
+  message: http.IncomingMessage,
+  url: URL,
+  inspect: ChunkInspector | undefined,
+): WebResponse {
   const status = message.statusCode ?? 0;
-  const headers = new Headers();
+  const headers = new LightHeaders();
   const raw = message.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  const init = { status, statusText: message.statusMessage ?? '', headers };
+  // As fetch reports it: the URL without its fragment.
+  const init = { status, statusText: message.statusMessage ?? '', headers, url: url.href.replace(/#.*/, '') };
   if (NULL_BODY.has(status)) {
     message.resume();
-    return new Response(null, init);
+    return new LightResponse(null, init);
   }
   const iterator = message[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const body = new ReadableStream<Uint8Array>({
@@ -126,7 +134,7 @@ function toResponse(message: http.IncomingMessage, inspect: ChunkInspector | und
       message.destroy();
     },
   });
-  return new Response(body, init);
+  return new LightResponse(body, init);
 }
 
 /** The global fetch's response with `inspect` seeing each chunk, as `toResponse` does. */

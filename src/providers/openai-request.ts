@@ -80,7 +80,8 @@ export class OpenAIRequester {
     );
     // A client per request (cheap: connections are pooled by the transport) so its fetch reports
     // this request's bytes to this request's watch.
-    const client = this.#client.withOptions({ fetch: watch.fetch });
+    // Its responses are light ones (web-types.ts) with the members the SDK reads, not full Responses.
+    const client = this.#client.withOptions({ fetch: watch.fetch as unknown as typeof fetch });
     watch.start();
     let round: ChatRound;
     try {

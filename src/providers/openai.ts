@@ -21,9 +21,6 @@ export interface ProviderOptions {
  */
 export function preloadOpenAI(): void {
   import('./openai-request.js').catch(() => undefined);
-  // Node compiles its fetch stack (undici, ~70 ms here) on first use; touching a fetch global
-  // while start-up waits on the file system takes that off the first request (measured: −10%).
-  setImmediate(() => void globalThis.Headers);
 }
 
 /** Shorter keys would match ordinary words; the env redactor applies the same floor. */

@@ -6,6 +6,7 @@
  */
 import type { ChunkInspector, HttpTransport } from './http-transport.js';
 import { ProviderError } from './types.js';
+import { LightResponse, type WebResponse } from './web-types.js';
 
 /** `<` opens every HTML page and never starts a server-sent event stream. */
 const LESS_THAN = 0x3c;
@@ -46,7 +47,7 @@ export class RequestWatch {
   }
 
   /** A `fetch` for the SDK: every byte received resets the idle timer; HTML answers fail. */
-  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<WebResponse> => {
     this.#touch();
     let check: ChunkInspector | undefined;
     const response = await this.transport.fetch(input, init, (chunk) => {
@@ -94,12 +95,13 @@ export class RequestWatch {
 }
 
 /** The response as it came, with a body that fails with `error` when read. */
-function erroredResponse(response: Response, error: Error): Response {
+function erroredResponse(response: WebResponse, error: Error): WebResponse {
   const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.error(error) });
-  return new Response(body, {
+  return new LightResponse(body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
+    url: response.url,
   });
 }
 

@@ -11,6 +11,7 @@ import { DEMO_SERVER, FIXTURE_SERVERS, parseJsonOutput, REPO_ROOT, runCli } from
 import { spawnTui, tuiFixture } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
+const UNDICI_WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'undici-watch.mjs');
 
 const fx = tuiFixture();
 
@@ -39,6 +40,25 @@ describe('start-up loads only what the run needs', () => {
     expect(fx.fake.requests[0]?.headers['user-agent']).toMatch(
       /^GeekAgent\/\d+\.\d+\.\d+\S* OpenAI\/JS \d+\.\d+/,
     );
+  });
+
+  it("print mode sends its model request without loading Node's fetch stack (undici)", async () => {
+    fx.fake.push({ text: 'streamed in small pieces', fragmentSize: 3 });
+    const undiciLog = path.join(fx.project.home, 'undici.log');
+    const run = await runCli(['-p', 'hi'], {
+      project: fx.project,
+      modelUrl: fx.fake.url,
+      env: { NODE_OPTIONS: `--import=${UNDICI_WATCH}`, UNDICI_LOG: undiciLog },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('streamed in small pieces\n');
+    expect(readFileSync(undiciLog, 'utf8')).toBe('not loaded\n');
+    // Its light Headers still send what the SDK sets.
+    const headers = fx.fake.requests[0]?.headers;
+    expect(headers?.['user-agent']).toMatch(/^GeekAgent\/\d+\.\d+\.\d+\S* OpenAI\/JS \d+\.\d+/);
+    expect(headers?.authorization).toBe('Bearer test-key');
+    expect(headers?.['content-type']).toBe('application/json');
+    expect(fx.fake.requests[0]?.body.stream).toBe(true);
   });
 
   it('a run whose servers all start lazily from cached tool lists loads no MCP SDK until one is called', async () => {

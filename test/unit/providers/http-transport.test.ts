@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../../src/providers/http-transport.js';
+import { LightHeaders } from '../../../src/providers/web-types.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
@@ -51,6 +52,7 @@ describe('HttpTransport', () => {
     });
     expect(response.status).toBe(201);
     expect(response.ok).toBe(true);
+    expect(response.url).toBe(`${url}/chat/completions`);
     expect(response.headers.get('x-seen')).toBe('POST Bearer k 10');
     expect(await response.json()).toEqual({ echo: '{"a":"é"}' });
   });
@@ -134,6 +136,28 @@ describe('HttpTransport', () => {
     );
     expect(await response.text()).toBe('got a=1');
     expect(seen).toEqual(['got a=1']);
+  });
+
+  it('sends light headers (what the bundled SDK hands over) on its own path and the global fetch’s', async () => {
+    const { url } = await serve((req, res) => res.end(`${req.headers.authorization} ${req.headers['x-a']}`));
+    const headers = () =>
+      new LightHeaders([
+        ['Authorization', 'Bearer k'],
+        ['X-A', '1'],
+        ['x-a', '2'],
+      ]);
+    const transport = new HttpTransport();
+    const own = await transport.fetch(url, {
+      method: 'POST',
+      body: '{}',
+      headers: headers() as unknown as RequestInit['headers'],
+    });
+    const global = await transport.fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams({ a: '1' }),
+      headers: headers() as unknown as RequestInit['headers'],
+    });
+    expect([await own.text(), await global.text()]).toEqual(['Bearer k 1, 2', 'Bearer k 1, 2']);
   });
 
   it('gives a 204 a null body', async () => {
