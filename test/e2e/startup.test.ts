@@ -41,6 +41,19 @@ describe('start-up loads only what the run needs', () => {
     );
   });
 
+  it('print mode reading plain-JSON config files does not load the JSONC scanner', async () => {
+    await fx.project.mcpServers({});
+    await fx.project.tools({});
+    fx.fake.push({ text: 'configured' });
+    const run = await runCli(['-p', 'hi'], { project: fx.project, modelUrl: fx.fake.url, env: watched() });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('configured\n');
+    const packages = loaded();
+    expect(packages).toContain('openai');
+    // jsonc-parser only locates a syntax error.
+    expect(packages).not.toContain('jsonc-parser');
+  });
+
   it('a run whose servers all start lazily from cached tool lists loads no MCP SDK until one is called', async () => {
     const srv = path.join(fx.project.dir, 'srv');
     await mkdir(srv, { recursive: true });
