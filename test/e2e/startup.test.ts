@@ -41,7 +41,7 @@ describe('start-up loads only what the run needs', () => {
     );
   });
 
-  it('print mode reading plain-JSON config files does not load the JSONC scanner', async () => {
+  it('print mode reading plain-JSON config files loads neither the JSONC scanner nor jsdiff', async () => {
     await fx.project.mcpServers({});
     await fx.project.tools({});
     fx.fake.push({ text: 'configured' });
@@ -50,8 +50,9 @@ describe('start-up loads only what the run needs', () => {
     expect(run.stdout).toBe('configured\n');
     const packages = loaded();
     expect(packages).toContain('openai');
-    // jsonc-parser only locates a syntax error.
+    // jsonc-parser only locates a syntax error; jsdiff only renders an edit's approval prompt.
     expect(packages).not.toContain('jsonc-parser');
+    expect(packages).not.toContain('diff');
   });
 
   it('a run whose servers all start lazily from cached tool lists loads no MCP SDK until one is called', async () => {
