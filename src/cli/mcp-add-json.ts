@@ -41,7 +41,7 @@ async function addJson(
 ): Promise<number> {
   const out = (text: string) => ctx.io.stdout.write(visible(text));
   const err = (text: string) => ctx.io.stderr.write(visible(text));
-  const entry = parseJsonText(json, LABEL);
+  const entry = await parseJsonText(json, LABEL);
   const check = checkServerEntry(LABEL, name, entry);
   if (!check.ok) {
     err(`${check.error}\n`);

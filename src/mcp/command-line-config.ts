@@ -40,7 +40,7 @@ export async function readCommandLineServers(
 
 async function readValue(value: string): Promise<{ label: string; document: unknown }> {
   if (value.trimStart().startsWith('{'))
-    return { label: '--mcp-config', document: parseJsonText(value, '--mcp-config') };
+    return { label: '--mcp-config', document: await parseJsonText(value, '--mcp-config') };
   const file = path.resolve(value);
   const read = await readJsonFile(file);
   if (read.kind === 'missing') throw new ConfigError(`--mcp-config: no such file: ${file}`, file);

@@ -154,7 +154,7 @@ export class UndoStack implements UndoRecorder {
     if (text === undefined) return [];
     let value: unknown;
     try {
-      value = parseJsonText(text, this.file);
+      value = await parseJsonText(text, this.file);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       this.wasReset = true;

@@ -4,7 +4,7 @@
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { type ParseError, type ParseErrorCode, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { writeFileAtomic } from './safe-write.js';
 import type * as z from './schema.js';
 
@@ -35,7 +35,7 @@ export async function readJsonFile(file: string): Promise<JsonFileRead> {
     if (code === 'ENOENT') return { kind: 'missing' };
     throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`, file);
   }
-  return { kind: 'ok', value: parseJsonText(text, file) };
+  return { kind: 'ok', value: await parseJsonText(text, file) };
 }
 
 /** Opened without blocking and checked: a FIFO planted as a config file must not hang the start. */
@@ -50,27 +50,28 @@ async function readRegularFile(file: string): Promise<string> {
   }
 }
 
-export function parseJsonText(raw: string, file: string): unknown {
+export async function parseJsonText(raw: string, file: string): Promise<unknown> {
   // Editors on Windows save UTF-8 with a byte order mark; JSON.parse rejects it.
   const text = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
   try {
     return JSON.parse(text);
   } catch {
     // V8's messages carry no position on Node 20 for many errors (and quote the file, secrets
-    // included): locate the first error with a real JSON scanner instead.
+    // included): locate the first error with a real JSON scanner instead. Loaded only here:
+    // config files are read at every start, and almost always parse.
+    const { parseTree, printParseErrorCode } = await import('jsonc-parser');
     const errors: ParseError[] = [];
     parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     const offset = first?.offset ?? text.length;
-    const reason = first ? describeParseError(first.error) : 'not valid JSON';
+    const reason = first ? describeParseError(printParseErrorCode(first.error)) : 'not valid JSON';
     const { line, column } = lineAndColumn(text, offset);
     throw new ConfigError(`${file}: invalid JSON at line ${line}, column ${column}: ${reason}`, file);
   }
 }
 
-function describeParseError(code: ParseErrorCode): string {
-  const name = printParseErrorCode(code);
-  // `CommaExpected` → `comma expected`
+/** `CommaExpected` (jsonc-parser's name for a ParseErrorCode) → `comma expected`. */
+function describeParseError(name: string): string {
   return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 

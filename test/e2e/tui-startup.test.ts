@@ -1,10 +1,10 @@
 /**
  * The TUI's first frame comes before the app (issue 18): the input line and the panel are drawn
  * before createApp's modules load, and what the person does meanwhile counts. The built CLI runs
- * with the module watch hook (test/fixtures/modules/watch.mjs) holding back `diff`, a package only
- * the app's module graph (its built-in tools) loads, until the test opens the gate.
+ * with the module watch hook (test/fixtures/modules/watch.mjs) holding back `app/create-app.ts`,
+ * the app's module graph, until the test opens the gate.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,17 +17,31 @@ const fx = tuiFixture();
 
 const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';
 const logFile = () => path.join(fx.project.home, 'modules.log');
-const gateFile = () => path.join(fx.project.home, 'open-diff');
+const gateFile = () => path.join(fx.project.home, 'open-app');
 const loaded = (): string[] =>
   existsSync(logFile()) ? readFileSync(logFile(), 'utf8').split('\n').filter(Boolean) : [];
 
-/** Starts the TUI with the app's module graph held back at `diff`. */
+/** Resolves once the module log has `line` (watching its folder: no polling). */
+function logged(line: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!loaded().includes(line)) return false;
+      watcher.close();
+      resolve();
+      return true;
+    };
+    const watcher = watch(path.dirname(logFile()), check);
+    check();
+  });
+}
+
+/** Starts the TUI with the app's module graph held back at create-app. */
 function startHeld(): PtySession {
   return fx.start({
     env: {
       NODE_OPTIONS: `--import=${WATCH}`,
       MODULE_LOG: logFile(),
-      MODULE_GATE: `diff=${gateFile()}`,
+      MODULE_GATE: `src/app/create-app.ts=${gateFile()}`,
     },
   });
 }
@@ -46,6 +60,8 @@ describe('the TUI draws before the app is built', () => {
     await firstFrame(tui);
     expect(loaded()).toContain('ink');
     expect(tui.screen()).toContain('GeekAgent — MCP-first terminal agent');
+    // The app's graph has reached the gate: from here it cannot be up before the test opens it.
+    await logged('held src/app/create-app.ts');
 
     tui.send('hello there');
     await tui.waitUntil(() => inputLine(tui).startsWith('› hello there'), 'the typed text in the input line');

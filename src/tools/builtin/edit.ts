@@ -4,7 +4,6 @@
  * permissions/root-files.ts: regular files only, atomic (temp + rename, mode kept), never through
  * a link or a second hard link. Protected paths (.geekagent/, .env) are always asked.
  */
-import { createTwoFilesPatch } from 'diff';
 import { protectedFileTargets } from '../../permissions/protected.js';
 import { type FileLabel, openInRoot, resolveWriteTarget, writeInRoot } from '../../permissions/root-files.js';
 import { type ApprovalPrompt, type Tool, type ToolContext, ToolError } from '../types.js';
@@ -215,11 +214,13 @@ async function apply(edit: PlannedEdit, ctx: ToolContext): Promise<void> {
   await writeInRoot(ctx.sandbox, edit.target, edit.next, edit.label);
 }
 
-function diffPrompt(title: string, edit: PlannedEdit): ApprovalPrompt {
-  return { title, detail: renderDiff(edit), kind: 'diff' };
+async function diffPrompt(title: string, edit: PlannedEdit): Promise<ApprovalPrompt> {
+  return { title, detail: await renderDiff(edit), kind: 'diff' };
 }
 
-function renderDiff(edit: PlannedEdit): string {
+async function renderDiff(edit: PlannedEdit): Promise<string> {
+  // Loaded with the first prompt that shows a diff: these tools are defined at every start.
+  const { createTwoFilesPatch } = await import('diff');
   const oldName = edit.previous === null ? '/dev/null' : `a/${edit.shown}`;
   const diff = createTwoFilesPatch(
     oldName,

@@ -4,11 +4,13 @@
  * checked (the check runs inside the socket's DNS lookup), so DNS rebinding cannot swap it.
  * Same-host redirects are followed, re-checked, at most MAX_REDIRECTS times; a redirect to another
  * host comes back as a redirect for the model to decide on.
+ *
+ * node:https and node:dns/promises are imported when a request needs them: this module loads with
+ * the tool definitions at every start, before the model's first request, which needs neither
+ * (node:http, node:net and node:zlib load then anyway, with the model client and Node's fetch).
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
 import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -21,8 +23,8 @@ export const MAX_REDIRECTS = 5;
 /** Resolves a host name to every address it has (tests inject one). */
 export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<LookupAddress[]>;
 
-export const systemResolver: Resolver = (hostname, family) =>
-  dnsLookup(hostname, { all: true, family, verbatim: true });
+export const systemResolver: Resolver = async (hostname, family) =>
+  (await import('node:dns/promises')).lookup(hostname, { all: true, family, verbatim: true });
 
 export interface GuardedGetOptions {
   signal: AbortSignal;
@@ -77,14 +79,15 @@ export async function guardedGet(start: URL, options: GuardedGetOptions): Promis
   }
 }
 
-function getOnce(url: URL, options: GuardedGetOptions): Promise<FetchedResponse> {
+async function getOnce(url: URL, options: GuardedGetOptions): Promise<FetchedResponse> {
   const secure = url.protocol === 'https:';
   const port = Number(url.port) || (secure ? 443 : 80);
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const byName = options.allow.allowsHost(hostname, port);
   if (!byName) refuseLiteral(url, hostname, port, options.allow);
+  const transport = secure ? (await import('node:https')).default : http;
   return new Promise((resolve, reject) => {
-    const request = (secure ? https : http).request(url, {
+    const request = transport.request(url, {
       method: 'GET',
       headers: {
         accept: options.accept,
