@@ -1,13 +1,13 @@
 // The second half of `npm run build`: after tsc has written dist/ (one file per module, used by the
 // bench and anything importing a layer directly), esbuild bundles the binary into dist/cli/:
-//   main.js        the launcher (src/cli/main.ts): picks the bundle for the run
+//   main.js        the launcher (src/cli/main.ts, CommonJS): picks the bundle for the run
 //   core.cjs       the CLI without the TUI, one script the launcher loads with V8's code cache
 //   lib/*.cjs      the openai client and the MCP SDK, scripts the core requires when it needs them
-//   app.js         the CLI as ES modules split into chunks/ (every dynamic import() a chunk of its
+//   app.mjs        the CLI as ES modules split into chunks/ (every dynamic import() a chunk of its
 //                  own): the TUI's bundle, as Ink and yoga use top-level await
 // Start-up then reads a handful of files instead of ~600 modules, and a chat or `mcp` run compiles
 // nothing it compiled before (Node 20 has no compile cache of its own); bench rows S1–S4.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -36,8 +36,8 @@ const app = path.join(root, 'src', 'cli', 'app.ts');
 
 rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
 rmSync(path.join(outdir, 'lib'), { recursive: true, force: true });
-// tsc's maps describe its own main.js and app.js, which the bundles replace.
-for (const name of ['main.js.map', 'app.js.map']) rmSync(path.join(outdir, name), { force: true });
+// tsc's map describes its own main.js, which the launcher replaces.
+rmSync(path.join(outdir, 'main.js.map'), { force: true });
 
 const common = {
   bundle: true,
@@ -68,15 +68,23 @@ const patches = [
   lightWebGlobals,
 ];
 
-// The launcher: node builtins and a few small modules; app.js and core.cjs are found beside it.
+// The launcher: node builtins and a few small modules; app.mjs and core.cjs are found beside it.
+// CommonJS (dist/cli/package.json says so): an ES module would make Node set up its module loader
+// for every run, ~4 ms before the first line runs (measured: an empty .mjs against an empty .cjs).
 await build({
   ...common,
   entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
   outdir,
   entryNames: '[name]',
-  format: 'esm',
-  external: ['./app.js'],
+  format: 'cjs',
+  external: ['./app.mjs', './app.js'],
+  define: { ...common.define, 'import.meta.url': '__launcherUrl' },
+  banner: { js: "const __launcherUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+writeFileSync(
+  path.join(outdir, 'package.json'),
+  `${JSON.stringify({ '//': 'main.js and the script bundles are CommonJS; app.mjs and chunks/ are ES modules (scripts/bundle.mjs)', type: 'commonjs' }, null, 2)}\n`,
+);
 
 await build({
   ...common,
@@ -84,6 +92,7 @@ await build({
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
   splitting: true,
   format: 'esm',
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
