@@ -1,9 +1,10 @@
 /**
  * A server flooding notifications cannot stall a call or grow our memory: progress reaches the
  * face at most every 100 ms (the latest value, before the result), log messages past the rate
- * are dropped and counted in the log, and the whole flood costs the agent about as much CPU as
- * receiving the same bytes in one message. Against the real notify-flood fixture over stdio; the
- * exact accounting is in notification-flow.test.ts.
+ * are dropped and counted in the log. Against the real notify-flood fixture over stdio; the exact
+ * accounting, and that flood lines skip the SDK's schema validation (what made a flood cost ~7x
+ * the same bytes in one message), are in notification-flow.test.ts. (A CPU-ratio check here could
+ * not tell the two apart on a fast machine: timed goals belong in `npm run bench`.)
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -105,31 +106,5 @@ describe('a server flooding notifications', () => {
     expect(log).toMatch(/\[warning\] geekagent: … \d+ log messages dropped/);
     // At most 100 per 100 ms reach the log (plus the window still open at the end).
     expect(written).toBeLessThanOrEqual((Math.floor(elapsed / 100) + 2) * 100);
-  });
-
-  it('costs about as much CPU as the same bytes in one message', async () => {
-    await start();
-    const cpu = async (work: () => Promise<unknown>) => {
-      const before = process.cpuUsage();
-      await work();
-      const used = process.cpuUsage(before);
-      return used.user + used.system;
-    };
-    // Each notification is ~230 bytes on the wire. One run of each path first: a cold path's first
-    // run is mostly compiling it (a flood's first ~1.5x its later ones here), not what it costs.
-    await run('mcp_flood_blob', { bytes: COUNT * 230 });
-    await run('mcp_flood_flood', { count: COUNT, kind: 'log' });
-    const baseline = await cpu(() => run('mcp_flood_blob', { bytes: COUNT * 230 }));
-    const logs = await cpu(() => run('mcp_flood_flood', { count: COUNT, kind: 'log' }));
-    const progress = await cpu(() =>
-      run(
-        'mcp_flood_flood',
-        { count: COUNT, kind: 'progress' },
-        context(() => undefined),
-      ),
-    );
-    // Checking every message against the protocol's schemas cost ~7x the baseline.
-    expect(logs).toBeLessThan(baseline * 4);
-    expect(progress).toBeLessThan(baseline * 4);
   });
 });
