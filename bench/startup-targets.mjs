@@ -78,9 +78,13 @@ async function firstFrameOnce(project, url) {
     });
   });
   const timer = setTimeout(() => seen(Number.NaN), 30_000);
+  const exited = new Promise((resolve) => child.onExit(resolve));
   try {
     const at = await drawn;
     if (Number.isNaN(at)) throw new Error(`TUI drew no input line within 30 s; screen:\n${screen()}`);
+    // Left as a person leaves it (Ctrl+C), so the run ends as theirs do: its code cache written.
+    child.write('\x03');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     return at - t0;
   } finally {
     clearTimeout(timer);

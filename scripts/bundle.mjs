@@ -1,12 +1,12 @@
 // The second half of `npm run build`: after tsc has written dist/ (one file per module, used by the
 // bench and anything importing a layer directly), esbuild bundles the binary into dist/cli/:
-//   main.js        the launcher (src/cli/main.ts, CommonJS): picks the bundle for the run
-//   core.cjs       the CLI without the TUI, one script the launcher loads with V8's code cache
-//   lib/*.cjs      the openai client and the MCP SDK, scripts the core requires when it needs them
-//   app.mjs        the CLI as ES modules split into chunks/ (every dynamic import() a chunk of its
-//                  own): the TUI's bundle, as Ink and yoga use top-level await
-// Start-up then reads a handful of files instead of ~600 modules, and a chat or `mcp` run compiles
-// nothing it compiled before (Node 20 has no compile cache of its own); bench rows S1–S4.
+//   main.js        the launcher (src/cli/main.ts, CommonJS): loads the core and runs it
+//   core.cjs       the CLI, TUI included, as one script the launcher compiles with V8's code cache
+//   lib/*.cjs      the openai client, the MCP SDK and the TUI's libraries (Ink, React, marked):
+//                  scripts the core requires when a run first needs them
+// A start then reads a few files instead of ~600 modules, and compiles nothing it compiled in an
+// earlier run of its kind (Node 20 has no compile cache of its own); every dynamic import() in the
+// source stays a lazily run part of the script. Bench rows S1–S4.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +14,10 @@ import { build } from 'esbuild';
 import {
   englishOnlyZod,
   fixedReactBuild,
+  inkWithoutTopLevelAwait,
   quickEmojiCheck,
   sameStylesFirst,
-  separateSdkZod,
-  yogaWithoutFetch,
+  yogaSync,
 } from './bundle-plugins/dep-patches.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 import {
@@ -26,16 +26,14 @@ import {
   libraryImports,
   scriptWrapper,
   sealScriptBundle,
-  tuiLeftOut,
 } from './bundle-plugins/script-bundles.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'cli');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const app = path.join(root, 'src', 'cli', 'app.ts');
 
-rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
-rmSync(path.join(outdir, 'lib'), { recursive: true, force: true });
+for (const stale of ['chunks', 'lib', 'app.mjs', 'app.mjs.map'])
+  rmSync(path.join(outdir, stale), { recursive: true, force: true });
 // tsc's map describes its own main.js, which the launcher replaces.
 rmSync(path.join(outdir, 'main.js.map'), { force: true });
 
@@ -49,8 +47,8 @@ const common = {
   // Bundles sit in and below dist/cli/: the version is inlined rather than read relative to a file.
   // React's build is fixed at bundle time (fixedReactBuild); NODE_ENV stays the person's elsewhere.
   define: { __GEEKAGENT_VERSION__: JSON.stringify(version) },
-  // Half the bytes to read and parse at every start, and short local names pay too (~20 ms of CPU
-  // before the first request, against whitespace and syntax minifying alone). Names are not kept
+  // Half the bytes to read, and short local names pay too (~20 ms of CPU before the first request,
+  // against whitespace and syntax minifying alone, before the code cache). Names are not kept
   // (esbuild's keepNames wraps every function in a call at load); the one class name that showed,
   // the SDK's User-Agent, is set explicitly. The maps (not read at run time) give stacks their
   // names back (`node --enable-source-maps`); GEEKAGENT_UNMINIFIED=1 builds readable bundles.
@@ -62,47 +60,31 @@ const common = {
 const patches = [
   englishOnlyZod,
   quickEmojiCheck,
-  yogaWithoutFetch,
+  yogaSync,
+  inkWithoutTopLevelAwait,
   fixedReactBuild,
   sameStylesFirst,
   lightWebGlobals,
 ];
 
-// The launcher: node builtins and a few small modules; app.mjs and core.cjs are found beside it.
-// CommonJS (dist/cli/package.json says so): an ES module would make Node set up its module loader
-// for every run, ~4 ms before the first line runs (measured: an empty .mjs against an empty .cjs).
+// The launcher: node builtins and a few small modules; core.cjs is found beside it. CommonJS
+// (dist/cli/package.json says so): an ES module would make Node set up its module loader for
+// every run, ~4 ms before the first line runs (measured: an empty .mjs against an empty .cjs).
 await build({
   ...common,
   entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
   outdir,
   entryNames: '[name]',
   format: 'cjs',
-  external: ['./app.mjs', './app.js'],
+  // Only tsc's unbundled build runs it.
+  external: ['./app.js'],
   define: { ...common.define, 'import.meta.url': '__launcherUrl' },
   banner: { js: "const __launcherUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 writeFileSync(
   path.join(outdir, 'package.json'),
-  `${JSON.stringify({ '//': 'main.js and the script bundles are CommonJS; app.mjs and chunks/ are ES modules (scripts/bundle.mjs)', type: 'commonjs' }, null, 2)}\n`,
+  `${JSON.stringify({ '//': 'main.js and the script bundles are CommonJS (scripts/bundle.mjs)', type: 'commonjs' }, null, 2)}\n`,
 );
-
-await build({
-  ...common,
-  entryPoints: { app },
-  outdir,
-  entryNames: '[name]',
-  chunkNames: 'chunks/[name]-[hash]',
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
-  format: 'esm',
-  // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
-  external: ['react-devtools-core'],
-  // CommonJS dependencies call require(); an ES module has none of its own.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-  },
-  plugins: [separateSdkZod, ...patches],
-});
 
 // The core first: the library specifiers it imports make the libraries' entries.
 const used = new Map();
@@ -110,10 +92,12 @@ const core = path.join(outdir, 'core.cjs');
 await build({
   ...common,
   ...scriptWrapper,
-  entryPoints: [app],
+  entryPoints: [path.join(root, 'src', 'cli', 'app.ts')],
   outfile: core,
   format: 'cjs',
-  plugins: [tuiLeftOut, libraryImports(used), ...patches],
+  // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
+  external: ['react-devtools-core'],
+  plugins: [libraryImports(used), ...patches],
 });
 sealScriptBundle(core);
 
@@ -127,6 +111,7 @@ for (const { name } of LIBRARIES) {
     stdin: libraryEntry(specifiers, root),
     outfile,
     format: 'cjs',
+    external: ['react-devtools-core'],
     plugins: patches,
   });
   sealScriptBundle(outfile);

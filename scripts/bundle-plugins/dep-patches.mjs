@@ -56,27 +56,71 @@ export const quickEmojiCheck = {
 };
 
 /**
- * yoga-layout (Ink's layout engine) embeds its wasm as a base64 `data:` URL, and one of its two
- * load paths fetch()es that URL when `fetch` exists — loading Node's whole fetch stack (undici)
- * and parsing 100 KB of data URL before the first frame. Its other path already decodes a
- * `data:` URL directly; this makes the first one do the same.
+ * yoga-layout (Ink's layout engine) starts with a top-level `await` of its wasm instantiation,
+ * which a script bundle cannot hold (core.cjs is one, for V8's code cache). Its Emscripten glue
+ * embeds the wasm as a base64 `data:` URL and already has a synchronous decoder for it (`wa()`):
+ * this instantiates synchronously from those bytes (Node compiles a module this size on the main
+ * thread without complaint), so the runtime is ready when the factory returns, and the entry
+ * wraps it without awaiting. The async path it replaces also fetch()ed the `data:` URL, which
+ * loaded Node's fetch stack (undici) before the first frame.
  */
-const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
-export const yogaWithoutFetch = {
-  name: 'yoga-without-fetch',
+const YOGA_ASYNC_START =
+  '(function(){return w||"function"!=typeof WebAssembly.instantiateStreaming||ua(H)||"function"!=typeof fetch?c(b):';
+const YOGA_ASYNC_END = '().catch(ca);return{}})();';
+const YOGA_SYNC = 'a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));return{}})();';
+const YOGA_ENTRY_AWAIT = 'const Yoga = wrapAssembly(await loadYoga());';
+const YOGA_ENTRY_SYNC =
+  'const yogaRuntime = {}; loadYoga(yogaRuntime); if (!yogaRuntime.calledRun) throw new Error("yoga-layout did not start synchronously"); const Yoga = wrapAssembly(yogaRuntime);';
+export const yogaSync = {
+  name: 'yoga-sync',
   setup(build) {
     build.onLoad(
       { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
       (args) => {
         const source = readFileSync(args.path, 'utf8');
-        if (!source.includes(YOGA_FETCH))
-          throw new Error(`yoga-without-fetch: nothing to patch in ${args.path}`);
+        const start = source.indexOf(YOGA_ASYNC_START);
+        const end = source.indexOf(YOGA_ASYNC_END, start);
+        if (start < 0 || end < 0 || !source.includes('function wa()'))
+          throw new Error(`yoga-sync: nothing to patch in ${args.path}`);
         return {
-          contents: source.replace(YOGA_FETCH, 'function ya(){return w||ua(H)||"function"!=typeof fetch?'),
+          contents: source.slice(0, start) + YOGA_SYNC + source.slice(end + YOGA_ASYNC_END.length),
           loader: 'js',
         };
       },
     );
+    build.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(YOGA_ENTRY_AWAIT)) throw new Error(`yoga-sync: nothing to patch in ${args.path}`);
+      return { contents: source.replace(YOGA_ENTRY_AWAIT, YOGA_ENTRY_SYNC), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Ink's reconciler awaits two imports at its top level, both only under DEV=true (React DevTools,
+ * and its own package.json to name itself to them). A script bundle cannot hold a top-level
+ * `await`, and react-devtools-core is no dependency of ours: with DEV=true the bundle says so, as
+ * Ink does when the package is missing, and goes on.
+ */
+const INK_DEVTOOLS = "        await import('./devtools.js');";
+const INK_PACKAGE = '? await loadPackageJson()';
+export const inkWithoutTopLevelAwait = {
+  name: 'ink-without-top-level-await',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(INK_DEVTOOLS) || !source.includes(INK_PACKAGE))
+        throw new Error(`ink-without-top-level-await: nothing to patch in ${args.path}`);
+      return {
+        contents: source
+          .replace(
+            INK_DEVTOOLS,
+            "        throw Object.assign(new Error('not bundled'), { code: 'ERR_MODULE_NOT_FOUND' });",
+          )
+          .replace(INK_PACKAGE, '? { name: undefined, version: undefined }'),
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -133,43 +177,5 @@ export const fixedReactBuild = {
         };
       },
     );
-  },
-};
-
-/**
- * Our schemas use zod's tree-shakable `zod/mini` (src/util/schema.ts); the MCP SDK uses the
- * classic API (and zod v3). Shared, zod's whole core would sit in a chunk that every run loads,
- * as the SDK's half needs it all. So the SDK gets a copy of its own (its zod imports resolve into
- * a separate namespace): a run without servers compiles only the parts our schemas use, and the
- * first server connect loads the SDK's copy with the SDK. zod works across copies (its checks are
- * structural: `_zod` traits, not one class identity).
- */
-const SDK_ZOD = 'sdk-zod';
-export const separateSdkZod = {
-  name: 'separate-sdk-zod',
-  setup(build) {
-    const isZod = (file) => /[\\/]node_modules[\\/]zod[\\/]/.test(file);
-    const inSdk = (file) => /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(file);
-    const resolveInto = async (args) => {
-      const resolved = await build.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: { [SDK_ZOD]: true },
-      });
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return isZod(resolved.path) ? { path: resolved.path, namespace: SDK_ZOD } : resolved;
-    };
-    build.onResolve({ filter: /^zod(\/|$)/ }, (args) =>
-      args.pluginData?.[SDK_ZOD] || !inSdk(args.importer) ? undefined : resolveInto(args),
-    );
-    build.onResolve({ filter: /.*/, namespace: SDK_ZOD }, (args) =>
-      args.pluginData?.[SDK_ZOD] ? undefined : resolveInto(args),
-    );
-    build.onLoad({ filter: /.*/, namespace: SDK_ZOD }, (args) => ({
-      contents: readFileSync(args.path, 'utf8'),
-      resolveDir: path.dirname(args.path),
-      loader: 'js',
-    }));
   },
 };

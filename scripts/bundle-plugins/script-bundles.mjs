@@ -1,9 +1,8 @@
 // The script bundles that src/cli/launch/code-cache.ts loads with V8's code cache: `core.cjs` (the
-// CLI without the TUI) and the libraries it requires lazily (`lib/openai.cjs`, `lib/mcp-sdk.cjs`).
+// whole CLI) and the libraries it requires lazily (`lib/openai.cjs`, `lib/mcp-sdk.cjs`).
 // Each is one function expression under a header line naming its content hash and encoding.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 
 const PLACEHOLDER = '0000000000000000';
 const HEADER = `//geekagent-bundle ${PLACEHOLDER} ascii\n`;
@@ -33,11 +32,20 @@ export function sealScriptBundle(file) {
   );
 }
 
-/** The libraries kept out of the core, each a bundle of its own (`lib/<name>.cjs`). */
+/**
+ * The libraries kept out of the core, each a bundle of its own (`lib/<name>.cjs`) that the core
+ * reads only when a run first needs it: the model client, the MCP SDK, and the TUI's (Ink, React,
+ * marked — one React for Ink and our components). Print mode without servers reads none but the
+ * first, `geekagent mcp …` only the second.
+ */
 export const LIBRARIES = [
-  { name: 'openai', matches: (specifier) => /^openai(\/|$)/.test(specifier) },
-  { name: 'mcp-sdk', matches: (specifier) => specifier.startsWith('@modelcontextprotocol/sdk/') },
+  { name: 'openai', packages: ['openai'] },
+  { name: 'mcp-sdk', packages: ['@modelcontextprotocol/sdk'] },
+  { name: 'tui', packages: ['ink', 'react', 'marked'] },
 ];
+
+const packageOf = (specifier) =>
+  specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
 
 /**
  * For the core: an import of a library resolves to a module that requires the library's bundle and
@@ -45,11 +53,13 @@ export const LIBRARIES = [
  * seen are collected into `used`, to build each library's bundle with exactly those.
  */
 export function libraryImports(used) {
+  const escaped = LIBRARIES.flatMap((lib) => lib.packages).map((name) => name.replace(/[/.]/g, '\\$&'));
+  const filter = new RegExp(`^(${escaped.join('|')})(\\/|$)`);
   return {
     name: 'library-imports',
     setup(build) {
-      build.onResolve({ filter: /^(openai|@modelcontextprotocol\/sdk)(\/|$)/ }, (args) => {
-        const library = LIBRARIES.find((lib) => lib.matches(args.path));
+      build.onResolve({ filter }, (args) => {
+        const library = LIBRARIES.find((lib) => lib.packages.includes(packageOf(args.path)));
         if (!library) return undefined;
         if (!used.has(library.name)) used.set(library.name, new Set());
         used.get(library.name).add(args.path);
@@ -90,22 +100,3 @@ export function libraryEntry(specifiers, resolveDir) {
     sourcefile: 'library-entry.js',
   };
 }
-
-/**
- * For the core: the TUI stays in the ES-module bundle (Ink and yoga use top-level await, which a
- * script cannot hold). The launcher hands interactive runs over before this would be reached.
- */
-export const tuiLeftOut = {
-  name: 'tui-left-out',
-  setup(build) {
-    build.onResolve({ filter: /[\\/]tui[\\/]run-tui\.js$/ }, (args) => ({
-      path: path.join(args.resolveDir, args.path),
-      namespace: 'tui-left-out',
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'tui-left-out' }, () => ({
-      contents:
-        "export function runTui() { throw new Error('internal: the TUI is not in core.cjs; the launcher runs it from app.js'); }",
-      loader: 'js',
-    }));
-  },
-};

@@ -1,7 +1,7 @@
 /**
- * The CLI as the launcher (main.ts) runs it: the program and the process exit. Bundled twice
- * (scripts/bundle.mjs): as ES modules split into lazily loaded chunks (`app.js`, the TUI's
- * bundle), and as one code-cached script without the TUI (`core.cjs`, every other run).
+ * The CLI as the launcher (main.ts) runs it: the program and the process exit. Bundled by
+ * scripts/bundle.mjs into `core.cjs`, the one script the launcher compiles with V8's code cache;
+ * tsc's unbundled build imports it as a module.
  */
 export { exitWhenSettled } from '../process/lifecycle.js';
-export { type CliIO, type LaunchHost, runCli } from './program.js';
+export { type CliIO, runCli } from './program.js';

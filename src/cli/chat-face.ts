@@ -6,13 +6,11 @@
  */
 import path from 'node:path';
 import { cleanupWithin, withProcessScope } from './process-scope.js';
-import type { ChatOptions, CliIO, LaunchHost } from './program.js';
+import type { ChatOptions, CliIO } from './program.js';
 
-export async function runChat(options: ChatOptions, io: CliIO, launch: LaunchHost = {}): Promise<number> {
+export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const interactive = options.print === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
   if (!interactive) return (await import('./run-chat.js')).runChat(options, io);
-  // Nothing has happened yet but parsing: the TUI's bundle runs the command line afresh.
-  if (launch.interactive) return launch.interactive();
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const { runTui } = await import('../tui/run-tui.js');
   return runTui({

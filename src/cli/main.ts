@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 /**
- * Entry point of the `geekagent` binary: picks the bundle for the run (launch/choose.ts), hands it
- * the process's streams and exits with its code. `--version` answers before anything else loads.
- * Bundled by scripts/bundle.mjs into a small CommonJS file of its own (Node sets up its ES-module
- * loader only for runs that need it: ~4 ms); tsc's unbundled build runs `app.js`.
+ * Entry point of the `geekagent` binary: loads the CLI and hands it the process's streams, then
+ * exits with its code. `--version` answers before anything else loads. Bundled by
+ * scripts/bundle.mjs into a small CommonJS file of its own (an ES module would make Node set up
+ * its module loader for every run: ~4 ms) that compiles `core.cjs` with V8's code cache
+ * (launch/code-cache.ts); tsc's unbundled build imports `app.js` instead.
  */
-import nodeModule from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { userStateDir } from '../config/paths.js';
 import type * as App from './app.js';
-import { looksInteractive, runKind } from './launch/choose.js';
+import { runKind } from './launch/choose.js';
 import { BundleLoader } from './launch/code-cache.js';
 
 /** Inlined by the bundler: `--version` reads no other file, and the launcher knows it is bundled. */
@@ -24,30 +24,24 @@ async function main(): Promise<void> {
     process.stdout.write(`${version}\n`);
     return;
   }
-  // Node 22.1+ keeps compiled code of ES modules between runs (the TUI's bundle); Node 20 has none.
-  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  const io: App.CliIO = {
+  const loader = bundled
+    ? new BundleLoader({
+        dir: path.dirname(fileURLToPath(import.meta.url)),
+        cacheDir:
+          process.env.GEEKAGENT_CODE_CACHE === 'off'
+            ? undefined
+            : path.join(userStateDir(process.env), 'code-cache'),
+        variant: runKind(args),
+      })
+    : undefined;
+  // Also when a signal ends the run (its shutdown exits the process): the next start is cached.
+  if (loader) process.once('exit', () => loader.saveCaches());
+  const app = loader ? (loader.load('core.cjs') as typeof App) : await import('./app.js');
+  const code = await app.runCli(process.argv, {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
-  };
-  // The ES-module bundle: `app.mjs` beside the bundled launcher, tsc's `app.js` unbundled.
-  const esModules = async () => (await import(bundled ? './app.mjs' : './app.js')) as typeof App;
-  const loader =
-    bundled && !looksInteractive(args)
-      ? new BundleLoader({
-          dir: path.dirname(fileURLToPath(import.meta.url)),
-          cacheDir:
-            process.env.GEEKAGENT_CODE_CACHE === 'off'
-              ? undefined
-              : path.join(userStateDir(process.env), 'code-cache'),
-          variant: runKind(args),
-        })
-      : undefined;
-  const app = loader ? (loader.load('core.cjs') as typeof App) : await esModules();
-  const code = await app.runCli(process.argv, io, {
-    interactive: loader ? async () => (await esModules()).runCli(process.argv, io) : undefined,
   });
   loader?.saveCaches();
   // A signal that ended the run has set its own exit code (130, 143, …). Not process.exit(): a

@@ -41,18 +41,9 @@ export interface ChatOptions {
   strictMcpConfig?: boolean;
 }
 
-/** What the launcher (main.ts) gives the bundle it runs. */
-export interface LaunchHost {
-  /**
-   * Runs this command line in the bundle that holds the TUI. Set when the running bundle (the
-   * code-cached core, which leaves Ink out) was chosen for a run that turns out interactive.
-   */
-  interactive?: () => Promise<number>;
-}
-
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export async function runCli(argv: string[], io: CliIO, launch: LaunchHost = {}): Promise<number> {
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const program = new Command('geekagent')
     .description('A terminal AI agent with a first-class MCP client')
@@ -100,7 +91,7 @@ export async function runCli(argv: string[], io: CliIO, launch: LaunchHost = {})
     .exitOverride()
     .action(async (options: ChatOptions) => {
       const { runChat } = await import('./chat-face.js');
-      exitCode = await runChat(options, io, launch);
+      exitCode = await runChat(options, io);
     });
   // `mcp` is listed (for --help) but filled with its subcommands only once commander picks it.
   const mcp = new Command('mcp').description('configure and inspect MCP servers');

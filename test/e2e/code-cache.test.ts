@@ -19,7 +19,7 @@ describe('code cache', () => {
     expect(first.stdout).toBe('first answer\n');
     const files = readdirSync(cacheDir()).sort();
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/^core\.cjs\.chat\.[0-9a-f]{16}\.[0-9a-f]{8}\.v8$/);
+    expect(files[0]).toMatch(/^core\.cjs\.print\.[0-9a-f]{16}\.[0-9a-f]{8}\.v8$/);
     expect(files[1]).toMatch(/^lib-openai\.cjs\.[0-9a-f]{16}\.[0-9a-f]{8}\.v8$/);
     const stamps = files.map((name) => statSync(path.join(cacheDir(), name)).mtimeMs);
 

@@ -1,8 +1,8 @@
 /**
  * The TUI's first frame comes before the app (issue 18): the input line and the panel are drawn
- * before createApp's modules load, and what the person does meanwhile counts. The built CLI runs
- * with the module watch hook (test/fixtures/modules/watch.mjs) holding back `app/create-app.ts`,
- * the app's module graph, until the test opens the gate.
+ * before createApp has built the agent, and what the person does meanwhile counts. The built CLI
+ * runs with the watch fixture (test/fixtures/modules/watch.mjs) holding createApp at its read of
+ * the project's AGENTS.md (no step before the first frame reads it) until the test opens the gate.
  */
 import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -35,13 +35,13 @@ function logged(line: string): Promise<void> {
   });
 }
 
-/** Starts the TUI with the app's module graph held back at create-app. */
+/** Starts the TUI with createApp held at the project's AGENTS.md. */
 function startHeld(): PtySession {
   return fx.start({
     env: {
       NODE_OPTIONS: `--import=${WATCH}`,
       MODULE_LOG: logFile(),
-      MODULE_GATE: `src/app/create-app.ts=${gateFile()}`,
+      FILE_GATE: `AGENTS.md=${gateFile()}`,
     },
   });
 }
@@ -60,8 +60,8 @@ describe('the TUI draws before the app is built', () => {
     await firstFrame(tui);
     expect(loaded()).toContain('ink');
     expect(tui.screen()).toContain('GeekAgent — MCP-first terminal agent');
-    // The app's graph has reached the gate: from here it cannot be up before the test opens it.
-    await logged('held src/app/create-app.ts');
+    // createApp has reached the gate: from here the app cannot be up before the test opens it.
+    await logged('held AGENTS.md');
 
     tui.send('hello there');
     await tui.waitUntil(() => inputLine(tui).startsWith('› hello there'), 'the typed text in the input line');
@@ -96,22 +96,5 @@ describe('the TUI draws before the app is built', () => {
     expect(await tui.exited()).toBe(0);
     // The alternate screen is gone: the first frame is not what the terminal shows.
     expect(tui.screen()).not.toContain('Model starting…');
-  });
-
-  it('a terminal command line the launcher takes for print mode but that is interactive opens the TUI', async () => {
-    // `-p` here is the model's name: the launcher guesses the core (no TUI), which hands the run
-    // to the TUI's bundle once the options are parsed.
-    fx.fake.push({ text: 'answered in the TUI' });
-    const tui = fx.start({ args: ['--model', '-p'] });
-    await tui.waitUntil(
-      (screen) => inputLine(tui).startsWith('›') && screen.includes('Model -p'),
-      'the TUI with the model named -p',
-    );
-    tui.send('hi');
-    tui.send('\r');
-    await tui.waitFor('answered in the TUI');
-    expect(fx.fake.requests[0]?.body.model).toBe('-p');
-    tui.send(KEYS.ctrlC);
-    expect(await tui.exited()).toBe(0);
   });
 });

@@ -1,15 +1,22 @@
 /**
- * Which bundle runs this command line, decided from argv and the terminal alone (nothing loaded
- * yet): the TUI's (ES modules, Ink) for what looks interactive, the code-cached core for the rest.
- * A wrong guess costs only speed: the core hands an interactive run to the TUI's bundle, and the
- * TUI's bundle runs everything else too.
+ * The kind of run, read from argv and the terminal alone (nothing else is loaded yet): it names the
+ * core's code cache, which holds the functions its run compiled — the TUI, print mode and the `mcp`
+ * commands compile different parts of the one script, so each keeps a cache of its own.
  */
 import { isatty } from 'node:tty';
 
+export type RunKind = 'tui' | 'print' | 'mcp';
+
 const SUBCOMMANDS = new Set(['mcp', 'trust', 'help']);
 
+export function runKind(args: readonly string[], terminal = isatty(0) && isatty(1)): RunKind {
+  const first = args.find((arg) => !arg.startsWith('-'));
+  if (first === 'mcp') return 'mcp';
+  return looksInteractive(args, terminal) ? 'tui' : 'print';
+}
+
 /** True when the run will likely draw the TUI: both ends a terminal, no `-p`, no subcommand. */
-export function looksInteractive(args: readonly string[], terminal = isatty(0) && isatty(1)): boolean {
+function looksInteractive(args: readonly string[], terminal: boolean): boolean {
   if (!terminal) return false;
   for (const arg of args) {
     if (arg === '--') break;
@@ -17,15 +24,6 @@ export function looksInteractive(args: readonly string[], terminal = isatty(0) &
     // `-p`, or a cluster of short flags holding it (`-cp`).
     if (/^-[a-zA-Z]*p/.test(arg)) return false;
   }
-  return !SUBCOMMANDS.has(firstWord(args) ?? '');
-}
-
-/** The core's cache kind: `geekagent mcp …` compiles other functions than a chat run. */
-export function runKind(args: readonly string[]): string {
-  return firstWord(args) === 'mcp' ? 'mcp' : 'chat';
-}
-
-/** The first argument that is no flag: a subcommand's name (or, after a flag's value, a miss). */
-function firstWord(args: readonly string[]): string | undefined {
-  return args.find((arg) => !arg.startsWith('-'));
+  // The first argument that is no flag: a subcommand's name (or, after a flag's value, a miss).
+  return !SUBCOMMANDS.has(args.find((arg) => !arg.startsWith('-')) ?? '');
 }
