@@ -82,8 +82,13 @@ describe('MCP server requests in the TUI', () => {
     );
     const screen = await started();
     screen.send(`sample please${KEYS.enter}`);
-    await screen.waitFor('MCP server everything asks the model to answer (sampling/createMessage)');
-    expect(screen.screen()).toContain('a haiku');
+    // The question and the prompt below it (waited for together: a frame can arrive in parts).
+    await screen.waitUntil(
+      (text) =>
+        text.includes('MCP server everything asks the model to answer (sampling/createMessage)') &&
+        text.includes('a haiku'),
+      'the sampling question with its prompt',
+    );
     // A server's question is answered by a focused choice: Tab, → to Allow, Enter.
     screen.send('\t');
     await screen.waitFor('[Decline]');
