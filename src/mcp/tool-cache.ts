@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { writeJsonFileAtomic } from '../util/json-file.js';
 import * as z from '../util/schema.js';
-import { readStateFile } from '../util/state-dir.js';
+import { readStateFileSync } from '../util/state-dir.js';
 import type { ListedTool } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 
@@ -81,7 +81,7 @@ export async function readCachedListing(
   definition: McpServerDefinition,
 ): Promise<CachedListing | undefined> {
   try {
-    const text = await readStateFile(cacheFile(dir, definition));
+    const text = readStateFileSync(cacheFile(dir, definition));
     if (text === undefined) return undefined;
     // jitless: one parse per server per run; zod's compiled fast path would not pay for itself.
     const parsed = CacheFileSchema.safeParse(JSON.parse(text), { jitless: true });

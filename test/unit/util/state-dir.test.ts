@@ -10,7 +10,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJsonFile } from '../../../src/util/json-file.js';
 import { UnsafePathError } from '../../../src/util/safe-write.js';
-import { checkStateDir, ensureStateDir, readStateFile, stateFilePath } from '../../../src/util/state-dir.js';
+import {
+  checkStateDir,
+  ensureStateDir,
+  readStateFile,
+  readStateFileSync,
+  stateFilePath,
+} from '../../../src/util/state-dir.js';
 
 let project: string;
 let outside: string;
@@ -68,6 +74,12 @@ describe('state folder', () => {
 
     execFileSync('mkfifo', [path.join(dir, 'fifo')]);
     await expect(readStateFile(path.join(dir, 'fifo'))).rejects.toThrow(/not a regular file/);
+
+    // The synchronous twin (the MCP tool cache's) refuses the same, and never blocks on the FIFO.
+    expect(readStateFileSync(path.join(dir, 'history'))).toBe('"hi"\n');
+    expect(readStateFileSync(path.join(dir, 'missing'))).toBeUndefined();
+    expect(() => readStateFileSync(path.join(dir, 'linked'))).toThrow(/it is a symbolic link/);
+    expect(() => readStateFileSync(path.join(dir, 'fifo'))).toThrow(/not a regular file/);
   });
 });
 
