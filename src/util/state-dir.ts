@@ -75,6 +75,19 @@ export async function readStateFile(file: string): Promise<string | undefined> {
   return (await readRegularFile(file))?.toString('utf8');
 }
 
+/** A failed no-follow open of a state file: missing is undefined, a link refused, the rest thrown. */
+function missingOrRefused(file: string, error: unknown): undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return undefined;
+  if (code === 'ELOOP' || code === 'EMLINK')
+    throw new UnsafePathError(`refusing to read ${file}: it is a symbolic link`);
+  throw error;
+}
+
+function notRegular(file: string): UnsafePathError {
+  return new UnsafePathError(`refusing to read ${file}: it is not a regular file`);
+}
+
 /**
  * readStateFile's synchronous twin, for many small files read at start-up (the MCP tool cache: one
  * file per server): six trips to the thread pool per file cost more than the reads themselves.
@@ -85,15 +98,10 @@ export function readStateFileSync(file: string): string | undefined {
   try {
     fd = openSync(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP' || code === 'EMLINK')
-      throw new UnsafePathError(`refusing to read ${file}: it is a symbolic link`);
-    throw error;
+    return missingOrRefused(file, error);
   }
   try {
-    if (!fstatSync(fd).isFile())
-      throw new UnsafePathError(`refusing to read ${file}: it is not a regular file`);
+    if (!fstatSync(fd).isFile()) throw notRegular(file);
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
@@ -112,15 +120,11 @@ export async function readRegularFile(
   try {
     handle = await open(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP' || code === 'EMLINK')
-      throw new UnsafePathError(`refusing to read ${file}: it is a symbolic link`);
-    throw error;
+    return missingOrRefused(file, error);
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw new UnsafePathError(`refusing to read ${file}: it is not a regular file`);
+    if (!info.isFile()) throw notRegular(file);
     if (!range) return await handle.readFile();
     if (range.offset + range.length > info.size) return undefined;
     const buffer = Buffer.alloc(range.length);
