@@ -39,10 +39,16 @@ type BundleFunction = (
   dirname: string,
 ) => void;
 
+interface CacheName {
+  /** `<bundle>[.<kind>]`: what one cache is of; other builds' and Nodes' share it. */
+  prefix: string;
+  file: string;
+}
+
 interface Loaded {
   exports: unknown;
   script: vm.Script;
-  cacheFile: string | undefined;
+  cache: CacheName | undefined;
   /** No cache was read, or V8 rejected it: write one after the run. */
   stale: boolean;
 }
@@ -53,8 +59,8 @@ export interface BundleLoaderOptions {
   /** Where caches live (~/.geekagent/code-cache); undefined: no cache read or written. */
   cacheDir: string | undefined;
   /**
-   * Which kind of run, as part of the core's cache name: a cache holds the functions its run
-   * compiled, so `mcp …` runs and chat runs keep one each.
+   * Which kind of run (launch/choose.ts), as part of the core's cache name: a cache holds the
+   * functions its run compiled, so the TUI, print mode and `mcp …` keep one each.
    */
   variant: string;
 }
@@ -77,14 +83,14 @@ export class BundleLoader {
     if (!header) throw new Error(`${file} is not a GeekAgent bundle: run npm run build`);
     // An ASCII file reads as a one-byte string, without decoding (and V8 keeps it that compact).
     const source = header[2] === 'ascii' ? bytes.toString('latin1') : bytes.toString('utf8');
-    const cacheFile = this.#cacheFile(name, header[1] as string);
-    const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+    const cache = this.#cacheName(name, header[1] as string);
+    const cachedData = cache ? readCache(cache.file) : undefined;
     const script = new vm.Script(source, { filename: file, cachedData });
     const module = { exports: {} as unknown };
     const entry: Loaded = {
       exports: module.exports,
       script,
-      cacheFile,
+      cache,
       stale: cachedData === undefined || script.cachedDataRejected === true,
     };
     this.#loaded.set(name, entry);
@@ -104,22 +110,22 @@ export class BundleLoader {
   /** Writes the caches this run had to compile without. Never throws. */
   saveCaches(): void {
     for (const entry of this.#loaded.values()) {
-      if (!entry.stale || !entry.cacheFile) continue;
+      if (!entry.stale || !entry.cache) continue;
       entry.stale = false;
       try {
-        writeCache(entry.cacheFile, entry.script.createCachedData());
+        writeCache(entry.cache, entry.script.createCachedData());
       } catch {
         // A read-only or odd state folder: the next run compiles again.
       }
     }
   }
 
-  #cacheFile(name: string, hash: string): string | undefined {
+  #cacheName(name: string, hash: string): CacheName | undefined {
     const { cacheDir, variant } = this.#options;
     if (!cacheDir) return undefined;
     const base = name.replaceAll('/', '-');
-    const kind = base === 'core.cjs' ? `${base}.${variant}` : base;
-    return path.join(cacheDir, `${kind}.${hash}.${nodeKey()}.v8`);
+    const prefix = base === 'core.cjs' ? `${base}.${variant}` : base;
+    return { prefix, file: path.join(cacheDir, `${prefix}.${hash}.${nodeKey()}.v8`) };
   }
 
   #requireFor(file: string): NodeJS.Require {
@@ -169,8 +175,8 @@ function realFolder(dir: string): boolean {
   }
 }
 
-/** Temp file (exclusive, no-follow) + rename; older caches of the same bundle are removed. */
-function writeCache(file: string, data: Buffer): void {
+/** Temp file (exclusive, no-follow) + rename; the same prefix's other caches are removed. */
+function writeCache({ prefix, file }: CacheName, data: Buffer): void {
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!realFolder(dir)) return;
@@ -192,15 +198,8 @@ function writeCache(file: string, data: Buffer): void {
   }
   closeSync(fd);
   renameSync(temporary, file);
-  // `core.cjs.chat.<hash>.<node>.v8`: the same bundle and kind, another build or Node.
-  const kind = base.split('.').slice(0, -3).join('.');
-  for (const other of readdirSync(dir)) {
-    if (
-      other !== base &&
-      other.startsWith(`${kind}.`) &&
-      other.endsWith('.v8') &&
-      other.split('.').length === base.split('.').length
-    )
-      rmSync(path.join(dir, other), { force: true });
-  }
+  // `<prefix>.<hash>.<node>.v8`: the same bundle and kind of run, another build or Node.
+  const older = new RegExp(`^${prefix.replaceAll('.', '\\.')}\\.[0-9a-f]{16}\\.[0-9a-f]{8}\\.v8$`);
+  for (const other of readdirSync(dir))
+    if (other !== base && older.test(other)) rmSync(path.join(dir, other), { force: true });
 }

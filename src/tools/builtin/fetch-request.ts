@@ -7,7 +7,7 @@
  *
  * node:https and node:dns/promises are imported when a request needs them: this module loads with
  * the tool definitions at every start, before the model's first request, which needs neither
- * (node:http, node:net and node:zlib load then anyway, with the model client and Node's fetch).
+ * (node:http and node:net load then anyway, with the model client).
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
