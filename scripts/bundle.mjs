@@ -21,6 +21,8 @@ import {
 } from './bundle-plugins/dep-patches.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 import {
+  EMPTY_IMPORT_META_IS_AN_ERROR,
+  IMPORT_META_DEFINES,
   LIBRARIES,
   libraryEntry,
   libraryImports,
@@ -55,6 +57,9 @@ const common = {
   minify: process.env.GEEKAGENT_UNMINIFIED !== '1',
   sourcemap: true,
   logLevel: 'warning',
+  // CommonJS output has no `import.meta`: each bundle defines what it uses, and anything left
+  // (which esbuild would empty, silently in node_modules) fails the build.
+  logOverride: EMPTY_IMPORT_META_IS_AN_ERROR,
 };
 // Each applies where its package is bundled, and is a no-op elsewhere.
 const patches = [
@@ -92,6 +97,7 @@ const core = path.join(outdir, 'core.cjs');
 await build({
   ...common,
   ...scriptWrapper,
+  define: { ...common.define, ...IMPORT_META_DEFINES },
   entryPoints: [path.join(root, 'src', 'cli', 'app.ts')],
   outfile: core,
   format: 'cjs',
@@ -108,6 +114,7 @@ for (const { name } of LIBRARIES) {
   await build({
     ...common,
     ...scriptWrapper,
+    define: { ...common.define, ...IMPORT_META_DEFINES },
     stdin: libraryEntry(specifiers, root),
     outfile,
     format: 'cjs',

@@ -8,12 +8,36 @@ const PLACEHOLDER = '0000000000000000';
 const HEADER = `//geekagent-bundle ${PLACEHOLDER} ascii\n`;
 
 /**
+ * What `import.meta` means in a script bundle: the bundle file itself, as it means the module
+ * file in the ES build. esbuild empties `import.meta` in CommonJS output, so a dependency's
+ * `createRequire(import.meta.url)` became `createRequire(undefined)` and threw when first run
+ * (fdir, under tinyglobby: the glob tool, issue 25). The url is made on first use (node:url's
+ * pathToFileURL), not at every start. Any other use of `import.meta` fails the build
+ * (EMPTY_IMPORT_META_IS_AN_ERROR in scripts/bundle.mjs) instead of silently becoming undefined.
+ */
+const BUNDLE_META =
+  "const __bundleMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
+export const IMPORT_META_DEFINES = {
+  'import.meta.url': '__bundleMeta.url',
+  'import.meta.filename': '__filename',
+  'import.meta.dirname': '__dirname',
+};
+
+/** esbuild's log override that turns an `import.meta` it would empty into a build error. */
+export const EMPTY_IMPORT_META_IS_AN_ERROR = { 'empty-import-meta': 'error' };
+
+/**
  * esbuild options that make a CommonJS bundle the loader's function expression. A script compiled
- * by vm.Script has no module loader behind import(): every import() becomes a require().
+ * by vm.Script has no module loader behind import(): every import() becomes a require(). `define`
+ * is merged with the build's own (IMPORT_META_DEFINES).
  */
 export const scriptWrapper = {
   supported: { 'dynamic-import': false },
-  banner: { js: `${HEADER}(function (exports, require, module, __filename, __dirname) {` },
+  // The directive first, or the definition before it would leave the bundle sloppy: ES modules
+  // are strict (and esbuild's own directive below becomes a plain expression).
+  banner: {
+    js: `${HEADER}(function (exports, require, module, __filename, __dirname) {"use strict";${BUNDLE_META}`,
+  },
   footer: { js: '})' },
 };
 
