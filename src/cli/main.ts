@@ -32,6 +32,7 @@ async function main(): Promise<void> {
             ? undefined
             : path.join(userStateDir(process.env), 'code-cache'),
         variant: runKind(args),
+        notice: (message) => process.stderr.write(`${message}\n`),
       })
     : undefined;
   // Also when a signal ends the run (its shutdown exits the process): the next start is cached.

@@ -1,16 +1,23 @@
 /**
  * The launcher keeps the compiled code of its script bundles (issue 18 §Start-up): a print run
  * leaves the core's and the model client's code cache in ~/.geekagent/code-cache, the next run
- * answers the same with them in place, and GEEKAGENT_CODE_CACHE=off keeps the folder out.
+ * answers the same with them in place, and GEEKAGENT_CODE_CACHE=off keeps the folder out. A
+ * corrupted cache is never handed to V8 (issue 25: 16 flipped bytes made every start die), and a
+ * start that died reading one is named at the next start, which removes it.
  * (Rejected caches, links and read-only folders: test/unit/cli/code-cache.test.ts.)
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { cliFixture } from './harness.js';
 
 const fx = cliFixture();
 const cacheDir = () => path.join(fx.project.home, '.geekagent', 'code-cache');
+const coreCache = () =>
+  path.join(cacheDir(), readdirSync(cacheDir()).find((name) => name.startsWith('core.cjs.')) as string);
+/** The cache file's header: 16 bytes before V8's data (src/cli/launch/cache-file.ts). */
+const HEADER = 16;
 
 describe('code cache', () => {
   it('a print run keeps its compiled code, and the next run answers with it in place', async () => {
@@ -47,5 +54,56 @@ describe('code cache', () => {
     const run = await fx.run(['-p', 'hi'], { env: { GEEKAGENT_CODE_CACHE: 'off' } });
     expect(run.stdout).toBe('uncached\n');
     expect(existsSync(path.join(fx.project.home, '.geekagent', 'code-cache'))).toBe(false);
+  });
+
+  it('a cache with 16 flipped bytes is not used: the start answers and the cache is written anew', async () => {
+    fx.fake.push({ text: 'first answer' });
+    await fx.run(['-p', 'hi']);
+    const file = coreCache();
+    const bytes = readFileSync(file);
+    // Spread over V8's data, as a failing disk or a bad copy would.
+    for (let i = 0; i < 16; i++) {
+      const at = HEADER + Math.floor(((bytes.length - HEADER) * (i + 0.5)) / 16);
+      bytes[at] = (bytes[at] as number) ^ 0xff;
+    }
+    writeFileSync(file, bytes);
+
+    fx.fake.push({ text: 'second answer' });
+    const second = await fx.run(['-p', 'hi again']);
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toBe('second answer\n');
+    expect(second.code).toBe(0);
+    const rewritten = readFileSync(file);
+    expect(rewritten.equals(bytes)).toBe(false);
+
+    // The new one is good: the third start uses it as it is.
+    fx.fake.push({ text: 'third answer' });
+    const third = await fx.run(['-p', 'and again']);
+    expect(third.stdout).toBe('third answer\n');
+    expect(readFileSync(file).equals(rewritten)).toBe(true);
+  });
+
+  it('a start that crashes reading a cache is named at the next start, which removes it and recovers', async () => {
+    fx.fake.push({ text: 'first answer' });
+    await fx.run(['-p', 'hi']);
+    const file = coreCache();
+    // Bad data behind a checksum that matches it: only V8 can find out, and it dies doing so.
+    const bytes = readFileSync(file);
+    bytes.fill(0xff, HEADER + 64);
+    bytes.writeUInt32LE(crc32(bytes.subarray(HEADER)), 12);
+    writeFileSync(file, bytes);
+    const crashed = await fx.run(['-p', 'hi again']);
+    expect(crashed.code === 0 && crashed.signal === null).toBe(false);
+    expect(crashed.stderr).toContain('Fatal error');
+
+    fx.fake.push({ text: 'recovered' });
+    const next = await fx.run(['-p', 'once more']);
+    expect(next.stdout).toBe('recovered\n');
+    expect(next.stderr).toBe(
+      `geekagent: an earlier start crashed while loading the code cache ${file}; it was removed and is ` +
+        'written anew. If starts keep crashing, set GEEKAGENT_CODE_CACHE=off or delete that folder.\n',
+    );
+    expect(readFileSync(file).equals(bytes)).toBe(false);
+    expect(readdirSync(cacheDir()).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 });

@@ -6,26 +6,17 @@
  * A bundle is one function expression, `(function (exports, require, module, __filename,
  * __dirname) {…})`, whose first line names its content hash and whether it is pure ASCII. Its cache
  * lives in the user's state folder (never the project's), named by that hash and by this Node
- * (version, arch, flags): V8 itself checks only the source's length. A cache that is missing or
- * rejected is written once the run is over — atomically, never through a symlink; one that cannot
- * be read or written costs speed, never the run.
+ * (version, arch, flags): V8 itself checks only the source's length. Each file carries a checksum
+ * of its data, verified before V8 sees it (cache-file.ts: the format, and the marker that names a
+ * cache a start crashed on). A cache that is missing, bad or rejected is written once the run is
+ * over — atomically, never through a symlink; one that cannot be read or written costs speed,
+ * never the run.
  */
-import {
-  closeSync,
-  constants,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { type CacheName, markLoading, readCache, removeCrashedCaches, writeCache } from './cache-file.js';
 
 const HEADER = /^\/\/geekagent-bundle ([0-9a-f]{16}) (ascii|utf-8)\n/;
 /** A bundle requires another by this path (scripts/bundle.mjs keeps them external). */
@@ -38,12 +29,6 @@ type BundleFunction = (
   filename: string,
   dirname: string,
 ) => void;
-
-interface CacheName {
-  /** `<bundle>[.<kind>]`: what one cache is of; other builds' and Nodes' share it. */
-  prefix: string;
-  file: string;
-}
 
 interface Loaded {
   exports: unknown;
@@ -63,11 +48,14 @@ export interface BundleLoaderOptions {
    * functions its run compiled, so the TUI, print mode and `mcp …` keep one each.
    */
   variant: string;
+  /** Says what the loader did about a cache a start crashed on (stderr). */
+  notice?: (message: string) => void;
 }
 
 export class BundleLoader {
   readonly #options: BundleLoaderOptions;
   readonly #loaded = new Map<string, Loaded>();
+  #checkedCrashes = false;
 
   constructor(options: BundleLoaderOptions) {
     this.#options = options;
@@ -84,8 +72,16 @@ export class BundleLoader {
     // An ASCII file reads as a one-byte string, without decoding (and V8 keeps it that compact).
     const source = header[2] === 'ascii' ? bytes.toString('latin1') : bytes.toString('utf8');
     const cache = this.#cacheName(name, header[1] as string);
+    if (cache && !this.#checkedCrashes) this.#removeCrashed(path.dirname(cache.file));
     const cachedData = cache ? readCache(cache.file) : undefined;
-    const script = new vm.Script(source, { filename: file, cachedData });
+    // Verified, yet V8 could still die reading it: the next start then knows which cache it was.
+    const unmark = cache && cachedData ? markLoading(cache.file) : undefined;
+    let script: vm.Script;
+    try {
+      script = new vm.Script(source, { filename: file, cachedData });
+    } finally {
+      unmark?.();
+    }
     const module = { exports: {} as unknown };
     const entry: Loaded = {
       exports: module.exports,
@@ -120,6 +116,16 @@ export class BundleLoader {
     }
   }
 
+  /** Once per run, before the first cache is read: caches an earlier start crashed on go. */
+  #removeCrashed(dir: string): void {
+    this.#checkedCrashes = true;
+    for (const file of removeCrashedCaches(dir))
+      this.#options.notice?.(
+        `geekagent: an earlier start crashed while loading the code cache ${file}; it was removed and is ` +
+          'written anew. If starts keep crashing, set GEEKAGENT_CODE_CACHE=off or delete that folder.',
+      );
+  }
+
   #cacheName(name: string, hash: string): CacheName | undefined {
     const { cacheDir, variant } = this.#options;
     if (!cacheDir) return undefined;
@@ -151,55 +157,4 @@ function nodeKey(): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash.toString(16).padStart(8, '0');
-}
-
-function readCache(file: string): Buffer | undefined {
-  if (!realFolder(path.dirname(file))) return undefined;
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    return readFileSync(fd);
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** The cache folder and its parent are real folders, not links that would move the files elsewhere. */
-function realFolder(dir: string): boolean {
-  try {
-    return [dir, path.dirname(dir)].every((folder) => lstatSync(folder).isDirectory());
-  } catch {
-    return false;
-  }
-}
-
-/** Temp file (exclusive, no-follow) + rename; the same prefix's other caches are removed. */
-function writeCache({ prefix, file }: CacheName, data: Buffer): void {
-  const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!realFolder(dir)) return;
-  const base = path.basename(file);
-  const temporary = path.join(dir, `.${base}.${process.pid}.tmp`);
-  const fd = openSync(
-    temporary,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
-    0o600,
-  );
-  try {
-    writeSync(fd, data);
-    // A torn cache of the right length would be trusted by V8: the bytes are on disk before the name.
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temporary, file);
-  // `<prefix>.<hash>.<node>.v8`: the same bundle and kind of run, another build or Node.
-  const older = new RegExp(`^${prefix.replaceAll('.', '\\.')}\\.[0-9a-f]{16}\\.[0-9a-f]{8}\\.v8$`);
-  for (const other of readdirSync(dir))
-    if (other !== base && older.test(other)) rmSync(path.join(dir, other), { force: true });
 }
