@@ -12,16 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
-import {
-  type FileHandle,
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  realpath,
-  rename,
-  rm,
-} from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type PathSandbox, ToolError } from '../tools/types.js';
 import { openedInside, PROC_FD } from '../util/root-read.js';

@@ -65,7 +65,9 @@ export async function readInsideRoot(file: string, realRoot: string, maxBytes: n
   const real = await realpath(file).catch(() => undefined);
   if (real === undefined) return link ? { kind: 'refused', reason: 'a symbolic link to nothing' } : missing;
   if (!isInside(realRoot, real))
-    return refused(link ? 'a symbolic link to a file outside the project folder' : 'outside the project folder');
+    return refused(
+      link ? 'a symbolic link to a file outside the project folder' : 'outside the project folder',
+    );
   const before = await lstat(real).catch(() => undefined);
   if (before === undefined || before.isDirectory()) return missing;
   const problem = notPlain(before);
@@ -76,7 +78,9 @@ export async function readInsideRoot(file: string, realRoot: string, maxBytes: n
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return missing;
-    return refused(code === 'ELOOP' ? 'changing while being opened (a symbolic link appeared)' : `unreadable (${code})`);
+    return refused(
+      code === 'ELOOP' ? 'changing while being opened (a symbolic link appeared)' : `unreadable (${code})`,
+    );
   }
   try {
     const stats = await handle.stat();
@@ -92,7 +96,12 @@ export async function readInsideRoot(file: string, realRoot: string, maxBytes: n
       if (bytesRead === 0) break;
       done += bytesRead;
     }
-    return { kind: 'text', text: buffer.subarray(0, done).toString('utf8'), real, cut: stats.size > maxBytes };
+    return {
+      kind: 'text',
+      text: buffer.subarray(0, done).toString('utf8'),
+      real,
+      cut: stats.size > maxBytes,
+    };
   } finally {
     await handle.close();
   }

@@ -25,7 +25,9 @@ describe('project instruction files', () => {
     expect(systemPrompt()).toContain(
       '[skipped AGENTS.md: a symbolic link to a file outside the project folder; not read]',
     );
-    expect(run.stderr).toContain('project instructions: skipped AGENTS.md: a symbolic link to a file outside');
+    expect(run.stderr).toContain(
+      'project instructions: skipped AGENTS.md: a symbolic link to a file outside',
+    );
   });
 
   it('skips a CLAUDE.md linked to a private key outside the folder', async () => {
@@ -37,7 +39,9 @@ describe('project instruction files', () => {
     const run = await fx.run(['-p', 'hi']);
     expect(run.code, run.stderr).toBe(0);
     expect(sentToModel()).not.toContain('PLANTED-KEY-MATERIAL');
-    expect(systemPrompt()).toContain('[skipped CLAUDE.md: a symbolic link to a file outside the project folder');
+    expect(systemPrompt()).toContain(
+      '[skipped CLAUDE.md: a symbolic link to a file outside the project folder',
+    );
   });
 
   it('skips an AGENTS.md hard-linked to a file outside the folder', async () => {

@@ -24,7 +24,14 @@ describe('isSecretFile', () => {
   });
 
   it('leaves ordinary files alone', () => {
-    for (const name of ['AGENTS.md', 'docs/env.md', 'id_rsa.pub', 'src/keys.ts', 'environment.md', 'a.keynote'])
+    for (const name of [
+      'AGENTS.md',
+      'docs/env.md',
+      'id_rsa.pub',
+      'src/keys.ts',
+      'environment.md',
+      'a.keynote',
+    ])
       expect(isSecretFile(name), name).toBe(false);
   });
 });
