@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { MemoryBank, type MemoryHit } from '../memory/bank.js';
 import { type MemoryEntry, MemoryFile, type MemoryScope } from '../memory/file.js';
-import { type Tool, ToolError } from '../tools/types.js';
+import { type CallReview, type ProtectedPathGuard, type Tool, ToolError } from '../tools/types.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { memoryDeclaration } from '../trust/declarations.js';
 import type { Redactor } from '../util/redact.js';
@@ -46,6 +46,13 @@ export interface MemoryExtensionOptions {
    */
   projectTrusted: boolean;
   /**
+   * Whether the person trusted this folder (its record, `--trust`, their answer, or their own
+   * state folder) — not merely that it declares nothing. When false, a `memory_write` with scope
+   * "user" (recalled in every project) is asked even under `allow`, and refused where nobody can
+   * be asked: the folder's text (AGENTS.md) may be what asked for the note. Default true.
+   */
+  userWritesTrusted?: boolean;
+  /**
    * After the model wrote project memory in a trusted folder: records the memory file as trusted,
    * so the folder's own notes never make it ask again (the file is a trust declaration).
    */
@@ -56,6 +63,8 @@ export interface MemoryExtensionOptions {
 export function memoryTrustOptions(trust: FolderTrust, projectDir: string): MemoryExtensionOptions {
   return {
     projectTrusted: trust.state === 'trusted',
+    // A folder with nothing to declare is trusted for what it declares, not by the person.
+    userWritesTrusted: trust.state === 'trusted' && trust.via !== 'empty',
     projectWritten: async () => {
       if (trust.state === 'trusted')
         await trust.remember?.([memoryDeclaration(stateFilePath(projectDir, MEMORY_FILE))]);
@@ -77,7 +86,7 @@ export function memoryExtension(
       await bank
         .refresh()
         .catch((error: unknown) => host.notice(`memory: ${(error as Error).message}`, 'error'));
-      for (const [tool, policy] of memoryTools(bank, options.projectWritten)) host.tools.add(tool, policy);
+      for (const [tool, policy] of memoryTools(bank, options)) host.tools.add(tool, policy);
       host.hooks.prompt(async (turn) => {
         let hits: MemoryHit[];
         try {
@@ -164,10 +173,8 @@ function describe(entry: MemoryEntry): string {
   return `${entry.id}  ${entry.scope.padEnd(7)} ${when}  ${visibleLine(short(entry.content))}`;
 }
 
-function memoryTools(
-  bank: MemoryBank,
-  projectWritten: (() => Promise<void>) | undefined,
-): Array<[Tool, 'allow' | 'ask']> {
+function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[Tool, 'allow' | 'ask']> {
+  const { projectWritten } = options;
   const write: Tool = {
     name: 'memory_write',
     description:
@@ -182,6 +189,10 @@ function memoryTools(
       },
       required: ['content'],
       additionalProperties: false,
+    },
+    askReason: async (args, ctx) => {
+      if (options.userWritesTrusted !== false || args.scope !== 'user') return undefined;
+      return userWriteReview(bank.fileOf('user'), ctx.protectedPaths);
     },
     async run(args) {
       const content = typeof args.content === 'string' ? args.content : '';
@@ -245,4 +256,21 @@ function memoryTools(
     [search, 'allow'],
     [remove, 'ask'],
   ];
+}
+
+/**
+ * Why a user-scope memory from a folder the person has not trusted is asked, and what lets it
+ * through: trusting the folder, or `--allow-protected` naming the file (it is in the protected
+ * user state folder) — undefined when that flag already names it.
+ */
+function userWriteReview(file: string, guard: ProtectedPathGuard | undefined): CallReview | undefined {
+  const shown = guard?.check([file]);
+  if (shown !== undefined && shown.length === 0) return undefined;
+  return {
+    reason: `scope "user": the note would be saved in ${file} and recalled in every project, and this folder is not trusted (its files may have asked for it)`,
+    refusal:
+      `memory_write: not saved — a "user" memory is recalled in every project, and this folder is not trusted ` +
+      `(its files, such as AGENTS.md, may have asked for the note). To allow it, trust the folder ` +
+      `(geekagent trust, or --trust for this run) or pass --allow-protected ${file}`,
+  };
 }

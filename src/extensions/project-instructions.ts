@@ -1,9 +1,9 @@
 /**
  * Project instructions as an extension: read once at start (config/project-instructions.ts), the
  * text is a system prompt section of every turn (pinned: never in the history, so compaction
- * cannot drop it), the panel's Instructions row shows files and bytes, a cut over the budget is a
- * visible notice, and `/init` asks the model to write an AGENTS.md (through the normal `write`
- * approval).
+ * cannot drop it), the panel's Instructions row shows files and bytes, a cut over the budget and
+ * a skipped file or import (a link out of the folder, a secret file) are visible notices, and
+ * `/init` asks the model to write an AGENTS.md (through the normal `write` approval).
  */
 import { type ProjectInstructions, readProjectInstructions } from '../config/project-instructions.js';
 import { visible } from '../util/terminal-text.js';
@@ -30,6 +30,13 @@ export function projectInstructionsExtension(options: ProjectInstructionsOptions
     async setup(host) {
       loaded = await readProjectInstructions(options);
       const current = loaded;
+      // The model reads the same notice in place of the file; the person learns it here.
+      for (const skipped of current.skipped) {
+        host.notice(
+          `warning: project instructions: skipped ${visible(skipped.name)}: ${skipped.reason}`,
+          'error',
+        );
+      }
       if (current.cutFrom !== undefined) {
         host.notice(
           `warning: project instructions are ${current.cutFrom} bytes, over the ${current.budget}-byte budget: ` +

@@ -37,6 +37,11 @@ export class MemoryBank {
     private readonly redact: Redactor,
   ) {}
 
+  /** Where a scope's entries are kept (the user's file is shown in approval questions). */
+  fileOf(scope: MemoryScope): string {
+    return this.files[scope].file;
+  }
+
   get size(): { entries: number; chunks: number } {
     return { entries: this.entries.length, chunks: this.chunks };
   }

@@ -11,27 +11,16 @@
  *   then renamed over the target, keeping its mode: a crash leaves the old file or the new one.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, type Dirent, existsSync, type Stats } from 'node:fs';
-import {
-  type FileHandle,
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readlink,
-  realpath,
-  rename,
-  rm,
-} from 'node:fs/promises';
+import { constants, type Dirent, type Stats } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type PathSandbox, ToolError } from '../tools/types.js';
+import { openedInside, PROC_FD } from '../util/root-read.js';
 import { isInside, realpathOfExistingPrefix } from './sandbox.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
-/** Linux names an open folder `/proc/self/fd/N`: a path below it starts at that very folder. */
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
 
 /** Names the file in messages: `read: notes.txt`. */
 export interface FileLabel {
@@ -290,27 +279,6 @@ function folder(handle: FileHandle, real: string): Folder {
     },
     close: () => handle.close().catch(() => undefined),
   };
-}
-
-/**
- * True when the opened file is the one inside root: on Linux the kernel's own name for it must be
- * inside; everywhere, the file now at its real path must be the opened one (same dev/ino) — with
- * a single hard link, that name is its only one.
- */
-async function openedInside(
-  handle: FileHandle,
-  stats: Stats,
-  openedPath: string,
-  realRoot: string,
-): Promise<boolean> {
-  if (PROC_FD) {
-    const where = await readlink(`${PROC_FD}/${handle.fd}`).catch(() => undefined);
-    if (where === undefined || !isInside(realRoot, where)) return false;
-  }
-  const real = await realpath(openedPath).catch(() => undefined);
-  if (real === undefined || !isInside(realRoot, real)) return false;
-  const now = await lstat(real).catch(() => undefined);
-  return now !== undefined && now.dev === stats.dev && now.ino === stats.ino;
 }
 
 function checkRegular(stats: Stats, label: FileLabel): void {

@@ -5,6 +5,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { type PathSandbox, ToolError } from '../tools/types.js';
+import { isInside } from '../util/root-read.js';
 
 export class RootSandbox implements PathSandbox {
   private realRoot: Promise<string> | undefined;
@@ -32,14 +33,8 @@ function outside(requested: string): ToolError {
   return new ToolError(`path outside root: ${requested}`);
 }
 
-export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  // `..notes` is a fine name inside root; only `..` itself or `../…` leaves it.
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
-}
+// One definition for the sandbox, the root-file primitives and project instructions.
+export { isInside };
 
 /**
  * realpath of the longest existing prefix, with the missing tail appended unchanged. A dangling

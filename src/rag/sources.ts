@@ -2,13 +2,17 @@
  * What `rag_add` reads: a source string becomes documents — one file, every text file under a
  * folder, a glob's matches (all inside the root, symlinks not followed out of it), or one http(s)
  * URL fetched through the fetch tool's guarded request (so its address rules apply). Files over
- * 2 MB and binaries are skipped with a reason; `.env*`, `.geekagent`, `.git` and `node_modules`
- * are never read.
+ * 2 MB and binaries are skipped with a reason; secret files (`.env*`, keys, credentials:
+ * util/secret-files.ts), `.geekagent`, `.git` and `node_modules` are never read. A file is read
+ * as `read` and `search` read it (permissions/root-files.ts): a regular file with one hard link,
+ * opened without following a link and checked to be the one inside the root.
  */
-import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { readWalkedFile } from '../permissions/root-files.js';
 import { guardedGet, systemResolver } from '../tools/builtin/fetch-request.js';
 import { FetchAllowList } from '../util/network.js';
+import { isSecretFile } from '../util/secret-files.js';
 
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 30_000;
@@ -91,9 +95,23 @@ export async function readSourceFile(root: string, relative: string): Promise<So
   const info = await lstat(file).catch(() => undefined);
   if (info === undefined || !info.isFile())
     return { kind: 'skipped', key: relative, reason: 'not a regular file' };
+  // Its other name may be outside the root: `read` and `search` refuse it too.
+  if (info.nlink > 1)
+    return {
+      kind: 'skipped',
+      key: relative,
+      reason: `it has ${info.nlink} hard links (another name may be outside the root)`,
+    };
   if (info.size > MAX_SOURCE_BYTES)
     return { kind: 'skipped', key: relative, reason: `${info.size} bytes, over the 2 MB limit` };
-  const bytes = await readFile(file);
+  const realRoot = await realpath(root).catch(() => root);
+  const bytes = await readWalkedFile(file, realRoot, MAX_SOURCE_BYTES);
+  if (bytes === undefined)
+    return {
+      kind: 'skipped',
+      key: relative,
+      reason: 'changed while being read (not a single regular file inside the root any more)',
+    };
   const text = decodeText(bytes);
   if (text === undefined) return { kind: 'skipped', key: relative, reason: 'binary' };
   return { kind: 'text', key: relative, text, bytes: bytes.length };
@@ -160,13 +178,13 @@ function isTextType(mime: string): boolean {
   );
 }
 
-/** `.env*` files and anything under a dot-folder (`.geekagent`, `.git`) stay out of the index. */
+/** Secret files and anything under a dot-folder (`.geekagent`, `.git`) stay out of the index. */
 function hidden(relative: string): boolean {
   const parts = relative.split(/[\\/]/);
   return (
     parts.some(
       (part) => part === 'node_modules' || (part.startsWith('.') && part !== '.' && part !== '..'),
-    ) || /^\.env/.test(parts.at(-1) ?? '')
+    ) || isSecretFile(relative)
   );
 }
 

@@ -31,7 +31,7 @@ export class ServeApprover implements Approver {
     return result.action === 'accept' ? 'yes' : 'no';
   }
 
-  refusalMessage(toolName: string, _review?: PolicyReview, protectedPaths?: string[]): string {
+  refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string {
     const asked = this.canAsk();
     if (protectedPaths && protectedPaths.length > 0) {
       const flags = protectedPaths.map((shown) => `--allow-protected ${shown}`).join(' ');
@@ -39,6 +39,8 @@ export class ServeApprover implements Approver {
         ? `refused: the call of ${toolName} touches a protected path (${protectedPaths.join(', ')}) and was declined`
         : `refused: the call of ${toolName} touches a protected path (${protectedPaths.join(', ')}); start geekagent mcp serve with ${flags} to allow it`;
     }
+    // A reason the call is asked whatever the rules say (--allow would not help): its own words.
+    if (!asked && review?.refusal) return `refused: ${review.refusal}`;
     return asked
       ? `refused: the call of ${toolName} was declined when asked`
       : `refused: ${toolName} needs approval and this client cannot be asked (no elicitation support); start geekagent mcp serve with --allow ${toolName} to allow it`;

@@ -52,6 +52,8 @@ export const SERVED_TOOL_HINTS: Readonly<Record<string, ServedHints>> = Object.f
     openWorldHint: false,
   },
   // A fact close to an existing memory replaces that memory's text; the same fact twice is one entry.
+  // Scope "user" writes the person's memory for every project: asked (elicitation) in a folder the
+  // person has not trusted, refused when the client cannot be asked (extensions/memory.ts).
   memory_write: {
     title: 'Remember a fact',
     readOnlyHint: false,

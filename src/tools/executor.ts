@@ -90,11 +90,15 @@ export class ToolExecutor {
     // Protected paths (.geekagent/, .env, ~/.geekagent) are asked even under `allow`.
     const guarded = await protectedTargets(tool, args, ctx);
     ctx.approvedProtected = guarded;
+    // The tool's own reason to ask for this call (asked even under `allow`, like protected paths).
+    // Only built-in tools give one, and only MCP tools get pin reviews: the two never meet.
+    const asked = await askReason(tool, args, ctx);
+    const review = asked ?? verdict.review;
     let decision: ToolDecision = 'allow';
-    if (policy === 'ask' || guarded.length > 0) {
+    if (policy === 'ask' || guarded.length > 0 || asked) {
       let answer: ApprovalAnswer;
       try {
-        answer = await this.askInTurn(tool, args, ctx, hooks, verdict.review, guarded);
+        answer = await this.askInTurn(tool, args, ctx, hooks, review, guarded);
       } catch (error) {
         if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
         // A tool that cannot describe the call (a patch that does not apply) says why itself.
@@ -104,7 +108,7 @@ export class ToolExecutor {
       if (answer === 'no') {
         const message = this.deps.approver.refusalMessage(
           call.name,
-          verdict.review,
+          review,
           guarded.length > 0 ? guarded : undefined,
         );
         return outcome('refused', message, true);
@@ -200,6 +204,18 @@ async function protectedTargets(
   return tool
     .protectedTargets(args, ctx)
     .catch((error: unknown) => [`(could not be checked: ${errorMessage(error)})`]);
+}
+
+/** A check that fails asks: asking once too often beats a silent write. */
+async function askReason(
+  tool: Tool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<PolicyReview | undefined> {
+  if (!tool.askReason) return undefined;
+  return tool
+    .askReason(args, ctx)
+    .catch((error: unknown) => ({ reason: `could not be checked: ${errorMessage(error)}` }));
 }
 
 function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPrompt {

@@ -115,6 +115,13 @@ export interface Tool extends ToolSpec {
    * call always asked, even under `allow`, and print mode refuses it.
    */
   protectedTargets?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<string[]>;
+  /**
+   * Why this particular call must be asked even under `allow` (a user-scope memory written from a
+   * folder the person has not trusted), or undefined. The reason is shown above the question;
+   * `refusal` is what an approver that cannot ask (print mode, `mcp serve` without elicitation)
+   * returns instead of its usual hint: why, and what would let the call through.
+   */
+  askReason?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<CallReview | undefined>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
   /**
    * Calls of one round that return the same key run one after another instead of concurrently
@@ -122,6 +129,12 @@ export interface Tool extends ToolSpec {
    * Undefined: no constraint.
    */
   exclusiveKey?(args: Record<string, unknown>, root: string): string | undefined;
+}
+
+/** A tool's own reason to ask for one call (the executor's PolicyReview has the same shape). */
+export interface CallReview {
+  reason: string;
+  refusal?: string;
 }
 
 /** A failure the tool reports on purpose; its message goes to the model as the error result. */
