@@ -10,6 +10,7 @@ import { mcpConfigFlags } from '../app/create-mcp.js';
 import { userStateDir } from '../config/paths.js';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServerToConfig, removeServerFromConfig } from '../mcp/config-edit.js';
+import type { ServerStatus } from '../mcp/status.js';
 import { decideTrust } from '../trust/decide.js';
 import { serverDeclaration } from '../trust/declarations.js';
 import { TRUST_HINT } from '../trust/describe.js';
@@ -155,8 +156,25 @@ async function list(ctx: McpContext, json: boolean): Promise<number> {
     // JSON.stringify escapes control characters itself; the content stays exact for scripts.
     if (json) ctx.io.stdout.write(`${JSON.stringify(serverListJson(statuses), null, 2)}\n`);
     else out(ctx, formatServerList(statuses, ctx.projectDir()));
-    return 0;
+    return reportUnavailable(ctx, statuses);
   });
+}
+
+/**
+ * Exit 1 when an enabled server failed to connect or needs a login, so a script can tell; the
+ * servers are named on stderr. Disabled servers, idle ones (tools from the cache) and the servers
+ * of an untrusted folder (not started; stderr already says why) are not failures.
+ */
+function reportUnavailable(ctx: McpContext, statuses: readonly ServerStatus[]): number {
+  const failed = statuses.filter((status) => status.state.state === 'failed').map((status) => status.name);
+  const login = statuses.filter((status) => status.state.state === 'needs_auth').map((status) => status.name);
+  if (failed.length === 0 && login.length === 0) return 0;
+  const parts = [
+    ...(failed.length > 0 ? [`failed to connect: ${failed.join(', ')}`] : []),
+    ...(login.length > 0 ? [`need a login (geekagent mcp login <name>): ${login.join(', ')}`] : []),
+  ];
+  err(ctx, `geekagent mcp list: ${parts.join('; ')}\n`);
+  return 1;
 }
 
 async function get(ctx: McpContext, name: string): Promise<number> {

@@ -6,7 +6,10 @@
  * what it cannot convert and which fields it leaves out, then writes under the file's lock.
  * Existing names are kept unless `--force`. Each server goes to the level its source lives at
  * (project files → `.geekagent/mcp.json`, home files → `~/.geekagent/mcp.json`) unless `--scope`.
+ * A file is the project's when it is in the project folder or links into it; its servers are never
+ * recorded as trusted, and `--scope user` of them warns that they start in every folder.
  */
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServersToConfig } from '../mcp/config-edit.js';
@@ -103,6 +106,7 @@ async function runImport(ctx: DialectCommandContext, options: ImportOptions): Pr
     out('Cannot convert:\n');
     for (const item of unconvertible) out(`  × ${item.name} (${item.file}): ${item.reason}\n`);
   }
+  warnUserScope(plans, options.force === true, err);
   if (options.dryRun) {
     out('Dry run: nothing written.\n');
     return 0;
@@ -134,8 +138,8 @@ function where(source: SourceRead): string {
 interface TargetPlan {
   scope: SourceLevel;
   file: string;
-  /** `fromProject`: copied from a file inside the project folder (written by whoever wrote the repo). */
-  servers: Array<ConvertedServer & { from: string; exists: boolean; fromProject: boolean }>;
+  /** `fromProject`: copied from a file in the project folder or linking into it (the repo's words). */
+  servers: Array<ConvertedServer & { from: string; file: string; exists: boolean; fromProject: boolean }>;
   /** Same name in a less specific source of the same import: the first one found is used. */
   shadowed: Array<{ name: string; from: string; by: string }>;
 }
@@ -163,7 +167,8 @@ async function plan(
           ...server,
           from: where(source),
           exists: existing.has(server.name),
-          fromProject: isInsideFolder(source.location.file, dirs.projectDir),
+          fromProject: isProjectFile(source.location.file, dirs.projectDir),
+          file: source.location.file,
         });
     }
   }
@@ -224,6 +229,42 @@ async function write(
       out(
         `${fromRepo.join(', ')} came from files in this folder: approve them at the next start (geekagent trust)\n`,
       );
+  }
+}
+
+/**
+ * Whether a source file is the project's (written by whoever wrote the repo): where it is, or,
+ * through symlinks, where it points — `app/.mcp.json -> ../tools/servers.json` is the repo's file
+ * although its target is outside the project folder, as is a link elsewhere to a file inside it.
+ */
+function isProjectFile(file: string, projectDir: string): boolean {
+  const relative = path.relative(path.resolve(projectDir), path.resolve(file));
+  const placedInside =
+    relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  return placedInside || isInsideFolder(file, projectDir);
+}
+
+/**
+ * A project file's servers written to the user file start in every folder, with no trust question:
+ * said before writing (and in a dry run), naming each file and its servers.
+ */
+function warnUserScope(plans: readonly TargetPlan[], force: boolean, err: (text: string) => void): void {
+  for (const target of plans) {
+    if (target.scope !== 'user') continue;
+    const byFile = new Map<string, string[]>();
+    for (const server of target.servers) {
+      if (!server.fromProject || (server.exists && !force)) continue;
+      byFile.set(server.file, [...(byFile.get(server.file) ?? []), server.name]);
+    }
+    for (const [file, names] of byFile) {
+      const [they, run] = names.length > 1 ? ['they', 'run'] : ['it', 'runs'];
+      err(
+        `warning: ${names.join(', ')} from ${file}, a file of this project folder (written by whoever ` +
+          `wrote the repository): in ${target.file} ${they} ${run} in every folder you start geekagent in, ` +
+          `with no trust question. Keep ${names.length > 1 ? 'them' : 'it'} to this folder with --scope project; ` +
+          `remove with: geekagent mcp remove <name> --scope user\n`,
+      );
+    }
   }
 }
 

@@ -80,7 +80,7 @@ export function catalogTools(definition: McpServerDefinition, serverTools: reado
   );
   const warnings = naming.collisions.map(
     (collision) =>
-      `tools ${collision.originalNames.map((n) => `"${n}"`).join(', ')} of server ${server} share the name ${collision.modelName}; all but the first got a hash suffix`,
+      `tools ${collision.originalNames.map((n) => `"${n}"`).join(', ')} of server ${server} share the name ${collision.modelName}; "${collision.kept}" keeps it, the others got a hash suffix`,
   );
   for (const contest of naming.contested) {
     warnings.push(

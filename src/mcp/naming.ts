@@ -1,6 +1,7 @@
 /**
  * Model-visible names for one server's tools: `mcp_<server>_<tool>`, sanitised, at most 64
- * characters, unique within the server and stable however the server orders its tool list. A name
+ * characters, unique within the server and stable however the server orders its tool list. Of
+ * tools that sanitise alike, the one already named that way keeps the plain name. A name
  * that could also be read as another configured server's (`mcp_gh_x_read`: server `gh` tool
  * `x_read`, or server `gh_x` tool `read`) gets a hash of its own (server, tool) instead, so a rule
  * or an approval written for that name can never pass from one server's tool to the other's.
@@ -15,8 +16,11 @@ export interface NamedTool {
 export interface NamingResult {
   /** Same order as the input. */
   tools: NamedTool[];
-  /** Plain names several tools sanitised to; all but the first (by original name) got a hash suffix. */
-  collisions: Array<{ modelName: string; originalNames: string[] }>;
+  /**
+   * Plain names several tools sanitised to: a tool whose own name is already that plain name keeps
+   * it, else the first by original name; the others got a hash suffix.
+   */
+  collisions: Array<{ modelName: string; originalNames: string[]; kept: string }>;
   /** Tools whose plain name could also be another server's (named here); they got a hash suffix. */
   contested: Array<{ otherServer: string; originalNames: string[] }>;
 }
@@ -75,11 +79,15 @@ export function nameServerTools(
     }
     const fits = plain.length <= MAX_TOOL_NAME_LENGTH;
     if (fits) {
-      assigned.set(members[0]!, plain);
+      // The tool whose own name is the plain name keeps it: a rule written as `mcp_srv_delete_repo`
+      // stays with `delete_repo`, and a listed decoy `delete.repo` cannot take it (nor its rules).
+      const holder = members.find((original) => sanitizeName(original) === original) ?? members[0]!;
+      assigned.set(holder, plain);
       taken.add(plain);
-      if (members.length > 1) collisions.push({ modelName: plain, originalNames: [...members] });
-    }
-    needHash.push(...(fits ? members.slice(1) : members));
+      if (members.length > 1)
+        collisions.push({ modelName: plain, originalNames: [...members], kept: holder });
+      needHash.push(...members.filter((original) => original !== holder));
+    } else needHash.push(...members);
   }
 
   // Plain names are settled first so a hashed name can never take one of them.

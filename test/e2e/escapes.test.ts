@@ -87,8 +87,10 @@ describe('geekagent mcp output', () => {
   it('list shows names, descriptions and start-up errors (stderr) with escapes visible', async () => {
     await escapeServers();
     const run = await runCli(['mcp', 'list'], { project: fx.project });
-    expect(run.code, run.stderr).toBe(0);
+    // dead failed to start: exit 1, and the stderr line naming it is escaped too.
+    expect(run.code, run.stderr).toBe(1);
     expectNoControls(run);
+    expect(run.stderr).toContain('failed to connect: dead^[]0;t^G');
     expect(run.stdout).toContain('mcp_esc_evil — Evil ^[]0;desc-title^G^[[2J tool');
     expect(run.stdout).toContain('× dead^[]0;t^G: server exited with code 2 during start-up: dying ^[]0;');
   });

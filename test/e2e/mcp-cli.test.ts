@@ -2,13 +2,17 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth-server.js';
 import { createProject, DEMO_SERVER, FIXTURE_SERVERS, type Project, runCli } from './harness.js';
 
 let project: Project;
+let oauth: OAuthFixture | undefined;
 beforeEach(async () => {
   project = await createProject();
 });
 afterEach(async () => {
+  await oauth?.close();
+  oauth = undefined;
   await project.cleanup();
 });
 
@@ -19,7 +23,9 @@ describe('geekagent mcp', () => {
       broken: { command: 'no-such-command-here' },
     });
     const run = await runCli(['mcp', 'list', '--json'], { project });
-    expect(run.code, run.stderr).toBe(0);
+    // A server failed: exit 1 and say which on stderr, the JSON still complete on stdout.
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toBe('geekagent mcp list: failed to connect: broken\n');
     const list = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
     expect(list[0]).toEqual({
       name: 'demo',
@@ -50,6 +56,40 @@ describe('geekagent mcp', () => {
     const run = await runCli(['mcp', 'list'], { project });
     expect(run.stdout).toContain('demo (2 tools)\n  mcp_demo_word_count');
     expect(run.stdout).toMatch(/× broken: command not found: no-such-command-here/);
+  });
+
+  it('list exits 1 when an enabled server failed or needs a login, 0 when the rest are disabled', async () => {
+    await project.mcpServers({
+      demo: { command: 'node', args: [DEMO_SERVER] },
+      broken: { command: 'no-such-command-here' },
+      off: { command: 'no-such-command-either', disabled: true },
+    });
+    const failed = await runCli(['mcp', 'list'], { project });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe('geekagent mcp list: failed to connect: broken\n');
+    expect(failed.stdout).toContain('demo (2 tools)');
+
+    oauth = await startOAuthFixture();
+    await project.mcpServers({
+      demo: { command: 'node', args: [DEMO_SERVER] },
+      secure: { type: 'http', url: oauth.mcpUrl },
+    });
+    const login = await runCli(['mcp', 'list', '--json'], { project });
+    expect(login.code).toBe(1);
+    expect(login.stderr).toBe('geekagent mcp list: need a login (geekagent mcp login <name>): secure\n');
+
+    await project.mcpServers({
+      demo: { command: 'node', args: [DEMO_SERVER] },
+      off: { command: 'no-such-command-either', disabled: true },
+    });
+    for (const args of [
+      ['mcp', 'list'],
+      ['mcp', 'list', '--json'],
+    ]) {
+      const ok = await runCli(args, { project });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stderr).toBe('');
+    }
   });
 
   it('add, get and remove round-trip the project and user files', async () => {

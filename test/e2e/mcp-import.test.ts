@@ -3,7 +3,7 @@
  * `geekagent mcp import` from each client's files where that client keeps them (in the test's
  * temp HOME and project), and `geekagent mcp add-json`, through the built CLI.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProject, DEMO_SERVER, type Project, runCli } from './harness.js';
@@ -285,6 +285,56 @@ args = ["--replace", "\${name}"]
     const forced = await runCli(['mcp', 'import', '--from', 'claude-code', '--force'], { project });
     expect(forced.stdout).toContain('  ~ demo: {"command":"new"} (replaces the existing entry)\n');
     expect(await servers(projectFile())).toEqual({ demo: { command: 'new' }, extra: { command: 'x' } });
+  });
+
+  it("a symlinked .mcp.json is the repo's file: its server is never recorded as trusted", async () => {
+    // The project folder is app/ of a repository; its .mcp.json links to the repo's tools/ folder.
+    const tools = path.join(path.dirname(project.dir), 'tools');
+    await mkdir(tools);
+    await writeFile(
+      path.join(tools, 'servers.json'),
+      JSON.stringify({ mcpServers: { evil: { command: 'node', args: [DEMO_SERVER] } } }),
+    );
+    await symlink('../tools/servers.json', path.join(project.dir, '.mcp.json'));
+    const run = await runCli(['mcp', 'import', '--from', 'claude-code'], { project });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await servers(projectFile())).toEqual({ evil: { command: 'node', args: [DEMO_SERVER] } });
+    expect(run.stdout).toContain('evil came from files in this folder: approve them at the next start');
+    const trusted = await readFile(path.join(project.home, '.geekagent', 'trusted.json'), 'utf8').catch(
+      () => '',
+    );
+    expect(trusted).not.toContain('server:evil');
+    // Not started until the person trusts the folder with it.
+    const get = await runCli(['mcp', 'get', 'evil'], { project, trusted: false });
+    expect(get.stdout).not.toContain('evil (2 tools)');
+    expect(get.stderr).toContain(
+      'MCP server evil is declared in .geekagent/mcp.json, but this folder is not trusted',
+    );
+  });
+
+  it('--scope user of a project file warns that its servers start in every folder', async () => {
+    const file = await project.write(
+      '.mcp.json',
+      JSON.stringify({ mcpServers: { 'repo-srv': { command: 'node', args: [DEMO_SERVER] } } }),
+    );
+    await writeHome(
+      '.claude.json',
+      JSON.stringify({ mcpServers: { mine: { command: 'node', args: [DEMO_SERVER] } } }),
+    );
+    const warning =
+      `warning: repo-srv from ${file}, a file of this project folder (written by whoever wrote the ` +
+      `repository): in ${userFile()} it runs in every folder you start geekagent in, with no trust question.`;
+    const dry = await runCli(['mcp', 'import', '--from', 'claude-code', '--scope', 'user', '--dry-run'], {
+      project,
+    });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(warning);
+    const run = await runCli(['mcp', 'import', '--from', 'claude-code', '--scope', 'user'], { project });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(warning);
+    // The person's own server is not named in it.
+    expect(run.stderr).not.toContain('mine');
+    expect(Object.keys(await servers(userFile())).sort()).toEqual(['mine', 'repo-srv']);
   });
 
   it('without --from lists every source found and writes nothing; names are shown escaped', async () => {

@@ -9,6 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_POLICIES } from '../../src/permissions/defaults.js';
+import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { cliFixture, FIXTURE_SERVERS, parseJsonOutput, runCli } from './harness.js';
 
 const fx = cliFixture();
@@ -110,6 +111,51 @@ describe('MCP tool identity', () => {
     await fx.project.mcpServers({ gh_x: changing(['read']) });
     scriptCalls({ name: 'mcp_gh_x_read' });
     expect(await print()).toEqual([['mcp_gh_x_read', 'refused', APPROVE_HINT('gh_x')]]);
+  });
+});
+
+describe('tools of one server whose names collide', () => {
+  /** The model calls the offered tool with this description, whatever name it was given. */
+  function callDescribed(description: string) {
+    return (request: RecordedRequest) => {
+      const offered = (request.body.tools ?? []) as Array<{
+        function: { name: string; description?: string };
+      }>;
+      const tool = offered.find((item) => item.function.description?.endsWith(description));
+      return { toolCalls: [{ name: tool?.function.name ?? 'missing', arguments: '{}' }] };
+    };
+  }
+
+  /** delete.repo sorts before delete_repo and sanitises to the same mcp_srv_delete_repo. */
+  async function callRealThenDecoy(rule: 'allow' | 'deny') {
+    await fx.project.mcpServers({ srv: changing(['delete.repo', 'delete_repo']) });
+    await fx.project.tools({ mcp_srv_delete_repo: rule });
+    fx.fake.push(callDescribed('the delete_repo tool'), callDescribed('the delete.repo tool'), {
+      text: 'done',
+    });
+    return print();
+  }
+
+  const DECOY = [
+    expect.stringMatching(/^mcp_srv_delete_repo_[0-9a-f]{8}$/),
+    'refused',
+    expect.stringMatching(/^needs approval: run interactively or pass --allow mcp_srv_delete_repo_/),
+  ];
+
+  it('keeps a deny written for delete_repo on delete_repo when the server lists a decoy delete.repo first', async () => {
+    // delete_repo keeps the name the rule was written with; the decoy is a tool of its own, asked
+    // about as any MCP tool, not denied in delete_repo's place.
+    expect(await callRealThenDecoy('deny')).toEqual([
+      ['mcp_srv_delete_repo', 'deny', 'permission denied: tool mcp_srv_delete_repo is not allowed'],
+      DECOY,
+    ]);
+  });
+
+  it("does not let a decoy inherit delete_repo's allow", async () => {
+    expect(await callRealThenDecoy('allow')).toEqual([
+      ['mcp_srv_delete_repo', 'allow', 'delete_repo ran'],
+      DECOY,
+    ]);
   });
 });
 

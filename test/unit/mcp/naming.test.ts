@@ -69,15 +69,30 @@ describe('nameServerTools', () => {
     expect(collisions).toEqual([]);
   });
 
-  it('resolves collisions by original name: the first keeps the plain name', () => {
-    const { tools, collisions } = nameServerTools('shop', ['get_item', 'get.item', 'get item']);
+  it('resolves collisions in favour of the tool already named that way', () => {
+    // 'get item' < 'get.item' < 'get_item' by code unit, but get_item's own name is the plain name:
+    // a rule written as mcp_shop_get_item stays with it whatever decoys the server lists.
+    const { tools, collisions } = nameServerTools('shop', ['get item', 'get.item', 'get_item']);
     const byOriginal = Object.fromEntries(tools.map((tool) => [tool.originalName, tool.modelName]));
-    // Sorted by code unit: 'get item' < 'get.item' < 'get_item'.
+    expect(byOriginal.get_item).toBe('mcp_shop_get_item');
+    expect(byOriginal['get item']).toBe(`mcp_shop_get_item_${hash8('shop', 'get item')}`);
+    expect(byOriginal['get.item']).toBe(`mcp_shop_get_item_${hash8('shop', 'get.item')}`);
+    expect(collisions).toEqual([
+      {
+        modelName: 'mcp_shop_get_item',
+        originalNames: ['get item', 'get.item', 'get_item'],
+        kept: 'get_item',
+      },
+    ]);
+  });
+
+  it('without a tool named that way, the first by original name keeps the plain name', () => {
+    const { tools, collisions } = nameServerTools('shop', ['get.item', 'get item']);
+    const byOriginal = Object.fromEntries(tools.map((tool) => [tool.originalName, tool.modelName]));
     expect(byOriginal['get item']).toBe('mcp_shop_get_item');
     expect(byOriginal['get.item']).toBe(`mcp_shop_get_item_${hash8('shop', 'get.item')}`);
-    expect(byOriginal.get_item).toBe(`mcp_shop_get_item_${hash8('shop', 'get_item')}`);
     expect(collisions).toEqual([
-      { modelName: 'mcp_shop_get_item', originalNames: ['get item', 'get.item', 'get_item'] },
+      { modelName: 'mcp_shop_get_item', originalNames: ['get item', 'get.item'], kept: 'get item' },
     ]);
   });
 
@@ -115,19 +130,20 @@ describe('nameServerTools', () => {
   it('never lets a hashed name take another tool’s plain name', () => {
     // The tool literally named like the other's hashed form keeps its plain name; the hashed one moves on.
     const suffix = hash8('s', 'a.b');
-    const { tools } = nameServerTools('s', ['a.b', 'a_b', `a_b_${suffix}`]);
+    const { tools } = nameServerTools('s', ['a.b', 'a b', `a_b_${suffix}`]);
     const byOriginal = Object.fromEntries(tools.map((tool) => [tool.originalName, tool.modelName]));
     expect(byOriginal[`a_b_${suffix}`]).toBe(`mcp_s_a_b_${suffix}`);
-    expect(byOriginal['a.b']).toBe('mcp_s_a_b');
-    expect(byOriginal.a_b).toBe(`mcp_s_a_b_${hash8('s', 'a_b')}`);
+    expect(byOriginal['a b']).toBe('mcp_s_a_b');
+    expect(byOriginal['a.b']).toMatch(/^mcp_s_a_b_[0-9a-f]{16}$/);
     const modelNames = tools.map((tool) => tool.modelName);
     expect(new Set(modelNames).size).toBe(3);
   });
 
   it('falls back to a longer hash when the 8-character one is taken', () => {
-    const suffix = hash8('s', 'a_b');
+    const suffix = hash8('s', 'a.b');
     const { tools } = nameServerTools('s', ['a.b', 'a_b', `a_b_${suffix}`]);
-    const hashed = tools.find((tool) => tool.originalName === 'a_b')!.modelName;
+    expect(tools.find((tool) => tool.originalName === 'a_b')!.modelName).toBe('mcp_s_a_b');
+    const hashed = tools.find((tool) => tool.originalName === 'a.b')!.modelName;
     expect(hashed).toMatch(/^mcp_s_a_b_[0-9a-f]{16}$/);
     expect(tools.find((tool) => tool.originalName === `a_b_${suffix}`)!.modelName).toBe(
       `mcp_s_a_b_${suffix}`,
