@@ -20,11 +20,13 @@ export function configureClientFeatures(
   server: string,
   features: ClientFeatures,
   log: ServerLog,
+  options: { roots: boolean },
 ): void {
   client.registerCapabilities({
     elicitation: { form: { applyDefaults: true } },
     sampling: {},
-    roots: { listChanged: true },
+    // Not declared for a `"roots": false` server: it keeps the directories it was configured with.
+    ...(options.roots ? { roots: { listChanged: true } } : {}),
   });
 
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
@@ -46,7 +48,8 @@ export function configureClientFeatures(
     features.sampling.sample(server, request.params, extra.signal),
   );
 
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: features.roots() }));
+  if (options.roots)
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: features.roots() }));
 
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     const { level, logger, data } = notification.params;

@@ -39,11 +39,21 @@ function buildEntrySchemas() {
   const toolPatterns = (what: string) => described(z.array(z.string()), what);
 
   const commonShape = {
-    timeout: z.optional(positiveMs('Milliseconds to wait for each request to the server (default 10000).')),
+    timeout: z.optional(
+      positiveMs(
+        'Milliseconds to wait for each request to the server (default 60000; progress notifications restart it).',
+      ),
+    ),
     startupTimeout: z.optional(
       positiveMs('Milliseconds to wait for the server to start and answer initialize (default 30000).'),
     ),
     disabled: z.optional(described(z.boolean(), 'Keep the entry but do not connect to the server.')),
+    roots: z.optional(
+      described(
+        z.boolean(),
+        'false: do not offer the project folder as a root (server-filesystem would replace its own directories with it).',
+      ),
+    ),
     startup: z.optional(
       described(
         z.enum(['lazy', 'eager']),

@@ -20,6 +20,12 @@ interface DefinitionBase {
   timeoutMs: number;
   startupTimeoutMs: number;
   disabled: boolean;
+  /**
+   * `false` (`"roots": false`): the client does not declare the roots capability to this server.
+   * A server like server-filesystem replaces the directories it was started with by the client's
+   * roots, so declaring them would narrow it to the project folder.
+   */
+  roots?: false;
   /** lazy: with a cached tool list the server starts on first use; eager: with the agent. */
   startup?: 'lazy' | 'eager';
   includeTools?: string[];
@@ -67,7 +73,8 @@ export type ServerConfigEntry =
   | { name: string; kind: 'ok'; definition: McpServerDefinition }
   | { name: string; kind: 'invalid'; error: string; source: ConfigSource; file: string };
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The SDK's and Codex's default: a language server's first call alone can take 8–10 s. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESULT_TOKENS = 25_000;
 
@@ -273,6 +280,7 @@ function baseDefinition(
     timeoutMs: entry.timeout ?? DEFAULT_TIMEOUT_MS,
     startupTimeoutMs: entry.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS,
     disabled: entry.disabled ?? false,
+    ...(entry.roots === false ? { roots: false as const } : {}),
     startup: entry.startup ?? 'lazy',
     ...(entry.includeTools ? { includeTools: [...entry.includeTools] } : {}),
     ...(entry.excludeTools ? { excludeTools: [...entry.excludeTools] } : {}),

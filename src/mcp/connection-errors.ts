@@ -6,6 +6,7 @@
  */
 import type { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { errorMessage } from '../util/errors.js';
+import type { McpServerDefinition } from './config.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
@@ -56,6 +57,10 @@ export function callErrorMessage(sdk: SdkErrors, error: unknown, c: CallContext)
   const { McpError, ErrorCode } = sdk;
   const call = `tools/call "${c.toolName}"`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    // Progress kept restarting the timeout until the cap on a whole call (sdk-call.ts).
+    const cap = (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout;
+    if (typeof cap === 'number')
+      return `MCP server ${c.server} was still working on ${call} after ${seconds(cap)}, the most any call may take even with progress; the request was cancelled`;
     return `MCP server ${c.server} did not answer ${call} within ${seconds(c.timeoutMs)}; the request was cancelled (raise "timeout" for ${c.server} in ${c.file} if it needs longer)`;
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
@@ -66,29 +71,55 @@ export function callErrorMessage(sdk: SdkErrors, error: unknown, c: CallContext)
   return `MCP server ${c.server} returned an error for ${call}: ${errorMessage(error)}`;
 }
 
+/** How one connect over one transport failed (connection.ts `attempt`). */
+export interface StartFailure {
+  error: unknown;
+  /** `initialize` until the server answered it, then `listing` (tools/list). */
+  stage: 'initialize' | 'listing';
+  /** The server had exited before we closed the connection (else any exit is our close's doing). */
+  exitedFirst: boolean;
+}
+
 export function startupFailureReason(
   sdk: SdkErrors,
-  error: unknown,
+  failure: StartFailure,
   c: {
+    definition: McpServerDefinition;
     exitReason: string | undefined;
-    startupTimeoutMs: number;
     target: string;
     lastStderr: string | undefined;
   },
 ): string {
   // A server that answers initialize or tools/list with an error and then exits: the answer says
   // why ("fetch failed"); the exit that follows ("code 0") does not.
-  const { McpError, ErrorCode } = sdk;
+  const { error } = failure;
   if (answeredWithError(sdk, error)) {
     const then = c.exitReason ? ` (then ${c.exitReason})` : '';
     return `the server answered start-up with an error: ${errorMessage(error)}${then}`;
   }
-  if (c.exitReason) return withLine(`${c.exitReason} during start-up`, c.lastStderr);
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return `no answer to initialize within ${seconds(c.startupTimeoutMs)}`;
+  // Timed out while the server was still running: the exit that follows is our close's (a proxy
+  // that never answers exits 0 when its stdin ends), so the timeout is the reason.
+  if (isTimeout(sdk, error) && !failure.exitedFirst) {
+    const { name, file, startupTimeoutMs, timeoutMs } = c.definition;
+    const [method, ms, setting] =
+      failure.stage === 'initialize'
+        ? ['initialize', startupTimeoutMs, 'startupTimeout']
+        : ['tools/list', timeoutMs, 'timeout'];
+    const reason = `did not answer ${method} within ${seconds(ms)} (raise "${setting}" for ${name} in ${file} if it needs longer)`;
+    return c.lastStderr
+      ? `${reason}; the server's last stderr line: "${c.lastStderr.slice(0, 300)}"`
+      : reason;
   }
+  if (c.exitReason) return withLine(`${c.exitReason} during start-up`, c.lastStderr);
   if (isNetworkFailure(error)) return `cannot reach ${c.target}: ${networkCause(error)}`;
   return errorMessage(error);
+}
+
+/** The SDK's request timeout, or our start-up deadline around connect. */
+function isTimeout({ McpError, ErrorCode }: SdkErrors, error: unknown): boolean {
+  return (
+    error instanceof DeadlineError || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+  );
 }
 
 /** An error the server itself sent back (not a closed connection or our own timeout). */
@@ -135,11 +166,16 @@ export function networkCause(error: unknown): string {
   return String((error as { cause?: { code?: string } }).cause?.code ?? 'network error');
 }
 
-/** Rejects when the deadline passes first; the caller closes what was being waited on. */
-export function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+/** Our own deadline passed (told apart by class, not by its text). */
+export class DeadlineError extends Error {
+  override readonly name = 'DeadlineError';
+}
+
+/** Rejects with a DeadlineError when the deadline passes first; the caller closes what was being waited on. */
+export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer = setTimeout(() => reject(new DeadlineError(`no answer within ${seconds(ms)}`)), ms);
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -28,7 +28,7 @@ import {
   loginHint,
   networkCause,
   OWN_NOTE,
-  seconds,
+  type StartFailure,
   startupFailureReason,
   unavailableMessage,
   withDeadline,
@@ -197,15 +197,17 @@ export class McpConnection {
     if (this.closed || generation !== this.generation) return false;
     let outcome = await this.attempt(sdk, generation, opened);
     // An `http` entry served by an SSE-only server: its POST is refused with 4xx. Try legacy SSE.
-    if (outcome !== true && opened.fallback && answersLikeSseOnly(sdk, outcome)) {
-      this.options.log.append(`${OWN_NOTE} Streamable HTTP refused (${errorMessage(outcome)}); trying SSE`);
+    if (outcome !== true && opened.fallback && answersLikeSseOnly(sdk, outcome.error)) {
+      this.options.log.append(
+        `${OWN_NOTE} Streamable HTTP refused (${errorMessage(outcome.error)}); trying SSE`,
+      );
       opened = opened.fallback();
       outcome = await this.attempt(sdk, generation, opened);
     }
     if (outcome === true) return true;
     if (this.closed || generation !== this.generation) return false;
-    if (outcome instanceof sdk.UnauthorizedError) {
-      this.setState({ state: 'needs_auth', error: loginHint(sdk, this.name, outcome) });
+    if (outcome.error instanceof sdk.UnauthorizedError) {
+      this.setState({ state: 'needs_auth', error: loginHint(sdk, this.name, outcome.error) });
     } else {
       this.setState({ state: 'failed', error: this.failureReason(sdk, outcome, opened), during });
     }
@@ -217,7 +219,7 @@ export class McpConnection {
     sdk: typeof ConnectionSdk,
     generation: number,
     opened: OpenedTransport,
-  ): Promise<true | unknown> {
+  ): Promise<true | StartFailure> {
     const { definition } = this.options;
     const { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } = sdk;
     const client = new sdk.Client(this.options.clientInfo, { capabilities: {} });
@@ -236,7 +238,6 @@ export class McpConnection {
         // Progress and log floods are coalesced before the SDK sees them.
         client.connect(new CoalescingTransport(opened.transport), { timeout: definition.startupTimeoutMs }),
         definition.startupTimeoutMs,
-        `no answer to initialize within ${seconds(definition.startupTimeoutMs)}`,
       );
       const tools = await listAllTools(client, definition.timeoutMs);
       this.extrasValue = await listExtras(client, definition.timeoutMs).catch((error: unknown) => {
@@ -245,7 +246,7 @@ export class McpConnection {
       });
       if (generation !== this.generation || this.closed) {
         await client.close().catch(() => undefined);
-        return new Error('superseded');
+        return { error: new Error('superseded'), stage: 'listing', exitedFirst: false };
       }
       this.restarts.connected();
       this.listedTools = tools;
@@ -253,10 +254,14 @@ export class McpConnection {
       this.setState({ state: 'connected', tools: this.catalog.tools });
       return true;
     } catch (error) {
+      // Read before our close: a server that exits only because we closed it (stdin ended) did
+      // not fail by exiting — it failed by not answering in time.
+      const stage = client.getServerVersion() ? 'listing' : 'initialize';
+      const failure: StartFailure = { error, stage, exitedFirst: opened.exitReason() !== undefined };
       // Keep `opened` for the reason (its exit); drop the client.
       if (generation === this.generation) this.client = undefined;
       await client.close().catch(() => undefined);
-      return error;
+      return failure;
     }
   }
 
@@ -380,10 +385,10 @@ export class McpConnection {
     });
   }
 
-  private failureReason(sdk: typeof ConnectionSdk, error: unknown, opened: OpenedTransport): string {
-    return startupFailureReason(sdk, error, {
+  private failureReason(sdk: typeof ConnectionSdk, failure: StartFailure, opened: OpenedTransport): string {
+    return startupFailureReason(sdk, failure, {
+      definition: this.options.definition,
       exitReason: opened.exitReason(),
-      startupTimeoutMs: this.options.definition.startupTimeoutMs,
       target: this.urlOf(),
       lastStderr: lastServerLine(this.options.log),
     });

@@ -101,6 +101,7 @@ export function describeDefinition(definition: McpServerDefinition): string[] {
     if (keys.length > 0) lines.push(`  headers: ${visibleLine(keys.join(', '))} (values not shown)`);
   }
   lines.push(`  timeout: ${definition.timeoutMs} ms per request, start-up ${definition.startupTimeoutMs} ms`);
+  if (definition.roots === false) lines.push('  roots: not declared ("roots": false)');
   if (definition.disabled) lines.push('  disabled: true');
   return lines;
 }

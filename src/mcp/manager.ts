@@ -190,7 +190,9 @@ export class McpManager {
   async notifyRootsChanged(): Promise<void> {
     await Promise.all(
       this.slots.map((slot) =>
-        slot.connection?.connectedClient?.sendRootsListChanged().catch(() => undefined),
+        slot.connection?.definition.roots === false
+          ? undefined
+          : slot.connection?.connectedClient?.sendRootsListChanged().catch(() => undefined),
       ),
     );
   }
@@ -233,7 +235,10 @@ export class McpManager {
         log: slot.log,
         restartPolicy: this.options.restartPolicy,
         configureClient: this.options.features
-          ? (client, sdk) => sdk.configureClientFeatures(client, entry.name, this.options.features!, slot.log)
+          ? (client, sdk) =>
+              sdk.configureClientFeatures(client, entry.name, this.options.features!, slot.log, {
+                roots: entry.definition.roots !== false,
+              })
           : undefined,
         onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
         lazyFrom: slot.lazy ? cached : undefined,

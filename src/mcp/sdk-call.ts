@@ -25,9 +25,9 @@ export async function callThroughSdk(
     timeout: timeoutMs,
     resetTimeoutOnProgress: true,
     maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
-    onprogress: options.onProgress
-      ? (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message })
-      : undefined,
+    // Always asked for (a progress token), listener or not: only a call that carries one can have
+    // its timeout restarted by the server's progress (`geekagent mcp call` shows none).
+    onprogress: (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message }),
   });
   // The SDK adds an 'abort' listener to the signal of every request, synchronously, and never
   // removes it; a turn's signal serves many calls, so ours comes off once the call settles (else

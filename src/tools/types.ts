@@ -99,8 +99,10 @@ export interface ToolSpec {
 export interface ToolOrigin {
   kind: 'mcp';
   server: string;
-  /** The server's own tool name. */
+  /** The server's own tool name; for a resource helper, `list_resources` or `read_resource`. */
   tool: string;
+  /** One of the resource tools GeekAgent adds for a server (the server lists no such tool). */
+  resourceHelper?: true;
 }
 
 export interface Tool extends ToolSpec {

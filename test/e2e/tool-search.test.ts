@@ -144,6 +144,37 @@ describe('tool search', () => {
     expect(toolNames(fx.fake.requests[2]!)).not.toContain('mcp_cat_get_current_time');
   });
 
+  it("defers each server's resource helpers like its tools; tool_search finds them", async () => {
+    const marker = path.join(fx.project.dir, 'started.txt');
+    const server = {
+      command: process.execPath,
+      args: [path.join(FIXTURE_SERVERS, 'resources-marker.mjs'), marker],
+    };
+    await fx.project.mcpServers({ notes: server, wiki: server, docs: server });
+    const LIST = 'mcp_wiki_list_resources';
+    fx.fake.push(
+      {
+        toolCalls: [{ name: 'tool_search', arguments: '{"query":"list the resources of the wiki server"}' }],
+      },
+      (request) => {
+        expect(toolNames(request)).toContain(LIST);
+        return { toolCalls: [{ name: LIST, arguments: '{}' }] };
+      },
+      { text: 'done' },
+    );
+    const output = await print(['--allow', 'mcp_wiki_*'], { GEEKAGENT_TOOL_SEARCH: 'on' });
+
+    const first = fx.fake.requests[0]!;
+    expect(toolNames(first).filter((name) => name.startsWith('mcp_'))).toEqual([]);
+    // Named in the prompt's list, under their server, as its own tools are.
+    for (const name of ['notes', 'wiki', 'docs'])
+      expect(systemPrompt(first)).toContain(`mcp_${name}_: lookup, list_resources, read_resource`);
+    const [search, list] = output.tool_calls;
+    expect(search?.result.split('\n')[0]).toMatch(new RegExp(`^${LIST} — List the resources`));
+    expect(list).toMatchObject({ name: LIST, is_error: false });
+    expect(list?.result).toContain('notes://readme — readme');
+  });
+
   it('/mcp says how many tools are deferred and the tokens saved', async () => {
     const run = await fx.run(['-p', '/mcp']);
     expect(run.code, run.stderr).toBe(0);

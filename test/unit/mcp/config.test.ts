@@ -196,7 +196,7 @@ describe('MCP config', () => {
       args: [],
       env: {},
       cwd: projectDir,
-      timeoutMs: 10_000,
+      timeoutMs: 60_000,
       startupTimeoutMs: 30_000,
       disabled: false,
       startup: 'lazy',
@@ -266,7 +266,7 @@ describe('MCP config', () => {
       url: 'https://mcp.example.com/mcp',
       headers: { Authorization: 'Bearer t0k' },
       oauth: { clientId: 'id', clientSecret: 'none', scopes: ['read'], callbackPort: 8123 },
-      timeoutMs: 10_000,
+      timeoutMs: 60_000,
     });
     expect(invalid(old)).toBe(
       `${projectFile}: at mcpServers.old.oauth.clientid: unknown key "clientid" (did you mean "clientId"?)`,
