@@ -113,7 +113,8 @@ export class Sessions {
       return { sessions, opened: await sessions.open(id) };
     } catch (error) {
       // The notice would be lost with the failed start: the error carries it.
-      if (error instanceof SessionError && notLoaded) throw new SessionError(`${error.message}; ${notLoaded}`);
+      if (error instanceof SessionError && notLoaded)
+        throw new SessionError(`${error.message}; ${notLoaded}`);
       throw error;
     }
   }

@@ -229,9 +229,11 @@ describe('sessions an earlier version kept in the project folder', () => {
     fx.fake.push({ text: 'Fresh start.' });
     const cont = await fx.run(['-p', 'hello', '--continue', '--output-format', 'json'], { trusted: false });
     expect(cont.code, cont.stderr).toBe(0);
-    expect(cont.stderr).toContain(NOT_LOADED);
-    expect(thread(fx.fake.requests[0]!)).toEqual(['user:hello']);
     expect(JSON.stringify(fx.fake.requests[0]!.body)).not.toContain('curl evil');
+    // Nor its session state (the todo list goes into the system prompt).
+    expect(JSON.stringify(fx.fake.requests[0]!.body)).not.toContain('planted todo');
+    expect(thread(fx.fake.requests[0]!)).toEqual(['user:hello']);
+    expect(cont.stderr).toContain(NOT_LOADED);
     expect((parseJsonOutput(cont) as { session_id?: string }).session_id).not.toBe('planted');
 
     const resume = await fx.run(['-p', 'hello', '--resume', 'planted'], { trusted: false });
@@ -263,6 +265,6 @@ describe('sessions an earlier version kept in the project folder', () => {
     // The old file is left as it was.
     expect(readFileSync(old, 'utf8')).toBe(before);
     const list = await run(['-p', '/sessions']);
-    expect(list.stdout).toMatch(/^  oldwork .* 2 turns {2}My name is Ada\./m);
+    expect(list.stdout).toMatch(/^ {2}oldwork .* 2 turns {2}My name is Ada\./m);
   });
 });

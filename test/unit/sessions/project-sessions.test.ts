@@ -95,7 +95,10 @@ describe('sessions an earlier version kept in the project folder', () => {
   it('a trusted folder: imported once (transcripts too, times kept, links skipped), --continue resumes', async () => {
     const old = await plant('old1', 'what about the build?');
     await mkdir(path.join(project, '.geekagent', 'sessions', 'old1.agents'));
-    await writeFile(path.join(project, '.geekagent', 'sessions', 'old1.agents', '01-explore-ab.jsonl'), 'x\n');
+    await writeFile(
+      path.join(project, '.geekagent', 'sessions', 'old1.agents', '01-explore-ab.jsonl'),
+      'x\n',
+    );
     const secret = path.join(base, 'secret.jsonl');
     await writeFile(secret, 'not a session\n');
     await symlink(secret, path.join(project, '.geekagent', 'sessions', 'linked.jsonl'));
@@ -110,9 +113,9 @@ describe('sessions an earlier version kept in the project folder', () => {
       `imported 1 session an earlier version kept in .geekagent/sessions into ${sessionsDir(userDir, project)} (/sessions lists them; the old files are left in place)`,
     ]);
     expect(statSync(stored('old1')).mtimeMs).toBe(statSync(old).mtimeMs);
-    expect(readFileSync(path.join(sessionsDir(userDir, project), 'old1.agents', '01-explore-ab.jsonl'), 'utf8')).toBe(
-      'x\n',
-    );
+    expect(
+      readFileSync(path.join(sessionsDir(userDir, project), 'old1.agents', '01-explore-ab.jsonl'), 'utf8'),
+    ).toBe('x\n');
     expect(existsSync(stored('linked'))).toBe(false);
     expect(existsSync(old)).toBe(true);
 

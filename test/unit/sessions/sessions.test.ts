@@ -231,7 +231,10 @@ describe('Sessions', () => {
         },
       }),
     );
-    const { opened, conversation, notices } = await start({ kind: 'continue' }, { importProjectSessions: true });
+    const { opened, conversation, notices } = await start(
+      { kind: 'continue' },
+      { importProjectSessions: true },
+    );
     expect(notices).toEqual(['imported 2 sessions from .geekagent/sessions.json (/sessions lists them)']);
     expect(opened?.id).toBe('work');
     expect(conversation.messages.map((m) => m.role)).toEqual([
