@@ -9,6 +9,7 @@
 import { lstat, readdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { TRUST_HINT } from '../trust/describe.js';
+import { errorMessage } from '../util/errors.js';
 import { withFileLock } from '../util/file-lock.js';
 import { writeFileAtomic } from '../util/safe-write.js';
 import { readRegularFile } from '../util/state-dir.js';
@@ -62,7 +63,7 @@ export async function adoptProjectSessions(
     }
     if (found.sessionsJson) {
       const legacy = await importLegacySessions(store).catch((error: unknown) => {
-        notice(`could not import ${SESSIONS_JSON}: ${(error as Error).message}`, 'error');
+        notice(`could not import ${SESSIONS_JSON}: ${errorMessage(error)}`, 'error');
         return undefined;
       });
       if (legacy && legacy.imported.length > 0)
