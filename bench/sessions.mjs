@@ -4,6 +4,7 @@
 import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Conversation } from '../dist/agent/conversation.js';
+import { sessionsDir } from '../dist/sessions/files.js';
 import { Sessions } from '../dist/sessions/manager.js';
 import { median, now, rotate, tempDir } from './lib.mjs';
 
@@ -24,9 +25,18 @@ function turn(conversation, n) {
   history.append({ role: 'assistant', text: ANSWER });
 }
 
+/** The user state folder of a bench project: beside it, like a temp GEEKAGENT_HOME. */
+const userDirOf = (projectDir) => path.join(projectDir, 'home-state');
+
 async function open(projectDir, start) {
   const conversation = new Conversation();
-  const { sessions } = await Sessions.create({ projectDir, conversation, start, notice: () => undefined });
+  const { sessions } = await Sessions.create({
+    projectDir,
+    userDir: userDirOf(projectDir),
+    conversation,
+    start,
+    notice: () => undefined,
+  });
   return { conversation, sessions };
 }
 
@@ -68,7 +78,7 @@ export async function benchSessions({ turns = 1000, reps = 5 } = {}) {
   for (let n = 0; n < turns; n++) turn(first.conversation, n);
   const id = first.sessions.currentId;
   await first.sessions.close();
-  const file = path.join(projectDir, '.geekagent', 'sessions', `${id}.jsonl`);
+  const file = path.join(sessionsDir(userDirOf(projectDir), projectDir), `${id}.jsonl`);
   const bytes = readFileSync(file).length;
 
   const resume = await rotate(reps, {

@@ -193,10 +193,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const extensions = new ExtensionHost({ registry, policies });
   const { sessions, opened } = await Sessions.create({
     projectDir,
+    userDir,
     conversation,
     start: options.session ?? { kind: 'new' },
     notice: (message, kind) => extensions.notice(message, kind),
-    importLegacy: trusted,
+    // The person's own trust: a clone holding nothing but planted sessions "declares nothing".
+    importProjectSessions: trusted && trust.via !== 'empty',
   });
   const toolSearch = toolSearchMode(settingsEnv);
   if (toolSearch.problem) notices.push(toolSearch.problem);

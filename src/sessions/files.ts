@@ -1,8 +1,10 @@
 /**
- * Where sessions live and how their files are touched: `.geekagent/sessions/<id>.jsonl`, ids of
+ * Where sessions live and how their files are touched: `<userDir>/projects/<key>/sessions/<id>.jsonl`
+ * (the user's own state, keyed by the project folder's real path: config/project-state.ts), ids of
  * `[A-Za-z0-9_-]`, generated ones 8 characters. State is never written through a symlink: a
- * symlinked `.geekagent` or `sessions` folder is refused (the project folder is untrusted), and
- * session files are opened with O_NOFOLLOW.
+ * symlinked folder below the user's state folder is refused, and session files are opened with
+ * O_NOFOLLOW. Earlier versions kept them in the project's `.geekagent/sessions`: only read, once,
+ * in a folder the person trusts (project-import.ts).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -16,6 +18,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { userProjectDir } from '../config/project-state.js';
 import { UnsafePathError } from '../util/safe-write.js';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -27,7 +30,13 @@ export class SessionError extends Error {
   override readonly name = 'SessionError';
 }
 
-export function sessionsDir(projectDir: string): string {
+/** This project folder's sessions, in the user's state folder. */
+export function sessionsDir(userDir: string, projectDir: string): string {
+  return path.join(userProjectDir(userDir, projectDir), 'sessions');
+}
+
+/** Where earlier versions kept a folder's sessions (a cloned repository can plant files there). */
+export function projectSessionsDir(projectDir: string): string {
   return path.join(projectDir, '.geekagent', 'sessions');
 }
 
@@ -52,25 +61,44 @@ export function randomId(): string {
   return id;
 }
 
-/** Creates `.geekagent/sessions` if needed; refuses either folder when it is a symlink or not a folder. */
-export function ensureSessionsDir(dir: string): void {
-  const stateDir = path.dirname(dir);
-  for (const folder of [stateDir, dir]) {
-    let info: ReturnType<typeof lstatSync> | undefined;
-    try {
-      info = lstatSync(folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+/**
+ * Creates `dir` and every folder between `base` and it as needed (mode 0700); refuses any of them
+ * that is a symlink or not a folder. `base` (the user's state folder) is the person's own: created
+ * when missing, not checked (a link to their dotfiles is theirs to make).
+ */
+export function ensureSessionsDir(base: string, dir: string): void {
+  const relative = path.relative(base, dir);
+  if (relative.startsWith('..') || path.isAbsolute(relative))
+    throw new UnsafePathError(`refusing to keep sessions in ${dir}: it is not under ${base}`);
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  let folder = base;
+  for (const part of relative.split(path.sep).filter((name) => name !== '')) {
+    folder = path.join(folder, part);
+    let info = lstatOrUndefined(folder);
     if (!info) {
-      mkdirSync(folder, { mode: 0o700 });
-      continue;
+      try {
+        mkdirSync(folder, { mode: 0o700 });
+        continue;
+      } catch (error) {
+        // Another agent made it meanwhile: check what is there now.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        info = lstatOrUndefined(folder);
+      }
     }
-    if (info.isSymbolicLink()) {
+    if (info?.isSymbolicLink()) {
       throw new UnsafePathError(`refusing to keep sessions in ${folder}: it is a symbolic link`);
     }
-    if (!info.isDirectory())
+    if (!info?.isDirectory())
       throw new UnsafePathError(`refusing to keep sessions in ${folder}: not a folder`);
+  }
+}
+
+function lstatOrUndefined(folder: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return undefined;
   }
 }
 
@@ -85,6 +113,8 @@ export class AppendFile {
     readonly file: string,
     /** Written first when the file is new (the session header). */
     private readonly header: () => string,
+    /** The user's state folder: the folders below it are created and checked on open. */
+    private readonly base: string,
   ) {}
 
   get opened(): boolean {
@@ -103,7 +133,7 @@ export class AppendFile {
   }
 
   private open(): number {
-    ensureSessionsDir(path.dirname(this.file));
+    ensureSessionsDir(this.base, path.dirname(this.file));
     const fd = openSync(
       this.file,
       constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),

@@ -1,14 +1,16 @@
 /**
  * Imports the described system's `.geekagent/sessions.json` (`{current, sessions: {id: messages}}`,
- * messages in the Chat Completions shape) once: each session becomes a JSONL session file, the
- * `current` one the latest. The old file is left where it is; sessions that already exist are
- * kept; messages that do not fit the shape are skipped and counted.
+ * messages in the Chat Completions shape) once, into the user's store (project-import.ts decides
+ * when): each session becomes a JSONL session file, the `current` one the latest. The old file is
+ * left where it is (read without following a link); sessions that already exist are kept;
+ * messages that do not fit the shape are skipped and counted.
  */
-import { readFile, stat, utimes } from 'node:fs/promises';
+import { lstat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistoryMessage } from '../agent/history.js';
 import { SUMMARY_PREFIX } from '../providers/messages.js';
 import type { ContentPart } from '../tools/types.js';
+import { readRegularFile } from '../util/state-dir.js';
 import { AppendFile, ID_PATTERN } from './files.js';
 import { changeLine, headerLine, titleOf } from './log.js';
 import type { SessionStore } from './store.js';
@@ -26,10 +28,12 @@ export async function importLegacySessions(store: SessionStore): Promise<LegacyI
   let text: string;
   let mtime: Date;
   try {
-    const info = await stat(file);
+    const info = await lstat(file);
     if (!info.isFile()) return undefined;
     mtime = info.mtime;
-    text = await readFile(file, 'utf8');
+    const data = await readRegularFile(file);
+    if (data === undefined) return undefined;
+    text = data.toString('utf8');
   } catch {
     return undefined;
   }
@@ -53,7 +57,11 @@ export async function importLegacySessions(store: SessionStore): Promise<LegacyI
     const { messages, skipped } = convert(list, id);
     result.skippedMessages += skipped;
     const created = mtime.toISOString();
-    const target = new AppendFile(store.file(id), () => headerLine({ id, created, cwd: store.projectDir }));
+    const target = new AppendFile(
+      store.file(id),
+      () => headerLine({ id, created, cwd: store.projectDir }),
+      store.userDir,
+    );
     try {
       // One write: the header (on open) and then every message.
       target.append(

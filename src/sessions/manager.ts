@@ -10,8 +10,8 @@ import type { Conversation } from '../agent/conversation.js';
 import type { HistoryMessage } from '../agent/history.js';
 import { errorMessage } from '../util/errors.js';
 import { AppendFile, checkId, SessionError } from './files.js';
-import { importLegacySessions } from './legacy.js';
 import { changeLine, headerLine, replay, titleOf } from './log.js';
+import { adoptProjectSessions } from './project-import.js';
 import { SessionStore, type SessionSummary } from './store.js';
 
 /** Which session a run starts in. */
@@ -24,15 +24,18 @@ export type SessionStart =
 
 export interface SessionsOptions {
   projectDir: string;
+  /** The user's state folder: the sessions are kept under it (files.ts). */
+  userDir: string;
   conversation: Conversation;
   start: SessionStart;
   /** Tells the person something outside a turn (a save that failed, an import). */
   notice: (message: string, kind?: 'system' | 'error') => void;
   /**
-   * Whether the described system's `.geekagent/sessions.json` may be imported: only in a trusted
-   * folder — in a cloned repository it is someone else's file, and `--continue` would pick it up.
+   * Whether the sessions an earlier version kept in the project folder (`.geekagent/sessions`,
+   * `.geekagent/sessions.json`) may be imported: only when the person trusts the folder — in a
+   * cloned repository they are someone else's files, and `--continue` would pick them up.
    */
-  importLegacy?: boolean;
+  importProjectSessions?: boolean;
   now?: () => number;
 }
 
@@ -91,26 +94,29 @@ export class Sessions {
 
   /** The run's session, per `start`; a `--resume` of a session that is not there throws SessionError. */
   static async create(options: SessionsOptions): Promise<{ sessions: Sessions; opened?: Opened }> {
-    const store = new SessionStore(options.projectDir);
-    const legacy = await (options.importLegacy === false
-      ? Promise.resolve(undefined)
-      : importLegacySessions(store)
+    const store = new SessionStore(options.projectDir, options.userDir);
+    const notLoaded = await adoptProjectSessions(
+      store,
+      options.importProjectSessions === true,
+      options.notice,
     ).catch((error: unknown) => {
-      options.notice(`could not import .geekagent/sessions.json: ${errorMessage(error)}`, 'error');
+      options.notice(`could not import the sessions in .geekagent: ${errorMessage(error)}`, 'error');
       return undefined;
     });
-    if (legacy && legacy.imported.length > 0) {
-      options.notice(
-        `imported ${legacy.imported.length} sessions from .geekagent/sessions.json (/sessions lists them)`,
-      );
-    }
     const start = options.start;
     if (start.kind === 'resume') checkId(start.id);
     const id =
       start.kind === 'resume' ? start.id : start.kind === 'continue' ? await store.latest() : undefined;
     const sessions = new Sessions(store, options, id ?? (await store.newId()));
     if (id === undefined) return { sessions };
-    return { sessions, opened: await sessions.open(id) };
+    try {
+      return { sessions, opened: await sessions.open(id) };
+    } catch (error) {
+      // The notice would be lost with the failed start: the error carries it.
+      if (error instanceof SessionError && notLoaded)
+        throw new SessionError(`${error.message}; ${notLoaded}`);
+      throw error;
+    }
   }
 
   get currentId(): string {
@@ -188,8 +194,10 @@ export class Sessions {
     return {
       file,
       record: (conversation) => {
-        const out = new AppendFile(file, () =>
-          headerLine({ id: runId, created, cwd: this.options.projectDir }),
+        const out = new AppendFile(
+          file,
+          () => headerLine({ id: runId, created, cwd: this.options.projectDir }),
+          this.store.userDir,
         );
         let broken = false;
         const stop = conversation.onChange((change) => {
@@ -274,8 +282,10 @@ export class Sessions {
   }
 
   private fileFor(id: string): AppendFile {
-    return new AppendFile(this.store.file(id), () =>
-      headerLine({ id, created: this.created, cwd: this.options.projectDir }),
+    return new AppendFile(
+      this.store.file(id),
+      () => headerLine({ id, created: this.created, cwd: this.options.projectDir }),
+      this.store.userDir,
     );
   }
 

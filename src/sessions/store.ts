@@ -1,7 +1,7 @@
 /**
- * The sessions of one project folder: reading a session file back, the list (`/sessions`), the
- * latest one (`--continue`), renaming (`/save <id>`), and the small index
- * (`.geekagent/sessions/index.json`: title, times, turns, size per session) that keeps the list
+ * The sessions of one project folder, kept in the user's state folder (files.ts): reading a session
+ * file back, the list (`/sessions`), the latest one (`--continue`), renaming (`/save <id>`), and the
+ * small index (`index.json` beside them: title, times, turns, size per session) that keeps the list
  * fast. The index is a cache — written atomically under a lock, and reconciled with the files
  * whenever they disagree — so a run killed before updating it loses nothing. Nothing is deleted.
  */
@@ -32,6 +32,8 @@ const entrySchema = z.object({
 const indexSchema = z.object({
   version: z.literal(1),
   legacyImported: z.optional(z.boolean()),
+  /** When the sessions an earlier version kept in the project folder were imported (once). */
+  projectImported: z.optional(z.string()),
   sessions: z.record(z.string(), entrySchema),
 });
 type IndexEntry = z.infer<typeof entrySchema>;
@@ -43,8 +45,12 @@ const INDEX_LOCK_WAIT_MS = 2_000;
 export class SessionStore {
   readonly dir: string;
 
-  constructor(readonly projectDir: string) {
-    this.dir = sessionsDir(projectDir);
+  constructor(
+    readonly projectDir: string,
+    /** The user's state folder (`$GEEKAGENT_HOME` or `~/.geekagent`). */
+    readonly userDir: string,
+  ) {
+    this.dir = sessionsDir(userDir, projectDir);
   }
 
   file(id: string): string {
@@ -183,6 +189,15 @@ export class SessionStore {
     }));
   }
 
+  /** Whether the sessions kept in the project folder by an earlier version were imported. */
+  async projectImported(): Promise<boolean> {
+    return (await this.readIndex()).projectImported !== undefined;
+  }
+
+  async markProjectImported(): Promise<void> {
+    await this.updateIndex((current) => ({ ...current, projectImported: new Date().toISOString() }));
+  }
+
   private get indexFile(): string {
     return path.join(this.dir, 'index.json');
   }
@@ -212,7 +227,7 @@ export class SessionStore {
 
   /** Read-modify-write under the lock; another agent holding it too long means skip (a cache). */
   private async updateIndex(change: (current: IndexFile) => IndexFile): Promise<void> {
-    ensureSessionsDir(this.dir);
+    ensureSessionsDir(this.userDir, this.dir);
     await withFileLock(
       this.indexFile,
       async () => {

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { userSessionsDir } from '../helpers/session-files.js';
 import { cliFixture } from './harness.js';
 
 const fx = cliFixture();
@@ -28,7 +29,7 @@ function afterSystemPrompt(request: RecordedRequest): string[] {
 }
 
 function sessionText(): string {
-  const dir = path.join(fx.project.dir, '.geekagent', 'sessions');
+  const dir = userSessionsDir(fx.project);
   const [file] = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
   return readFileSync(path.join(dir, file!), 'utf8');
 }

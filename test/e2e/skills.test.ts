@@ -10,6 +10,7 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { userSessionsDir } from '../helpers/session-files.js';
 import { cliFixture, DEMO_SERVER, parseJsonOutput, REPO_ROOT } from './harness.js';
 
 const fx = cliFixture();
@@ -182,7 +183,7 @@ describe('skills', () => {
         }
       ).session_id!;
     };
-    const sessionFile = (id: string) => path.join(fx.project.dir, '.geekagent', 'sessions', `${id}.jsonl`);
+    const sessionFile = (id: string) => path.join(userSessionsDir(fx.project), `${id}.jsonl`);
     const stateLines = async (id: string) =>
       (await readFile(sessionFile(id), 'utf8'))
         .split('\n')

@@ -1,6 +1,7 @@
 /**
  * Sessions in the TUI, in a real pty: the panel's Session row, `/sessions`, `/new`, `/open` (the
- * opened conversation is what the next request carries), and the resume hint printed on exit.
+ * opened conversation is what the next request carries), the resume hint printed on exit, and a
+ * session planted in an untrusted folder's `.geekagent/sessions` not loaded by `--continue`.
  */
 import { describe, expect, it } from 'vitest';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
@@ -78,5 +79,25 @@ describe('sessions in the TUI', () => {
     expect(tui.screen()).toContain('I am Grace');
     expect(tui.screen()).toContain('Hello, Grace.');
     expect(panelSession(tui)).toBe(id);
+  });
+});
+
+describe('sessions an earlier version kept in the project folder, in the TUI', () => {
+  it('an untrusted folder: --continue starts a new session, the notice says why, /sessions lists none', async () => {
+    const at = Date.parse('2026-01-02T03:04:05Z');
+    const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+    await fx.project.write(
+      '.geekagent/sessions/planted.jsonl',
+      line({ type: 'session', version: 1, id: 'planted', created: new Date(at).toISOString(), cwd: '/' }) +
+        line({ t: at, type: 'append', message: { id: 'p1', role: 'user', text: 'PLANTED-QUESTION' } }),
+    );
+    tui = fx.start({ cols: 140, rows: 40, args: ['--continue'], trusted: false });
+    await tui.waitFor('this folder holds sessions an earlier version saved in it');
+    await tui.waitFor('loaded until you trust the folder');
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    expect(panelSession(tui)).not.toBe('planted');
+    type(tui, '/sessions');
+    await tui.waitFor('(no saved sessions in this folder yet)');
+    expect(tui.screen()).not.toContain('PLANTED-QUESTION');
   });
 });
