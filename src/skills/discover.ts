@@ -8,14 +8,14 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FrontmatterError, parseFrontmatter } from '../config/skill-frontmatter.js';
+import { preApprovedTools, toolList } from '../config/skill-manifest.js';
 import {
   projectSkillLocations,
   SKILL_FILE,
   skillFolders,
   userSkillLocations,
 } from '../config/skill-paths.js';
-import { FrontmatterError, parseFrontmatter } from '../config/skill-frontmatter.js';
-import { preApprovedTools, toolList } from '../config/skill-manifest.js';
 import { errorMessage } from '../util/errors.js';
 import { readSkillTools, type SkillTool } from './skill-tools.js';
 

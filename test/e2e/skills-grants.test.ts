@@ -87,7 +87,9 @@ describe('a skill the model activates', () => {
     // Loaded (its instructions are in the result), but the tools stay the person's choice.
     expect(out.tool_calls[0]!.result).toContain('Deploy.');
     expect(toolNames(fx.fake.requests[1]!)).toEqual(['read', 'use_skill']);
-    expect(out.tool_calls[0]!.result).toContain('The tools stay limited to those of the skills the person activated: read');
+    expect(out.tool_calls[0]!.result).toContain(
+      'The tools stay limited to those of the skills the person activated: read',
+    );
     expect(decisions(out)).toEqual([
       ['use_skill', 'allow'],
       ['run_shell', 'deny'],
@@ -114,7 +116,11 @@ describe('a skill the model activates', () => {
       { toolCalls: [call('delegate_task', { task: 'run echo child', agent: 'shell' })] },
       { text: 'done' },
     );
-    fx.fake.pushFor('shell', { toolCalls: [call('run_shell', { command: 'echo child' })] }, { text: 'asked' });
+    fx.fake.pushFor(
+      'shell',
+      { toolCalls: [call('run_shell', { command: 'echo child' })] },
+      { text: 'asked' },
+    );
     const out = (await json(['-p', 'deploy', '--skill', 'deployer'])) as JsonOutput & {
       agents: Array<{ tool_calls: Array<{ name: string; decision: string }> }>;
     };

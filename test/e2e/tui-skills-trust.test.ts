@@ -40,7 +40,9 @@ describe('skills in the trust question', () => {
     await tui.waitFor('Trust this folder?');
     const screen = tui.screen();
     const skill = 'skill .claude/skills/helper';
-    expect(screen).toContain(`${skill} allowed-tools: run_shell read (not asked in a turn you activate the skill)`);
+    expect(screen).toContain(
+      `${skill} allowed-tools: run_shell read (not asked in a turn you activate the skill)`,
+    );
     expect(screen).toContain(`${skill} tool skill_helper_run: bin/run.sh (sha256 ${hash16(SCRIPT)})`);
     expect(screen).toContain(`${skill} MCP server sk: node ${MARKER_SERVER} ${marker}`);
     tui.send('y');
