@@ -12,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type RecordedRequest, subAgentOf } from '../fixtures/fake-model.js';
-import { cliFixture, type JsonOutput, parseJsonOutput, toolMessages } from './harness.js';
+import { cliFixture, type JsonOutput, parseJsonOutput, REPO_ROOT, toolMessages } from './harness.js';
 
 const fx = cliFixture();
 
@@ -161,6 +161,20 @@ describe('a skill the person names', () => {
     expect(String(fx.fake.requests[0]!.body.messages.at(-1)?.content)).toBe('ship v2 now');
     // Run, not asked (print mode refuses what it would ask).
     expect(toolMessages(fx.fake.requests[1]!.body)).toEqual(['shipped']);
+  });
+  it('$<name> in text a command supplies (an MCP prompt) names nothing: not activated, not pre-approved', async () => {
+    await userSkill('deploy', 'allowed-tools: run_shell read\n', 'Deploy with the shell.');
+    const everything = path.join(
+      REPO_ROOT,
+      'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    await fx.project.mcpServers({ everything: { command: 'node', args: [everything, 'stdio'] } });
+    fx.fake.push({ toolCalls: [call('run_shell', { command: 'echo shipped' })] }, { text: 'asked' });
+    const result = await fx.run(['-p', '/mcp__everything__args-prompt $deploy']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(String(fx.fake.requests[0]!.body.messages.at(-1)?.content)).toContain('$deploy');
+    expect(systemPrompt(fx.fake.requests[0]!)).not.toContain('Active skill "deploy"');
+    expect(toolMessages(fx.fake.requests[1]!.body)[0]).not.toBe('shipped');
   });
 });
 
