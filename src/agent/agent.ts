@@ -51,6 +51,8 @@ export interface TurnResult {
 export interface TurnOptions {
   signal: AbortSignal;
   onEvent?: AgentEventListener;
+  /** The input is what the person typed (see TurnScope.byPerson); false when left out. */
+  byPerson?: boolean;
 }
 
 interface TurnState {
@@ -84,6 +86,7 @@ export class Agent {
     };
     const scope: TurnScope = {
       input,
+      byPerson: options.byPerson === true,
       signal: options.signal,
       notify: (message) => emit({ type: 'notice', message }),
     };

@@ -16,6 +16,12 @@ export interface PromptSection {
 export interface TurnScope {
   /** The person's input as typed (before prepareInput). */
   input: string;
+  /**
+   * Whether the person typed it (the input line, `-p`, stdin) rather than a command supplied it
+   * (an MCP prompt's text, `/init`) or a model wrote it (a sub-agent's task). Only the person's own
+   * words may grant anything (a skill's pre-approvals). Left out: not the person's.
+   */
+  byPerson?: boolean;
   signal: AbortSignal;
   /** A line for the person that is not part of the answer (`attached @demo:…`). */
   notify(message: string): void;

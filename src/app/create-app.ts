@@ -224,7 +224,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       {
         registry,
         approver: options.approver,
-        executorFor,
+        // A skill's pre-approvals are the main conversation's: a sub-agent's calls ask as usual.
+        executorFor: (view, approver) => executorFor(view, approver, policies.withoutPreApproval()),
         providerFor: (model) =>
           model === undefined || model === settings.model
             ? provider

@@ -38,7 +38,8 @@ export type TurnApp = Pick<App, 'agent' | 'settings' | 'extensions'>;
 export class TurnController {
   private running: AbortController | undefined;
   private readonly commandAborts = new Set<AbortController>();
-  private readonly queue: string[] = [];
+  /** Messages waiting for the running turn; `byPerson`: typed by the person (TurnScope.byPerson). */
+  private readonly queue: Array<{ text: string; byPerson: boolean }> = [];
   private closed = false;
   private commandRuns = 0;
 
@@ -52,7 +53,7 @@ export class TurnController {
   }
 
   get queued(): readonly string[] {
-    return this.queue;
+    return this.queue.map((item) => item.text);
   }
 
   get commands(): CommandTable {
@@ -68,8 +69,7 @@ export class TurnController {
     if (CommandTable.isCommand(input)) {
       await this.runCommand(input.trim());
     } else if (this.running) {
-      this.queue.push(input);
-      this.face.queueChanged?.(this.queue);
+      this.enqueue(input, true);
     } else {
       await this.runTurn(input);
     }
@@ -105,13 +105,13 @@ export class TurnController {
         exit: () => this.face.exit(),
         progress: (text, final) => this.face.progress?.(run, text, final),
         // A prompt command's text is the person's next message.
-        submit: async (text) => {
+        submit: async (text, submitted) => {
+          const byPerson = submitted?.typed === true;
           if (this.running) {
-            this.queue.push(text);
-            this.face.queueChanged?.(this.queue);
+            this.enqueue(text, byPerson);
             return;
           }
-          const outcome = await this.runTurn(text);
+          const outcome = await this.runTurn(text, byPerson);
           if (outcome.kind !== 'completed' && outcome.kind !== 'max_rounds') failed = true;
         },
       });
@@ -124,15 +124,23 @@ export class TurnController {
     return !failed;
   }
 
-  /** Runs one turn now (the caller made sure none is running), then the next queued message. */
-  async runTurn(input: string): Promise<TurnOutcome> {
-    const outcome = await this.turn(input);
+  /**
+   * Runs one turn now (the caller made sure none is running), then the next queued message.
+   * `byPerson`: the person typed `input` (a face's input line, `-p`, stdin); a command's text is not.
+   */
+  async runTurn(input: string, byPerson = true): Promise<TurnOutcome> {
+    const outcome = await this.turn(input, byPerson);
     const next = this.queue.shift();
     if (next !== undefined) {
-      this.face.queueChanged?.(this.queue);
-      if (!this.closed) void this.runTurn(next);
+      this.face.queueChanged?.(this.queued);
+      if (!this.closed) void this.runTurn(next.text, next.byPerson);
     }
     return outcome;
+  }
+
+  private enqueue(text: string, byPerson: boolean): void {
+    this.queue.push({ text, byPerson });
+    this.face.queueChanged?.(this.queued);
   }
 
   /** Esc / Ctrl+C / a signal: stops the running turn and any running command. */
@@ -148,7 +156,7 @@ export class TurnController {
     this.cancel();
   }
 
-  private async turn(input: string): Promise<TurnOutcome> {
+  private async turn(input: string, byPerson: boolean): Promise<TurnOutcome> {
     this.face.turnStarted?.(input);
     if (!this.app.settings.apiKey) {
       // Nothing would reach the model; say why instead of failing after the MCP wait.
@@ -163,6 +171,7 @@ export class TurnController {
     try {
       const result = await this.app.agent.runTurn(input, {
         signal: abort.signal,
+        byPerson,
         onEvent: (event) => this.face.event?.(event),
       });
       outcome = { kind: result.status === 'max_rounds' ? 'max_rounds' : 'completed', result };

@@ -19,8 +19,11 @@ export interface CommandContext {
   exit(): void;
   /** The face's command table, so /help can list every command. */
   commands: CommandTable;
-  /** Sends text as the user's turn (prompt commands); absent where no turn can run. */
-  submit?: (text: string) => Promise<void>;
+  /**
+   * Sends text as the user's turn (prompt commands); absent where no turn can run. `typed`: the
+   * text is what the person typed after the command (not the command's own text).
+   */
+  submit?: (text: string, options?: { typed?: boolean }) => Promise<void>;
   /** Cancels a long command (Esc, Ctrl+C, a signal). */
   signal: AbortSignal;
 }

@@ -81,12 +81,15 @@ export class PolicyStore implements PolicyLookup {
     return this.explain(toolName).policy;
   }
 
-  /** Which rule decides, and from which layer: 'default' for defaults, 'unknown' when none does. */
-  explain(toolName: string): PolicyMatch {
+  /**
+   * Which rule decides, and from which layer: 'default' for defaults, 'unknown' when none does.
+   * `preApproval`: whether a skill's pre-approval counts (not for a sub-agent's calls).
+   */
+  explain(toolName: string, preApproval = true): PolicyMatch {
     const decision = this.decisions.get(toolName) ?? Object.freeze(this.decide(toolName));
     this.decisions.set(toolName, decision);
     // An active skill's `allowed-tools` turns ask into allow; a deny (any layer, default, unknown) stays.
-    if (decision.policy !== 'deny' && this.preApproved?.(toolName))
+    if (preApproval && decision.policy !== 'deny' && this.preApproved?.(toolName))
       return { policy: 'allow', rule: 'allowed-tools', layer: 'skill' };
     return decision;
   }
@@ -97,6 +100,19 @@ export class PolicyStore implements PolicyLookup {
    */
   setPreApproved(match: ((toolName: string) => boolean) | undefined): void {
     this.preApproved = match;
+  }
+
+  /**
+   * The same rules without skill pre-approval, for a sub-agent's calls: the person pre-approved a
+   * skill's tools for the conversation that has the skill, not for a task the model hands on.
+   */
+  withoutPreApproval(): PolicyLookup {
+    return {
+      policyFor: (toolName) => this.explain(toolName, false).policy,
+      verdictFor: (toolName) => this.verdictFor(toolName, false),
+      approved: (toolName) => this.approved(toolName),
+      allowAlways: (toolName) => this.allowAlways(toolName),
+    };
   }
 
   /** Gives a tool (MCP, skill) a default; an existing exact default or any configured rule wins. */
@@ -125,8 +141,8 @@ export class PolicyStore implements PolicyLookup {
   }
 
   /** The verdict for a call about to run: an allowed MCP tool must still match its pin. */
-  async verdictFor(toolName: string): Promise<PolicyVerdict> {
-    const match = this.explain(toolName);
+  async verdictFor(toolName: string, preApproval = true): Promise<PolicyVerdict> {
+    const match = this.explain(toolName, preApproval);
     const tool = this.mcpTools.get(toolName);
     if (!tool || !this.pins || match.policy === 'deny') return { policy: match.policy };
     // A rule naming the identity was written for this very tool; a name rule may have been meant

@@ -33,8 +33,11 @@ export interface ToolRuntime {
   readonly executor: ToolExecutor;
   /** The fetch allow-list of both permission files (project first). */
   readonly fetchAllowHosts: string[];
-  /** An executor over another registry (a sub-agent's view) and approver, same rules otherwise. */
-  executorFor(registry: ToolRegistry, approver: Approver): ToolExecutor;
+  /**
+   * An executor over another registry (a sub-agent's view) and approver, same rules otherwise
+   * (`policies`: another view of them, such as one without skill pre-approvals).
+   */
+  executorFor(registry: ToolRegistry, approver: Approver, policies?: PolicyLookup): ToolExecutor;
 }
 
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
@@ -46,10 +49,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     userStateDir: options.userDir,
     allowed: options.allowProtected,
   });
-  const executorFor = (registry: ToolRegistry, approver: Approver) =>
+  const executorFor = (registry: ToolRegistry, approver: Approver, lookup: PolicyLookup = policies) =>
     new ToolExecutor({
       registry,
-      policies,
+      policies: lookup,
       approver,
       redact,
       context: { sandbox, undo, env, redact, protectedPaths },

@@ -4,12 +4,15 @@
  * dropped by `/new` and `/reset`, and never part of the history (compaction cannot summarise it
  * away). Earlier versions kept it in `.geekagent/skills-active.json` (`{ <session id>: [names] }`):
  * that file is only read, when a session without the state is opened, and never written.
+ * Which of them the model loaded itself (`use_skill`) is session state too (`skills-model`): such a
+ * skill never widens a whitelist the person chose, in this turn or a continued session.
  */
 import { readFile } from 'node:fs/promises';
 import type { Conversation } from '../agent/conversation.js';
 import { stateFilePath } from '../util/state-dir.js';
 
 export const ACTIVE_STATE_KEY = 'skills';
+export const MODEL_STATE_KEY = 'skills-model';
 const LEGACY_FILE = 'skills-active.json';
 
 export class ActiveSkills {
@@ -42,11 +45,47 @@ export class ActiveSkills {
   }
 
   get(): string[] {
-    const value = this.conversation.state(ACTIVE_STATE_KEY);
-    return Array.isArray(value) ? value.filter((n): n is string => typeof n === 'string') : [];
+    return this.names(ACTIVE_STATE_KEY);
   }
 
+  /** The active skills the model loaded (never the ones the person activated). */
+  byModel(): string[] {
+    const active = new Set(this.get());
+    return this.names(MODEL_STATE_KEY).filter((name) => active.has(name));
+  }
+
+  /** The active set is `names`; those the model loaded stay the model's. */
   set(names: readonly string[]): void {
-    this.conversation.setState(ACTIVE_STATE_KEY, [...new Set(names)]);
+    const kept = new Set(names);
+    this.conversation.setState(ACTIVE_STATE_KEY, [...kept]);
+    this.setModel(this.names(MODEL_STATE_KEY).filter((name) => kept.has(name)));
+  }
+
+  /** The person activated `names` (/use replaces with `replace`; --skill and `$name` add): theirs now. */
+  setByPerson(names: readonly string[], replace: boolean): void {
+    const chosen = new Set(names);
+    this.set(replace ? [...chosen] : [...this.get(), ...chosen]);
+    this.setModel(this.byModel().filter((name) => !chosen.has(name)));
+  }
+
+  /** The model loaded `name` (use_skill): the model's unless it is already active. */
+  addByModel(name: string): void {
+    const current = this.get();
+    if (current.includes(name)) return;
+    this.set([...current, name]);
+    this.setModel([...this.byModel(), name]);
+  }
+
+  private setModel(names: readonly string[]): void {
+    const next = [...new Set(names)];
+    const now = this.names(MODEL_STATE_KEY);
+    // Only a change is a state line in the session file.
+    if (next.length === now.length && next.every((name, i) => name === now[i])) return;
+    this.conversation.setState(MODEL_STATE_KEY, next);
+  }
+
+  private names(key: string): string[] {
+    const value = this.conversation.state(key);
+    return Array.isArray(value) ? value.filter((n): n is string => typeof n === 'string') : [];
   }
 }

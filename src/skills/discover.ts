@@ -8,6 +8,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FrontmatterError, parseFrontmatter } from '../config/skill-frontmatter.js';
+import { preApprovedTools, toolList } from '../config/skill-manifest.js';
 import {
   projectSkillLocations,
   SKILL_FILE,
@@ -15,7 +17,6 @@ import {
   userSkillLocations,
 } from '../config/skill-paths.js';
 import { errorMessage } from '../util/errors.js';
-import { FrontmatterError, type FrontValue, parseFrontmatter } from './frontmatter.js';
 import { readSkillTools, type SkillTool } from './skill-tools.js';
 
 /** The Agent Skills spec's name: 1-64 of a-z 0-9 and hyphens, no hyphen at either end or twice in a row. */
@@ -40,7 +41,7 @@ export interface Skill {
   body: string;
   /** The visible tools while active (`tools:` or `allowed-tools`); undefined: no limit. */
   whitelist?: string[];
-  /** `allowed-tools` (the spec's sense): those tools are also pre-approved while active. */
+  /** `allowed-tools` (the spec's sense): also pre-approved in a turn the person activates it in. */
   preApproved: boolean;
   /** `mcp.json` next to SKILL.md: servers that run while the skill is active. */
   mcpFile?: string;
@@ -137,7 +138,8 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
     }
     const listed = front.fields.tools;
     const allowed = front.fields['allowed-tools'];
-    const whitelist = listed !== undefined ? list(listed) : allowed !== undefined ? list(allowed) : undefined;
+    const whitelist =
+      listed !== undefined ? toolList(listed) : allowed !== undefined ? toolList(allowed) : undefined;
     if (whitelist === null)
       return fail('tools must be a list of tool names or patterns', listed ? 'tools' : 'allowed-tools');
     const declared = front.fields.tools_exec;
@@ -152,19 +154,12 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
       description: description.trim(),
       body: front.body.trim(),
       ...(whitelist ? { whitelist } : {}),
-      preApproved: listed === undefined && allowed !== undefined,
+      preApproved: preApprovedTools(front.fields) !== undefined,
     };
   } catch (error) {
     const line = error instanceof FrontmatterError ? error.line : 1;
     return { ...base, status: { kind: 'error', message: errorMessage(error), line } };
   }
-}
-
-/** A list, or a string of names separated by spaces or commas (the spec's `allowed-tools: a b`). */
-function list(value: FrontValue): string[] | null {
-  if (Array.isArray(value)) return value.filter((item) => item !== '');
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter((item) => item !== '');
-  return null;
 }
 
 /** `*` matches any run of characters; everything else literally. */

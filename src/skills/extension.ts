@@ -1,12 +1,17 @@
 /**
  * Skills as an extension: discovery at start and on `/skills reload`; `/skills`, `/use <name>`
  * (replaces the active set, as the described system's one-at-a-time switch), `/unuse [name]`,
- * `/<name>` for a skill whose name no command has; the model's `use_skill` tool (enum of the
- * skills, policy allow; adds to the active set); the catalog and the active skills' bodies as the
- * `skill` prompt section (re-sent every turn, so compaction never summarises them away); the
- * active skills' whitelists as the tool filter (the executor refuses a hidden tool); `allowed-tools`
- * pre-approval for the turn that activates a skill; the panel's Skills row. The active set is
- * session state (active.ts); a skill's MCP servers run exactly while it is active.
+ * `/<name> [message]` for a skill whose name no command has, `$<name>` in the person's message;
+ * the model's `use_skill` tool (enum of the skills, policy allow; adds to the active set); the
+ * catalog and the active skills' bodies as the `skill` prompt section (re-sent every turn, so
+ * compaction never summarises them away); the active skills' whitelists as the tool filter (the
+ * executor refuses a hidden tool); `allowed-tools` pre-approval; the panel's Skills row. The
+ * active set is session state (active.ts); a skill's MCP servers run exactly while it is active.
+ *
+ * Only the person grants: `allowed-tools` are pre-approved in the turn after `/use`, `/<name>` or
+ * `--skill`, or in a turn whose typed message names the skill as `$<name>` — never for a skill the
+ * model loads (its tools ask as usual, however often it loads it), never for a sub-agent's calls.
+ * A skill the model loads never widens a whitelist of a skill the person activated.
  */
 import type { Conversation } from '../agent/conversation.js';
 import type { SlashCommand } from '../commands/types.js';
@@ -44,7 +49,7 @@ export interface SkillsOptions extends DiscoverOptions {
   session: { readonly currentId: string };
   /**
    * Where `allowed-tools` pre-approve tools (policy allow unless a deny rule says otherwise) for
-   * the turn that activates the skill.
+   * the turn the person activates the skill in.
    */
   policies?: { setPreApproved(match: ((toolName: string) => boolean) | undefined): void };
   /** `--skill <name>`: active from the start of this run. */
@@ -53,9 +58,9 @@ export interface SkillsOptions extends DiscoverOptions {
 
 export function skillsExtension(options: SkillsOptions): Extension {
   const store = new ActiveSkills(options.conversation, options.projectDir);
-  /** Activated between turns (/use, /<name>, --skill): pre-approved in the next turn. */
+  /** Activated by the person between turns (/use, /<name>, --skill): pre-approved in the next turn. */
   let pending = new Set<string>();
-  /** Pre-approved in the running turn: `pending` at its start, plus what use_skill loads in it. */
+  /** Pre-approved in the running turn: `pending` at its start, plus the `$<name>` of its message. */
   let granted = new Set<string>();
   let unsubscribe: (() => void) | undefined;
   let skills: Skill[] = [];
@@ -107,10 +112,22 @@ export function skillsExtension(options: SkillsOptions): Extension {
       .get()
       .map(find)
       .filter((skill): skill is Skill => skill !== undefined);
-  const setActive = async (names: string[]) => {
-    store.set(names);
+  /** Applies a change of the active set: servers follow, the panel redraws. */
+  const changeActive = async (change: () => void) => {
+    change();
     await syncServers(active());
     host.changed();
+  };
+  /** The active skills that limit the tools: the person's, else (none of theirs limits) the model's. */
+  const limiting = (): Skill[] => {
+    const model = new Set(store.byModel());
+    const on = active().filter((skill) => skill.whitelist);
+    const person = on.filter((skill) => !model.has(skill.name));
+    return person.length > 0 ? person : on;
+  };
+  const personLimits = () => {
+    const model = new Set(store.byModel());
+    return active().some((skill) => skill.whitelist && !model.has(skill.name));
   };
 
   const skillLoaderTool = (names: string[]): Tool => ({
@@ -126,11 +143,15 @@ export function skillsExtension(options: SkillsOptions): Extension {
     run: async (args) => {
       const skill = typeof args.name === 'string' ? find(args.name) : undefined;
       if (!skill) throw new ToolError(`no skill named ${String(args.name)} (one of: ${names.join(', ')})`);
-      const current = store.get();
-      if (!current.includes(skill.name)) await setActive([...current, skill.name]);
-      // Loaded in this turn: its allowed-tools are pre-approved until the turn ends.
-      granted.add(skill.name);
-      return activeSkillText(skill);
+      // The model's choice grants nothing: no pre-approval, and no tool beyond the person's whitelist.
+      await changeActive(() => store.addByModel(skill.name));
+      const limit = personLimits() && store.byModel().includes(skill.name);
+      const note = limit
+        ? `\n(The tools stay limited to those of the skills the person activated: ${limiting()
+            .flatMap((s) => s.whitelist ?? [])
+            .join(', ')})`
+        : '';
+      return `${activeSkillText(skill)}${note}`;
     },
   });
 
@@ -166,7 +187,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
       );
       return;
     }
-    await setActive([skill.name]);
+    await changeActive(() => store.setByPerson([skill.name], true));
     pending = new Set([skill.name]);
     print(
       `skill ${skill.name} is active${skill.whitelist ? ` (tools: ${visibleLine(skill.whitelist.join(', '))})` : ''}`,
@@ -175,10 +196,15 @@ export function skillsExtension(options: SkillsOptions): Extension {
 
   const skillCommand = (name: string): SlashCommand => ({
     name,
-    usage: `/${name}`,
-    description: `use the skill ${name} (same as /use ${name})`,
+    usage: `/${name} [message]`,
+    description: `use the skill ${name} (same as /use ${name}); a message after it is sent as your next turn`,
     idleOnly: true,
-    run: (_args, ctx) => use(name, ctx.print),
+    run: async (args, ctx) => {
+      await use(name, ctx.print);
+      // The rest of the line is the person's own message: the turn the skill is pre-approved in.
+      if (args.length > 0 && ctx.submit && store.get().includes(name))
+        await ctx.submit(args.join(' '), { typed: true });
+    },
   });
 
   return {
@@ -195,7 +221,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
           throw new Error(
             `--skill: no loadable skill named ${missing.map(visibleLine).join(', ')} (/skills lists them)`,
           );
-        await setActive([...store.get(), ...options.initial]);
+        await changeActive(() => store.setByPerson(options.initial ?? [], false));
         for (const name of options.initial) pending.add(name);
       }
       // Another session (/open, /new) or a reset: its own skills, servers and no pre-approval.
@@ -215,10 +241,16 @@ export function skillsExtension(options: SkillsOptions): Extension {
           );
         });
       });
-      host.hooks.prompt(async () => {
-        // A turn starts: what was activated since the last one is pre-approved in it (and only it).
+      host.hooks.prompt(async (turn) => {
+        // A turn starts: what the person activated since the last one is pre-approved in it (and only it).
         granted = pending;
         pending = new Set();
+        // `$<name>` in the person's own message activates the skill and pre-approves it for this turn.
+        const named = turn.byPerson ? mentionedSkills(turn.input).filter((name) => find(name)) : [];
+        if (named.length > 0) {
+          await changeActive(() => store.setByPerson(named, false));
+          for (const name of named) granted.add(name);
+        }
         const parts = [catalog.text, ...active().map(activeSkillText)].filter((text) => text !== '');
         return parts.length > 0 ? { order: PROMPT_ORDER.skill, text: parts.join('\n\n') } : undefined;
       });
@@ -231,15 +263,24 @@ export function skillsExtension(options: SkillsOptions): Extension {
         ),
       );
       host.hooks.toolFilter((tool) => {
-        const on = active();
-        // A skill's own tools and servers' tools are there while it is active (whatever the whitelists).
-        if (serverTool(tool.name)) return true;
-        if (toolNames.includes(tool.name))
-          return on.some((skill) => skill.tools.some((own) => own.name === tool.name));
-        const limits = on.filter((skill) => skill.whitelist);
         // tool_search only loads deferred definitions; what it finds is still filtered here.
-        if (limits.length === 0 || tool.name === USE_SKILL || tool.name === TOOL_SEARCH) return true;
-        return limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
+        if (tool.name === USE_SKILL || tool.name === TOOL_SEARCH) return true;
+        const limits = limiting();
+        const allowed = () =>
+          limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
+        // A skill's own tools and servers' tools are there while it is active, whatever the
+        // whitelists — but one the model loaded does not widen a whitelist the person chose.
+        if (serverTool(tool.name) || toolNames.includes(tool.name)) {
+          const model = new Set(store.byModel());
+          const owners = active().filter(
+            (skill) =>
+              skill.tools.some((own) => own.name === tool.name) ||
+              handles.get(skill.name)?.toolNames().includes(tool.name),
+          );
+          if (owners.some((skill) => !model.has(skill.name))) return true;
+          return owners.length > 0 && (!personLimits() || allowed());
+        }
+        return limits.length === 0 || allowed();
       });
       // Servers of the active skills are up before a request is built (their tools in it), a
       // sub-agent's too: a skill activated in the round that delegated has its servers up for it.
@@ -298,7 +339,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
             ctx.print(`skill ${visibleLine(name)} is not active`, 'error');
             return;
           }
-          await setActive(name ? current.filter((n) => n !== name) : []);
+          await changeActive(() => store.set(name ? current.filter((n) => n !== name) : []));
           ctx.print(name ? `skill ${name} deactivated` : 'no skill is active');
         },
       });
@@ -308,4 +349,16 @@ export function skillsExtension(options: SkillsOptions): Extension {
       return syncServers([]);
     },
   };
+}
+
+/**
+ * The skills a message names as `$<name>`: the `$` at the start or after a space or an opening
+ * bracket or quote, the name ending at anything but a name character (`$deploy,` counts,
+ * `a$deploy` and `$deployment` do not name `deploy`).
+ */
+export function mentionedSkills(text: string): string[] {
+  const names = [...text.matchAll(/(?<![^\s([{"'`])\$([a-z0-9][a-z0-9-]{0,63})(?![a-z0-9_-])/g)].map(
+    (match) => match[1]!,
+  );
+  return [...new Set(names)];
 }

@@ -26,7 +26,7 @@ export function formatSkills(
     if (skill.description) lines.push(`    ${visibleLine(skill.description)}`);
     if (skill.whitelist)
       lines.push(
-        `    tools: ${visibleLine(skill.whitelist.join(', '))}${skill.preApproved ? ' (allowed-tools: pre-approved in the turn that activates it)' : ''}`,
+        `    tools: ${visibleLine(skill.whitelist.join(', '))}${skill.preApproved ? ' (allowed-tools: pre-approved in a turn you activate it in)' : ''}`,
       );
     if (skill.tools.length > 0)
       lines.push(

@@ -10,12 +10,11 @@
  * folder) under run_shell's timeout, output limit and redaction. A skill's own tools are visible
  * only while it is active.
  */
-import { realpathSync, statSync } from 'node:fs';
-import path from 'node:path';
+import type { FrontValue } from '../config/skill-frontmatter.js';
+import { readExecutables } from '../config/skill-manifest.js';
 import { formatResult, runProcess, SHELL_OUTPUT_LIMIT, SHELL_TIMEOUT_MS } from '../tools/builtin/shell.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import { BoundedText } from '../util/text.js';
-import type { FrontValue } from './frontmatter.js';
 
 export interface SkillTool {
   /** The tool's model-facing name, `skill_<skill>_<tool>`. */
@@ -24,30 +23,15 @@ export interface SkillTool {
   description: string;
 }
 
-const TOOL_NAME = /^[a-z0-9_-]{1,32}$/;
-
 /** The declared tools of the skill in `dir`, or the reason they cannot be used. */
 export function readSkillTools(skill: string, dir: string, value: FrontValue): SkillTool[] | string {
-  if (typeof value !== 'object' || Array.isArray(value))
-    return 'tools_exec must be a map of tool name: path in the skill folder';
+  const executables = readExecutables(dir, value);
+  if (typeof executables === 'string') return executables;
   const tools: SkillTool[] = [];
-  const base = realpathSync(dir);
-  for (const [tool, spec] of Object.entries(value)) {
-    if (!TOOL_NAME.test(tool)) return `tools_exec: tool name "${tool}" must be 1-32 of a-z 0-9 _ -`;
+  for (const { tool, relative, file, description } of executables) {
     const name = `skill_${skill}_${tool}`;
     if (name.length > 64) return `tools_exec: ${name} is longer than 64 characters`;
-    const [relative = '', ...rest] = spec.split(' -- ');
-    let file: string;
-    try {
-      file = realpathSync(path.resolve(dir, relative.trim()));
-    } catch {
-      return `tools_exec: ${tool}: ${relative.trim()} does not exist in the skill folder`;
-    }
-    if (!file.startsWith(`${base}${path.sep}`))
-      return `tools_exec: ${tool}: ${relative.trim()} is outside the skill folder`;
-    if (!statSync(file).isFile()) return `tools_exec: ${tool}: ${relative.trim()} is not a file`;
-    const description = rest.join(' -- ').trim() || `Runs ${relative.trim()} of the skill ${skill}.`;
-    tools.push({ name, file, description });
+    tools.push({ name, file, description: description || `Runs ${relative} of the skill ${skill}.` });
   }
   return tools;
 }

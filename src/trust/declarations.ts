@@ -3,18 +3,19 @@
  * MCP servers (`.geekagent/mcp.json`), its `allow` rules (tool and annotation rules), `fetch.allowHosts` and a `root` outside
  * the folder (`.geekagent/GeekAgent.json`), its custom agents (`.geekagent/agents/*.md`: they
  * choose tools and instructions), its project memory (`.geekagent/memory.json`: recalled into the
- * system prompt), and the model settings of its `.env`. Read raw (nothing expanded,
+ * system prompt), the model settings of its `.env`, and its project skills (skill-declarations.ts:
+ * each folder, the tools it pre-approves, its executables and servers). Read raw (nothing expanded,
  * nothing run), each as one item with a stable identity and a canonical value to compare.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DOTENV_FILE, readModelDotEnv } from '../config/dotenv.js';
-import { projectSkillLocations, SKILL_FILE, skillFolders } from '../config/skill-paths.js';
 import { readProjectServers } from '../mcp/config.js';
 import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
+import { skillDeclarations } from './skill-declarations.js';
 
 export type DeclarationKind =
   | 'server'
@@ -24,6 +25,9 @@ export type DeclarationKind =
   | 'root'
   | 'env'
   | 'skill'
+  | 'skillAllow'
+  | 'skillTool'
+  | 'skillServer'
   | 'agent'
   | 'memory';
 
@@ -32,7 +36,10 @@ export interface Declaration {
    * Identity in the trust record: `server:<name>`, `allow:<pattern>`,
    * `annotation:<hint>:<pattern>` (an annotation rule that allows), `fetch:<host>` (a
    * `fetch.allowHosts` entry), `root`, `env:<KEY>`, `skill:<folder>` (a project skill, relative to
-   * the project folder: its instructions and tools reach the model, its mcp.json starts servers), `agent:<file name>`,
+   * the project folder: its instructions and tools reach the model), `skill-allow:<folder>` (the
+   * tools its `allowed-tools` pre-approves), `skill-tool:<folder>:<tool>` (a `tools_exec`
+   * executable, by the hash of its content), `skill-server:<folder>:<server>` (a server of its
+   * mcp.json), `agent:<file name>`,
    * `memory` (the project's `.geekagent/memory.json`: recalled into the system prompt).
    */
   key: string;
@@ -85,35 +92,6 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
     folder,
     items: [...servers, ...permissions, ...env, ...skillDeclarations(dir), ...agents, ...memory],
   };
-}
-
-/** Each project skill folder, valued by a hash of its SKILL.md and mcp.json (any change asks again). */
-function skillDeclarations(projectDir: string): Declaration[] {
-  return projectSkillLocations(projectDir).flatMap((location) =>
-    skillFolders(location).map((dir) => {
-      const relative = path.relative(projectDir, dir) || '.';
-      const hash = createHash('sha256');
-      for (const name of [SKILL_FILE, 'mcp.json']) {
-        try {
-          hash.update(`${name}\0`).update(readFileSync(path.join(dir, name)));
-        } catch {
-          hash.update(`${name}\0missing`);
-        }
-      }
-      return {
-        key: `skill:${relative}`,
-        kind: 'skill' as const,
-        name: path.basename(dir),
-        file: path.join(dir, SKILL_FILE),
-        value: `sha256:${hash.digest('hex')}`,
-        text: skillText(relative),
-      };
-    }),
-  );
-}
-
-export function skillText(relative: string): string {
-  return `skill ${relative} (instructions, tool whitelist, skill tools and servers)`;
 }
 
 /** One item per `.geekagent/agents/*.md`, valued by a hash of its text: an edited agent is asked again. */

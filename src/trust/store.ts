@@ -22,6 +22,7 @@ import {
   fetchHostText,
   serverText,
 } from './declarations.js';
+import { skillWasText } from './skill-declarations.js';
 
 export const TRUST_FILE = 'trusted.json';
 
@@ -187,7 +188,10 @@ function wasText(item: Declaration, before: string): string {
     case 'agent':
       return `${agentText(item.name)} (a different text)`;
     case 'skill':
-      return `${item.text} (different content)`;
+    case 'skillAllow':
+    case 'skillTool':
+    case 'skillServer':
+      return skillWasText(item, before);
     case 'memory':
       return item.text;
   }

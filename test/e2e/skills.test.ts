@@ -86,7 +86,7 @@ describe('skills', () => {
         ),
       );
     expect(listed).toContain(
-      'tools: read, search (allowed-tools: pre-approved in the turn that activates it)',
+      'tools: read, search (allowed-tools: pre-approved in a turn you activate it in)',
     );
     expect(listed).toMatch(
       /one {2}\(user: .*\.agents\/skills\/one\/SKILL\.md\)\n {4}User copy of one\n {4}status: not loaded: a skill of the same name comes first/,
@@ -257,7 +257,7 @@ describe('skills', () => {
     expect(catalog).toMatch(/\n- alpha: alpha deta…\n- beta: beta detai…\n- gamma: gamma deta…$/);
   });
 
-  it('allowed-tools pre-approves for the turn that activates the skill; a deny rule still wins; tools: does not pre-approve', async () => {
+  it('allowed-tools pre-approves for the turn the person activates the skill in; a deny rule still wins; tools: does not pre-approve', async () => {
     await fx.project.write(
       'skills/sh/SKILL.md',
       spec('sh', 'Shell work', 'run_shell read', 'Use the shell.'),
@@ -288,14 +288,13 @@ describe('skills', () => {
     expect(toolNames(fx.fake.requests.at(-2)!)).toEqual(['read', 'run_shell', 'use_skill']);
     expect(later.decision).toBe('refused');
 
-    // Loaded by the model: pre-approved from that call to the end of the turn, not after.
+    // Loaded by the model: nothing is pre-approved (only the person grants; skills-grants.test.ts).
     fx.fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"sh"}' }] }, call, { text: 'done' });
     const loaded = parseJsonOutput(await run(['-p', 'go', '--output-format', 'json'])).tool_calls;
     expect(loaded.map((c) => [c.name, c.decision])).toEqual([
       ['use_skill', 'allow'],
-      ['run_shell', 'allow'],
+      ['run_shell', 'refused'],
     ]);
-    expect((await turn(['--continue'])).decision).toBe('refused');
   });
 
   it('a skill tool (the shipped example) is asked before it runs, in the skill folder, only while active', async () => {

@@ -1,6 +1,6 @@
 /** The lenient SKILL.md frontmatter reader: the YAML that skills in the wild use, and errors with lines. */
 import { describe, expect, it } from 'vitest';
-import { FrontmatterError, parseFrontmatter } from '../../../src/skills/frontmatter.js';
+import { FrontmatterError, parseFrontmatter } from '../../../src/config/skill-frontmatter.js';
 
 describe('parseFrontmatter', () => {
   it('reads scalars, quotes, inline and block lists, block scalars and a nested map', () => {
