@@ -169,8 +169,14 @@ function rowsOf(raw: string, indent: string, width: number, most: number): Rows 
     const lead = rows.length === 0 ? indent : `${indent}  `;
     const room = Math.max(8, width - lead.length);
     const last = rows.length === most - 1;
-    const take = chars.length - at > room && last ? room - 1 : room;
-    rows.push(`${lead}${chars.slice(at, at + take).join('')}${take < room ? '…' : ''}`);
+    let take = chars.length - at > room && last ? room - 1 : room;
+    // A row that wraps breaks after a space in its last third, so words stay whole.
+    if (!last && chars.length - at > room) {
+      const space = chars.lastIndexOf(' ', at + room - 1);
+      if (space >= at + Math.floor((2 * room) / 3)) take = space + 1 - at;
+    }
+    const cut = last && chars.length - at > room;
+    rows.push(`${lead}${chars.slice(at, at + take).join('')}${cut ? '…' : ''}`);
     at += take;
   }
   if (rows.length === 0) rows.push(indent);
