@@ -110,6 +110,21 @@ describe('the trust question', () => {
     expect(screen).toContain(`was: MCP server marked: node ${MARKER_SERVER} ${marker} 'x^[[2Jy'`);
   });
 
+  it('typing ahead from the first moment (`yarn install` Enter) queues a line and answers nothing', async () => {
+    await project.mcpServers({ marked: { command: 'node', args: [MARKER_SERVER, marker] } });
+    const tui = start();
+    tui.send(`yarn install${KEYS.enter}`);
+    // Before or after the question drew, the line waits for the session (which needs the answer).
+    await tui.waitFor('queued › yarn install');
+    await asked(tui);
+    expect(existsSync(trustedFile())).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    expect(fake.requests).toHaveLength(0);
+    tui.send(KEYS.ctrlC);
+    expect(await tui.exited()).toBe(130);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('keys typed before it was drawn never answer it; with text in the input line only a focused choice does', async () => {
     await project.mcpServers({ marked: { command: 'node', args: [MARKER_SERVER, marker] } });
     // The trust decision is held at its read of .geekagent/mcp.json until the test opens the gate:
