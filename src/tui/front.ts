@@ -3,11 +3,14 @@
  * so the first frame (input line and panel) is drawn before the app's modules load. Keys typed
  * meanwhile edit the input line as usual; a line sent with Enter waits (shown as queued) and goes
  * to the session when it arrives; Ctrl+C / Ctrl+D leave. Start-up notices (stray console output)
- * are shown and handed on the same way. Holds no agent logic and loads none: plain view state.
+ * are shown and handed on the same way. The folder-trust question is asked here, on the drawn
+ * screen, before the session exists: what was typed before it stays typed (a queued line waits
+ * for the session, which comes only after the answer) and never answers it (trust-keys.ts).
+ * Holds no agent logic and loads none: plain view state.
  */
 import type { InputHistory } from './history.js';
 import type { KeyTarget } from './key-actions.js';
-import type { Entry, LineKind, SessionSnapshot } from './types.js';
+import type { Entry, LineKind, SessionSnapshot, TrustAnswer, TrustQuestionView } from './types.js';
 
 export const GREETING = 'GeekAgent — MCP-first terminal agent';
 export const GREETING_HINT =
@@ -32,6 +35,8 @@ export class SessionFront implements SessionView {
   private readonly notices: Array<{ text: string; kind: LineKind }> = [];
   private current: SessionSnapshot;
   private exitRequested = false;
+  /** The trust question on screen, and who waits for its answer. */
+  private trustAsk: { view: TrustQuestionView; resolve: (answer: TrustAnswer) => void } | undefined;
   private resolveExit: () => void = () => undefined;
   /** Resolves when the person leaves before the session exists (Ctrl+C, Ctrl+D). */
   readonly exited: Promise<void>;
@@ -93,7 +98,29 @@ export class SessionFront implements SessionView {
     }
     if (this.exitRequested) return;
     this.exitRequested = true;
+    this.answerTrust('quit');
     this.resolveExit();
+  }
+
+  /** Shows the trust question until it is answered (`quit` when the person leaves instead). */
+  askTrust(trust: TrustQuestionView['trust']): Promise<TrustAnswer> {
+    this.trustAsk?.resolve('quit');
+    return new Promise((resolve) => {
+      if (this.exitRequested || this.session) {
+        resolve('quit');
+        return;
+      }
+      this.trustAsk = { view: { trust }, resolve };
+      this.changed();
+    });
+  }
+
+  answerTrust(answer: TrustAnswer): void {
+    const open = this.trustAsk;
+    if (!open) return;
+    this.trustAsk = undefined;
+    this.changed();
+    open.resolve(answer);
   }
 
   formInput(text: string): void {
@@ -137,6 +164,7 @@ export class SessionFront implements SessionView {
       tools: [],
       question: undefined,
       questionExplicit: false,
+      trust: this.trustAsk?.view,
       form: undefined,
       panel: {
         starting: true,

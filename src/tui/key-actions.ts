@@ -11,6 +11,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { InputHistory } from './history.js';
 import { CTRL_EXPAND, CTRL_PAGER, type KeyEvent } from './keys.js';
 import * as edit from './line-editor.js';
+import type { TrustAnswer } from './types.js';
 
 /** The part of the session keys drive. */
 export interface KeyTarget {
@@ -24,6 +25,8 @@ export interface KeyTarget {
   formInput(text: string): void;
   /** Ctrl+O: expands or collapses the latest reasoning block. */
   toggleReasoning?(): void;
+  /** The folder-trust question's answer (start-up only: the front asks it). */
+  answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;
 }
 

@@ -1,26 +1,26 @@
 /**
- * The interactive face's entry: asks the folder-trust question when needed, takes over the
- * terminal (alternate screen, raw keys), draws the first frame, then builds the app and its
+ * The interactive face's entry: takes over the terminal (alternate screen, raw keys), draws the
+ * first frame, asks the folder-trust question on it when needed, then builds the app and its
  * session behind it (app-session.ts), and on exit stops every server, restores the terminal and
  * prints `bye`. Signals end the run the same way.
  *
  * The first frame (input line, panel) needs only Ink, React and the screen's components: it is
  * drawn before the app's modules load, before the model client and before any server starts. A
  * start-up front (front.ts) stands in for the session until then: keys edit the input line, a
- * line sent with Enter waits for the session, Ctrl+C leaves.
+ * line sent with Enter waits for the session, Ctrl+C leaves. The trust question is the front's
+ * too, so keys typed before it was drawn are the input line's, never its answer (trust-keys.ts).
  */
 import type { App, AppOptions } from '../app/create-app.js';
 import { describeStartupError } from '../app/errors.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
-import { trustQuestionLines, untrustedNotice } from '../trust/describe.js';
+import { untrustedNotice } from '../trust/describe.js';
 import { checkStateDir } from '../util/state-dir.js';
 import type { OpenedSession } from './app-session.js';
 import { SessionFront } from './front.js';
 import { InputHistory } from './history.js';
 import { loadProductionReact } from './react-production.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
-import { askTrust } from './trust-question.js';
 
 export interface TuiIO {
   stdin: NodeJS.ReadStream;
@@ -55,31 +55,31 @@ export interface TuiOptions {
   createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker'>): Promise<App>;
 }
 
-/** Asks once, before anything of the folder runs, when it declares something not yet trusted. */
-async function folderTrust(cwd: string, flag: boolean, io: TuiIO): Promise<FolderTrust | undefined> {
-  const trust = await decideTrust({ projectDir: cwd, env: io.env, flag });
+/**
+ * Asks once, on the drawn screen and before anything of the folder runs, when it declares
+ * something not yet trusted; undefined when the person quits instead.
+ */
+async function folderTrust(
+  decided: Promise<FolderTrust>,
+  front: SessionFront,
+  env: NodeJS.ProcessEnv,
+): Promise<FolderTrust | undefined> {
+  const trust = await decided;
   if (trust.state === 'trusted') return trust;
-  const answer = await askTrust(io, trustQuestionLines(trust));
+  const answer = await front.askTrust(trust);
   if (answer === 'quit') return undefined;
-  return answer === 'trust' ? trustFolder(trust.declarations, { env: io.env }) : trust;
+  return answer === 'trust' ? trustFolder(trust.declarations, { env }) : trust;
 }
 
 export async function runTui(options: TuiOptions): Promise<number> {
   const { io } = options;
-  // Ink and React load while the folder's trust is read (and asked): loading runs nothing of the
-  // folder, and nothing else runs yet that could see the NODE_ENV set for the load.
+  // Ink and React load while the folder's trust is read: loading runs nothing of the folder, and
+  // nothing else runs yet that could see the NODE_ENV set for the load.
   const screen = loadProductionReact(() => import('./mount.js'), io.env);
   screen.catch(() => undefined);
-  let trust: FolderTrust | undefined;
-  try {
-    trust = await folderTrust(options.cwd, options.trustFlag, io);
-  } catch (error) {
-    io.stderr.write(`${describeStartupError(error)}\n`);
-    return 1;
-  }
-  if (!trust) return 130;
-  const folder = trust;
-  return options.withScope((scope) => runInScope(options, folder, scope, screen));
+  const decided = decideTrust({ projectDir: options.cwd, env: io.env, flag: options.trustFlag });
+  decided.catch(() => undefined);
+  return options.withScope((scope) => runInScope(options, decided, scope, screen));
 }
 
 type Start =
@@ -89,7 +89,7 @@ type Start =
 
 async function runInScope(
   { io, cwd, createApp, cleanupWithin }: TuiOptions,
-  folder: FolderTrust,
+  decided: Promise<FolderTrust>,
   { tracker, onShutdown, beforeFatal }: TuiScope,
   screen: Promise<typeof import('./mount.js')>,
 ): Promise<number> {
@@ -126,9 +126,32 @@ async function runInScope(
   if (restored) return 1;
   unmount = mount(front, io);
 
-  // The frame is out: now the app's modules, the app and the session.
+  // The frame is out: the folder's trust (asked on it), then the app's modules, the app and the
+  // session. Leaving before the answer starts nothing.
+  let folder: FolderTrust | 'left' | undefined;
+  try {
+    folder = await Promise.race([
+      folderTrust(decided, front, io.env),
+      front.exited.then(() => 'left' as const),
+    ]);
+  } catch (error) {
+    restoreTerminal();
+    io.stderr.write(`${describeStartupError(error)}\n`);
+    return 1;
+  }
+  if (folder === 'left') {
+    restoreTerminal();
+    io.stdout.write('bye\n');
+    return 0;
+  }
+  // Quit at the trust question: nothing was started.
+  if (!folder) {
+    restoreTerminal();
+    return 130;
+  }
+  const trusted = folder;
   opening = import('./app-session.js').then(({ openSession }) =>
-    openSession({ createApp, folder, tracker, history }),
+    openSession({ createApp, folder: trusted, tracker, history }),
   );
   const start = await Promise.race<Start>([
     opening.then(
@@ -154,7 +177,7 @@ async function runInScope(
   front.attach(session);
   // The session draws from here on: the model client loads now, while the person types.
   app.provider.prepare?.();
-  const ignored = untrustedNotice(folder);
+  const ignored = untrustedNotice(trusted);
   if (ignored) session.notice(ignored.replace(/^geekagent: /, ''));
   for (const notice of app.notices) session.notice(notice, 'error');
   await session.exited;

@@ -5,6 +5,7 @@
 import type { PanelRow } from '../extensions/types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { ToolProgress } from '../tools/types.js';
+import type { FolderTrust } from '../trust/decide.js';
 import type { FormView } from './elicitor.js';
 
 /**
@@ -68,9 +69,19 @@ export interface SessionSnapshot {
    * never answer it, only a focused choice does (Tab, ←/→, Enter).
    */
   questionExplicit: boolean;
+  /** The folder-trust question, while start-up waits for its answer (the front's alone). */
+  trust?: TrustQuestionView;
   /** An open elicitation form, if any (shown when no confirmation is open). */
   form: FormView | undefined;
   panel: PanelData;
+}
+
+/** `trust` records the folder, `not-now` starts without its declarations, `quit` leaves. */
+export type TrustAnswer = 'trust' | 'not-now' | 'quit';
+
+/** The trust question on screen: a new object for each question asked. */
+export interface TrustQuestionView {
+  trust: Extract<FolderTrust, { state: 'untrusted' }>;
 }
 
 export const CONFIRM_PROMPT = 'Confirm execution? [y/N/a]';

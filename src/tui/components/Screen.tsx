@@ -3,26 +3,30 @@
  * 28-column panel, hidden under 60 columns; a `─` rule; the input line. Owns only view state:
  * the input buffer, the scroll position, and whether a server's request — or a tool's question
  * that appeared while the person was typing — has the focus (then the person's draft waits aside
- * while a form uses the input line).
+ * while a form uses the input line). At start-up the folder-trust question takes the question's
+ * place (its keys: trust-keys.ts).
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../permissions/types.js';
+import { trustQuestionLines } from '../../trust/describe.js';
 import { renderBudget, WRAP } from '../clip.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import type { KeyEvent } from '../keys.js';
 import { type Buffer, EMPTY, fromText } from '../line-editor.js';
 import { pagerTarget } from '../pager-keys.js';
-import type { Entry, SessionSnapshot } from '../types.js';
+import { trustKey, trustMode, useTrustKeys } from '../trust-keys.js';
+import type { SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
 import { FormBody } from './FormBody.js';
 import { InputLine } from './InputLine.js';
 import { Pager, pagerRows } from './Pager.js';
 import { Panel } from './Panel.js';
-import { QuestionBody } from './Question.js';
+import { layoutDetail, QuestionBody } from './Question.js';
 import { ChoiceLine, RequestHint } from './ServerRequest.js';
 import { Transcript } from './Transcript.js';
+import { TrustChoiceLine, TrustKeysLine, TrustQuestionBody, trustKeysRows } from './TrustQuestion.js';
 
 export const PANEL_MIN_COLUMNS = 60;
 
@@ -32,6 +36,9 @@ export interface ScreenProps {
   cols: number;
   rows: number;
 }
+
+/** The pager's text: an entry's (it may still grow), or a fixed text (a question's whole detail). */
+type PagerOpen = { top: number } & ({ id: number } | { text: string });
 
 /** What has the focus: a server's question (with the selected choice) or form, by identity. */
 interface Focus {
@@ -43,8 +50,9 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const [buffer, setBufferState] = useState<Buffer>(EMPTY);
   const [scroll, setScrollState] = useState(0);
   const [focus, setFocusState] = useState<Focus | undefined>(undefined);
-  /** The pager (Ctrl+T): which entry, and its first row shown. */
-  const [pager, setPagerState] = useState<{ id: number; top: number } | undefined>(undefined);
+  /** The pager (Ctrl+T): which text, and its first row shown. */
+  const [pager, setPagerState] = useState<PagerOpen | undefined>(undefined);
+  const trustKeys = useTrustKeys(snapshot.trust);
   // A tool's question takes keys as answers; a server's own request only an explicit choice. So
   // does a tool's question that appears while the person is typing: a queued message such as
   // "yes, and…" or "add tests" must not answer y or a(lways) with its first letter.
@@ -80,10 +88,14 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     request,
     /** The person's own input, kept aside while a form uses the input line. */
     draft: undefined as Buffer | undefined,
-    pager: undefined as { id: number; top: number } | undefined,
+    pager: undefined as PagerOpen | undefined,
     entries: snapshot.entries,
+    trust: snapshot.trust,
+    open: snapshot.question,
   });
   latest.current.entries = snapshot.entries;
+  latest.current.trust = snapshot.trust;
+  latest.current.open = snapshot.question;
   latest.current.question = toolQuestion;
   latest.current.request = request;
   const measured = useRef({ visible: 0, content: 0 });
@@ -138,23 +150,55 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   useEffect(() => {
     if (!formFocused) restoreDraft();
   }, [formFocused]);
-  const pagerHeight = Math.max(3, rows - 2);
-  const pagerWidth = Math.max(10, cols - (cols >= PANEL_MIN_COLUMNS ? 29 : 0));
-  const setPager = (next: { id: number; top: number } | undefined) => {
+  // The rule and the input line (or the trust question's answer line) stay under the pager.
+  const bottomRows = snapshot.trust ? trustKeysRows(cols) : 1;
+  const pagerHeight = Math.max(3, rows - 1 - bottomRows);
+  // The trust question has the whole width: the panel has nothing to say before the app is up.
+  const panelShown = cols >= PANEL_MIN_COLUMNS && !snapshot.trust;
+  const pagerWidth = Math.max(10, cols - (panelShown ? 29 : 0));
+  const questionLines = Math.max(3, rows - 12);
+  const setPager = (next: PagerOpen | undefined) => {
     latest.current.pager = next;
     setPagerState(next);
   };
-  const pagerKey = (event: KeyEvent, open: { id: number; top: number }) => {
-    const entry = latest.current.entries.find((candidate) => candidate.id === open.id);
-    const total = entry && entry.kind !== 'question' ? pagerRows(entry.text, pagerWidth).length : 0;
+  const pagerKey = (event: KeyEvent, open: PagerOpen) => {
+    const text = pagerText(open, latest.current.entries);
+    const total = text === undefined ? 0 : pagerRows(text, pagerWidth).length;
     const move = pagerMove(event, open.top, total, pagerHeight - 1);
     if (move === 'close') setPager(undefined);
-    else if (move !== undefined) setPager({ id: open.id, top: move });
+    else if (move !== undefined) setPager({ ...open, top: move });
+  };
+  // Ctrl+T: the trust question's full list; an open question's whole detail when it is cut;
+  // else the newest long entry.
+  const openPager = () => {
+    const { trust, open } = latest.current;
+    if (trust) {
+      setPager({ text: trustQuestionLines(trust.trust).join('\n'), top: 0 });
+      return;
+    }
+    if (open && layoutDetail(open, questionLines, pagerWidth).cut) {
+      setPager({ text: `${open.title}\n${open.detail}`, top: 0 });
+      return;
+    }
+    const id = pagerTarget(latest.current.entries);
+    if (id !== undefined) setPager({ id, top: 0 });
   };
   useKeys((event) => {
     const open = latest.current.pager;
     if (open && !(event.type === 'ctrl' && event.letter === 'c')) {
       pagerKey(event, open);
+      return;
+    }
+    if (
+      latest.current.trust &&
+      trustKey(event, {
+        state: trustKeys.get(),
+        typing: latest.current.buffer.text !== '',
+        answer: (answer) => target.answerTrust?.(answer),
+        setState: trustKeys.set,
+        openPager,
+      })
+    ) {
       return;
     }
     const current = latest.current.request;
@@ -172,30 +216,28 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       buffer: latest.current.buffer,
       setBuffer,
       scroll: scrollBy,
-      openPager: () => {
-        const id = pagerTarget(latest.current.entries);
-        if (id !== undefined) setPager({ id, top: 0 });
-      },
+      openPager,
     });
   });
-  const pagerEntry: Entry | undefined =
-    pager === undefined ? undefined : snapshot.entries.find((entry) => entry.id === pager.id);
+  const shownInPager = pager === undefined ? undefined : pagerText(pager, snapshot.entries);
+  const trustState = trustKeys.get();
+  const trustShown = snapshot.trust ? trustMode(trustState, buffer.text !== '') : undefined;
 
   const hint =
     scroll > 0 ? 'scrolled up · PgDn for newer' : snapshot.busy ? 'Esc cancels · Enter queues' : '';
   return (
     <Box flexDirection="column" width={cols} height={rows}>
       <Box flexDirection="row" flexGrow={1} flexShrink={1} overflowY="hidden">
-        {pagerEntry && pagerEntry.kind !== 'question' && pager ? (
+        {shownInPager !== undefined && pager ? (
           <Box flexDirection="column" flexGrow={1} flexShrink={1}>
-            <Pager text={pagerEntry.text} top={pager.top} height={pagerHeight} width={pagerWidth} />
+            <Pager text={shownInPager} top={pager.top} height={pagerHeight} width={pagerWidth} />
           </Box>
         ) : null}
         <Box
           flexDirection="column"
           flexGrow={1}
           flexShrink={1}
-          display={pagerEntry && pager ? 'none' : 'flex'}
+          display={shownInPager !== undefined ? 'none' : 'flex'}
         >
           <Transcript
             entries={snapshot.entries}
@@ -216,20 +258,31 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
               queued={snapshot.queued}
               waitingForAnswer={snapshot.question !== undefined}
             />
-            {snapshot.question ? (
-              <QuestionBody request={snapshot.question} maxLines={Math.max(3, rows - 12)} />
+            {snapshot.trust && trustShown ? (
+              <TrustQuestionBody
+                view={snapshot.trust}
+                width={pagerWidth - 1}
+                rows={Math.max(5, rows - 3 - bottomRows - snapshot.queued.length)}
+                mode={trustShown}
+              />
+            ) : snapshot.question ? (
+              <QuestionBody request={snapshot.question} maxLines={questionLines} width={pagerWidth} pager />
             ) : snapshot.form ? (
               <FormBody form={snapshot.form} />
             ) : null}
             {request ? <RequestHint kind={request.kind} focused={focused} /> : null}
           </Box>
         </Box>
-        {cols >= PANEL_MIN_COLUMNS ? <Panel data={snapshot.panel} /> : null}
+        {panelShown ? <Panel data={snapshot.panel} /> : null}
       </Box>
       {/* The rule and the input never give up rows: the transcript above shrinks instead. */}
       <Box flexDirection="column" flexShrink={0}>
         <Rule cols={cols} hint={hint} />
-        {request?.kind === 'question' && focused ? (
+        {trustShown === 'focused' ? (
+          <TrustChoiceLine choice={trustState.choice} />
+        ) : trustShown === 'keys' ? (
+          <TrustKeysLine />
+        ) : request?.kind === 'question' && focused ? (
           <ChoiceLine choice={request.choice} />
         ) : (
           <InputLine buffer={buffer} question={toolQuestion !== undefined} />
@@ -237,6 +290,12 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       </Box>
     </Box>
   );
+}
+
+function pagerText(open: PagerOpen, entries: SessionSnapshot['entries']): string | undefined {
+  if ('text' in open) return open.text;
+  const entry = entries.find((candidate) => candidate.id === open.id);
+  return entry && entry.kind !== 'question' ? entry.text : undefined;
 }
 
 function Rule({ cols, hint }: { cols: number; hint: string }) {
