@@ -12,7 +12,8 @@ import type { DeclarationKind } from './declarations.js';
 type Untrusted = Extract<FolderTrust, { state: 'untrusted' }>;
 
 /** How a kind is counted; a kind without a label is counted by its name. */
-const KIND_LABELS: Partial<Record<DeclarationKind, readonly [string, string]>> = {
+// Total over the kinds: a new kind without a label fails the typecheck instead of showing its internal name.
+const KIND_LABELS: Record<DeclarationKind, readonly [string, string]> = {
   server: ['MCP server', 'MCP servers'],
   allow: ['tool rule', 'tool rules'],
   annotationAllow: ['annotation rule', 'annotation rules'],
@@ -20,6 +21,9 @@ const KIND_LABELS: Partial<Record<DeclarationKind, readonly [string, string]>> =
   root: ['root outside the folder', 'roots outside the folder'],
   env: ['.env setting', '.env settings'],
   skill: ['project skill', 'project skills'],
+  skillAllow: ['skill tool whitelist', 'skill tool whitelists'],
+  skillTool: ['skill executable', 'skill executables'],
+  skillServer: ['skill MCP server', 'skill MCP servers'],
   agent: ['custom agent', 'custom agents'],
   memory: ['project memory', 'project memories'],
 };
@@ -192,7 +196,7 @@ function countParts(blocks: readonly Block[]): string[] {
 }
 
 function label(kind: string, count: number): string {
-  const labels = KIND_LABELS[kind as DeclarationKind];
+  const labels: readonly [string, string] | undefined = KIND_LABELS[kind as DeclarationKind];
   if (!labels) return kind;
   return count === 1 ? labels[0] : labels[1];
 }

@@ -37,7 +37,8 @@ describe('skills in the trust question', () => {
     await fx.project.mcpServers({ demo: { command: 'node', args: [MARKER_SERVER, marker] } });
     await helperSkill(marker);
     const tui = fx.start();
-    await tui.waitFor('Trust this folder?');
+    // The answer keys work once the question says so (keys typed earlier never answer it).
+    await tui.waitFor('Trust this folder? y = yes');
     const screen = tui.screen();
     const skill = 'skill .claude/skills/helper';
     expect(screen).toContain(
