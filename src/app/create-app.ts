@@ -48,7 +48,7 @@ import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
-import type { FolderTrust } from '../trust/decide.js';
+import { type FolderTrust, trustedByPerson } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
 import {
@@ -198,7 +198,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     start: options.session ?? { kind: 'new' },
     notice: (message, kind) => extensions.notice(message, kind),
     // The person's own trust: a clone holding nothing but planted sessions "declares nothing".
-    importProjectSessions: trusted && trust.via !== 'empty',
+    importProjectSessions: trustedByPerson(trust),
   });
   const toolSearch = toolSearchMode(settingsEnv);
   if (toolSearch.problem) notices.push(toolSearch.problem);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { MemoryBank, type MemoryHit } from '../memory/bank.js';
 import { type MemoryEntry, MemoryFile, type MemoryScope } from '../memory/file.js';
 import { type CallReview, type ProtectedPathGuard, type Tool, ToolError } from '../tools/types.js';
-import type { FolderTrust } from '../trust/decide.js';
+import { type FolderTrust, trustedByPerson } from '../trust/decide.js';
 import { memoryDeclaration } from '../trust/declarations.js';
 import type { Redactor } from '../util/redact.js';
 import { ensureRealFolder, ensureStateDir, stateFilePath } from '../util/state-dir.js';
@@ -63,8 +63,8 @@ export interface MemoryExtensionOptions {
 export function memoryTrustOptions(trust: FolderTrust, projectDir: string): MemoryExtensionOptions {
   return {
     projectTrusted: trust.state === 'trusted',
-    // A folder with nothing to declare is trusted for what it declares, not by the person.
-    userWritesTrusted: trust.state === 'trusted' && trust.via !== 'empty',
+    // A folder with nothing to declare (or only what the agent wrote there) is not trusted by the person.
+    userWritesTrusted: trustedByPerson(trust),
     projectWritten: async () => {
       if (trust.state === 'trusted')
         await trust.remember?.([memoryDeclaration(stateFilePath(projectDir, MEMORY_FILE))]);

@@ -14,7 +14,12 @@ import { type TrustChange, TrustStore } from './store.js';
  * `answer` (the person said yes just now), `empty` (it declares nothing), `own` (the project's
  * `.geekagent` is the user-state folder itself).
  */
-export type TrustedVia = 'record' | 'flag' | 'answer' | 'empty' | 'own';
+/**
+ * How a trusted folder came to be trusted. `empty`: it declares nothing; `unconfirmed`: its record
+ * holds only what this agent wrote there or the person allowed "always" in a folder that declared
+ * nothing — neither is the person's yes to the folder.
+ */
+export type TrustedVia = 'record' | 'unconfirmed' | 'flag' | 'answer' | 'empty' | 'own';
 
 export type FolderTrust =
   | {
@@ -48,7 +53,8 @@ export async function decideTrust(options: TrustOptions): Promise<FolderTrust> {
     return { state: 'trusted', via: 'own', declarations };
   if (options.flag) return { state: 'trusted', via: 'flag', declarations };
   const check = await store.check(declarations);
-  if (check.state === 'trusted') return { state: 'trusted', via: 'record', declarations, remember };
+  if (check.state === 'trusted')
+    return { state: 'trusted', via: check.confirmed ? 'record' : 'unconfirmed', declarations, remember };
   if (declarations.items.length === 0) return { state: 'trusted', via: 'empty', declarations, remember };
   return {
     state: 'untrusted',
@@ -87,4 +93,9 @@ function isUserStateFolder(projectDir: string, options: TrustOptions): boolean {
   return (
     realPath(path.join(projectDir, '.geekagent')) === realPath(userStateDir(options.env, options.homeDir))
   );
+}
+
+/** Trusted by the person (or for them: their own state folder, `--trust`), not only by default. */
+export function trustedByPerson(trust: FolderTrust): boolean {
+  return trust.state === 'trusted' && trust.via !== 'empty' && trust.via !== 'unconfirmed';
 }

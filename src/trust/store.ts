@@ -30,6 +30,9 @@ const folderRecordSchema = z.object({
   trustedAt: z.string(),
   hash: z.string(),
   items: z.record(z.string(), z.string()),
+  // Set when the record was started by `approve` (an agent-written file, an "always" answer) in a
+  // folder that declared nothing, not by the person's yes to the question or `geekagent trust`.
+  unconfirmed: z.optional(z.boolean()),
 });
 
 const trustFileSchema = z.object({
@@ -50,7 +53,7 @@ export interface TrustChange {
 }
 
 export type TrustCheck =
-  | { state: 'trusted' }
+  | { state: 'trusted'; confirmed: boolean }
   | { state: 'never' }
   | { state: 'changed'; changes: TrustChange[] };
 
@@ -66,10 +69,11 @@ export class TrustStore {
     const document = await this.read();
     const record = document?.folders[declarations.folder];
     if (!document || !record) return { state: 'never' };
+    const confirmed = record.unconfirmed !== true;
     if (record.hash === hashItems(storedItems(declarations.items, document.salt)))
-      return { state: 'trusted' };
+      return { state: 'trusted', confirmed };
     const changes = diffItems(declarations.items, record, document.salt);
-    return changes.length === 0 ? { state: 'trusted' } : { state: 'changed', changes };
+    return changes.length === 0 ? { state: 'trusted', confirmed } : { state: 'changed', changes };
   }
 
   /** Records `declarations` as what the person trusts for their folder (replacing the old record). */
@@ -96,6 +100,8 @@ export class TrustStore {
         trustedAt: record?.trustedAt ?? new Date().toISOString(),
         hash: hashItems(merged),
         items: merged,
+        // A record this starts is the agent's bookkeeping, never the person's yes.
+        ...(!record || record.unconfirmed ? { unconfirmed: true } : {}),
       };
     });
   }

@@ -49,6 +49,34 @@ describe('user memory from an untrusted folder (print mode)', () => {
     expect(project!.result).toMatch(/^saved memory m[0-9a-f]{8} \(project\)$/);
   });
 
+  it("a record the agent started (its own project note) is not the person's yes; geekagent trust is", async () => {
+    await planted();
+    // Run 1: the folder declares nothing; the project note the model saves is recorded so the
+    // folder stays trusted for it — that record must not count as the person trusting the folder.
+    fx.fake.push(
+      { toolCalls: [call('memory_write', { content: 'This repo builds with make' })] },
+      { text: 'done' },
+    );
+    const first = await fx.run(['-p', 'set up', '--output-format', 'json', '--allow', 'memory_write']);
+    expect(parseJsonOutput(first).tool_calls[0]!.result).toMatch(/\(project\)$/);
+    const trustFile = path.join(fx.project.home, '.geekagent', 'trusted.json');
+    expect(await readFile(trustFile, 'utf8')).toContain('"unconfirmed": true');
+    // Run 2: the user-scope write is still refused.
+    fx.fake.push({ toolCalls: [call('memory_write', { content: NOTE, scope: 'user' })] }, { text: 'done' });
+    const second = await fx.run(['-p', 'go on', '--output-format', 'json', '--allow', 'memory_write']);
+    const [refused] = parseJsonOutput(second).tool_calls;
+    expect(refused!.decision).toBe('refused');
+    expect(refused!.result).toContain('this folder is not trusted');
+    expect(existsSync(userMemory())).toBe(false);
+    // The person trusts the folder: now it is theirs.
+    const trust = await fx.run(['trust']);
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(await readFile(trustFile, 'utf8')).not.toContain('unconfirmed');
+    fx.fake.push({ toolCalls: [call('memory_write', { content: NOTE, scope: 'user' })] }, { text: 'done' });
+    const third = await fx.run(['-p', 'go on', '--output-format', 'json', '--allow', 'memory_write']);
+    expect(parseJsonOutput(third).tool_calls[0]!.result).toMatch(/^saved memory m[0-9a-f]{8} \(user\)$/);
+  });
+
   it('--allow-protected naming the user memory file lets it through', async () => {
     await planted();
     fx.fake.push({ toolCalls: [call('memory_write', { content: NOTE, scope: 'user' })] }, { text: 'done' });
