@@ -138,6 +138,7 @@ export class Agent {
         ...(calledTools ? { toolCalls: reply.toolCalls } : {}),
         // Only tool-call rounds need their reasoning later; a final answer's is dropped (as the API does).
         ...(calledTools && reply.reasoning !== '' ? { reasoning: reply.reasoning } : {}),
+        ...(reply.native !== undefined ? { native: reply.native } : {}),
       });
       if (!calledTools) {
         return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
@@ -199,6 +200,7 @@ export class Agent {
           signal: turn.signal,
           onText: (delta) => turn.emit({ type: 'text', delta }),
           onReasoning: (delta) => turn.emit({ type: 'reasoning', delta }),
+          onNotice: (message) => turn.emit({ type: 'notice', message }),
         });
         return { reply, requestChars };
       } catch (error) {

@@ -3,7 +3,7 @@
  * provider reports real usage, then that request's own ratio (so a CJK-heavy or code-heavy
  * conversation is measured by what the model actually counted).
  */
-import type { Message } from '../providers/messages.js';
+import { type Message, userMessageText } from '../providers/messages.js';
 import type { ToolSpec } from '../tools/types.js';
 import { outputToText } from '../tools/types.js';
 
@@ -17,9 +17,10 @@ const MAX_RATIO = 2;
 export function messageChars(message: Message): number {
   switch (message.role) {
     case 'system':
-    case 'user':
     case 'summary':
       return message.text.length + MESSAGE_OVERHEAD_CHARS;
+    case 'user':
+      return userMessageText(message).length + MESSAGE_OVERHEAD_CHARS;
     case 'assistant': {
       let chars = message.text.length + (message.reasoning?.length ?? 0) + MESSAGE_OVERHEAD_CHARS;
       for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length + 24;

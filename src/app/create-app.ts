@@ -36,7 +36,7 @@ import { createToolRuntime } from '../permissions/tool-runtime.js';
 import type { Approver } from '../permissions/types.js';
 import type { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import { OpenAIChatProvider } from '../providers/openai.js';
+import { createProvider } from '../providers/registry.js';
 import type { ChatProvider } from '../providers/types.js';
 import { RagStore } from '../rag/store.js';
 import { sessionsExtension } from '../sessions/extension.js';
@@ -73,6 +73,8 @@ export interface AppOptions {
   trust: FolderTrust;
   model?: string;
   baseURL?: string;
+  /** `--provider`: which model API (see config/provider-kinds.ts). */
+  provider?: string;
   /** `--allow` / `--deny` patterns, layered above the config files for this run. */
   allow?: string[];
   deny?: string[];
@@ -136,7 +138,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const trusted = trust.state === 'trusted';
   // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
   const settingsEnv = withDotEnvSettings(env, trusted ? readModelDotEnv(projectDir) : {});
-  const settings = resolveModelSettings(settingsEnv, { model: options.model, baseURL: options.baseURL });
+  const settings = resolveModelSettings(settingsEnv, {
+    model: options.model,
+    baseURL: options.baseURL,
+    provider: options.provider,
+  });
   const compaction = resolveCompactionSettings(settingsEnv);
   const notices: string[] = [];
 
@@ -168,7 +174,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     env,
   });
 
-  const provider = new OpenAIChatProvider(settings, { redact });
+  const provider = createProvider(settings, { redact });
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -229,7 +235,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         providerFor: (model) =>
           model === undefined || model === settings.model
             ? provider
-            : new OpenAIChatProvider({ ...settings, model }, { redact }),
+            : createProvider({ ...settings, model }, { redact }),
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
         beforeRequestFor: (provider) => extensions.subAgentBeforeRequest({ provider }),

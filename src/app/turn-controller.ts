@@ -7,7 +7,7 @@
 import type { TurnResult } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import { CommandTable, type OutputKind } from '../commands/types.js';
-import { MISSING_KEY_MESSAGE } from '../config/model-settings.js';
+import { missingKeyMessage } from '../config/model-settings.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
 import type { App } from './create-app.js';
 import { describeTurnError } from './errors.js';
@@ -160,7 +160,10 @@ export class TurnController {
     this.face.turnStarted?.(input);
     if (!this.app.settings.apiKey) {
       // Nothing would reach the model; say why instead of failing after the MCP wait.
-      const outcome: TurnOutcome = { kind: 'not_configured', message: MISSING_KEY_MESSAGE };
+      const outcome: TurnOutcome = {
+        kind: 'not_configured',
+        message: missingKeyMessage(this.app.settings.keyVariable),
+      };
       this.face.turnEnded?.(input, outcome);
       return outcome;
     }

@@ -16,6 +16,7 @@ export function flagOptions(
   | 'env'
   | 'model'
   | 'baseURL'
+  | 'provider'
   | 'allow'
   | 'deny'
   | 'allowProtected'
@@ -28,6 +29,7 @@ export function flagOptions(
     env: io.env,
     model: options.model,
     baseURL: options.baseUrl,
+    provider: options.provider,
     allow: options.allow,
     deny: options.deny,
     allowProtected: options.allowProtected,

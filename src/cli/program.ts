@@ -26,6 +26,7 @@ export interface ChatOptions {
   cwd?: string;
   model?: string;
   baseUrl?: string;
+  provider?: string;
   acceptElicitationDefaults?: boolean;
   /** Use the folder's declarations this run without recording trust. */
   trust?: boolean;
@@ -82,8 +83,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       '--strict-mcp-config',
       'use only the --mcp-config servers, not .geekagent/mcp.json or ~/.geekagent/mcp.json',
     )
-    .option('--model <name>', 'model name (overrides OPENAI_MODEL)')
-    .option('--base-url <url>', 'OpenAI-compatible base URL (overrides OPENAI_BASE_URL)')
+    .option(
+      '--provider <name>',
+      'model API: openai (Chat Completions), anthropic, openai-responses, gemini (overrides GEEKAGENT_PROVIDER)',
+    )
+    .option('--model <name>', "model name (overrides the provider's *_MODEL variable)")
+    .option('--base-url <url>', "the provider's base URL (overrides OPENAI_BASE_URL, ANTHROPIC_BASE_URL, …)")
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),

@@ -1,6 +1,6 @@
 /**
- * A project's `.env`: only model settings (`OPENAI_*`, `GEEKAGENT_*` except the trust and
- * user-state keys) are read from it, into a separate object — never into the environment that
+ * A project's `.env`: only model settings (`OPENAI_*`, `ANTHROPIC_*`, `GEMINI_*`,
+ * `GOOGLE_GEMINI_BASE_URL`, `GEEKAGENT_*` except the trust and user-state keys) are read from it, into a separate object — never into the environment that
  * tools and MCP servers inherit. The real environment always wins over the file.
  */
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,10 @@ const NEVER_FROM_DOTENV = /^GEEKAGENT_(HOME|TRUST.*)$/;
 
 /** Whether `name` is a model setting a trusted project's `.env` may provide. */
 export function isModelSetting(name: string): boolean {
-  return /^(OPENAI|GEEKAGENT)_[A-Z0-9_]+$/.test(name) && !NEVER_FROM_DOTENV.test(name);
+  return (
+    (/^(OPENAI|ANTHROPIC|GEMINI|GEEKAGENT)_[A-Z0-9_]+$/.test(name) || name === 'GOOGLE_GEMINI_BASE_URL') &&
+    !NEVER_FROM_DOTENV.test(name)
+  );
 }
 
 /** The model settings written in `<dir>/.env` (empty when there is none or it cannot be read). */

@@ -1,10 +1,16 @@
 /**
- * Resolves which model endpoint to talk to (env, `.env`, CLI flags) and what is known about the
- * model: context window, retry budget, idle timeout, whether tool results may carry images to it.
- * A numeric variable that is set but not a number in range stops start-up with a message naming it.
+ * Resolves which model API and endpoint to talk to (env, `.env`, CLI flags) and what is known
+ * about the model: context window, retry budget, idle timeout, whether tool results may carry
+ * images to it. Each provider reads its own ecosystem's variables (PROVIDER_ENV). A variable that
+ * is set but unusable stops start-up with a message naming it.
  */
+import { isProviderKind, PROVIDER_KINDS, type ProviderKind } from './provider-kinds.js';
 
 export interface ModelSettings {
+  /** Which API: GEEKAGENT_PROVIDER or `--provider`; default `openai` (Chat Completions). */
+  provider: ProviderKind;
+  /** The variable the key is read from, named in the "not set" and HTTP 401 messages. */
+  keyVariable: string;
   baseURL: string;
   apiKey: string | undefined;
   model: string;
@@ -38,6 +44,60 @@ export class SettingsError extends Error {
 export const MISSING_KEY_MESSAGE =
   'OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)';
 
+/** The "no key" line for a provider's key variable. */
+export function missingKeyMessage(keyVariable: string): string {
+  return `${keyVariable} is not set: export it or add it to .env (see .env.example)`;
+}
+
+/** Each provider's own variables and defaults. */
+export const PROVIDER_ENV: Readonly<
+  Record<
+    ProviderKind,
+    { key: string; baseURL: string; model: string; defaultBaseURL: string; defaultModel: string }
+  >
+> = {
+  openai: {
+    key: 'OPENAI_API_KEY',
+    baseURL: 'OPENAI_BASE_URL',
+    model: 'OPENAI_MODEL',
+    defaultBaseURL: DEFAULT_BASE_URL,
+    defaultModel: DEFAULT_MODEL,
+  },
+  'openai-responses': {
+    key: 'OPENAI_API_KEY',
+    baseURL: 'OPENAI_BASE_URL',
+    model: 'OPENAI_MODEL',
+    defaultBaseURL: 'https://api.openai.com/v1',
+    defaultModel: 'gpt-5.1',
+  },
+  anthropic: {
+    key: 'ANTHROPIC_API_KEY',
+    baseURL: 'ANTHROPIC_BASE_URL',
+    model: 'ANTHROPIC_MODEL',
+    defaultBaseURL: 'https://api.anthropic.com',
+    defaultModel: 'claude-sonnet-4-5',
+  },
+  gemini: {
+    key: 'GEMINI_API_KEY',
+    baseURL: 'GOOGLE_GEMINI_BASE_URL',
+    model: 'GEMINI_MODEL',
+    defaultBaseURL: 'https://generativelanguage.googleapis.com',
+    defaultModel: 'gemini-2.5-flash',
+  },
+};
+
+/** GEEKAGENT_PROVIDER or the flag; an unknown name stops start-up naming the ones there are. */
+export function resolveProviderKind(env: NodeJS.ProcessEnv, flag: string | undefined): ProviderKind {
+  const fromFlag = nonEmpty(flag);
+  const text = fromFlag ?? nonEmpty(env.GEEKAGENT_PROVIDER);
+  if (text === undefined) return 'openai';
+  if (isProviderKind(text)) return text;
+  const source = fromFlag !== undefined ? '--provider' : 'GEEKAGENT_PROVIDER';
+  throw new SettingsError(
+    `${source} must be one of ${PROVIDER_KINDS.join(', ')}, got ${JSON.stringify(text)}`,
+  );
+}
+
 // First match wins, so more specific families come before the ones they would otherwise hit.
 const CONTEXT_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
   [/gpt-4\.1/, 1_047_576],
@@ -56,12 +116,16 @@ const MEDIA_MODELS = /gpt-4o|gpt-4\.1|gpt-5|claude|gemini|qwen-vl|llava/;
 
 export function resolveModelSettings(
   env: NodeJS.ProcessEnv,
-  flags: { model?: string; baseURL?: string },
+  flags: { model?: string; baseURL?: string; provider?: string },
 ): ModelSettings {
-  const model = nonEmpty(flags.model) ?? nonEmpty(env.OPENAI_MODEL) ?? DEFAULT_MODEL;
+  const provider = resolveProviderKind(env, flags.provider);
+  const names = PROVIDER_ENV[provider];
+  const model = nonEmpty(flags.model) ?? nonEmpty(env[names.model]) ?? names.defaultModel;
   return {
-    baseURL: nonEmpty(flags.baseURL) ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL,
-    apiKey: nonEmpty(env.OPENAI_API_KEY),
+    provider,
+    keyVariable: names.key,
+    baseURL: nonEmpty(flags.baseURL) ?? nonEmpty(env[names.baseURL]) ?? names.defaultBaseURL,
+    apiKey: nonEmpty(env[names.key]),
     model,
     contextWindow:
       wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ?? knownContextWindow(model),

@@ -3,12 +3,28 @@
  * its history in these shapes (plus ids, agent/history.ts); each provider converts them to its
  * wire format (openai-messages.ts for Chat Completions). Nothing here is a wire type.
  */
+
+import type { ProviderKind } from '../config/provider-kinds.js';
 import type { ToolCall, ToolOutput } from '../tools/types.js';
 
 export interface Usage {
+  /** Every input token of the request, cached ones included. */
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Input tokens the provider read from its prompt cache (part of prompt_tokens); absent: unknown. */
+  cached_tokens?: number;
+}
+
+/**
+ * What one provider needs back from its own earlier reply and no other provider can read:
+ * Anthropic thinking blocks with their signatures, Responses reasoning items, Gemini thought
+ * signatures. JSON data (it is saved with the session); a provider sends it back only when
+ * `provider` is its own kind and leaves it out otherwise.
+ */
+export interface NativeState {
+  provider: ProviderKind;
+  data: unknown;
 }
 
 /** Marks the one message that stands for the compacted part of a conversation. */
@@ -17,7 +33,16 @@ export const SUMMARY_PREFIX = '[Summary of previous conversation]';
 export type Message =
   /** Instructions: the system prompt (and a sampling request's own system prompt). */
   | { role: 'system'; text: string }
-  | { role: 'user'; text: string }
+  | {
+      role: 'user';
+      text: string;
+      /**
+       * What the turn added for the model alone (recalled memory, reminders): sent before `text`
+       * in the same user message (see `userMessageText`), kept byte-identical in every later
+       * request so the provider's prompt cache holds; not shown as the person's words.
+       */
+      context?: string;
+    }
   | {
       role: 'assistant';
       /** '' when the round only called tools. */
@@ -28,9 +53,16 @@ export type Message =
        * it must go back with that message in every later request, or the API answers 400.
        */
       reasoning?: string;
+      /** The provider's own state for this reply (see NativeState). */
+      native?: NativeState;
     }
   | { role: 'tool'; callId: string; name: string; output: ToolOutput; isError?: boolean }
   /** The compacted earlier conversation (providers send it as `[Summary of previous conversation]`). */
   | { role: 'summary'; text: string };
 
 export type MessageRole = Message['role'];
+
+/** The text a user message is sent as: its turn context first (when any), then the person's words. */
+export function userMessageText(message: { text: string; context?: string }): string {
+  return message.context ? `${message.context}\n\n${message.text}` : message.text;
+}

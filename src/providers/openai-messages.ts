@@ -10,7 +10,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { outputToText } from '../tools/types.js';
-import { type Message, SUMMARY_PREFIX } from './messages.js';
+import { type Message, SUMMARY_PREFIX, userMessageText } from './messages.js';
 import type { ProviderTool } from './types.js';
 
 type ToolMessage = Extract<Message, { role: 'tool' }>;
@@ -55,7 +55,7 @@ function convert(message: Exclude<Message, ToolMessage>): ChatCompletionMessageP
     case 'summary':
       return { role: 'system', content: `${SUMMARY_PREFIX}\n${message.text}` };
     case 'user':
-      return { role: 'user', content: message.text };
+      return { role: 'user', content: userMessageText(message) };
     case 'assistant': {
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: message.text };

@@ -5,7 +5,7 @@
  * (`openai-request.ts`) is loaded and its client built on the first request: constructing the
  * provider costs nothing, so a face draws before the model client exists.
  */
-import { MISSING_KEY_MESSAGE, type ModelSettings, modelAcceptsMedia } from '../config/model-settings.js';
+import { type ModelSettings, missingKeyMessage, modelAcceptsMedia } from '../config/model-settings.js';
 import type { OpenAIRequester } from './openai-request.js';
 import { type ChatProvider, type ChatRequest, type ChatRound, ModelNotConfiguredError } from './types.js';
 
@@ -42,12 +42,12 @@ export class OpenAIChatProvider implements ChatProvider {
     this.contextWindow = settings.contextWindow;
     this.acceptsMedia = settings.acceptsMedia ?? modelAcceptsMedia(settings.model);
     this.#settings = settings;
-    this.#redact = keyRedactor(settings.apiKey, options.redact ?? ((text) => text));
+    this.#redact = keyRedactor(settings.apiKey, settings.keyVariable, options.redact ?? ((text) => text));
   }
 
   async complete(request: ChatRequest): Promise<ChatRound> {
     const requester = this.#load();
-    if (!requester) throw new ModelNotConfiguredError(MISSING_KEY_MESSAGE);
+    if (!requester) throw new ModelNotConfiguredError(missingKeyMessage(this.#settings.keyVariable));
     return (await requester).complete(request);
   }
 
@@ -74,7 +74,11 @@ export class OpenAIChatProvider implements ChatProvider {
 }
 
 /** The key by its own name first (it may not be in the environment at all), then the env secrets. */
-function keyRedactor(key: string | undefined, redact: (text: string) => string): (text: string) => string {
+export function keyRedactor(
+  key: string | undefined,
+  keyVariable: string,
+  redact: (text: string) => string,
+): (text: string) => string {
   if (key === undefined || key.length < MIN_KEY_LENGTH) return redact;
-  return (text) => redact(text.replaceAll(key, '[REDACTED:OPENAI_API_KEY]'));
+  return (text) => redact(text.replaceAll(key, `[REDACTED:${keyVariable}]`));
 }

@@ -2,12 +2,18 @@
  * The provider seam: the agent loop talks to a model only through `ChatProvider`, so a second
  * provider can be added without touching the loop.
  */
+
+import type { ProviderKind } from '../config/provider-kinds.js';
 import type { ToolCall, ToolSpec } from '../tools/types.js';
-import type { Message, Usage } from './messages.js';
+import type { Message, NativeState, Usage } from './messages.js';
 
-export type { Message, Usage } from './messages.js';
+export type { ProviderKind } from '../config/provider-kinds.js';
+export type { Message, NativeState, Usage } from './messages.js';
 
-export type ProviderTool = ToolSpec;
+export interface ProviderTool extends ToolSpec {
+  /** For an MCP tool: its server and the server's own name, so a note or error can name both. */
+  origin?: { server: string; tool: string };
+}
 
 export interface ChatRequest {
   messages: readonly Message[];
@@ -17,6 +23,16 @@ export interface ChatRequest {
   onText?: (delta: string) => void;
   /** Called with each streamed piece of the model's reasoning (`reasoning_content`), for display only. */
   onReasoning?: (delta: string) => void;
+  /**
+   * A line for the person that is not an error (a tool left out because its schema cannot be
+   * sent to this provider). Providers say each thing once per session.
+   */
+  onNotice?: (message: string) => void;
+  /**
+   * Stable for a whole session (the session id): providers that route requests to a prompt cache
+   * by key (OpenAI's `prompt_cache_key`) send it.
+   */
+  cacheKey?: string;
 }
 
 /** One model round, reassembled from the stream. */
@@ -27,10 +43,12 @@ export interface ChatRound {
   toolCalls: ToolCall[];
   usage: Usage | undefined;
   finishReason: string | null;
+  /** What this provider needs back with this reply in later requests (see NativeState). */
+  native?: NativeState;
 }
 
 export interface ChatProvider {
-  readonly name: string;
+  readonly name: ProviderKind;
   readonly model: string;
   /** Context window in tokens, when known; the panel shows usage against it. */
   readonly contextWindow: number;

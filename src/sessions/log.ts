@@ -9,6 +9,7 @@
 import type { ConversationChange, ConversationState, UsageBasis } from '../agent/conversation.js';
 import type { HistoryMessage } from '../agent/history.js';
 import { messagesChars, observedRatio } from '../agent/tokens.js';
+import { PROVIDER_KINDS } from '../config/provider-kinds.js';
 import type { Usage } from '../providers/messages.js';
 import * as z from '../util/schema.js';
 
@@ -31,6 +32,7 @@ function buildLogSchemas() {
     prompt_tokens: z.number(),
     completion_tokens: z.number(),
     total_tokens: z.number(),
+    cached_tokens: z.optional(z.number()),
   });
 
   const contentPart = z.union([
@@ -41,13 +43,16 @@ function buildLogSchemas() {
   const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
   const messageSchema = z.union([
-    z.object({ id: z.string(), role: z.enum(['system', 'user', 'summary']), text: z.string() }),
+    z.object({ id: z.string(), role: z.enum(['system', 'summary']), text: z.string() }),
+    z.object({ id: z.string(), role: z.literal('user'), text: z.string(), context: z.optional(z.string()) }),
     z.object({
       id: z.string(),
       role: z.literal('assistant'),
       text: z.string(),
       toolCalls: z.optional(z.array(toolCall)),
       reasoning: z.optional(z.string()),
+      // A provider's own data (thinking signatures, reasoning items): opaque JSON, checked by it.
+      native: z.optional(z.object({ provider: z.enum(PROVIDER_KINDS), data: z.unknown() })),
     }),
     z.object({
       id: z.string(),

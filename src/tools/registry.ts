@@ -73,13 +73,14 @@ export class ToolRegistry {
   }
 
   /** The visible, not deferred tools in the provider-neutral shape the provider converts. */
-  toProviderTools(): ToolSpec[] {
+  toProviderTools(): Array<ToolSpec & { origin?: { server: string; tool: string } }> {
     const deferred = this.deferFilter;
     const sent = deferred ? this.visible().filter((tool) => !deferred(tool)) : this.visible();
     return sent.map((tool) => ({
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters,
+      ...(tool.origin ? { origin: { server: tool.origin.server, tool: tool.origin.tool } } : {}),
     }));
   }
 

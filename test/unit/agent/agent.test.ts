@@ -79,6 +79,8 @@ function setup(
     context: { sandbox: new RootSandbox(root), undo: { record: async () => undefined }, env: {} },
   });
   const provider = new OpenAIChatProvider({
+    provider: 'openai',
+    keyVariable: 'OPENAI_API_KEY',
     baseURL: fake.url,
     apiKey: 'k',
     model: 'fake',

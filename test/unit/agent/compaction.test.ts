@@ -49,6 +49,8 @@ function setup(settings: Partial<CompactionSettings> = {}, tools: Tool[] = []) {
     context: { sandbox: new RootSandbox(root), undo: { record: async () => undefined }, env: {} },
   });
   const provider = new OpenAIChatProvider({
+    provider: 'openai',
+    keyVariable: 'OPENAI_API_KEY',
     baseURL: fake.url,
     apiKey: 'k',
     model: 'fake',
@@ -85,6 +87,8 @@ describe('compaction', () => {
   it("a sub-agent's compactor sizes with its own model's window and summarises with its model", async () => {
     const { compactor } = setup();
     const small = new OpenAIChatProvider({
+      provider: 'openai',
+      keyVariable: 'OPENAI_API_KEY',
       baseURL: fake.url,
       apiKey: 'k',
       model: 'small',

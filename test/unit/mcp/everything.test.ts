@@ -116,6 +116,8 @@ async function connect(entry: Record<string, unknown>) {
     JSON.stringify({ mcpServers: { everything: entry } }),
   );
   const provider = new OpenAIChatProvider({
+    provider: 'openai',
+    keyVariable: 'OPENAI_API_KEY',
     baseURL: fake.url,
     apiKey: 'k',
     model: 'fake',

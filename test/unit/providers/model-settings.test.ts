@@ -14,6 +14,8 @@ import {
 describe('resolveModelSettings', () => {
   it('falls back to the DeepSeek defaults', () => {
     expect(resolveModelSettings({}, {})).toEqual({
+      provider: 'openai',
+      keyVariable: 'OPENAI_API_KEY',
       baseURL: 'https://api.deepseek.com',
       apiKey: undefined,
       model: 'deepseek-v4-flash',
@@ -38,6 +40,8 @@ describe('resolveModelSettings', () => {
       {},
     );
     expect(settings).toEqual({
+      provider: 'openai',
+      keyVariable: 'OPENAI_API_KEY',
       baseURL: 'http://localhost:11434/v1',
       apiKey: 'sk-test',
       model: 'llama3.1:8b',

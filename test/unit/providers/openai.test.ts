@@ -27,6 +27,8 @@ function provider(
 ): OpenAIChatProvider {
   return new OpenAIChatProvider(
     {
+      provider: 'openai',
+      keyVariable: 'OPENAI_API_KEY',
       baseURL: fake?.url ?? 'http://127.0.0.1:9/v1',
       apiKey: 'test-key',
       model: 'test-model',
