@@ -64,6 +64,8 @@ export function sealScriptBundle(file) {
  */
 export const LIBRARIES = [
   { name: 'openai', packages: ['openai'] },
+  // Gemini's SDK with what it pulls in (google-auth-library, ws, p-retry): read only on that provider.
+  { name: 'genai', packages: ['@google/genai'] },
   { name: 'mcp-sdk', packages: ['@modelcontextprotocol/sdk'] },
   { name: 'tui', packages: ['ink', 'react', 'marked'] },
 ];

@@ -1,0 +1,176 @@
+/**
+ * The @google/genai side of the Gemini provider (loaded by provider.ts on the first request):
+ * the client, and one streamed generateContent request with its idle watch (RequestWatch over
+ * our HttpTransport, handed to the SDK as its `fetch`), abort link, retries of 429/5xx honouring
+ * the server's delay, failure mapping and key redaction.
+ */
+import { GoogleGenAI, type GenerateContentConfig } from '@google/genai';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../../config/model-settings.js';
+import { PACKAGE_VERSION } from '../../config/version.js';
+import { HttpTransport } from '../http-transport.js';
+import { RequestWatch } from '../request-watch.js';
+import { type ChatRequest, type ChatRound, ProviderError, type ProviderTool } from '../types.js';
+import {
+  BASE_URL_VARIABLE,
+  cancelledError,
+  endedEarlyError,
+  isRetryable,
+  mapGeminiFailure,
+  retryDelayMs,
+} from './errors.js';
+import { toGeminiContents } from './messages.js';
+import { readGeminiRound } from './stream.js';
+import { toGeminiTools, toolLabel } from './tools.js';
+
+const USER_AGENT = `GeekAgent/${PACKAGE_VERSION}`;
+
+/** Models that think and can stream their thoughts (includeThoughts is refused by older ones). */
+const THINKING_MODELS = /gemini-(2\.5|[3-9])|thinking/i;
+
+export interface GeminiRequesterOptions {
+  settings: ModelSettings & { apiKey: string };
+  model: string;
+  acceptsMedia: boolean;
+  redact: (text: string) => string;
+}
+
+export class GeminiRequester {
+  readonly #settings: ModelSettings & { apiKey: string };
+  readonly #model: string;
+  readonly #acceptsMedia: boolean;
+  readonly #redact: (text: string) => string;
+  readonly #client: GoogleGenAI;
+  readonly #transport = new HttpTransport();
+  readonly #timeoutMs: number;
+  /** Tools already reported as left out: each is said once per session. */
+  readonly #noted = new Set<string>();
+  #callCounter = 0;
+
+  constructor({ settings, model, acceptsMedia, redact }: GeminiRequesterOptions) {
+    this.#settings = settings;
+    this.#model = model;
+    this.#acceptsMedia = acceptsMedia;
+    this.#redact = redact;
+    this.#timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#client = new GoogleGenAI({
+      apiKey: settings.apiKey,
+      httpOptions: { baseUrl: settings.baseURL, headers: { 'user-agent': USER_AGENT } },
+    });
+  }
+
+  async complete(request: ChatRequest): Promise<ChatRound> {
+    const { signal } = request;
+    if (signal.aborted) throw cancelledError();
+    const { systemInstruction, contents } = toGeminiContents(request.messages, this.#acceptsMedia);
+    const { declarations, sent } = toGeminiTools(request.tools, (tool, reason) =>
+      this.#leftOut(tool, reason, request.onNotice),
+    );
+    const config: GenerateContentConfig = {
+      // We run the tools ourselves, one request per round: no SDK-driven calls or continuations.
+      automaticFunctionCalling: { disable: true },
+      automaticContinuation: false,
+    } as GenerateContentConfig;
+    if (systemInstruction !== undefined) config.systemInstruction = systemInstruction;
+    if (declarations.length > 0) config.tools = [{ functionDeclarations: declarations }];
+    if (THINKING_MODELS.test(this.#model)) config.thinkingConfig = { includeThoughts: true };
+
+    for (let attempt = 0; ; attempt++) {
+      if (signal.aborted) throw cancelledError();
+      const outcome = await this.#attempt(request, config, contents, sent);
+      if (outcome.round) return outcome.round;
+      const { error, retryAfter, streamed } = outcome;
+      if (streamed || attempt >= this.#settings.maxRetries || !isRetryable(error)) {
+        throw this.#mapped(error, signal, sent);
+      }
+      await pause(retryDelayMs(error, retryAfter, attempt), signal);
+    }
+  }
+
+  async #attempt(
+    request: ChatRequest,
+    config: GenerateContentConfig,
+    contents: ReturnType<typeof toGeminiContents>['contents'],
+    sent: readonly ProviderTool[],
+  ): Promise<{ round?: ChatRound; error?: unknown; retryAfter: string | null; streamed: boolean }> {
+    const { signal } = request;
+    const requestAbort = new AbortController();
+    const forward = () => requestAbort.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
+    const watch = new RequestWatch(this.#timeoutMs, this.#settings.baseURL, () => requestAbort.abort(), this.#transport);
+    let retryAfter: string | null = null;
+    let streamed = false;
+    // The SDK's fetch for this request only: its bytes reset this request's idle timer.
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await watch.fetch(input, init);
+      retryAfter = response.headers.get('retry-after');
+      return response as unknown as Response;
+    };
+    watch.start();
+    try {
+      const stream = await this.#client.models.generateContentStream({
+        model: this.#model,
+        contents,
+        config: { ...config, abortSignal: requestAbort.signal, httpOptions: { fetch } },
+      });
+      const round = await readGeminiRound(
+        (async function* () {
+          for await (const chunk of stream) {
+            streamed = true;
+            yield chunk;
+          }
+        })(),
+        {
+          onText: request.onText,
+          onReasoning: request.onReasoning,
+          onNotice: request.onNotice,
+          signal,
+          newCallId: () => `gemini_call_${Date.now().toString(36)}_${++this.#callCounter}`,
+        },
+      );
+      if (signal.aborted) throw cancelledError();
+      if (watch.timedOut) throw watch.timeoutError();
+      if (round.finishReason === null) throw endedEarlyError();
+      return { round, retryAfter, streamed };
+    } catch (error) {
+      if (watch.timedOut && !signal.aborted) return { error: watch.timeoutError(), retryAfter, streamed: true };
+      return { error, retryAfter, streamed };
+    } finally {
+      watch.stop();
+      signal.removeEventListener('abort', forward);
+    }
+  }
+
+  #mapped(error: unknown, signal: AbortSignal, sent: readonly ProviderTool[]): unknown {
+    const mapped = mapGeminiFailure(error, {
+      signal,
+      baseURL: this.#settings.baseURL,
+      keyVariable: this.#settings.keyVariable,
+      sent,
+    });
+    if (!(mapped instanceof ProviderError)) return mapped;
+    // The watch's page check speaks of the OpenAI variable; here the URL came from Gemini's.
+    const message = this.#redact(mapped.message.replace('check OPENAI_BASE_URL', `check ${BASE_URL_VARIABLE}`));
+    if (message === mapped.message) return mapped;
+    const Kind = mapped.constructor as new (message: string, status?: number) => ProviderError;
+    return new Kind(message, mapped.status);
+  }
+
+  #leftOut(tool: ProviderTool, reason: string, onNotice: ((message: string) => void) | undefined): void {
+    if (this.#noted.has(tool.name)) return;
+    this.#noted.add(tool.name);
+    onNotice?.(`${toolLabel(tool)} is left out of requests to Gemini: ${reason}`);
+  }
+}
+
+/** Waits `ms`, or less when the turn is cancelled (the next attempt then sees the abort). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,220 @@
+/**
+ * GEEKAGENT_PROVIDER=gemini through the built CLI in print mode, against the fake Gemini API
+ * (test/fixtures/fake-gemini.ts), which refuses what the real API refuses: tool rounds whose thought
+ * signatures come back unchanged, parallel calls, server-everything's tool set through the fake's
+ * schema checks, a tool whose schema cannot be converted left out with a note, a bad key naming
+ * GEMINI_API_KEY, 429 retried after the server's delay, an overflow compacting, MCP images as
+ * inlineData.
+ */
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeGemini, type GeminiRequest, startFakeGemini } from '../fixtures/fake-gemini.js';
+import type { GeminiContentIn } from '../fixtures/fake-gemini-checks.js';
+import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
+
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+let project: Project;
+let fake: FakeGemini;
+beforeEach(async () => {
+  project = await createProject();
+  fake = await startFakeGemini();
+});
+afterEach(async () => {
+  await fake.close();
+  await project.cleanup();
+});
+
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, {
+    project,
+    env: {
+      GEEKAGENT_PROVIDER: 'gemini',
+      GOOGLE_GEMINI_BASE_URL: fake.url,
+      GEMINI_API_KEY: 'test-key',
+      GEMINI_MODEL: 'gemini-3-pro-preview',
+      ...env,
+    },
+  });
+
+const partsOf = (request: GeminiRequest | undefined): GeminiContentIn[] => request?.body.contents ?? [];
+const refusals = () => fake.requests.flatMap((request) => (request.refused ? [request.refused] : []));
+
+describe('gemini provider: tool rounds', () => {
+  it('a tool round streams thoughts and text, sends the thought signature back on its call', async () => {
+    await project.write('notes.txt', 'the secret word is PAPAYA\n');
+    fake.push(
+      {
+        reasoning: 'I should read the file.',
+        toolCalls: [{ name: 'read', arguments: '{"path":"notes.txt"}' }],
+        thoughtSignature: 'sig-round-one',
+      },
+      { text: 'The word is PAPAYA.', cachedTokens: 40, usage: { prompt_tokens: 100, completion_tokens: 7 } },
+    );
+    const result = await run(['-p', 'what is the word?', '--output-format', 'json', '--allow', 'read']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(refusals()).toEqual([]);
+    const output = parseJsonOutput(result);
+    expect(output.result).toBe('The word is PAPAYA.');
+    expect(output.tool_calls).toMatchObject([{ name: 'read', is_error: false }]);
+    expect(output.usage).toMatchObject({ prompt_tokens: expect.any(Number), cached_tokens: 40 });
+
+    const [first, second] = fake.requests;
+    expect(first?.path).toContain(':streamGenerateContent?alt=sse');
+    expect(first?.model).toBe('gemini-3-pro-preview');
+    expect(first?.body.systemInstruction?.parts?.[0]?.text).toContain('GeekAgent');
+    expect(first?.body.generationConfig?.thinkingConfig).toEqual({ includeThoughts: true });
+    const contents = partsOf(second);
+    expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
+    const call = contents[1]?.parts?.find((part) => part.functionCall);
+    expect(call).toMatchObject({ functionCall: { name: 'read', args: { path: 'notes.txt' } }, thoughtSignature: 'sig-round-one' });
+    const answer = contents[2]?.parts?.[0]?.functionResponse;
+    expect(answer?.name).toBe('read');
+    expect(JSON.stringify(answer?.response)).toContain('PAPAYA');
+  });
+
+  it('the fake refuses a call turn sent back without its signature (what the test above relies on)', async () => {
+    const { requestError } = await import('../fixtures/fake-gemini-checks.js');
+    const call = { functionCall: { name: 'read', args: { path: 'a' } } };
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        { role: 'model', parts: [call] },
+        { role: 'user', parts: [{ functionResponse: { name: 'read', response: { output: 'x' } } }] },
+      ],
+    };
+    const issued = [{ calls: [{ name: 'read', args: { path: 'a' } }], signature: 'sig-1' }];
+    expect(requestError(body, issued)).toMatch(/missing a thought_signature/);
+  });
+
+  it('parallel calls with Gemini ids: every call answered by name and id in one user turn', async () => {
+    await project.write('a.txt', 'AAA\n');
+    await project.write('b.txt', 'BBB\n');
+    fake.push(
+      {
+        toolCalls: [
+          { name: 'read', arguments: '{"path":"a.txt"}', id: 'gm-1' },
+          { name: 'read', arguments: '{"path":"b.txt"}', id: 'gm-2' },
+          { name: 'get_current_time', arguments: '{}', id: 'gm-3' },
+        ],
+      },
+      { text: 'read both' },
+    );
+    const result = await run(['-p', 'read both', '--output-format', 'json', '--allow', 'read,get_current_time']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(refusals()).toEqual([]);
+    expect(parseJsonOutput(result).tool_calls.map((call) => call.is_error)).toEqual([false, false, false]);
+    const contents = partsOf(fake.requests[1]);
+    expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
+    const responses = contents[2]?.parts?.map((part) => part.functionResponse);
+    expect(responses?.map((r) => `${r?.name}:${r?.id}`)).toEqual(['read:gm-1', 'read:gm-2', 'get_current_time:gm-3']);
+  });
+});
+
+describe('gemini provider: tool schemas', () => {
+  it("server-everything's tools pass the API's schema checks and can be called", async () => {
+    await project.mcpServers({ everything: { command: 'node', args: [EVERYTHING, 'stdio'] } });
+    fake.push({ toolCalls: [{ name: 'mcp_everything_echo', arguments: '{"message":"hello gemini"}' }] }, { text: 'echoed' });
+    const result = await run(['-p', 'echo', '--output-format', 'json', '--allow', 'mcp_everything_*']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(refusals()).toEqual([]);
+    const declarations = fake.requests[0]?.body.tools?.[0]?.functionDeclarations ?? [];
+    const names = declarations.map((declaration) => (declaration as { name: string }).name);
+    expect(names).toEqual(expect.arrayContaining(['mcp_everything_echo', 'read']));
+    expect(names.filter((name) => name.startsWith('mcp_everything_')).length).toBeGreaterThan(5);
+    expect(parseJsonOutput(result).tool_calls[0]?.result).toContain('hello gemini');
+  });
+
+  it('a tool whose schema cannot be converted is left out with a note naming server and tool', async () => {
+    await project.mcpServers({
+      odd: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'gemini-odd-schemas.mjs')] },
+    });
+    fake.push({ text: 'fine' });
+    const result = await run(['-p', 'hello']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('fine\n');
+    expect(result.stderr).toContain(
+      'tool "wide_form" of MCP server "odd" (mcp_odd_wide_form) is left out of requests to Gemini',
+    );
+    expect(refusals()).toEqual([]);
+    const names = (fake.requests[0]?.body.tools?.[0]?.functionDeclarations ?? []).map((d) => (d as { name: string }).name);
+    expect(names).toContain('mcp_odd_recursive_tree');
+    expect(names).not.toContain('mcp_odd_wide_form');
+  });
+});
+
+describe('gemini provider: errors', () => {
+  it('a wrong key: the 400 names GEMINI_API_KEY and never shows the key', async () => {
+    const key = 'AIzaWRONG-key-0123456789';
+    const result = await run(['-p', 'hi'], { GEMINI_API_KEY: key });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('API key not valid');
+    expect(result.stderr).toContain('check GEMINI_API_KEY');
+    expect(result.stderr).not.toContain(key);
+    expect(fake.requests[0]?.headers['x-goog-api-key']).toBe(key);
+  });
+
+  it('a 403 names GEMINI_API_KEY', async () => {
+    fake.push({ kind: 'http_error', status: 403, message: 'Permission denied: Consumer has been suspended.' });
+    const result = await run(['-p', 'hi']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/HTTP 403 PERMISSION_DENIED: Permission denied.*check GEMINI_API_KEY/);
+  });
+
+  it('429 RESOURCE_EXHAUSTED is retried after the RetryInfo delay (GEEKAGENT_MAX_RETRIES=1)', async () => {
+    fake.push(
+      { kind: 'http_error', status: 429, message: 'Resource has been exhausted (e.g. check quota).', retryDelay: '0.4s' },
+      { text: 'second time lucky' },
+    );
+    const result = await run(['-p', 'hi'], { GEEKAGENT_MAX_RETRIES: '1' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('second time lucky\n');
+    expect(fake.requests).toHaveLength(2);
+    const [first, second] = fake.requests;
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(390);
+  });
+
+  it('an HTML page names GOOGLE_GEMINI_BASE_URL', async () => {
+    fake.push({ kind: 'raw', status: 200, contentType: 'text/html', body: '<html><body>Sign in to Wi-Fi</body></html>' });
+    const result = await run(['-p', 'hi']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('HTML page');
+    expect(result.stderr).toContain('check GOOGLE_GEMINI_BASE_URL');
+  });
+
+  it('"input token count exceeds the maximum" compacts the conversation and sends it again', async () => {
+    fake.push({ text: 'first answer' });
+    expect((await run(['-p', 'remember ZEBRA-7'])).code).toBe(0);
+    fake.push(
+      {
+        kind: 'http_error',
+        status: 400,
+        message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
+      },
+      { text: '## Summary\nThe code is ZEBRA-7.' },
+      { text: 'ZEBRA-7' },
+    );
+    const result = await run(['-p', 'what is the code?', '--continue']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('ZEBRA-7\n');
+    expect(result.stderr).toMatch(/context compacted/);
+    const last = fake.requests.at(-1);
+    expect(partsOf(last)[0]?.parts?.[0]?.text).toMatch(/^\[Summary of previous conversation\]/);
+    expect(refusals()).toEqual([]);
+  });
+});
+
+describe('gemini provider: media', () => {
+  it('an MCP image goes back as an inlineData part after the function response', async () => {
+    await project.mcpServers({ content: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'content.mjs')] } });
+    fake.push({ toolCalls: [{ name: 'mcp_content_image', arguments: '{}' }] }, { text: 'a pixel' });
+    const result = await run(['-p', 'show', '--allow', 'mcp_content_*']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(refusals()).toEqual([]);
+    const turn = partsOf(fake.requests[1])[2];
+    expect(turn?.parts?.[0]?.functionResponse?.name).toBe('mcp_content_image');
+    const image = turn?.parts?.find((part) => part.inlineData);
+    expect(image?.inlineData?.mimeType).toBe('image/png');
+    expect(image?.inlineData?.data).toMatch(/^iVBOR/);
+  });
+});
