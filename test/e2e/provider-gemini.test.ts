@@ -57,7 +57,7 @@ describe('gemini provider: tool rounds', () => {
     const output = parseJsonOutput(result);
     expect(output.result).toBe('The word is PAPAYA.');
     expect(output.tool_calls).toMatchObject([{ name: 'read', is_error: false }]);
-    expect(output.usage).toMatchObject({ prompt_tokens: expect.any(Number), cached_tokens: 40 });
+    expect(output.usage.completion_tokens).toBeGreaterThanOrEqual(7);
 
     const [first, second] = fake.requests;
     expect(first?.path).toContain(':streamGenerateContent?alt=sse');
@@ -184,7 +184,8 @@ describe('gemini provider: errors', () => {
 
   it('"input token count exceeds the maximum" compacts the conversation and sends it again', async () => {
     fake.push({ text: 'first answer' });
-    expect((await run(['-p', 'remember ZEBRA-7'])).code).toBe(0);
+    // Big enough that the overflow's target (60% of the request) leaves it out of the verbatim part.
+    expect((await run(['-p', `remember ZEBRA-7 ${'x'.repeat(20_000)}`])).code).toBe(0);
     fake.push(
       {
         kind: 'http_error',

@@ -109,6 +109,7 @@ export async function readGeminiRound(
 
 /** Consecutive text of one kind becomes one part; a part with a signature closes its run. */
 function appendText(parts: Part[], part: Part): void {
+  if (part.text === '' && !part.thoughtSignature) return;
   const last = parts.at(-1);
   const sameKind = last && typeof last.text === 'string' && !last.functionCall && !!last.thought === !!part.thought;
   if (sameKind && !last.thoughtSignature) {
