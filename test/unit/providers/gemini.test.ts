@@ -1,0 +1,148 @@
+/**
+ * The Gemini provider's conversions without a server: the neutral history as contents (roles
+ * merged, native parts sent back only to Gemini, a foreign call turn with Google's skip value),
+ * a stream read into a ChatRound (thoughts, parallel calls, signatures kept, usage), stop reasons
+ * and error mapping.
+ */
+import type { GenerateContentResponse } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { mapGeminiFailure, retryDelayMs } from '../../../src/providers/gemini/errors.js';
+import { SKIP_SIGNATURE, toGeminiContents } from '../../../src/providers/gemini/messages.js';
+import { readGeminiRound } from '../../../src/providers/gemini/stream.js';
+import { ContextOverflowError, type Message, ProviderError } from '../../../src/providers/types.js';
+
+async function* chunks(list: unknown[]): AsyncGenerator<GenerateContentResponse> {
+  for (const chunk of list) yield chunk as GenerateContentResponse;
+}
+const model = (parts: unknown[], finishReason?: string) => ({
+  candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}) }],
+});
+const handlers = () => {
+  let n = 0;
+  return { signal: new AbortController().signal, newCallId: () => `gen_${++n}` };
+};
+
+describe('toGeminiContents', () => {
+  const call = { id: 'c1', name: 'read', arguments: '{"path":"a"}' };
+  it('sends system text as systemInstruction, merges turns, answers calls by name; summary and context as user text', () => {
+    const messages: Message[] = [
+      { role: 'system', text: 'be brief' },
+      { role: 'summary', text: 'earlier' },
+      { role: 'user', text: 'go', context: 'recalled note' },
+      { role: 'assistant', text: 'reading', toolCalls: [call] },
+      { role: 'tool', callId: 'c1', name: 'read', output: [{ type: 'text', text: 'body' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+      { role: 'user', text: 'thanks' },
+    ];
+    const { systemInstruction, contents } = toGeminiContents(messages, true);
+    expect(systemInstruction).toBe('be brief');
+    expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
+    expect(contents[0]?.parts).toEqual([{ text: '[Summary of previous conversation]\nearlier' }, { text: 'recalled note\n\ngo' }]);
+    // A call turn from another provider: no Gemini signature, so Google's documented skip value.
+    expect(contents[1]?.parts?.[1]).toEqual({ functionCall: { name: 'read', args: { path: 'a' } }, thoughtSignature: SKIP_SIGNATURE });
+    expect(contents[2]?.parts?.[0]).toEqual({ functionResponse: { name: 'read', response: { output: 'body\n[image: image/png, 0.0 KB]' } } });
+    expect(contents[2]?.parts?.slice(1)).toEqual([
+      { text: 'Images returned by tool read:' },
+      { inlineData: { mimeType: 'image/png', data: 'AAAA' } },
+      { text: 'thanks' },
+    ]);
+  });
+
+  it('sends Gemini’s own parts back (signatures, ids) and ignores another provider’s native data', () => {
+    const parts = [{ text: 'hm', thought: true }, { functionCall: { id: 'g1', name: 'read', args: { path: 'a' } }, thoughtSignature: 'SIG' }];
+    const mine: Message = { role: 'assistant', text: '', toolCalls: [{ ...call, id: 'g1' }], native: { provider: 'gemini', data: { parts } } };
+    const result: Message = { role: 'tool', callId: 'g1', name: 'read', output: 'x', isError: true };
+    const own = toGeminiContents([{ role: 'user', text: 'q' }, mine, result], false).contents;
+    expect(own[1]?.parts).toEqual(parts);
+    expect(own[2]?.parts).toEqual([{ functionResponse: { name: 'read', response: { error: 'x' }, id: 'g1' } }]);
+
+    const foreign: Message = { ...mine, native: { provider: 'anthropic', data: { parts } } };
+    const other = toGeminiContents([{ role: 'user', text: 'q' }, foreign, result], false).contents;
+    expect(other[1]?.parts).toEqual([{ functionCall: { name: 'read', args: { path: 'a' } }, thoughtSignature: SKIP_SIGNATURE }]);
+    expect(other[2]?.parts?.[0]?.functionResponse?.id).toBeUndefined();
+  });
+});
+
+describe('readGeminiRound', () => {
+  it('streams thoughts and text, collects parallel calls, keeps the parts with their signatures, reads usage', async () => {
+    const text: string[] = [];
+    const thoughts: string[] = [];
+    const round = await readGeminiRound(
+      chunks([
+        model([{ text: 'plan', thought: true }]),
+        model([{ text: 'Hel' }]),
+        model([{ text: 'lo' }]),
+        model([{ functionCall: { name: 'a', args: { x: 1 } }, thoughtSignature: 'S1' }, { functionCall: { id: 'g2', name: 'b' } }]),
+        {
+          ...model([{ text: '' }], 'STOP'),
+          usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 10, thoughtsTokenCount: 5, cachedContentTokenCount: 60, totalTokenCount: 115 },
+        },
+      ]),
+      { ...handlers(), onText: (d) => text.push(d), onReasoning: (d) => thoughts.push(d) },
+    );
+    expect(text.join('')).toBe('Hello');
+    expect(thoughts).toEqual(['plan']);
+    expect(round.toolCalls).toEqual([
+      { id: 'gen_1', name: 'a', arguments: '{"x":1}' },
+      { id: 'g2', name: 'b', arguments: '{}' },
+    ]);
+    expect(round.finishReason).toBe('tool_calls');
+    expect(round.usage).toEqual({ prompt_tokens: 100, completion_tokens: 15, total_tokens: 115, cached_tokens: 60 });
+    expect(round.native).toEqual({
+      provider: 'gemini',
+      data: {
+        parts: [
+          { text: 'plan', thought: true },
+          { text: 'Hello' },
+          { functionCall: { name: 'a', args: { x: 1 } }, thoughtSignature: 'S1' },
+          { functionCall: { id: 'g2', name: 'b' } },
+        ],
+      },
+    });
+  });
+
+  it('reports a reply stopped for SAFETY: an error when nothing came, a notice when some text did', async () => {
+    await expect(readGeminiRound(chunks([model([], 'SAFETY')]), handlers())).rejects.toThrow(
+      'model request failed: the reply was blocked by Gemini’s safety filters (Gemini finishReason SAFETY)',
+    );
+    const notices: string[] = [];
+    const round = await readGeminiRound(chunks([model([{ text: 'partial' }], 'RECITATION')]), {
+      ...handlers(),
+      onNotice: (m) => notices.push(m),
+    });
+    expect(round.text).toBe('partial');
+    expect(notices).toEqual(['Gemini stopped the reply early: the reply was stopped for reciting copyrighted material (finishReason RECITATION)']);
+    await expect(readGeminiRound(chunks([model([], 'MALFORMED_FUNCTION_CALL')]), handlers())).rejects.toThrow(/malformed function call/);
+  });
+});
+
+describe('mapGeminiFailure', () => {
+  const apiError = (status: number, body: unknown) =>
+    Object.assign(new Error(JSON.stringify(body)), { name: 'ApiError', status });
+  const context = {
+    signal: new AbortController().signal,
+    baseURL: 'http://x',
+    keyVariable: 'GEMINI_API_KEY',
+    sent: [{ name: 'mcp_s_t', description: '', parameters: {}, origin: { server: 's', tool: 't' } }],
+  };
+  it('names the key, classifies overflow, names the tool a declaration error is about', () => {
+    const key = mapGeminiFailure(apiError(401, { error: { code: 401, message: 'bad', status: 'UNAUTHENTICATED' } }), context);
+    expect((key as Error).message).toBe('model request failed: HTTP 401 UNAUTHENTICATED: bad — check GEMINI_API_KEY (the Gemini API key, sent as the x-goog-api-key header)');
+    const overflow = mapGeminiFailure(
+      apiError(400, { error: { message: 'The input token count (2000000) exceeds the maximum number of tokens allowed (1048576).' } }),
+      context,
+    );
+    expect(overflow).toBeInstanceOf(ContextOverflowError);
+    const tool = mapGeminiFailure(apiError(400, { error: { message: "Unknown name \"x\" at 'tools[0].function_declarations[0].parameters'" } }), context);
+    expect(tool).toBeInstanceOf(ProviderError);
+    expect((tool as Error).message).toContain('(Gemini refused the schema of tool "t" of MCP server "s" (mcp_s_t))');
+  });
+
+  it('waits as the server says: Retry-After, then RetryInfo, else backoff', () => {
+    const info = apiError(429, { error: { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '2.5s' }] } });
+    expect(retryDelayMs(info, '1', 0)).toBe(1000);
+    expect(retryDelayMs(info, null, 0)).toBe(2500);
+    const backoff = retryDelayMs(apiError(503, {}), null, 2);
+    expect(backoff).toBeGreaterThanOrEqual(1500);
+    expect(backoff).toBeLessThanOrEqual(2000);
+  });
+});

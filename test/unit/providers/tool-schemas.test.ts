@@ -1,0 +1,130 @@
+/**
+ * Every tool schema the tests' real MCP servers list (the demo server, server-everything, the
+ * fixture servers, listed over stdio with the MCP SDK client) plus hostile schemas, through each
+ * provider's schema converter, checked against a strict checker of what that provider's API
+ * accepts. A converter either gives a schema the checker passes or says the tool cannot be sent
+ * (its error class); it never throws anything else, hangs, or overflows the stack.
+ *
+ * CONVERTERS is a table: the Anthropic and Responses converters (src/providers/anthropic/schema.ts,
+ * src/providers/responses/schema.ts, other branches of issue 26) join it with a row each.
+ */
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAllTools } from '../../../src/mcp/catalog.js';
+import { normalizeToolSchema } from '../../../src/mcp/tool-schema.js';
+import { SchemaConversionError, toGeminiParameters } from '../../../src/providers/gemini/schema.js';
+import { DEMO_SERVER, FIXTURE_SERVERS, REPO_ROOT } from '../../e2e/harness.js';
+import { declarationErrors } from '../../fixtures/gemini-schema-rules.js';
+import { HOSTILE_SCHEMAS } from './hostile-schemas.js';
+
+interface Converter {
+  provider: string;
+  convert: (schema: unknown) => unknown;
+  /** The error a converter throws for a schema it cannot send (the tool is then left out). */
+  refusal: new (...args: never[]) => Error;
+  /** What the provider's API would say about the converted schema; [] when it accepts it. */
+  check: (converted: unknown) => string[];
+}
+
+const CONVERTERS: Converter[] = [
+  {
+    provider: 'gemini',
+    convert: toGeminiParameters,
+    refusal: SchemaConversionError,
+    check: (parameters) => declarationErrors({ name: 'tool', parameters }, 'function_declarations[0]'),
+  },
+];
+
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** The fixture servers that list tools (the others exit, hang or never start, on purpose). */
+const FIXTURES = [
+  'catalog',
+  'changing',
+  'concurrency',
+  'content',
+  'env',
+  'escapes',
+  'flood',
+  'garbage',
+  'gemini-odd-schemas',
+  'hang',
+  'many-tools',
+  'names',
+  'notify-flood',
+  'roots',
+  'server-requests',
+  'stubborn',
+];
+const SERVERS: Array<[string, string[]]> = [
+  ['demo', [DEMO_SERVER]],
+  ['everything', [EVERYTHING, 'stdio']],
+  ...FIXTURES.map((name): [string, string[]] => [name, [path.join(FIXTURE_SERVERS, `${name}.mjs`)]]),
+];
+
+interface Listed {
+  label: string;
+  schema: unknown;
+}
+
+const clients: Client[] = [];
+const listed: Listed[] = [];
+
+beforeAll(async () => {
+  await Promise.all(
+    SERVERS.map(async ([server, args]) => {
+      const client = new Client({ name: 'schema-test', version: '1.0.0' });
+      clients.push(client);
+      await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+      for (const tool of await listAllTools(client, 15_000)) {
+        listed.push({ label: `${server}/${tool.name} (as listed)`, schema: tool.inputSchema });
+        // What the agent really sends: the MCP layer's normalised schema.
+        const normalized = normalizeToolSchema(tool.inputSchema);
+        if (normalized.ok) listed.push({ label: `${server}/${tool.name}`, schema: normalized.schema });
+      }
+    }),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+});
+
+/** Converted and accepted, or refused with the converter's own error: anything else is a failure. */
+function outcome(converter: Converter, schema: unknown): { errors: string[]; refused?: string } {
+  let converted: unknown;
+  try {
+    converted = converter.convert(schema);
+  } catch (error) {
+    if (error instanceof converter.refusal) return { errors: [], refused: error.message };
+    return { errors: [`threw ${String(error)}`] };
+  }
+  return { errors: converter.check(JSON.parse(JSON.stringify(converted))) };
+}
+
+describe.each(CONVERTERS)('$provider tool schemas', (converter) => {
+  it('lists the real servers’ tools (the test has something to check)', () => {
+    expect(listed.length).toBeGreaterThan(250);
+    expect(listed.some((tool) => tool.label.startsWith('everything/'))).toBe(true);
+  });
+
+  it('converts every real server’s tool schema into one the API accepts', () => {
+    const failures: string[] = [];
+    const refused: string[] = [];
+    for (const tool of listed) {
+      const result = outcome(converter, tool.schema);
+      failures.push(...result.errors.map((error) => `${tool.label}: ${error}`));
+      if (result.refused) refused.push(tool.label);
+    }
+    expect(failures).toEqual([]);
+    // Refused: only what no provider can take as an object of parameters, and the 6,000-field form.
+    expect(refused.filter((label) => !label.endsWith('(as listed)'))).toEqual(['gemini-odd-schemas/wide_form']);
+  });
+
+  it.each(HOSTILE_SCHEMAS)('hostile: $name', ({ schema, refused }) => {
+    const result = outcome(converter, schema);
+    expect(result.errors).toEqual([]);
+    expect(result.refused !== undefined).toBe(refused);
+  });
+});
