@@ -6,7 +6,7 @@ import path from 'node:path';
 import { type App, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
-import { preloadOpenAI } from '../providers/openai.js';
+import { preloadProvider } from '../providers/registry.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { visibleLine } from '../util/terminal-text.js';
@@ -18,7 +18,9 @@ import type { ChatOptions, CliIO } from './program.js';
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   // Print mode asks the model (unless the prompt is a command): load its client alongside start-up.
-  if (!(typeof options.print === 'string' && options.print.trim().startsWith('/'))) preloadOpenAI();
+  if (!(typeof options.print === 'string' && options.print.trim().startsWith('/'))) {
+    preloadProvider(options.provider ?? io.env.GEEKAGENT_PROVIDER);
+  }
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
   if (prompt.trim() === '') {
     io.stderr.write('no prompt: pass -p "<prompt>" or pipe one on stdin\n');

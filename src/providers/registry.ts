@@ -3,9 +3,10 @@
  * SDK is imported on its first request, so a run loads only the SDK of the API it talks to.
  */
 import type { ModelSettings } from '../config/model-settings.js';
+import { isProviderKind } from '../config/provider-kinds.js';
 import { AnthropicProvider } from './anthropic/provider.js';
 import { GeminiProvider } from './gemini/provider.js';
-import { OpenAIChatProvider, type ProviderOptions } from './openai.js';
+import { OpenAIChatProvider, type ProviderOptions, preloadOpenAI } from './openai.js';
 import { ResponsesProvider } from './responses/provider.js';
 import type { ChatProvider } from './types.js';
 
@@ -20,4 +21,16 @@ export function createProvider(settings: ModelSettings, options: ProviderOptions
     case 'gemini':
       return new GeminiProvider(settings, options);
   }
+}
+
+/**
+ * Starts loading the SDK of the provider a run names (flag or GEEKAGENT_PROVIDER; default openai)
+ * before its settings are resolved: a run loads only its own provider's SDK. An unknown name
+ * loads nothing (settings then report it).
+ */
+export function preloadProvider(name: string | undefined): void {
+  const kind = name?.trim() || 'openai';
+  if (!isProviderKind(kind)) return;
+  if (kind === 'openai') preloadOpenAI();
+  else if (kind === 'gemini') import('./gemini/request.js').catch(() => undefined);
 }

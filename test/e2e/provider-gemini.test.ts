@@ -6,11 +6,20 @@
  * GEMINI_API_KEY, 429 retried after the server's delay, an overflow compacting, MCP images as
  * inlineData.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeGemini, type GeminiRequest, startFakeGemini } from '../fixtures/fake-gemini.js';
 import type { GeminiContentIn } from '../fixtures/fake-gemini-checks.js';
-import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
+import { startFakeModel } from '../fixtures/fake-model.js';
+import {
+  createProject,
+  FIXTURE_SERVERS,
+  type Project,
+  parseJsonOutput,
+  REPO_ROOT,
+  runCli,
+} from './harness.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -67,7 +76,10 @@ describe('gemini provider: tool rounds', () => {
     const contents = partsOf(second);
     expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
     const call = contents[1]?.parts?.find((part) => part.functionCall);
-    expect(call).toMatchObject({ functionCall: { name: 'read', args: { path: 'notes.txt' } }, thoughtSignature: 'sig-round-one' });
+    expect(call).toMatchObject({
+      functionCall: { name: 'read', args: { path: 'notes.txt' } },
+      thoughtSignature: 'sig-round-one',
+    });
     const answer = contents[2]?.parts?.[0]?.functionResponse;
     expect(answer?.name).toBe('read');
     expect(JSON.stringify(answer?.response)).toContain('PAPAYA');
@@ -100,21 +112,35 @@ describe('gemini provider: tool rounds', () => {
       },
       { text: 'read both' },
     );
-    const result = await run(['-p', 'read both', '--output-format', 'json', '--allow', 'read,get_current_time']);
+    const result = await run([
+      '-p',
+      'read both',
+      '--output-format',
+      'json',
+      '--allow',
+      'read,get_current_time',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(refusals()).toEqual([]);
     expect(parseJsonOutput(result).tool_calls.map((call) => call.is_error)).toEqual([false, false, false]);
     const contents = partsOf(fake.requests[1]);
     expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
     const responses = contents[2]?.parts?.map((part) => part.functionResponse);
-    expect(responses?.map((r) => `${r?.name}:${r?.id}`)).toEqual(['read:gm-1', 'read:gm-2', 'get_current_time:gm-3']);
+    expect(responses?.map((r) => `${r?.name}:${r?.id}`)).toEqual([
+      'read:gm-1',
+      'read:gm-2',
+      'get_current_time:gm-3',
+    ]);
   });
 });
 
 describe('gemini provider: tool schemas', () => {
   it("server-everything's tools pass the API's schema checks and can be called", async () => {
     await project.mcpServers({ everything: { command: 'node', args: [EVERYTHING, 'stdio'] } });
-    fake.push({ toolCalls: [{ name: 'mcp_everything_echo', arguments: '{"message":"hello gemini"}' }] }, { text: 'echoed' });
+    fake.push(
+      { toolCalls: [{ name: 'mcp_everything_echo', arguments: '{"message":"hello gemini"}' }] },
+      { text: 'echoed' },
+    );
     const result = await run(['-p', 'echo', '--output-format', 'json', '--allow', 'mcp_everything_*']);
     expect(result.code, result.stderr).toBe(0);
     expect(refusals()).toEqual([]);
@@ -137,7 +163,9 @@ describe('gemini provider: tool schemas', () => {
       'tool "wide_form" of MCP server "odd" (mcp_odd_wide_form) is left out of requests to Gemini',
     );
     expect(refusals()).toEqual([]);
-    const names = (fake.requests[0]?.body.tools?.[0]?.functionDeclarations ?? []).map((d) => (d as { name: string }).name);
+    const names = (fake.requests[0]?.body.tools?.[0]?.functionDeclarations ?? []).map(
+      (d) => (d as { name: string }).name,
+    );
     expect(names).toContain('mcp_odd_recursive_tree');
     expect(names).not.toContain('mcp_odd_wide_form');
   });
@@ -155,7 +183,11 @@ describe('gemini provider: errors', () => {
   });
 
   it('a 403 names GEMINI_API_KEY', async () => {
-    fake.push({ kind: 'http_error', status: 403, message: 'Permission denied: Consumer has been suspended.' });
+    fake.push({
+      kind: 'http_error',
+      status: 403,
+      message: 'Permission denied: Consumer has been suspended.',
+    });
     const result = await run(['-p', 'hi']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/HTTP 403 PERMISSION_DENIED: Permission denied.*check GEMINI_API_KEY/);
@@ -163,7 +195,12 @@ describe('gemini provider: errors', () => {
 
   it('429 RESOURCE_EXHAUSTED is retried after the RetryInfo delay (GEEKAGENT_MAX_RETRIES=1)', async () => {
     fake.push(
-      { kind: 'http_error', status: 429, message: 'Resource has been exhausted (e.g. check quota).', retryDelay: '0.4s' },
+      {
+        kind: 'http_error',
+        status: 429,
+        message: 'Resource has been exhausted (e.g. check quota).',
+        retryDelay: '0.4s',
+      },
       { text: 'second time lucky' },
     );
     const result = await run(['-p', 'hi'], { GEEKAGENT_MAX_RETRIES: '1' });
@@ -175,7 +212,12 @@ describe('gemini provider: errors', () => {
   });
 
   it('an HTML page names GOOGLE_GEMINI_BASE_URL', async () => {
-    fake.push({ kind: 'raw', status: 200, contentType: 'text/html', body: '<html><body>Sign in to Wi-Fi</body></html>' });
+    fake.push({
+      kind: 'raw',
+      status: 200,
+      contentType: 'text/html',
+      body: '<html><body>Sign in to Wi-Fi</body></html>',
+    });
     const result = await run(['-p', 'hi']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('HTML page');
@@ -205,9 +247,71 @@ describe('gemini provider: errors', () => {
   });
 });
 
+describe('gemini provider: errors naming what to fix', () => {
+  it('a 400 about a function declaration names the MCP server and tool', async () => {
+    await project.mcpServers({
+      odd: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'gemini-odd-schemas.mjs')] },
+    });
+    fake.push((request) => {
+      const names = (request.body.tools?.[0]?.functionDeclarations ?? []).map(
+        (d) => (d as { name: string }).name,
+      );
+      const index = names.indexOf('mcp_odd_recursive_tree');
+      return {
+        kind: 'http_error',
+        status: 400,
+        message: `* GenerateContentRequest.tools[0].function_declarations[${index}].parameters.properties: too many states for serving`,
+      };
+    });
+    const result = await run(['-p', 'hi']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      'too many states for serving (Gemini refused the schema of tool "recursive_tree" of MCP server "odd" (mcp_odd_recursive_tree))',
+    );
+  });
+
+  it('a stream that stalls ends after GEEKAGENT_REQUEST_TIMEOUT, naming it', async () => {
+    fake.push({ kind: 'hang', afterText: 'partial ' });
+    const result = await run(['-p', 'hi'], { GEEKAGENT_REQUEST_TIMEOUT: '1' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      `model request timed out: no data for 1 s from ${fake.url} (GEEKAGENT_REQUEST_TIMEOUT)`,
+    );
+  });
+});
+
+describe('gemini provider: loading', () => {
+  const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
+  const watched = (log: string) => ({ NODE_OPTIONS: `--import=${WATCH}`, MODULE_LOG: log });
+  const packages = (log: string) =>
+    existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+
+  it('a gemini run loads the genai SDK and not openai; an openai run does not load genai', async () => {
+    const geminiLog = path.join(project.home, 'gemini-modules.log');
+    fake.push({ text: 'from gemini' });
+    const gemini = await run(['-p', 'hi'], watched(geminiLog));
+    expect(gemini.stdout).toBe('from gemini\n');
+    expect(packages(geminiLog)).toContain('@google/genai');
+    expect(packages(geminiLog)).not.toContain('openai');
+
+    const chat = await startFakeModel([{ text: 'from openai' }]);
+    try {
+      const openaiLog = path.join(project.home, 'openai-modules.log');
+      const openai = await runCli(['-p', 'hi'], { project, modelUrl: chat.url, env: watched(openaiLog) });
+      expect(openai.stdout).toBe('from openai\n');
+      expect(packages(openaiLog)).toContain('openai');
+      expect(packages(openaiLog)).not.toContain('@google/genai');
+    } finally {
+      await chat.close();
+    }
+  });
+});
+
 describe('gemini provider: media', () => {
   it('an MCP image goes back as an inlineData part after the function response', async () => {
-    await project.mcpServers({ content: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'content.mjs')] } });
+    await project.mcpServers({
+      content: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'content.mjs')] },
+    });
     fake.push({ toolCalls: [{ name: 'mcp_content_image', arguments: '{}' }] }, { text: 'a pixel' });
     const result = await run(['-p', 'show', '--allow', 'mcp_content_*']);
     expect(result.code, result.stderr).toBe(0);

@@ -75,7 +75,8 @@ export function retryDelayMs(error: unknown, retryAfter: string | null, attempt:
 
 export function mapGeminiFailure(error: unknown, context: FailureContext): unknown {
   if (error instanceof CallbackFailure) return error.error;
-  if (context.signal.aborted || (error instanceof Error && error.name === 'AbortError')) return cancelledError();
+  if (context.signal.aborted || (error instanceof Error && error.name === 'AbortError'))
+    return cancelledError();
   if (error instanceof ProviderError) return error;
   const status = statusOf(error);
   if (status !== undefined) {
@@ -99,14 +100,20 @@ export function mapGeminiFailure(error: unknown, context: FailureContext): unkno
     }
     const declaration = DECLARATION.exec(text);
     const tool = declaration ? context.sent[Number(declaration[1])] : undefined;
-    if (tool) return new ProviderError(`${message} (Gemini refused the schema of ${toolLabel(tool)})`, status);
+    if (tool)
+      return new ProviderError(`${message} (Gemini refused the schema of ${toolLabel(tool)})`, status);
     return new ProviderError(message, status);
   }
   if (error instanceof TypeError && error.message === 'fetch failed') {
     return new ProviderError(`model request failed: cannot reach ${context.baseURL}: ${rootMessage(error)}`);
   }
-  if (error instanceof SyntaxError || (error instanceof Error && /parsing stream chunk|Incomplete JSON/.test(error.message))) {
-    return new ProviderError(`model request failed: the server sent malformed stream data: ${(error as Error).message}`);
+  if (
+    error instanceof SyntaxError ||
+    (error instanceof Error && /parsing stream chunk|Incomplete JSON/.test(error.message))
+  ) {
+    return new ProviderError(
+      `model request failed: the server sent malformed stream data: ${(error as Error).message}`,
+    );
   }
   return new ProviderError(`model request failed: the stream ended early: ${rootMessage(error)}`);
 }
@@ -128,7 +135,9 @@ function googleError(error: unknown): GoogleError | undefined {
   if (start < 0) return undefined;
   try {
     const parsed = JSON.parse(error.message.slice(start)) as { error?: unknown };
-    return typeof parsed.error === 'object' && parsed.error !== null ? (parsed.error as GoogleError) : undefined;
+    return typeof parsed.error === 'object' && parsed.error !== null
+      ? (parsed.error as GoogleError)
+      : undefined;
   } catch {
     return undefined;
   }

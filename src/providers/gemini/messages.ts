@@ -6,8 +6,8 @@
  * consecutive turns of one role are merged.
  */
 import type { Content, Part } from '@google/genai';
-import { outputToText } from '../../tools/types.js';
 import type { ToolCall } from '../../tools/types.js';
+import { outputToText } from '../../tools/types.js';
 import { type Message, SUMMARY_PREFIX, userMessageText } from '../messages.js';
 
 /** What the gemini provider keeps on an assistant message: the model turn's parts as received. */

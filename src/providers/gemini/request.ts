@@ -4,7 +4,7 @@
  * our HttpTransport, handed to the SDK as its `fetch`), abort link, retries of 429/5xx honouring
  * the server's delay, failure mapping and key redaction.
  */
-import { GoogleGenAI, type GenerateContentConfig } from '@google/genai';
+import { type GenerateContentConfig, GoogleGenAI } from '@google/genai';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../../config/model-settings.js';
 import { PACKAGE_VERSION } from '../../config/version.js';
 import { HttpTransport } from '../http-transport.js';
@@ -76,7 +76,7 @@ export class GeminiRequester {
 
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw cancelledError();
-      const outcome = await this.#attempt(request, config, contents, sent);
+      const outcome = await this.#attempt(request, config, contents);
       if (outcome.round) return outcome.round;
       const { error, retryAfter, streamed } = outcome;
       if (streamed || attempt >= this.#settings.maxRetries || !isRetryable(error)) {
@@ -90,13 +90,17 @@ export class GeminiRequester {
     request: ChatRequest,
     config: GenerateContentConfig,
     contents: ReturnType<typeof toGeminiContents>['contents'],
-    sent: readonly ProviderTool[],
   ): Promise<{ round?: ChatRound; error?: unknown; retryAfter: string | null; streamed: boolean }> {
     const { signal } = request;
     const requestAbort = new AbortController();
     const forward = () => requestAbort.abort(signal.reason);
     signal.addEventListener('abort', forward, { once: true });
-    const watch = new RequestWatch(this.#timeoutMs, this.#settings.baseURL, () => requestAbort.abort(), this.#transport);
+    const watch = new RequestWatch(
+      this.#timeoutMs,
+      this.#settings.baseURL,
+      () => requestAbort.abort(),
+      this.#transport,
+    );
     let retryAfter: string | null = null;
     let streamed = false;
     // The SDK's fetch for this request only: its bytes reset this request's idle timer.
@@ -132,7 +136,8 @@ export class GeminiRequester {
       if (round.finishReason === null) throw endedEarlyError();
       return { round, retryAfter, streamed };
     } catch (error) {
-      if (watch.timedOut && !signal.aborted) return { error: watch.timeoutError(), retryAfter, streamed: true };
+      if (watch.timedOut && !signal.aborted)
+        return { error: watch.timeoutError(), retryAfter, streamed: true };
       return { error, retryAfter, streamed };
     } finally {
       watch.stop();
@@ -149,7 +154,9 @@ export class GeminiRequester {
     });
     if (!(mapped instanceof ProviderError)) return mapped;
     // The watch's page check speaks of the OpenAI variable; here the URL came from Gemini's.
-    const message = this.#redact(mapped.message.replace('check OPENAI_BASE_URL', `check ${BASE_URL_VARIABLE}`));
+    const message = this.#redact(
+      mapped.message.replace('check OPENAI_BASE_URL', `check ${BASE_URL_VARIABLE}`),
+    );
     if (message === mapped.message) return mapped;
     const Kind = mapped.constructor as new (message: string, status?: number) => ProviderError;
     return new Kind(message, mapped.status);

@@ -92,7 +92,11 @@ function convert(input: Json, context: Context, depth: number): Json {
 
   const notes: string[] = [];
   let nullable = schema.nullable === true;
-  const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
+  const variants = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : null;
 
   let type: string | undefined;
   let typeList: string[] = [];
@@ -125,18 +129,29 @@ function convert(input: Json, context: Context, depth: number): Json {
 
   // Several types, or alternatives: anyOf (Gemini takes `type` or `anyOf`, not both).
   if (type === undefined && typeList.length > 1 && !enumOut) {
-    const anyOf = typeList.map((member) => convert({ ...withoutKeys(schema, ['type', 'description']), type: member }, context, depth + 1));
+    const anyOf = typeList.map((member) =>
+      convert({ ...withoutKeys(schema, ['type', 'description']), type: member }, context, depth + 1),
+    );
     return finish({ anyOf }, schema, notes, nullable);
   }
   if (type === undefined && variants && !enumOut) {
     const members = variants.filter(isObject);
-    const nonNull = members.filter((member) => member.type !== 'null' && !(Array.isArray(member.enum) && member.enum.length === 1 && member.enum[0] === null));
+    const nonNull = members.filter(
+      (member) =>
+        member.type !== 'null' &&
+        !(Array.isArray(member.enum) && member.enum.length === 1 && member.enum[0] === null),
+    );
     if (nonNull.length < members.length) nullable = true;
     const base = withoutKeys(schema, ['anyOf', 'oneOf', 'description']);
     const converted = nonNull.map((member) => convert({ ...base, ...member }, context, depth + 1));
     if (converted.length === 1) {
       const only = converted[0] as Json;
-      return finish(only, { description: joinText(text(schema.description), text(only.description)) }, notes, nullable || only.nullable === true);
+      return finish(
+        only,
+        { description: joinText(text(schema.description), text(only.description)) },
+        notes,
+        nullable || only.nullable === true,
+      );
     }
     if (converted.length > 1) return finish({ anyOf: converted }, schema, notes, nullable);
   }
@@ -156,7 +171,8 @@ function convert(input: Json, context: Context, depth: number): Json {
   }
   for (const key of NUMERIC_KEYS) {
     const value = schema[key];
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && appliesTo(key, type)) out[key] = value;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && appliesTo(key, type))
+      out[key] = value;
   }
   if (type === 'array') {
     const items = Array.isArray(schema.items) ? schema.items[0] : schema.items;
@@ -170,7 +186,13 @@ function convert(input: Json, context: Context, depth: number): Json {
     }
     if (Object.keys(converted).length > 0) out.properties = converted;
     const required = Array.isArray(schema.required)
-      ? [...new Set(schema.required.filter((name): name is string => typeof name === 'string' && Object.hasOwn(converted, name)))]
+      ? [
+          ...new Set(
+            schema.required.filter(
+              (name): name is string => typeof name === 'string' && Object.hasOwn(converted, name),
+            ),
+          ),
+        ]
       : [];
     if (required.length > 0) out.required = required;
   }
@@ -179,7 +201,10 @@ function convert(input: Json, context: Context, depth: number): Json {
 
 /** Adds the description (with what could not be said as schema) and `nullable`. */
 function finish(out: Json, schema: Json, notes: string[], nullable: boolean): Json {
-  const description = joinText(text(schema.description) ?? text(schema.title), notes.length > 0 ? `(${notes.join('; ')})` : undefined);
+  const description = joinText(
+    text(schema.description) ?? text(schema.title),
+    notes.length > 0 ? `(${notes.join('; ')})` : undefined,
+  );
   const result: Json = { ...out };
   if (description !== undefined) result.description = description;
   else delete result.description;
@@ -213,10 +238,12 @@ function anyValue(description: string | undefined): Json {
 }
 
 function inferType(schema: Json): string | undefined {
-  if (isObject(schema.properties) || isObject(schema.additionalProperties) || 'required' in schema) return 'object';
+  if (isObject(schema.properties) || isObject(schema.additionalProperties) || 'required' in schema)
+    return 'object';
   if ('items' in schema || 'minItems' in schema || 'maxItems' in schema) return 'array';
   if ('minimum' in schema || 'maximum' in schema) return 'number';
-  if ('minLength' in schema || 'maxLength' in schema || 'pattern' in schema || 'format' in schema) return 'string';
+  if ('minLength' in schema || 'maxLength' in schema || 'pattern' in schema || 'format' in schema)
+    return 'string';
   return undefined;
 }
 
@@ -224,7 +251,9 @@ function inferTypeOfValues(values: unknown[]): string | undefined {
   const kinds = new Set(values.map((value) => (Number.isInteger(value) ? 'integer' : typeof value)));
   if (kinds.size !== 1) return undefined;
   const [kind] = kinds;
-  return kind === 'integer' || kind === 'number' || kind === 'boolean' || kind === 'string' ? kind : undefined;
+  return kind === 'integer' || kind === 'number' || kind === 'boolean' || kind === 'string'
+    ? kind
+    : undefined;
 }
 
 function describeValues(values: unknown[]): string {
@@ -270,7 +299,8 @@ function lookup(ref: string, root: Json): Json | undefined {
 }
 
 function describeTop(schema: Json): string {
-  if (schema.anyOf !== undefined || schema.oneOf !== undefined) return 'a choice between schemas (anyOf/oneOf)';
+  if (schema.anyOf !== undefined || schema.oneOf !== undefined)
+    return 'a choice between schemas (anyOf/oneOf)';
   return `of type ${JSON.stringify(schema.type)}`;
 }
 

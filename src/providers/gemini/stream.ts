@@ -111,7 +111,8 @@ export async function readGeminiRound(
 function appendText(parts: Part[], part: Part): void {
   if (part.text === '' && !part.thoughtSignature) return;
   const last = parts.at(-1);
-  const sameKind = last && typeof last.text === 'string' && !last.functionCall && !!last.thought === !!part.thought;
+  const sameKind =
+    last && typeof last.text === 'string' && !last.functionCall && !!last.thought === !!part.thought;
   if (sameKind && !last.thoughtSignature) {
     last.text = `${last.text ?? ''}${part.text ?? ''}`;
     if (part.thoughtSignature) last.thoughtSignature = part.thoughtSignature;

@@ -30,16 +30,32 @@ describe('toGeminiContents', () => {
       { role: 'summary', text: 'earlier' },
       { role: 'user', text: 'go', context: 'recalled note' },
       { role: 'assistant', text: 'reading', toolCalls: [call] },
-      { role: 'tool', callId: 'c1', name: 'read', output: [{ type: 'text', text: 'body' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+      {
+        role: 'tool',
+        callId: 'c1',
+        name: 'read',
+        output: [
+          { type: 'text', text: 'body' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+      },
       { role: 'user', text: 'thanks' },
     ];
     const { systemInstruction, contents } = toGeminiContents(messages, true);
     expect(systemInstruction).toBe('be brief');
     expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
-    expect(contents[0]?.parts).toEqual([{ text: '[Summary of previous conversation]\nearlier' }, { text: 'recalled note\n\ngo' }]);
+    expect(contents[0]?.parts).toEqual([
+      { text: '[Summary of previous conversation]\nearlier' },
+      { text: 'recalled note\n\ngo' },
+    ]);
     // A call turn from another provider: no Gemini signature, so Google's documented skip value.
-    expect(contents[1]?.parts?.[1]).toEqual({ functionCall: { name: 'read', args: { path: 'a' } }, thoughtSignature: SKIP_SIGNATURE });
-    expect(contents[2]?.parts?.[0]).toEqual({ functionResponse: { name: 'read', response: { output: 'body\n[image: image/png, 0.0 KB]' } } });
+    expect(contents[1]?.parts?.[1]).toEqual({
+      functionCall: { name: 'read', args: { path: 'a' } },
+      thoughtSignature: SKIP_SIGNATURE,
+    });
+    expect(contents[2]?.parts?.[0]).toEqual({
+      functionResponse: { name: 'read', response: { output: 'body\n[image: image/png, 0.0 KB]' } },
+    });
     expect(contents[2]?.parts?.slice(1)).toEqual([
       { text: 'Images returned by tool read:' },
       { inlineData: { mimeType: 'image/png', data: 'AAAA' } },
@@ -48,16 +64,28 @@ describe('toGeminiContents', () => {
   });
 
   it('sends Gemini’s own parts back (signatures, ids) and ignores another provider’s native data', () => {
-    const parts = [{ text: 'hm', thought: true }, { functionCall: { id: 'g1', name: 'read', args: { path: 'a' } }, thoughtSignature: 'SIG' }];
-    const mine: Message = { role: 'assistant', text: '', toolCalls: [{ ...call, id: 'g1' }], native: { provider: 'gemini', data: { parts } } };
+    const parts = [
+      { text: 'hm', thought: true },
+      { functionCall: { id: 'g1', name: 'read', args: { path: 'a' } }, thoughtSignature: 'SIG' },
+    ];
+    const mine: Message = {
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ ...call, id: 'g1' }],
+      native: { provider: 'gemini', data: { parts } },
+    };
     const result: Message = { role: 'tool', callId: 'g1', name: 'read', output: 'x', isError: true };
     const own = toGeminiContents([{ role: 'user', text: 'q' }, mine, result], false).contents;
     expect(own[1]?.parts).toEqual(parts);
-    expect(own[2]?.parts).toEqual([{ functionResponse: { name: 'read', response: { error: 'x' }, id: 'g1' } }]);
+    expect(own[2]?.parts).toEqual([
+      { functionResponse: { name: 'read', response: { error: 'x' }, id: 'g1' } },
+    ]);
 
     const foreign: Message = { ...mine, native: { provider: 'anthropic', data: { parts } } };
     const other = toGeminiContents([{ role: 'user', text: 'q' }, foreign, result], false).contents;
-    expect(other[1]?.parts).toEqual([{ functionCall: { name: 'read', args: { path: 'a' } }, thoughtSignature: SKIP_SIGNATURE }]);
+    expect(other[1]?.parts).toEqual([
+      { functionCall: { name: 'read', args: { path: 'a' } }, thoughtSignature: SKIP_SIGNATURE },
+    ]);
     expect(other[2]?.parts?.[0]?.functionResponse?.id).toBeUndefined();
   });
 });
@@ -71,10 +99,19 @@ describe('readGeminiRound', () => {
         model([{ text: 'plan', thought: true }]),
         model([{ text: 'Hel' }]),
         model([{ text: 'lo' }]),
-        model([{ functionCall: { name: 'a', args: { x: 1 } }, thoughtSignature: 'S1' }, { functionCall: { id: 'g2', name: 'b' } }]),
+        model([
+          { functionCall: { name: 'a', args: { x: 1 } }, thoughtSignature: 'S1' },
+          { functionCall: { id: 'g2', name: 'b' } },
+        ]),
         {
           ...model([{ text: '' }], 'STOP'),
-          usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 10, thoughtsTokenCount: 5, cachedContentTokenCount: 60, totalTokenCount: 115 },
+          usageMetadata: {
+            promptTokenCount: 100,
+            candidatesTokenCount: 10,
+            thoughtsTokenCount: 5,
+            cachedContentTokenCount: 60,
+            totalTokenCount: 115,
+          },
         },
       ]),
       { ...handlers(), onText: (d) => text.push(d), onReasoning: (d) => thoughts.push(d) },
@@ -86,7 +123,12 @@ describe('readGeminiRound', () => {
       { id: 'g2', name: 'b', arguments: '{}' },
     ]);
     expect(round.finishReason).toBe('tool_calls');
-    expect(round.usage).toEqual({ prompt_tokens: 100, completion_tokens: 15, total_tokens: 115, cached_tokens: 60 });
+    expect(round.usage).toEqual({
+      prompt_tokens: 100,
+      completion_tokens: 15,
+      total_tokens: 115,
+      cached_tokens: 60,
+    });
     expect(round.native).toEqual({
       provider: 'gemini',
       data: {
@@ -110,8 +152,12 @@ describe('readGeminiRound', () => {
       onNotice: (m) => notices.push(m),
     });
     expect(round.text).toBe('partial');
-    expect(notices).toEqual(['Gemini stopped the reply early: the reply was stopped for reciting copyrighted material (finishReason RECITATION)']);
-    await expect(readGeminiRound(chunks([model([], 'MALFORMED_FUNCTION_CALL')]), handlers())).rejects.toThrow(/malformed function call/);
+    expect(notices).toEqual([
+      'Gemini stopped the reply early: the reply was stopped for reciting copyrighted material (finishReason RECITATION)',
+    ]);
+    await expect(readGeminiRound(chunks([model([], 'MALFORMED_FUNCTION_CALL')]), handlers())).rejects.toThrow(
+      /malformed function call/,
+    );
   });
 });
 
@@ -125,20 +171,38 @@ describe('mapGeminiFailure', () => {
     sent: [{ name: 'mcp_s_t', description: '', parameters: {}, origin: { server: 's', tool: 't' } }],
   };
   it('names the key, classifies overflow, names the tool a declaration error is about', () => {
-    const key = mapGeminiFailure(apiError(401, { error: { code: 401, message: 'bad', status: 'UNAUTHENTICATED' } }), context);
-    expect((key as Error).message).toBe('model request failed: HTTP 401 UNAUTHENTICATED: bad — check GEMINI_API_KEY (the Gemini API key, sent as the x-goog-api-key header)');
+    const key = mapGeminiFailure(
+      apiError(401, { error: { code: 401, message: 'bad', status: 'UNAUTHENTICATED' } }),
+      context,
+    );
+    expect((key as Error).message).toBe(
+      'model request failed: HTTP 401 UNAUTHENTICATED: bad — check GEMINI_API_KEY (the Gemini API key, sent as the x-goog-api-key header)',
+    );
     const overflow = mapGeminiFailure(
-      apiError(400, { error: { message: 'The input token count (2000000) exceeds the maximum number of tokens allowed (1048576).' } }),
+      apiError(400, {
+        error: {
+          message: 'The input token count (2000000) exceeds the maximum number of tokens allowed (1048576).',
+        },
+      }),
       context,
     );
     expect(overflow).toBeInstanceOf(ContextOverflowError);
-    const tool = mapGeminiFailure(apiError(400, { error: { message: "Unknown name \"x\" at 'tools[0].function_declarations[0].parameters'" } }), context);
+    const tool = mapGeminiFailure(
+      apiError(400, {
+        error: { message: 'Unknown name "x" at \'tools[0].function_declarations[0].parameters\'' },
+      }),
+      context,
+    );
     expect(tool).toBeInstanceOf(ProviderError);
-    expect((tool as Error).message).toContain('(Gemini refused the schema of tool "t" of MCP server "s" (mcp_s_t))');
+    expect((tool as Error).message).toContain(
+      '(Gemini refused the schema of tool "t" of MCP server "s" (mcp_s_t))',
+    );
   });
 
   it('waits as the server says: Retry-After, then RetryInfo, else backoff', () => {
-    const info = apiError(429, { error: { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '2.5s' }] } });
+    const info = apiError(429, {
+      error: { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '2.5s' }] },
+    });
     expect(retryDelayMs(info, '1', 0)).toBe(1000);
     expect(retryDelayMs(info, null, 0)).toBe(2500);
     const backoff = retryDelayMs(apiError(503, {}), null, 2);

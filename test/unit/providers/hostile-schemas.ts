@@ -16,7 +16,11 @@ function nested(depth: number, wrap: (inner: Record<string, unknown>) => Record<
   return schema;
 }
 
-const deepObject = nested(10_000, (inner) => ({ type: 'object', properties: { child: inner }, required: ['child'] }));
+const deepObject = nested(10_000, (inner) => ({
+  type: 'object',
+  properties: { child: inner },
+  required: ['child'],
+}));
 const deepArray = nested(10_000, (inner) => ({ type: 'array', items: inner }));
 const deepAnyOf = nested(10_000, (inner) => ({ anyOf: [inner, { type: 'null' }] }));
 
@@ -55,20 +59,42 @@ export const HOSTILE_SCHEMAS: HostileSchema[] = [
     },
     refused: false,
   },
-  { name: 'exponential $ref fan-out', schema: { type: 'object', properties: { root: { $ref: '#/$defs/D0' } }, $defs: fanOut }, refused: false },
-  { name: '$ref to the root', schema: { type: 'object', properties: { self: { $ref: '#' } } }, refused: false },
-  { name: 'top-level $ref', schema: { $ref: '#/$defs/Args', $defs: { Args: { type: 'object', properties: { q: { type: 'string' } } } } }, refused: false },
+  {
+    name: 'exponential $ref fan-out',
+    schema: { type: 'object', properties: { root: { $ref: '#/$defs/D0' } }, $defs: fanOut },
+    refused: false,
+  },
+  {
+    name: '$ref to the root',
+    schema: { type: 'object', properties: { self: { $ref: '#' } } },
+    refused: false,
+  },
+  {
+    name: 'top-level $ref',
+    schema: {
+      $ref: '#/$defs/Args',
+      $defs: { Args: { type: 'object', properties: { q: { type: 'string' } } } },
+    },
+    refused: false,
+  },
   {
     name: 'unresolvable and remote $refs',
     schema: {
       type: 'object',
-      properties: { a: { $ref: '#/$defs/Missing' }, b: { $ref: 'https://example.com/schema.json' }, c: { $ref: 42 } },
+      properties: {
+        a: { $ref: '#/$defs/Missing' },
+        b: { $ref: 'https://example.com/schema.json' },
+        c: { $ref: 42 },
+      },
     },
     refused: false,
   },
   {
     name: 'huge enum (10,000 values)',
-    schema: { type: 'object', properties: { pick: { type: 'string', enum: Array.from({ length: 10_000 }, (_, i) => `v${i}`) } } },
+    schema: {
+      type: 'object',
+      properties: { pick: { type: 'string', enum: Array.from({ length: 10_000 }, (_, i) => `v${i}`) } },
+    },
     refused: false,
   },
   {
@@ -115,6 +141,7 @@ export const HOSTILE_SCHEMAS: HostileSchema[] = [
       unevaluatedProperties: false,
       dependentRequired: { a: ['b'] },
       if: { properties: { a: { const: 1 } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, as a server sends it.
       then: { required: ['b'] },
       else: { required: ['c'] },
       not: { required: ['d'] },
@@ -122,9 +149,20 @@ export const HOSTILE_SCHEMAS: HostileSchema[] = [
       default: {},
       properties: {
         a: { type: 'number', exclusiveMinimum: 0, multipleOf: 2, default: 2, examples: [2] },
-        b: { type: 'string', format: 'uri', contentMediaType: 'text/plain', readOnly: true, deprecated: true },
+        b: {
+          type: 'string',
+          format: 'uri',
+          contentMediaType: 'text/plain',
+          readOnly: true,
+          deprecated: true,
+        },
         c: { type: 'integer', format: 'uint64' },
-        d: { type: 'array', prefixItems: [{ type: 'string' }], contains: { type: 'string' }, uniqueItems: true },
+        d: {
+          type: 'array',
+          prefixItems: [{ type: 'string' }],
+          contains: { type: 'string' },
+          uniqueItems: true,
+        },
         e: { type: 'string', format: 'enum' },
         f: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] },
         g: true,
@@ -142,21 +180,46 @@ export const HOSTILE_SCHEMAS: HostileSchema[] = [
         one: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
         nullableOne: { oneOf: [{ type: 'null' }, { type: 'object', properties: { k: { type: 'string' } } }] },
         typedAnyOf: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }] },
-        all: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { properties: { b: { type: 'number' } }, required: ['b'] }] },
+        all: {
+          allOf: [
+            { type: 'object', properties: { a: { type: 'string' } } },
+            { properties: { b: { type: 'number' } }, required: ['b'] },
+          ],
+        },
         emptyAnyOf: { anyOf: [] },
         notArray: { anyOf: 'x' },
       },
     },
     refused: false,
   },
-  { name: '10,000-deep object nesting', schema: { type: 'object', properties: { root: deepObject } }, refused: false },
-  { name: '10,000-deep array nesting', schema: { type: 'object', properties: { root: deepArray } }, refused: false },
-  { name: '10,000-deep anyOf nesting', schema: { type: 'object', properties: { root: deepAnyOf } }, refused: false },
+  {
+    name: '10,000-deep object nesting',
+    schema: { type: 'object', properties: { root: deepObject } },
+    refused: false,
+  },
+  {
+    name: '10,000-deep array nesting',
+    schema: { type: 'object', properties: { root: deepArray } },
+    refused: false,
+  },
+  {
+    name: '10,000-deep anyOf nesting',
+    schema: { type: 'object', properties: { root: deepAnyOf } },
+    refused: false,
+  },
   { name: 'top level: string', schema: { type: 'string' }, refused: true },
   { name: 'top level: array', schema: { type: 'array', items: { type: 'string' } }, refused: true },
-  { name: 'top level: anyOf of objects', schema: { anyOf: [{ type: 'object' }, { type: 'object' }] }, refused: true },
+  {
+    name: 'top level: anyOf of objects',
+    schema: { anyOf: [{ type: 'object' }, { type: 'object' }] },
+    refused: true,
+  },
   { name: 'top level: true', schema: true, refused: true },
   { name: 'top level: null', schema: null, refused: true },
   { name: 'top level: a list', schema: [{ type: 'object' }], refused: true },
-  { name: 'top level: object or null', schema: { type: ['object', 'null'], properties: { a: { type: 'string' } } }, refused: false },
+  {
+    name: 'top level: object or null',
+    schema: { type: ['object', 'null'], properties: { a: { type: 'string' } } },
+    refused: false,
+  },
 ];

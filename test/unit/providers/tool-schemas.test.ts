@@ -23,7 +23,9 @@ interface Converter {
   provider: string;
   convert: (schema: unknown) => unknown;
   /** The error a converter throws for a schema it cannot send (the tool is then left out). */
-  refusal: new (...args: never[]) => Error;
+  refusal: new (
+    ...args: never[]
+  ) => Error;
   /** What the provider's API would say about the converted schema; [] when it accepts it. */
   check: (converted: unknown) => string[];
 }
@@ -119,7 +121,9 @@ describe.each(CONVERTERS)('$provider tool schemas', (converter) => {
     }
     expect(failures).toEqual([]);
     // Refused: only what no provider can take as an object of parameters, and the 6,000-field form.
-    expect(refused.filter((label) => !label.endsWith('(as listed)'))).toEqual(['gemini-odd-schemas/wide_form']);
+    expect(refused.filter((label) => !label.endsWith('(as listed)'))).toEqual([
+      'gemini-odd-schemas/wide_form',
+    ]);
   });
 
   it.each(HOSTILE_SCHEMAS)('hostile: $name', ({ schema, refused }) => {
