@@ -85,20 +85,6 @@ describe('gemini provider: tool rounds', () => {
     expect(JSON.stringify(answer?.response)).toContain('PAPAYA');
   });
 
-  it('the fake refuses a call turn sent back without its signature (what the test above relies on)', async () => {
-    const { requestError } = await import('../fixtures/fake-gemini-checks.js');
-    const call = { functionCall: { name: 'read', args: { path: 'a' } } };
-    const body = {
-      contents: [
-        { role: 'user', parts: [{ text: 'go' }] },
-        { role: 'model', parts: [call] },
-        { role: 'user', parts: [{ functionResponse: { name: 'read', response: { output: 'x' } } }] },
-      ],
-    };
-    const issued = [{ calls: [{ name: 'read', args: { path: 'a' } }], signature: 'sig-1' }];
-    expect(requestError(body, issued)).toMatch(/missing a thought_signature/);
-  });
-
   it('parallel calls with Gemini ids: every call answered by name and id in one user turn', async () => {
     await project.write('a.txt', 'AAA\n');
     await project.write('b.txt', 'BBB\n');
@@ -131,6 +117,36 @@ describe('gemini provider: tool rounds', () => {
       'read:gm-2',
       'get_current_time:gm-3',
     ]);
+  });
+});
+
+describe('gemini provider: a session that switches provider', () => {
+  it('continues an OpenAI session on Gemini: the earlier call turn goes with the skip signature, answered by name', async () => {
+    await project.write('notes.txt', 'KIWI\n');
+    const chat = await startFakeModel([
+      { toolCalls: [{ name: 'read', arguments: '{"path":"notes.txt"}', id: 'call_openai_1' }] },
+      { text: 'It says KIWI.' },
+    ]);
+    try {
+      const first = await runCli(['-p', 'read notes', '--allow', 'read'], { project, modelUrl: chat.url });
+      expect(first.code, first.stderr).toBe(0);
+    } finally {
+      await chat.close();
+    }
+    fake.push({ text: 'Still KIWI.' });
+    const result = await run(['-p', 'and now?', '--continue']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('Still KIWI.\n');
+    expect(refusals()).toEqual([]);
+    const contents = partsOf(fake.requests[0]);
+    expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
+    expect(contents[1]?.parts?.[0]).toEqual({
+      functionCall: { name: 'read', args: { path: 'notes.txt' } },
+      thoughtSignature: 'skip_thought_signature_validator',
+    });
+    // OpenAI's call id is not Gemini's: the response answers by name only.
+    expect(contents[2]?.parts?.[0]?.functionResponse).toMatchObject({ name: 'read' });
+    expect(contents[2]?.parts?.[0]?.functionResponse?.id).toBeUndefined();
   });
 });
 

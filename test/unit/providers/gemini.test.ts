@@ -5,11 +5,15 @@
  * and error mapping.
  */
 import type { GenerateContentResponse } from '@google/genai';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONTEXT_WINDOW, type ModelSettings } from '../../../src/config/model-settings.js';
 import { mapGeminiFailure, retryDelayMs } from '../../../src/providers/gemini/errors.js';
 import { SKIP_SIGNATURE, toGeminiContents } from '../../../src/providers/gemini/messages.js';
+import { GeminiRequester } from '../../../src/providers/gemini/request.js';
 import { readGeminiRound } from '../../../src/providers/gemini/stream.js';
 import { ContextOverflowError, type Message, ProviderError } from '../../../src/providers/types.js';
+import { type FakeGemini, startFakeGemini } from '../../fixtures/fake-gemini.js';
+import { requestError } from '../../fixtures/fake-gemini-checks.js';
 
 async function* chunks(list: unknown[]): AsyncGenerator<GenerateContentResponse> {
   for (const chunk of list) yield chunk as GenerateContentResponse;
@@ -208,5 +212,76 @@ describe('mapGeminiFailure', () => {
     const backoff = retryDelayMs(apiError(503, {}), null, 2);
     expect(backoff).toBeGreaterThanOrEqual(1500);
     expect(backoff).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe('the fake Gemini API (what the e2e tests rely on)', () => {
+  it('refuses a call turn sent back without the signature it gave, or with another one', () => {
+    const call = { functionCall: { name: 'read', args: { path: 'a' } } };
+    const body = (part: Record<string, unknown>) => ({
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        { role: 'model', parts: [part] },
+        { role: 'user', parts: [{ functionResponse: { name: 'read', response: { output: 'x' } } }] },
+      ],
+    });
+    const issued = [{ calls: [{ name: 'read', args: { path: 'a' } }], signature: 'sig-1' }];
+    expect(requestError(body(call), issued)).toMatch(/missing a thought_signature/);
+    expect(requestError(body({ ...call, thoughtSignature: 'sig-2' }), issued)).toBe(
+      'Thought signature is not valid.',
+    );
+    expect(requestError(body({ ...call, thoughtSignature: 'sig-1' }), issued)).toBeUndefined();
+  });
+
+  it('refuses a call left unanswered and a response that answers no call', () => {
+    const unanswered = {
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        {
+          role: 'model',
+          parts: [{ functionCall: { name: 'a', args: {} } }, { functionCall: { name: 'b', args: {} } }],
+        },
+        { role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] },
+      ],
+    };
+    expect(requestError(unanswered, [])).toMatch(/number of function response parts is equal/);
+    const stray = {
+      contents: [{ role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] }],
+    };
+    expect(requestError(stray, [])).toMatch(/immediately after a function call turn/);
+  });
+});
+
+describe('GeminiRequester against the fake', () => {
+  let fake: FakeGemini | undefined;
+  afterEach(async () => {
+    await fake?.close();
+  });
+  const settings = (url: string, apiKey: string): ModelSettings & { apiKey: string } => ({
+    provider: 'gemini',
+    keyVariable: 'GEMINI_API_KEY',
+    baseURL: url,
+    apiKey,
+    model: 'gemini-2.5-flash',
+    contextWindow: DEFAULT_CONTEXT_WINDOW,
+    maxRetries: 0,
+  });
+
+  it('a cancel mid-stream is an AbortError', async () => {
+    fake = await startFakeGemini([{ kind: 'hang', afterText: 'partial' }]);
+    const requester = new GeminiRequester({
+      settings: settings(fake.url, 'test-key'),
+      model: 'gemini-2.5-flash',
+      acceptsMedia: false,
+      redact: (t) => t,
+    });
+    const abort = new AbortController();
+    const pending = requester.complete({
+      messages: [{ role: 'user', text: 'hi' }],
+      tools: [],
+      signal: abort.signal,
+      onText: () => abort.abort(),
+    });
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
