@@ -71,6 +71,7 @@ describe('gemini provider: tool rounds', () => {
     const [first, second] = fake.requests;
     expect(first?.path).toContain(':streamGenerateContent?alt=sse');
     expect(first?.model).toBe('gemini-3-pro-preview');
+    expect(first?.headers['user-agent']).toMatch(/^GeekAgent\/\d+\.\d+\.\d+\S* google-genai$/);
     expect(first?.body.systemInstruction?.parts?.[0]?.text).toContain('GeekAgent');
     expect(first?.body.generationConfig?.thinkingConfig).toEqual({ includeThoughts: true });
     const contents = partsOf(second);

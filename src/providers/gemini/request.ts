@@ -22,7 +22,8 @@ import { toGeminiContents } from './messages.js';
 import { readGeminiRound } from './stream.js';
 import { toGeminiTools, toolLabel } from './tools.js';
 
-const USER_AGENT = `GeekAgent/${PACKAGE_VERSION}`;
+/** Under the SDK's own header name, so it replaces the SDK's (x-goog-api-client still names the SDK). */
+const USER_AGENT = `GeekAgent/${PACKAGE_VERSION} google-genai`;
 
 /** Models that think and can stream their thoughts (includeThoughts is refused by older ones). */
 const THINKING_MODELS = /gemini-(2\.5|[3-9])|thinking/i;
@@ -54,7 +55,7 @@ export class GeminiRequester {
     this.#timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#client = new GoogleGenAI({
       apiKey: settings.apiKey,
-      httpOptions: { baseUrl: settings.baseURL, headers: { 'user-agent': USER_AGENT } },
+      httpOptions: { baseUrl: settings.baseURL, headers: { 'User-Agent': USER_AGENT } },
     });
   }
 
