@@ -172,13 +172,15 @@ describe('gemini provider: tool schemas', () => {
     await project.mcpServers({
       odd: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'gemini-odd-schemas.mjs')] },
     });
-    fake.push({ text: 'fine' });
-    const result = await run(['-p', 'hello']);
+    fake.push({ toolCalls: [{ name: 'get_current_time', arguments: '{}' }] }, { text: 'fine' });
+    const result = await run(['-p', 'hello', '--allow', 'get_current_time']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('fine\n');
-    expect(result.stderr).toContain(
-      'tool "wide_form" of MCP server "odd" (mcp_odd_wide_form) is left out of requests to Gemini',
-    );
+    const note = 'tool "wide_form" of MCP server "odd" (mcp_odd_wide_form) is left out of requests to Gemini';
+    expect(result.stderr).toContain(`${note}: its input schema expands to more than 5000 subschemas`);
+    // Said once for the session, though both requests left it out.
+    expect(result.stderr.split(note).length - 1).toBe(1);
+    expect(fake.requests).toHaveLength(2);
     expect(refusals()).toEqual([]);
     const names = (fake.requests[0]?.body.tools?.[0]?.functionDeclarations ?? []).map(
       (d) => (d as { name: string }).name,
@@ -265,6 +267,15 @@ describe('gemini provider: errors', () => {
 });
 
 describe('gemini provider: errors naming what to fix', () => {
+  it('a reply Gemini stopped for SAFETY says so', async () => {
+    fake.push({ finishReason: 'SAFETY' });
+    const result = await run(['-p', 'hi']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      'model request failed: the reply was blocked by Gemini’s safety filters (Gemini finishReason SAFETY)',
+    );
+  });
+
   it('a 400 about a function declaration names the MCP server and tool', async () => {
     await project.mcpServers({
       odd: { command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'gemini-odd-schemas.mjs')] },
