@@ -73,7 +73,7 @@ describe('gemini provider: tool rounds', () => {
     expect(first?.model).toBe('gemini-3-pro-preview');
     expect(first?.headers['user-agent']).toMatch(/^GeekAgent\/\d+\.\d+\.\d+\S* google-genai$/);
     expect(first?.body.systemInstruction?.parts?.[0]?.text).toContain('GeekAgent');
-    expect(first?.body.generationConfig?.thinkingConfig).toEqual({ includeThoughts: true });
+    expect(first?.body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: true } });
     const contents = partsOf(second);
     expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
     const call = contents[1]?.parts?.find((part) => part.functionCall);
