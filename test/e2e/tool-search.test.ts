@@ -99,7 +99,8 @@ describe('tool search', () => {
     });
     expect(toolNames(fx.fake.requests[0]!)).not.toContain('mcp_cat_github_get_issue');
     // Appended: the tool list before it is the first request's, byte for byte.
-    const [before, after] = [fx.fake.requests[0]!, fx.fake.requests[1]!].map((r) => r.body.tools!);
+    const before = fx.fake.requests[0]!.body.tools!;
+    const after = fx.fake.requests[1]!.body.tools!;
     expect(after.at(-1)).toMatchObject({ function: { name: 'mcp_cat_github_get_issue' } });
     expect(JSON.stringify(after.slice(0, -1))).toBe(JSON.stringify(before));
   });
