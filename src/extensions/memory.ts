@@ -42,7 +42,7 @@ export const RECALL_HEADING =
 export interface MemoryExtensionOptions {
   /**
    * Whether the project folder is trusted. Untrusted (a freshly cloned repository), its
-   * `.geekagent/memory.json` is someone else's text: it is never recalled into the system prompt
+   * `.geekagent/memory.json` is someone else's text: it is never recalled into the prompt
    * by itself (user memories still are); `memory_search` and `/memory` still show it on request.
    */
   projectTrusted: boolean;
