@@ -1,11 +1,11 @@
 /**
  * One user turn: system prompt (the agent's instructions plus the extensions' `system` sections,
  * the same every turn of a session), the input (rewritten by extensions) appended as the user
- * message with the extensions' `turn` sections as its context, then model rounds (streamed) with tool calls run through the
- * executor — concurrently (at most 16 at once; the rest queue), except calls that must not
- * overlap — results in the model's order, up to 30 rounds. Before every request the hooks run
- * (MCP wait, compaction); a request the provider refuses as too long is compacted and retried
- * once. A failed or cancelled turn takes its own messages back out of the history.
+ * message with the extensions' `turn` sections as its context, then model rounds (streamed) with
+ * tool calls run through the executor — concurrently (at most 16 at once; the rest queue), except
+ * calls that must not overlap — results in the model's order, up to 30 rounds. Before every
+ * request the hooks run (MCP wait, compaction); a request the provider refuses as too long is
+ * compacted and retried once. A failed or cancelled turn takes its own messages back out of the history.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { Message, Usage } from '../providers/messages.js';

@@ -2,8 +2,7 @@
  * The agent's hook points: what a feature may change about a turn without the turn knowing the
  * feature (extensions/ aggregates every extension's contributions into one `AgentHooks`). The
  * loop calls them in this order: promptSections (system prompt and turn context) and prepareInput
- * once per turn, beforeRequest
- * before every model request, onEvent for everything the turn reports.
+ * once per turn, beforeRequest before every model request, onEvent for everything the turn reports.
  */
 import type { Conversation } from './conversation.js';
 import type { AgentEvent } from './events.js';
