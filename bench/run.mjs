@@ -1,10 +1,11 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag, tui, launch).
+// sessions, lazy, toolbytes, rag, tui, launch, cache).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
+import { benchCache } from './cache.mjs';
 import { benchCalls } from './calls.mjs';
 import { benchConnect } from './connect.mjs';
 import { benchLazyStartup } from './lazy-startup.mjs';
@@ -29,6 +30,7 @@ const ALL = [
   'toolbytes',
   'rag',
   'tui',
+  'cache',
 ];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
@@ -282,6 +284,32 @@ try {
     );
     notes.push(
       `6: reference — SDK StdioClientTransport with maxBufferSize 64 MiB: ${fmtMs(b.sdk)} [${list(b.samples.sdk)}]; with its default 10 MiB buffer the call fails: "${b.sdkDefault}"`,
+    );
+  });
+
+  await section('cache', async () => {
+    const c = await benchCache();
+    const pct = (v) => `${(v * 100).toFixed(1)}%`;
+    row(
+      'C1',
+      `prompt cache: bytes reused from the previous request, ${c.turns}-turn session (overall)`,
+      pct(c.overall),
+      '',
+      Number.NaN,
+      '≥ 95%',
+      c.overall >= 0.95,
+    );
+    row(
+      'C2',
+      `prompt cache: worst turn (turn ${c.worst.turn})`,
+      pct(c.worst.share),
+      '',
+      Number.NaN,
+      '≥ 90%',
+      c.worst.share >= 0.9,
+    );
+    notes.push(
+      `C: ${c.requests} requests (tools, then messages, as the API caches them); per turn [${c.perTurn.map((t) => `${t.turn}:${(t.share * 100).toFixed(0)}`).join(' ')}]; worst single request ${pct(c.worstRequest.share)} (turn ${c.worstRequest.turn})`,
     );
   });
 

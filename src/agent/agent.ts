@@ -1,10 +1,11 @@
 /**
- * One user turn: system prompt (the agent's instructions plus the extensions' sections), the
- * input (rewritten by extensions), then model rounds (streamed) with tool calls run through the
- * executor — concurrently (at most 16 at once; the rest queue), except calls that must not
- * overlap — results in the model's order, up to 30 rounds. Before every request the hooks run
- * (MCP wait, compaction); a request the provider refuses as too long is compacted and retried
- * once. A failed or cancelled turn takes its own messages back out of the history.
+ * One user turn: system prompt (the agent's instructions plus the extensions' `system` sections,
+ * the same every turn of a session), the input (rewritten by extensions) appended as the user
+ * message with the extensions' `turn` sections as its context, then model rounds (streamed) with
+ * tool calls run through the executor — concurrently (at most 16 at once; the rest queue), except
+ * calls that must not overlap — results in the model's order, up to 30 rounds. Before every
+ * request the hooks run (MCP wait, compaction); a request the provider refuses as too long is
+ * compacted and retried once. A failed or cancelled turn takes its own messages back out of the history.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { Message, Usage } from '../providers/messages.js';
@@ -16,7 +17,7 @@ import type { Conversation } from './conversation.js';
 import { type AgentEvent, type AgentEventListener, addUsage, emptyUsage } from './events.js';
 import type { HistoryMessage } from './history.js';
 import { type AgentHooks, NO_HOOKS, type RequestScope, type TurnScope } from './hooks.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt, buildTurnContext } from './system-prompt.js';
 import { messagesChars, toolsChars } from './tokens.js';
 import { runToolRound } from './tool-round.js';
 
@@ -38,6 +39,11 @@ export interface AgentDeps {
   hooks?: AgentHooks;
   maxRounds?: number;
   now?: () => Date;
+  /**
+   * The provider's prompt-cache key: stable for a whole session (the session id; a sub-agent run
+   * has its own), read at every request since /new and /open change the session.
+   */
+  cacheKey?: () => string | undefined;
 }
 
 export interface TurnResult {
@@ -63,6 +69,12 @@ interface TurnState {
 }
 
 export class Agent {
+  /**
+   * The date the system prompt says: fixed when the session starts (a first turn), so a session
+   * that runs past midnight keeps its system prompt — and the provider's prompt cache.
+   */
+  private sessionDate: Date | undefined;
+
   constructor(private readonly deps: AgentDeps) {}
 
   get provider(): ChatProvider {
@@ -92,13 +104,13 @@ export class Agent {
     };
     let turnStart: string | undefined;
     try {
+      if (this.sessionDate === undefined || history.messages.length === 0)
+        this.sessionDate = this.deps.now?.() ?? new Date();
       const sections = await this.hooks.promptSections(scope);
-      const system = buildSystemPrompt(
-        { root: this.deps.root, now: this.deps.now?.() ?? new Date() },
-        sections,
-      );
+      const system = buildSystemPrompt({ root: this.deps.root, now: this.sessionDate }, sections);
+      const context = buildTurnContext(sections);
       const text = await this.hooks.prepareInput(input, scope);
-      turnStart = history.append({ role: 'user', text }).id;
+      turnStart = history.append({ role: 'user', text, ...(context !== undefined ? { context } : {}) }).id;
       return await this.rounds({ system, signal: options.signal, turnStart, emit });
     } catch (error) {
       if (turnStart !== undefined) this.takeBack(turnStart);
@@ -201,6 +213,7 @@ export class Agent {
           onText: (delta) => turn.emit({ type: 'text', delta }),
           onReasoning: (delta) => turn.emit({ type: 'reasoning', delta }),
           onNotice: (message) => turn.emit({ type: 'notice', message }),
+          ...this.cacheKey(),
         });
         return { reply, requestChars };
       } catch (error) {
@@ -208,6 +221,11 @@ export class Agent {
         await this.hooks.beforeRequest(this.requestScope(turn, 'overflow'));
       }
     }
+  }
+
+  private cacheKey(): { cacheKey?: string } {
+    const key = this.deps.cacheKey?.();
+    return key ? { cacheKey: key } : {};
   }
 
   private requestScope(turn: TurnState, trigger: RequestScope['trigger']): RequestScope {

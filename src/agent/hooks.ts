@@ -1,16 +1,24 @@
 /**
  * The agent's hook points: what a feature may change about a turn without the turn knowing the
  * feature (extensions/ aggregates every extension's contributions into one `AgentHooks`). The
- * loop calls them in this order: promptSections and prepareInput once per turn, beforeRequest
- * before every model request, onEvent for everything the turn reports.
+ * loop calls them in this order: promptSections (system prompt and turn context) and prepareInput
+ * once per turn, beforeRequest before every model request, onEvent for everything the turn reports.
  */
 import type { Conversation } from './conversation.js';
 import type { AgentEvent } from './events.js';
 
-/** A piece of the system prompt; lower `order` comes first (the agent's own instructions are 0). */
+/**
+ * A piece of what the model is told; lower `order` comes first (the agent's own instructions are 0).
+ * `system` (the default) is for what stays the same turn after turn (project instructions, active
+ * skills): the system prompt must stay byte-identical through a session, or the provider's prompt
+ * cache is lost for the whole history. `turn` is for what changes from turn to turn (recalled
+ * memory, the todo list): it goes into that turn's user message as its `context`, where it then
+ * stays, byte-identical, in every later request.
+ */
 export interface PromptSection {
   order: number;
   text: string;
+  placement?: 'system' | 'turn';
 }
 
 export interface TurnScope {

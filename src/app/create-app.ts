@@ -36,6 +36,7 @@ import { createToolRuntime } from '../permissions/tool-runtime.js';
 import type { Approver } from '../permissions/types.js';
 import type { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
 import type { ChatProvider } from '../providers/types.js';
 import { RagStore } from '../rag/store.js';
@@ -174,7 +175,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     env,
   });
 
-  const provider = createProvider(settings, { redact });
+  const cacheKeyMode = promptCacheKeyMode(settingsEnv);
+  if (cacheKeyMode.problem) notices.push(cacheKeyMode.problem);
+  const providerOptions = { redact, promptCacheKey: cacheKeyMode.mode };
+  const provider = createProvider(settings, providerOptions);
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -235,7 +239,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         providerFor: (model) =>
           model === undefined || model === settings.model
             ? provider
-            : createProvider({ ...settings, model }, { redact }),
+            : createProvider({ ...settings, model }, providerOptions),
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
         beforeRequestFor: (provider) => extensions.subAgentBeforeRequest({ provider }),
@@ -298,6 +302,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     conversation,
     root: permissions.root,
     hooks: extensions.hooks,
+    // The session id: one prompt cache per session (a sub-agent run has its own key).
+    cacheKey: () => sessions.currentId,
   });
 
   let shutdown: Promise<void> | undefined;

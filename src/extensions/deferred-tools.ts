@@ -1,10 +1,14 @@
 /**
  * Which MCP tools are deferred (their definitions left out of each model request) and the search
  * index over them. Deferral is on when the MCP tools' definitions would take more than a tenth of
- * the context window (GEEKAGENT_TOOL_SEARCH=auto), always (`on`) or never (`off`); a tool the model
- * found with `tool_search` or called by name is loaded — sent with its full schema from the next
- * request on, for the rest of the session. The index follows the registry: it is brought up to
- * date (added, replaced, removed by id) before the first use after any change.
+ * the context window (GEEKAGENT_TOOL_SEARCH=auto), always (`on`) or never (`off`). A tool the model
+ * found with `tool_search` or called by name is loaded. A loaded tool whose definition the
+ * conversation holds (announced: a `tool_search` result in the history gives it in full) stays out
+ * of the tool list — adding it there would change the request's prefix and cost the provider's
+ * prompt cache for the whole history; one that is not (called by name without a search, or its
+ * announcement compacted away) is sent, at the end of the tool list in load order, so the list's
+ * prefix holds. The index follows the registry: it is brought up to date (added, replaced, removed
+ * by id) before the first use after any change.
  */
 import { toolsChars } from '../agent/tokens.js';
 import { createIndex, type SearchIndex, TOOL_FIELDS, toolDocument } from '../search/index.js';
@@ -39,7 +43,10 @@ export class DeferredTools {
   private indexValue: SearchIndex | undefined;
   /** What each indexed tool was indexed from, to replace only the changed ones. */
   private readonly indexed = new Map<string, string>();
-  private readonly loaded = new Set<string>();
+  /** Loaded tools, each with its place in load order (the order they are sent in). */
+  private readonly loaded = new Map<string, number>();
+  /** Loaded tools whose definitions the conversation holds now (set before each request). */
+  private announced = new Set<string>();
   private dirty = true;
   private activeNow = false;
   private mcpTools: Tool[] = [];
@@ -61,10 +68,19 @@ export class DeferredTools {
     return this.activeNow;
   }
 
-  /** Whether `tool` is left out of the request now (MCP tools only, until loaded). */
+  /**
+   * Whether `tool` is left out of the request now: MCP tools only, unless loaded and not
+   * announced in the conversation.
+   */
   isDeferred(tool: Tool): boolean {
-    if (tool.origin?.kind !== 'mcp' || this.loaded.has(tool.name)) return false;
+    if (tool.origin?.kind !== 'mcp') return false;
+    if (this.loaded.has(tool.name) && !this.announced.has(tool.name)) return false;
     return this.active;
+  }
+
+  /** Where a sent loaded tool goes: after every other tool, in load order; undefined for others. */
+  loadedRank(tool: Tool): number | undefined {
+    return tool.origin?.kind === 'mcp' && this.active ? this.loaded.get(tool.name) : undefined;
   }
 
   /** The deferred tools (visible, not loaded), in registry order. */
@@ -73,12 +89,25 @@ export class DeferredTools {
     return this.mcpTools.filter((tool) => !this.loaded.has(tool.name));
   }
 
-  /** Sends these tools' definitions from the next request on. Unknown names are ignored. */
+  /**
+   * Every MCP tool tool search covers (loaded ones too), in registry order: the system prompt's
+   * name list, which must not change as tools are loaded.
+   */
+  searchableTools(): Tool[] {
+    return this.active ? [...this.mcpTools] : [];
+  }
+
+  /** Loads these tools (in this order, after those loaded before). Unknown names are ignored. */
   load(names: Iterable<string>): void {
     for (const name of names) {
       const tool = this.registry.get(name);
-      if (tool?.origin?.kind === 'mcp') this.loaded.add(name);
+      if (tool?.origin?.kind === 'mcp' && !this.loaded.has(name)) this.loaded.set(name, this.loaded.size);
     }
+  }
+
+  /** The tools whose definitions the conversation holds now (tool_search results in it). */
+  setAnnounced(names: Iterable<string>): void {
+    this.announced = new Set(names);
   }
 
   isLoaded(name: string): boolean {

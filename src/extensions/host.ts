@@ -214,8 +214,8 @@ export class ExtensionHost {
           const filters = [...this.filters];
           registry.setVisibleFilter((tool) => filters.every((visible) => visible(tool)));
         },
-        toolDeferral: (defer) => {
-          registry.setDeferFilter(defer);
+        toolDeferral: (defer, last) => {
+          registry.setDeferFilter(defer, last);
         },
       },
       report: (key, value) => {

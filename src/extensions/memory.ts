@@ -1,7 +1,8 @@
 /**
  * Long-term memory as an extension: `memory_write` / `memory_search` (allow) and `memory_delete`
- * (ask), the recall section of every turn's system prompt (the user's message searched against
- * memory; nothing recalled, no section), the `Memory` panel row and `/memory` (list, forget,
+ * (ask), the recall section of every turn's context (the user's message searched against memory;
+ * nothing recalled, no section; it goes into that turn's user message, not the system prompt, so
+ * a recall that differs from the last turn's does not cost the provider's prompt cache), the `Memory` panel row and `/memory` (list, forget,
  * search with scores). Stored text is the model's: shown through `visible`, never raw.
  */
 import path from 'node:path';
@@ -41,7 +42,7 @@ export const RECALL_HEADING =
 export interface MemoryExtensionOptions {
   /**
    * Whether the project folder is trusted. Untrusted (a freshly cloned repository), its
-   * `.geekagent/memory.json` is someone else's text: it is never recalled into the system prompt
+   * `.geekagent/memory.json` is someone else's text: it is never recalled into the prompt
    * by itself (user memories still are); `memory_search` and `/memory` still show it on request.
    */
   projectTrusted: boolean;
@@ -103,7 +104,11 @@ export function memoryExtension(
         }
         if (hits.length === 0) return undefined;
         const lines = hits.map((hit) => `- [${hit.entry.id}] (${hit.entry.scope}) ${hit.entry.content}`);
-        return { order: PROMPT_ORDER.memories, text: `${RECALL_HEADING}\n${lines.join('\n')}` };
+        return {
+          order: PROMPT_ORDER.memories,
+          text: `${RECALL_HEADING}\n${lines.join('\n')}`,
+          placement: 'turn',
+        };
       });
       host.hooks.event((event) => {
         if (event.type === 'tool_end' && event.outcome.name.startsWith('memory_')) host.changed();

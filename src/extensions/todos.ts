@@ -1,8 +1,10 @@
 /**
  * The todo list as an extension: `todo_write` (replaces the list; at most one item in progress),
- * `/todos`, the panel's TODO rows and a system-prompt section. The list belongs to the session: it
- * is kept as conversation state (saved as a line of the session file, restored by `--continue` and
- * `/open`) and re-injected into every turn's system prompt, so a compaction never summarises it away.
+ * `/todos`, the panel's TODO rows and a reminder in every turn's context. The list belongs to the
+ * session: it is kept as conversation state (saved as a line of the session file, restored by
+ * `--continue` and `/open`) and re-stated in every turn's user message (the list changes as the
+ * model works, so not in the system prompt, whose change would cost the prompt cache), so a
+ * compaction never summarises it away.
  */
 import type { Conversation } from '../agent/conversation.js';
 import { type Tool, ToolError } from '../tools/types.js';
@@ -162,6 +164,7 @@ export function todoExtension(conversation: Conversation, panelWidth = 24): Exte
         return {
           order: PROMPT_ORDER.todos,
           text: `Your todo list for this session (update it with todo_write as you work):\n${store.describe()}`,
+          placement: 'turn',
         };
       });
       host.report('todos', () => store.todos);

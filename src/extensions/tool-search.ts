@@ -1,10 +1,13 @@
 /**
  * Tool search as an extension: when MCP tool definitions would crowd the context (deferred-tools.ts
  * decides), they are left out of each request; the model gets the built-in `tool_search` tool and
- * a system-prompt section listing the deferred tools' names. A search (or a direct call of a
- * deferred tool by name) loads the tools it names: from the next request of the turn on they are
- * sent with their full schemas, for the rest of the session. After `--continue` the loaded set is
- * recomputed from the history (the tools it called and the names its searches returned).
+ * a system-prompt section listing the names of every tool it covers (the same list all session). A
+ * search loads the tools it finds by announcing them: its result gives each one's full definition
+ * and the model calls it by name (a deferred tool runs when named) — the tool list is not touched,
+ * so the request's prefix, and the provider's prompt cache, hold. A deferred tool called by name
+ * without a search, or a found one whose search result was compacted away, is sent in the tool
+ * list from then on, after every other tool. After `--continue` the loaded set is recomputed from
+ * the history (the tools it called and the names its searches returned).
  */
 import type { HistoryMessage } from '../agent/history.js';
 import { outputToText, type Tool, ToolError } from '../tools/types.js';
@@ -43,18 +46,21 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
       if (deferred.mode === 'off') return;
       host.tools.add(toolSearchTool(deferred), 'allow');
       // tool_search itself is sent only while something is deferred.
-      host.hooks.toolDeferral((tool) =>
-        tool.name === TOOL_SEARCH ? !deferred.active : deferred.isDeferred(tool),
+      host.hooks.toolDeferral(
+        (tool) => (tool.name === TOOL_SEARCH ? !deferred.active : deferred.isDeferred(tool)),
+        (tool) => deferred.loadedRank(tool),
       );
       host.hooks.prompt(async (turn) => {
         await options.whenToolsReady?.(turn.signal, turn.notify);
-        const text = deferredToolsPrompt(deferred.deferredTools());
+        const text = deferredToolsPrompt(deferred.searchableTools());
         return text ? { order: PROMPT_ORDER.deferredTools, text } : undefined;
       });
       // The main agent's requests only: a sub-agent gets its tools undeferred (subagents/tool-view.ts),
       // and its history must not load tools into the main agent's requests.
       host.hooks.beforeRequest(async (request) => {
-        if (deferred.active) deferred.load(loadedByHistory(request.conversation.messages));
+        if (!deferred.active) return;
+        deferred.load(loadedByHistory(request.conversation.messages));
+        deferred.setAnnounced(foundByHistory(request.conversation.messages));
       });
       // A deferred tool called by name runs (it is visible) and is sent from the next request on.
       host.hooks.event((event) => {
@@ -69,8 +75,8 @@ function toolSearchTool(deferred: DeferredTools): Tool {
     name: TOOL_SEARCH,
     description:
       'Find tools by what they do, among the deferred MCP tools listed in the system prompt. ' +
-      'Returns the best matches, one per line (name — description), best first. The tools found can be ' +
-      'called from your next step on, with their full parameters.',
+      'Returns the best matches, best first: a line "name — description", then the JSON schema of its ' +
+      'arguments. Call a tool found by its name from your next step on, with arguments that follow its schema.',
     parameters: {
       type: 'object',
       properties: {
@@ -96,9 +102,13 @@ function toolSearchTool(deferred: DeferredTools): Tool {
       if (found.length === 0)
         return `no tool matches "${visibleLine(query)}"; try other words, or call a tool listed in the system prompt by name`;
       deferred.load(found.map((tool) => tool.name));
+      // The definitions go here, not into the tool list: see the module comment.
       return [
-        ...found.map((tool) => `${tool.name} — ${oneLine(withoutServerTag(tool.description))}`),
-        '(these tools can be called from your next step on)',
+        ...found.flatMap((tool) => [
+          `${tool.name} — ${oneLine(withoutServerTag(tool.description))}`,
+          `  arguments: ${JSON.stringify(tool.parameters)}`,
+        ]),
+        '(call these tools by name from your next step on)',
       ].join('\n');
     },
   };
@@ -138,9 +148,9 @@ export function deferredToolsPrompt(tools: readonly Tool[]): string | undefined 
   const lines = [...groups].map(([prefix, rest]) => visibleLine(`${prefix}: ${rest.join(', ')}`));
   if (others.length > 0) lines.push(visibleLine(`other: ${others.join(', ')}`));
   return [
-    `Deferred tools (${tools.length}): their definitions are not in this request. Call ${TOOL_SEARCH} with what you ` +
-      'need to do to load the best matches (callable from your next step), or call one by its full name ' +
-      '(prefix + name, e.g. the first below is ' +
+    `Deferred tools (${tools.length}): their definitions are not in the tool list. Call ${TOOL_SEARCH} with what you ` +
+      'need to do to get the best matches with their arguments (callable from your next step), or call one by its ' +
+      'full name (prefix + name, e.g. the first below is ' +
       `${tools[0]!.name}).`,
     ...lines,
   ].join('\n');
@@ -152,12 +162,22 @@ export function loadedByHistory(messages: readonly HistoryMessage[]): string[] {
   for (const message of messages) {
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? []) if (call.name !== TOOL_SEARCH) names.push(call.name);
-    } else if (message.role === 'tool' && message.name === TOOL_SEARCH && !message.isError) {
-      for (const line of outputToText(message.output).split('\n')) {
-        const match = /^(\S+) \u2014 /.exec(line);
-        if (match) names.push(match[1]!);
-      }
-    }
+    } else names.push(...foundBy(message));
+  }
+  return names;
+}
+
+/** Tools whose definitions the conversation holds: the ones its tool_search results give. */
+export function foundByHistory(messages: readonly HistoryMessage[]): string[] {
+  return messages.flatMap(foundBy);
+}
+
+function foundBy(message: HistoryMessage): string[] {
+  if (message.role !== 'tool' || message.name !== TOOL_SEARCH || message.isError) return [];
+  const names: string[] = [];
+  for (const line of outputToText(message.output).split('\n')) {
+    const match = /^(\S+) \u2014 /.exec(line);
+    if (match) names.push(match[1]!);
   }
   return names;
 }

@@ -52,7 +52,7 @@ export const PANEL_ORDER = {
   todo: 110,
 } as const;
 
-/** Where the spec's system prompt sections go (the agent's own instructions are 0). */
+/** Where the spec's prompt sections go, system and turn ones alike (the agent's own instructions are 0). */
 export const PROMPT_ORDER = {
   projectInstructions: 10,
   skill: 20,
@@ -75,7 +75,11 @@ export interface ExtensionSetup {
   /** A panel row computed on each render; undefined hides it. */
   panel(row: () => PanelRow | undefined): void;
   hooks: {
-    /** Sections of the system prompt for this turn (re-injected every turn, never summarised). */
+    /**
+     * Sections for this turn, asked for at its start: `system` ones (the default) are the system
+     * prompt (re-sent every turn, never summarised; they must not change while the person changes
+     * nothing, or the prompt cache is lost), `turn` ones the context of the turn's user message.
+     */
     prompt(section: (turn: TurnScope) => Promise<PromptSection | undefined>): void;
     /** Rewrites the person's input before it enters the history (runs in registration order). */
     input(rewrite: (input: string, turn: TurnScope) => Promise<string>): void;
@@ -90,9 +94,11 @@ export interface ExtensionSetup {
     toolFilter(filter: (tool: Tool) => boolean): void;
     /**
      * Leaves visible tools out of each request while `defer` says so (tool search); unlike a
-     * filter, a deferred tool still runs when the model names it. One deferral at a time.
+     * filter, a deferred tool still runs when the model names it. One deferral at a time. A tool
+     * `last` ranks is sent after every other tool, in rank order (what was loaded later comes
+     * later, so loading one keeps the tool list's prefix).
      */
-    toolDeferral(defer: (tool: Tool) => boolean): void;
+    toolDeferral(defer: (tool: Tool) => boolean, last?: (tool: Tool) => number | undefined): void;
   };
   /** A field of print mode's JSON result (`"todos"`), read when the turn ends. */
   report(key: string, value: () => unknown): void;

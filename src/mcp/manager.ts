@@ -100,6 +100,8 @@ export class McpManager {
 
   constructor(private readonly options: McpManagerOptions) {
     this.limiter = new Limiter(options.concurrency ?? Math.max(1, os.availableParallelism()));
+    // The tool list's order follows the config, not which server's tools registered first.
+    options.registry.orderServers(options.serverNames ?? options.entries.map((entry) => entry.name));
     this.slots = options.entries.map((entry) => this.createSlot(entry));
   }
 

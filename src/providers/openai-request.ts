@@ -28,6 +28,8 @@ export interface RequesterOptions {
   model: string;
   acceptsMedia: boolean;
   redact: (text: string) => string;
+  /** Send the request's `cacheKey` as `prompt_cache_key` (the endpoint accepts it). */
+  sendCacheKey?: boolean;
 }
 
 export class OpenAIRequester {
@@ -36,16 +38,18 @@ export class OpenAIRequester {
   readonly #baseURL: string;
   readonly #timeoutMs: number;
   readonly #redact: (text: string) => string;
+  readonly #sendCacheKey: boolean;
   readonly #client: OpenAI;
   /** One connection pool for every request of this client. */
   readonly #transport = new HttpTransport();
 
-  constructor({ settings, model, acceptsMedia, redact }: RequesterOptions) {
+  constructor({ settings, model, acceptsMedia, redact, sendCacheKey }: RequesterOptions) {
     this.model = model;
     this.acceptsMedia = acceptsMedia;
     this.#baseURL = settings.baseURL;
     this.#timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#redact = redact;
+    this.#sendCacheKey = sendCacheKey === true;
     this.#client = new OpenAI({
       baseURL: settings.baseURL,
       apiKey: settings.apiKey,
@@ -66,6 +70,8 @@ export class OpenAIRequester {
     };
     // Some compatible servers reject an empty `tools` array outright.
     if (request.tools.length > 0) params.tools = toOpenAITools(request.tools);
+    // Routes the session's requests to one prompt cache; only where the endpoint accepts the field.
+    if (this.#sendCacheKey && request.cacheKey) params.prompt_cache_key = request.cacheKey;
 
     // The SDK leaves an abort listener on the signal it is given; a turn's signal lives for up to
     // 30 requests, so each request gets its own child signal whose link is removed afterwards.

@@ -7,11 +7,14 @@
  */
 import { type ModelSettings, missingKeyMessage, modelAcceptsMedia } from '../config/model-settings.js';
 import type { OpenAIRequester } from './openai-request.js';
+import { type PromptCacheKeyMode, sendsPromptCacheKey } from './prompt-cache-key.js';
 import { type ChatProvider, type ChatRequest, type ChatRound, ModelNotConfiguredError } from './types.js';
 
 export interface ProviderOptions {
   /** Hides secret values in error messages (a 401 body may echo the key). */
   redact?: (text: string) => string;
+  /** Whether requests carry the session's `prompt_cache_key` (prompt-cache-key.ts); auto by default. */
+  promptCacheKey?: PromptCacheKeyMode;
 }
 
 /**
@@ -33,6 +36,7 @@ export class OpenAIChatProvider implements ChatProvider {
   readonly acceptsMedia: boolean;
   readonly #settings: ModelSettings;
   readonly #redact: (text: string) => string;
+  readonly #sendCacheKey: boolean;
   // Built on the first request; never without a key (the SDK refuses to construct then, and the
   // agent must still start).
   #requester: Promise<OpenAIRequester> | undefined;
@@ -43,6 +47,7 @@ export class OpenAIChatProvider implements ChatProvider {
     this.acceptsMedia = settings.acceptsMedia ?? modelAcceptsMedia(settings.model);
     this.#settings = settings;
     this.#redact = keyRedactor(settings.apiKey, settings.keyVariable, options.redact ?? ((text) => text));
+    this.#sendCacheKey = sendsPromptCacheKey(settings.baseURL, options.promptCacheKey);
   }
 
   async complete(request: ChatRequest): Promise<ChatRound> {
@@ -67,6 +72,7 @@ export class OpenAIChatProvider implements ChatProvider {
           model: this.model,
           acceptsMedia: this.acceptsMedia,
           redact: this.#redact,
+          sendCacheKey: this.#sendCacheKey,
         }),
     );
     return this.#requester;

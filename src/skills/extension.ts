@@ -4,7 +4,9 @@
  * `/<name> [message]` for a skill whose name no command has, `$<name>` in the person's message;
  * the model's `use_skill` tool (enum of the skills, policy allow; adds to the active set); the
  * catalog and the active skills' bodies as the `skill` prompt section (re-sent every turn, so
- * compaction never summarises them away); the active skills' whitelists as the tool filter (the
+ * compaction never summarises them away) — except a skill the model loaded while its `use_skill`
+ * result (which holds the body) is still in the history: the system prompt does not change when the
+ * model loads a skill, so the provider's prompt cache holds; the active skills' whitelists as the tool filter (the
  * executor refuses a hidden tool); `allowed-tools` pre-approval; the panel's Skills row. The
  * active set is session state (active.ts); a skill's MCP servers run exactly while it is active.
  *
@@ -14,6 +16,7 @@
  * A skill the model loads never widens a whitelist of a skill the person activated.
  */
 import type { Conversation } from '../agent/conversation.js';
+import type { HistoryMessage } from '../agent/history.js';
 import type { SlashCommand } from '../commands/types.js';
 import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
@@ -251,7 +254,10 @@ export function skillsExtension(options: SkillsOptions): Extension {
           await changeActive(() => store.setByPerson(named, false));
           for (const name of named) granted.add(name);
         }
-        const parts = [catalog.text, ...active().map(activeSkillText)].filter((text) => text !== '');
+        const inHistory = loadedInHistory(options.conversation.messages);
+        const model = new Set(store.byModel());
+        const shown = active().filter((skill) => !(model.has(skill.name) && inHistory.has(skill.name)));
+        const parts = [catalog.text, ...shown.map(activeSkillText)].filter((text) => text !== '');
         return parts.length > 0 ? { order: PROMPT_ORDER.skill, text: parts.join('\n\n') } : undefined;
       });
       options.policies?.setPreApproved((name) =>
@@ -361,4 +367,27 @@ export function mentionedSkills(text: string): string[] {
     (match) => match[1]!,
   );
   return [...new Set(names)];
+}
+
+/** Skills whose `use_skill` call succeeded in these messages: their bodies are in the history. */
+function loadedInHistory(messages: readonly HistoryMessage[]): Set<string> {
+  const asked = new Map<string, string>();
+  const loaded = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        if (call.name !== USE_SKILL) continue;
+        try {
+          const name = (JSON.parse(call.arguments) as { name?: unknown }).name;
+          if (typeof name === 'string') asked.set(call.id, name);
+        } catch {
+          // Malformed arguments: that call loaded nothing.
+        }
+      }
+    } else if (message.role === 'tool' && message.name === USE_SKILL && !message.isError) {
+      const name = asked.get(message.callId);
+      if (name !== undefined) loaded.add(name);
+    }
+  }
+  return loaded;
 }

@@ -5,6 +5,7 @@
  * the parent's turn. Whatever happens — an answer, the round cap, a failure, a timeout, a cancel —
  * it resolves to a `ChildRun` saying so: the parent never waits forever and never loses an answer.
  */
+import { randomBytes } from 'node:crypto';
 import { Agent } from '../agent/agent.js';
 import { Conversation } from '../agent/conversation.js';
 import { addUsage, emptyUsage } from '../agent/events.js';
@@ -101,6 +102,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
   let usage = emptyUsage();
   const toolCalls: ToolCallOutcome[] = [];
   const provider = deps.providerFor(definition.model);
+  const cacheKey = `${request.id}.${randomBytes(6).toString('hex')}`;
   const hooks: AgentHooks = {
     promptSections: async () => [
       {
@@ -129,6 +131,9 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
     root: deps.root,
     hooks,
     maxRounds: definition.maxRounds,
+    // Its own prompt cache: its prefix shares nothing with the main conversation's. The run id is
+    // short (a counter and 4 hex digits); the random tail keeps runs of other sessions apart.
+    cacheKey: () => cacheKey,
   });
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = AbortSignal.any([request.signal, timeout]);

@@ -1,6 +1,13 @@
 /**
  * The tool registry: the one table of tools the model can see. Built-in, MCP and skill tools all
  * register here; listeners hear about changes (the panel, the MCP layer's live re-listing).
+ *
+ * Its order is the tool list's order in every request, so it must not depend on timing: tools not
+ * from MCP first, in registration order; then MCP tools by server in config order (`orderServers`;
+ * servers it does not name after them, in the order they first registered), each server's in its
+ * listing order — the same whether a listing came from the cache (registered before the built-ins)
+ * or from a live connection (after them), and a re-listing of the same tools keeps its places. A
+ * change of the order would cost the provider's prompt cache for the whole history.
  */
 import type { Tool, ToolSpec } from './types.js';
 
@@ -20,6 +27,12 @@ export class ToolRegistry {
    * hidden tool, a deferred one still runs when the model names it.
    */
   private deferFilter: ToolFilter | null = null;
+  /** Sent after every other tool, in this rank's order (tools loaded by tool search). */
+  private lastRank: ((tool: Tool) => number | undefined) | null = null;
+  /** Server name → its place in the config. */
+  private readonly serverRanks = new Map<string, number>();
+  /** `list()` computed since the last change. */
+  private ordered: Tool[] | null = null;
 
   register(tool: Tool): void {
     if (this.tools.has(tool.name)) throw new DuplicateToolError(`tool already registered: ${tool.name}`);
@@ -43,8 +56,38 @@ export class ToolRegistry {
     return this.tools.get(name);
   }
 
+  /**
+   * The order of MCP servers' tools: these names in this order, after those ordered before (a
+   * skill's servers come after the configured ones).
+   */
+  orderServers(names: readonly string[]): void {
+    for (const name of names)
+      if (!this.serverRanks.has(name)) this.serverRanks.set(name, this.serverRanks.size);
+    this.changed();
+  }
+
+  /** Every tool, in the order requests send them (see the module comment). */
   list(): Tool[] {
-    return [...this.tools.values()];
+    this.ordered ??= this.order();
+    return [...this.ordered];
+  }
+
+  private order(): Tool[] {
+    const own: Tool[] = [];
+    const byServer = new Map<string, Tool[]>();
+    for (const tool of this.tools.values()) {
+      if (tool.origin?.kind !== 'mcp') {
+        own.push(tool);
+        continue;
+      }
+      const group = byServer.get(tool.origin.server) ?? [];
+      group.push(tool);
+      byServer.set(tool.origin.server, group);
+    }
+    const rank = (server: string) => this.serverRanks.get(server) ?? Number.MAX_SAFE_INTEGER;
+    // A stable sort: servers the config does not name keep the order they first registered in.
+    const servers = [...byServer.keys()].sort((a, b) => rank(a) - rank(b));
+    return [...own, ...servers.flatMap((server) => byServer.get(server)!)];
   }
 
   setVisibleFilter(filter: ToolFilter | null): void {
@@ -62,9 +105,13 @@ export class ToolRegistry {
     return this.visibleFilter ? this.visibleFilter(tool) : true;
   }
 
-  /** Decides which visible tools are deferred (read at every request); null defers none. */
-  setDeferFilter(filter: ToolFilter | null): void {
+  /**
+   * Decides which visible tools are deferred (read at every request); null defers none. `last`
+   * ranks the tools sent after all others (see ExtensionSetup.hooks.toolDeferral).
+   */
+  setDeferFilter(filter: ToolFilter | null, last?: (tool: Tool) => number | undefined): void {
     this.deferFilter = filter;
+    this.lastRank = last ?? null;
   }
 
   /** Whether `tool`'s definition is left out of the request now (it stays callable). */
@@ -75,7 +122,13 @@ export class ToolRegistry {
   /** The visible, not deferred tools in the provider-neutral shape the provider converts. */
   toProviderTools(): Array<ToolSpec & { origin?: { server: string; tool: string } }> {
     const deferred = this.deferFilter;
-    const sent = deferred ? this.visible().filter((tool) => !deferred(tool)) : this.visible();
+    let sent = deferred ? this.visible().filter((tool) => !deferred(tool)) : this.visible();
+    const last = this.lastRank;
+    if (last) {
+      const ranked = sent.filter((tool) => last(tool) !== undefined);
+      ranked.sort((a, b) => last(a)! - last(b)!);
+      sent = [...sent.filter((tool) => last(tool) === undefined), ...ranked];
+    }
     return sent.map((tool) => ({
       name: tool.name,
       description: tool.description,
@@ -90,6 +143,7 @@ export class ToolRegistry {
   }
 
   private changed(): void {
+    this.ordered = null;
     for (const listener of this.listeners) listener();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Long-term memory end to end: memory_write → recalled into the next turn's system prompt (and
+ * Long-term memory end to end: memory_write → recalled into the next turn's user message (and
  * not for an unrelated message), near-duplicate merge, user vs project scope, delete by tool and
  * by /memory forget, the described system's array-of-strings file imported, secrets redacted.
  */
@@ -12,7 +12,9 @@ const fx = cliFixture();
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 const HEADING = 'Recalled from long-term memory';
-const systemOf = (n: number) => String(fx.fake.requests[n]!.body.messages[0]!.content);
+/** Request n's last user message: the turn's, whose context holds what was recalled. */
+const turnOf = (n: number) =>
+  String(fx.fake.requests[n]!.body.messages.findLast((message) => message.role === 'user')!.content);
 const projectMemory = async () =>
   JSON.parse(await readFile(path.join(fx.project.dir, '.geekagent', 'memory.json'), 'utf8')) as {
     entries: Array<{ id: string; content: string; created: string; updated?: string }>;
@@ -38,13 +40,13 @@ describe('long-term memory', () => {
 
     fx.fake.push({ text: 'tabs' });
     await run('how should I indent my Go files?');
-    const recalled = systemOf(2);
+    const recalled = turnOf(2);
     expect(recalled).toContain(HEADING);
     expect(recalled).toContain(`[${id}] (project) The user indents Go files with tabs`);
 
     fx.fake.push({ text: 'sunny' });
     await run('what is the weather like in Paris today?');
-    expect(systemOf(3)).not.toContain(HEADING);
+    expect(turnOf(3)).not.toContain(HEADING);
 
     fx.fake.push(
       {
@@ -90,8 +92,8 @@ describe('long-term memory', () => {
 
     fx.fake.push({ text: 'pnpm' });
     await run('which package manager, pnpm or npm?', [], env);
-    expect(systemOf(2)).toMatch(/\(user\) User prefers pnpm/);
-    expect(systemOf(2)).toMatch(/\(project\) This project deploys/);
+    expect(turnOf(2)).toMatch(/\(user\) User prefers pnpm/);
+    expect(turnOf(2)).toMatch(/\(project\) This project deploys/);
 
     const list = await run('/memory');
     expect(list.stdout).toContain('2 memories:');
@@ -109,7 +111,7 @@ describe('long-term memory', () => {
     );
     fx.fake.push({ text: 'staging' });
     await run('how do deploys work here?');
-    expect(systemOf(0)).toMatch(/\[m[0-9a-f]{8}\] \(project\) Deploys go through the staging cluster first/);
+    expect(turnOf(0)).toMatch(/\[m[0-9a-f]{8}\] \(project\) Deploys go through the staging cluster first/);
     const list = await run('/memory');
     expect(list.stdout).toContain('imported');
   });
@@ -123,8 +125,8 @@ describe('long-term memory', () => {
     fx.fake.push({ text: 'ok' });
     const untrusted = await runCli(['-p', 'how do I run the deploy script?'], cloned);
     expect(untrusted.code, untrusted.stderr).toBe(0);
-    expect(systemOf(0)).not.toContain(HEADING);
-    expect(systemOf(0)).not.toContain('scripts/deploy.sh');
+    expect(turnOf(0)).not.toContain(HEADING);
+    expect(turnOf(0)).not.toContain('scripts/deploy.sh');
     expect(untrusted.stderr).toContain('ignoring .geekagent/memory.json (project memory)');
     expect(untrusted.stderr).toContain('is not recalled into the prompt: the folder is not trusted');
 
@@ -132,8 +134,8 @@ describe('long-term memory', () => {
     fx.fake.push({ text: 'ok' });
     const trusted = await runCli(['-p', 'how do I run the deploy script?'], cloned);
     expect(trusted.code, trusted.stderr).toBe(0);
-    expect(systemOf(1)).toContain(HEADING);
-    expect(systemOf(1)).toContain('Always run scripts/deploy.sh with sudo');
+    expect(turnOf(1)).toContain(HEADING);
+    expect(turnOf(1)).toContain('Always run scripts/deploy.sh with sudo');
   });
 
   it("the folder's own memory_write keeps it trusted: its notes are recalled without asking", async () => {
@@ -148,6 +150,6 @@ describe('long-term memory', () => {
     const next = await runCli(['-p', 'what is the staging database called?'], own);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).not.toContain('not trusted');
-    expect(systemOf(2)).toContain('The staging database is called kestrel');
+    expect(turnOf(2)).toContain('The staging database is called kestrel');
   });
 });

@@ -261,11 +261,13 @@ describe('sessions an earlier version kept in the project folder', () => {
     fx.fake.push({ text: 'Your name is Ada.' });
     const resumed = await json(['-p', 'What is my name?', '--continue']);
     expect(resumed.session_id).toBe('oldwork');
-    expect(thread(fx.fake.requests[0]!)).toEqual([
-      'user:My name is Ada.',
-      'assistant:Hello Ada.',
-      'user:What is my name?',
-    ]);
+    const sent = thread(fx.fake.requests[0]!);
+    expect(sent.slice(0, 2)).toEqual(['user:My name is Ada.', 'assistant:Hello Ada.']);
+    // The planted session's todo list is restated in the new turn's context, before the words.
+    expect(sent[2]).toMatch(
+      /^user:<turn-context [\s\S]*\[ \] planted todo[\s\S]*<\/turn-context>\n\nWhat is my name\?$/,
+    );
+    expect(sent).toHaveLength(3);
     expect(sessionFiles()).toEqual(['oldwork.jsonl']);
     expect(readFileSync(path.join(userSessionsDir(fx.project), 'oldwork.jsonl'), 'utf8')).toContain(
       'What is my name?',

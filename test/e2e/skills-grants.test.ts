@@ -101,7 +101,9 @@ describe('a skill the model activates', () => {
     // The next turn of the same session: both active, still the person's whitelist.
     fx.fake.push({ text: 'still reading' });
     await json(['-p', 'next', '--continue']);
-    expect(systemPrompt(fx.fake.requests[3]!)).toContain('Active skill "deployer"');
+    // The model's skill is in the history (its use_skill result), not added to the system prompt.
+    expect(JSON.stringify(fx.fake.requests[3]!.body.messages)).toContain('Active skill \\"deployer\\"');
+    expect(systemPrompt(fx.fake.requests[3]!)).toBe(systemPrompt(fx.fake.requests[0]!));
     expect(toolNames(fx.fake.requests[3]!)).toEqual(['read', 'use_skill']);
   });
 

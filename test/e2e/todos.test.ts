@@ -1,7 +1,7 @@
 /**
  * The todo list through the built CLI and the fake model: `todo_write` replaces it, the JSON result
- * carries it, `--continue` brings it back (system prompt and `/todos`), and a compaction that
- * summarises the turn that wrote it still leaves it in the next request's system prompt.
+ * carries it, `--continue` brings it back (the next turn's context and `/todos`), and a compaction
+ * that summarises the turn that wrote it still leaves it in the next turn's user message.
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
@@ -16,6 +16,9 @@ const run = async (args: string[], env: Record<string, string> = {}) => {
 };
 
 const systemOf = (request: RecordedRequest) => String(request.body.messages[0]?.content);
+/** The request's last user message: the turn's, whose context restates the list. */
+const turnOf = (request: RecordedRequest) =>
+  String(request.body.messages.findLast((message) => message.role === 'user')?.content);
 const isSummaryRequest = (request: RecordedRequest) =>
   systemOf(request).startsWith('You compact the conversation');
 
@@ -41,7 +44,7 @@ describe('todo_write', () => {
 
     fx.fake.push({ text: 'Continuing.' });
     await run(['-p', 'Go on', '--continue']);
-    expect(systemOf(fx.fake.requests[2]!)).toContain(listed);
+    expect(turnOf(fx.fake.requests[2]!)).toContain(listed);
 
     const shown = await run(['-p', '/todos', '--continue']);
     expect(shown.stdout).toBe(`${listed}\n`);
@@ -87,7 +90,7 @@ describe('todo_write', () => {
     expect(summary).toBeGreaterThan(0);
     const next = fx.fake.requests[summary + 1]!;
     // The turn that called todo_write is gone from the messages, the list is not.
-    expect(JSON.stringify(next.body.messages.slice(1))).not.toContain('todo_write');
-    expect(systemOf(next)).toContain(listed);
+    expect(JSON.stringify(next.body.messages.slice(1))).not.toContain('"todo_write"');
+    expect(turnOf(next)).toContain(listed);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Tool search through the built CLI in print mode, with the catalog fixture (~180 realistic tools
  * of popular servers, padded to 300): the MCP definitions are deferred (the first request carries
- * `tool_search` and a name list instead), a paraphrased search finds the right tool, which is sent
- * with its schema from the next request on and called; a deferred tool called by name runs; the
- * loaded set survives `--continue`; `GEEKAGENT_TOOL_SEARCH=off` sends everything; `/mcp` reports.
+ * `tool_search` and a name list instead), a paraphrased search finds the right tool, whose schema is
+ * in the search's result (the tool list and the system prompt stay byte-identical, so the prompt
+ * cache holds) and which is called; a deferred tool called by name runs and is sent from then on,
+ * after every other tool; the loaded set survives `--continue`; `GEEKAGENT_TOOL_SEARCH=off` sends
+ * everything; `/mcp` reports.
  */
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -45,14 +47,10 @@ async function print(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('tool search', () => {
-  it('defers 300 MCP tools; a paraphrased search finds the tool, which is sent and called next round', async () => {
+  it('defers 300 MCP tools; a paraphrased search gives the tool with its schema, called next round; the tool list and system prompt do not change', async () => {
     fx.fake.push(
       { toolCalls: [{ name: 'tool_search', arguments: '{"query":"take a picture of the web page"}' }] },
-      (request) => {
-        // The found tool is in this request, with its full schema.
-        expect(toolNames(request)).toContain(SCREENSHOT);
-        return { toolCalls: [{ name: SCREENSHOT, arguments: '{"format":"png"}' }] };
-      },
+      { toolCalls: [{ name: SCREENSHOT, arguments: '{"format":"png"}' }] },
       { text: 'done' },
     );
     const output = await print([]);
@@ -68,19 +66,26 @@ describe('tool search', () => {
 
     const [search, call] = output.tool_calls;
     expect(search?.decision).toBe('allow');
-    expect(search?.result.split('\n')[0]).toMatch(new RegExp(`^${SCREENSHOT} — `));
-    expect(search?.result.split('\n').length).toBeLessThanOrEqual(6);
+    const lines = search!.result.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^${SCREENSHOT} — `));
+    // Each found tool's arguments follow it, in full.
+    const schema = JSON.parse(lines[1]!.replace(/^ {2}arguments: /, '')) as {
+      properties: Record<string, unknown>;
+    };
+    expect(Object.keys(schema.properties)).toContain('format');
+    expect(lines.length).toBeLessThanOrEqual(11);
     expect(call).toMatchObject({ name: SCREENSHOT, is_error: false });
     expect(call?.result).toBe('chrome-devtools_take_screenshot: done {"format":"png"}');
 
-    const second = fx.fake.requests[1]!;
-    expect(Object.keys(toolOf(second, SCREENSHOT)!.parameters.properties)).toContain('format');
-    // Only what the search returned was loaded, not the whole set.
-    expect(toolNames(second).filter((name) => name.startsWith('mcp_cat_')).length).toBeLessThanOrEqual(5);
-    expect(JSON.stringify(first.body.tools).length).toBeLessThan(JSON.stringify(second.body.tools).length);
+    // Announced in the conversation, not added to the tool list: every request's prefix holds.
+    for (const request of fx.fake.requests.slice(1)) {
+      expect(JSON.stringify(request.body.tools)).toBe(JSON.stringify(first.body.tools));
+      expect(systemPrompt(request)).toBe(systemPrompt(first));
+    }
+    expect(toolOf(fx.fake.requests[1]!, SCREENSHOT)).toBeUndefined();
   });
 
-  it('runs a deferred tool called by name without a search, and sends it from then on', async () => {
+  it('runs a deferred tool called by name without a search, and sends it from then on, last', async () => {
     fx.fake.push(
       { toolCalls: [{ name: 'mcp_cat_github_get_issue', arguments: '{"owner":"octo","issue_number":"7"}' }] },
       { text: 'done' },
@@ -93,14 +98,19 @@ describe('tool search', () => {
       result: 'github_get_issue: done {"owner":"octo","issue_number":"7"}',
     });
     expect(toolNames(fx.fake.requests[0]!)).not.toContain('mcp_cat_github_get_issue');
-    expect(toolNames(fx.fake.requests[1]!)).toContain('mcp_cat_github_get_issue');
+    // Appended: the tool list before it is the first request's, byte for byte.
+    const before = fx.fake.requests[0]!.body.tools!;
+    const after = fx.fake.requests[1]!.body.tools!;
+    expect(after.at(-1)).toMatchObject({ function: { name: 'mcp_cat_github_get_issue' } });
+    expect(JSON.stringify(after.slice(0, -1))).toBe(JSON.stringify(before));
   });
 
-  it('keeps the loaded tools after --continue', async () => {
+  it('keeps the loaded tools after --continue: found ones announced, one called by name sent', async () => {
     fx.fake.push(
       {
         toolCalls: [
           { name: 'tool_search', arguments: '{"query":"take a picture of the web page","limit":1}' },
+          { name: 'mcp_cat_github_get_issue', arguments: '{"owner":"octo","issue_number":"7"}' },
         ],
       },
       { text: 'found it' },
@@ -108,12 +118,12 @@ describe('tool search', () => {
     );
     await print([]);
     expect(toolNames(fx.fake.requests[1]!).filter((name) => name.startsWith('mcp_cat_'))).toEqual([
-      SCREENSHOT,
+      'mcp_cat_github_get_issue',
     ]);
     await print(['--continue']);
-    expect(toolNames(fx.fake.requests[2]!).filter((name) => name.startsWith('mcp_cat_'))).toEqual([
-      SCREENSHOT,
-    ]);
+    expect(JSON.stringify(fx.fake.requests[2]!.body.tools)).toBe(
+      JSON.stringify(fx.fake.requests[1]!.body.tools),
+    );
   });
 
   it('sends every tool with GEEKAGENT_TOOL_SEARCH=off, and none deferred when they are few', async () => {
@@ -156,10 +166,7 @@ describe('tool search', () => {
       {
         toolCalls: [{ name: 'tool_search', arguments: '{"query":"list the resources of the wiki server"}' }],
       },
-      (request) => {
-        expect(toolNames(request)).toContain(LIST);
-        return { toolCalls: [{ name: LIST, arguments: '{}' }] };
-      },
+      { toolCalls: [{ name: LIST, arguments: '{}' }] },
       { text: 'done' },
     );
     const output = await print(['--allow', 'mcp_wiki_*'], { GEEKAGENT_TOOL_SEARCH: 'on' });

@@ -80,6 +80,42 @@ describe('sessions in the TUI', () => {
     expect(tui.screen()).toContain('Hello, Grace.');
     expect(panelSession(tui)).toBe(id);
   });
+
+  it("shows the person's words alone: what was recalled for the turn is not on screen after --continue", async () => {
+    await fx.project.write(
+      '.geekagent/memory.json',
+      JSON.stringify({
+        version: 1,
+        entries: [
+          {
+            id: 'm00000001',
+            content: 'Grace prefers the night shift',
+            created: new Date().toISOString(),
+            scope: 'project',
+          },
+        ],
+      }),
+    );
+    fx.fake.push({ text: 'Hello, Grace.' });
+    tui = fx.start({ cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    type(tui, 'I am Grace, on the night shift');
+    await tui.waitFor('Hello, Grace.');
+    // The model got the recalled note in the turn's message; the screen shows the words only.
+    expect(String(fx.fake.requests[0]!.body.messages.at(-1)!.content)).toContain(
+      'Grace prefers the night shift',
+    );
+    expect(tui.screen()).not.toContain('prefers the night shift');
+    type(tui, '/exit');
+    expect(await tui.exited()).toBe(0);
+    await tui.dispose();
+
+    tui = fx.start({ cols: 120, rows: 40, args: ['--continue'] });
+    await tui.waitFor('opened session');
+    expect(tui.screen()).toContain('I am Grace, on the night shift');
+    expect(tui.screen()).not.toContain('turn-context');
+    expect(tui.screen()).not.toContain('prefers the night shift');
+  });
 });
 
 describe('sessions an earlier version kept in the project folder, in the TUI', () => {

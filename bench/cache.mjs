@@ -1,0 +1,368 @@
+// Prompt-cache reuse over a scripted 20-turn session: the built CLI, one `-p` run per turn with
+// `--continue` (the first run connects the MCP servers live, the later ones start from their cached
+// listings), against a tiny in-bench Chat Completions model. The session recalls project memory
+// notes on some turns, keeps todos, lets the model load a skill mid-session, discovers a deferred
+// MCP tool with tool_search and calls tools. For each request the bench serialises what the provider
+// caches, in the API's order (the tools, then the messages, the system prompt first), and measures
+// the share of its bytes that is a byte-exact prefix of the previous request's. No compaction turn.
+import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { CLI, DEMO, killQuietly, MANY_TOOLS, spawnGroup, tempDir } from './lib.mjs';
+
+const call = (name, args) => ({ name, arguments: JSON.stringify(args) });
+
+/**
+ * The session: each turn's message and the model's replies to its requests in order (a function
+ * gets the request body, for a reply that depends on what the agent sent).
+ */
+const TURNS = [
+  {
+    say: 'Give me an overview of this project',
+    replies: [
+      { toolCalls: [call('ls', { path: '.' })] },
+      { text: 'A small project with a README and a source folder.' },
+    ],
+  },
+  {
+    say: 'Plan the work on the tokenizer',
+    replies: [
+      {
+        toolCalls: [
+          call('todo_write', {
+            todos: [
+              { content: 'read the tokenizer', status: 'in_progress' },
+              { content: 'fix the loop bound', status: 'pending' },
+              { content: 'add a test', status: 'pending' },
+            ],
+          }),
+        ],
+      },
+      { text: 'Planned three steps.' },
+    ],
+  },
+  { say: 'Which database do we use for staging?', replies: [{ text: 'The staging database is kestrel.' }] },
+  {
+    say: 'Read the tokenizer source',
+    replies: [
+      { toolCalls: [call('read', { path: 'src/tokenizer.ts' })] },
+      { text: 'It loops one step too far.' },
+    ],
+  },
+  {
+    say: 'What does the README say about building?',
+    replies: [{ toolCalls: [call('read', { path: 'README.md' })] }, { text: 'Run make.' }],
+  },
+  {
+    say: 'Mark the first step done',
+    replies: [
+      {
+        toolCalls: [
+          call('todo_write', {
+            todos: [
+              { content: 'read the tokenizer', status: 'completed' },
+              { content: 'fix the loop bound', status: 'in_progress' },
+              { content: 'add a test', status: 'pending' },
+            ],
+          }),
+        ],
+      },
+      { text: 'Done.' },
+    ],
+  },
+  { say: 'How do deploys work on Thursdays?', replies: [{ text: 'Through the release train script.' }] },
+  {
+    say: 'Use the reviewing skill for this change',
+    replies: [{ toolCalls: [call('use_skill', { name: 'reviewing' })] }, { text: 'Skill loaded.' }],
+  },
+  {
+    say: 'Review the tokenizer change',
+    replies: [
+      { toolCalls: [call('read', { path: 'src/tokenizer.ts' })] },
+      { text: 'Looks right after the fix.' },
+    ],
+  },
+  {
+    say: 'Find every TODO comment',
+    replies: [{ toolCalls: [call('search', { pattern: 'TODO' })] }, { text: 'One TODO in the tokenizer.' }],
+  },
+  { say: 'Which package manager should I use here?', replies: [{ text: 'pnpm.' }] },
+  {
+    say: 'Find the open issues about the tokenizer on GitHub',
+    replies: [
+      { toolCalls: [call('tool_search', { query: 'search issues', limit: 2 })] },
+      (body) => {
+        const found = /^(mcp_\S+) \u2014 /m.exec(String(body.messages.at(-1)?.content ?? ''));
+        return found
+          ? { toolCalls: [call(found[1], { repository: 'octo/tokenizer', query: 'tokenizer' })] }
+          : { text: 'tool_search found nothing' };
+      },
+      { text: 'Two open issues.' },
+    ],
+  },
+  { say: 'Summarise those issues', replies: [{ text: 'Both are about the loop bound.' }] },
+  {
+    say: 'Mark the fix done',
+    replies: [
+      {
+        toolCalls: [
+          call('todo_write', {
+            todos: [
+              { content: 'read the tokenizer', status: 'completed' },
+              { content: 'fix the loop bound', status: 'completed' },
+              { content: 'add a test', status: 'in_progress' },
+            ],
+          }),
+        ],
+      },
+      { text: 'Updated.' },
+    ],
+  },
+  { say: 'Remind me what the staging database is called', replies: [{ text: 'kestrel.' }] },
+  {
+    say: 'List the source folder',
+    replies: [{ toolCalls: [call('ls', { path: 'src' })] }, { text: 'One file.' }],
+  },
+  {
+    say: 'Search the issues again for the empty input case',
+    replies: [
+      {
+        toolCalls: [
+          (body) => call(lastMcpTool(body), { repository: 'octo/tokenizer', query: 'empty input' }),
+        ],
+      },
+      { text: 'None.' },
+    ],
+  },
+  {
+    say: 'Is there a changelog?',
+    replies: [{ toolCalls: [call('glob', { pattern: '**/CHANGELOG*' })] }, { text: 'No changelog.' }],
+  },
+  {
+    say: 'Close out the todo list',
+    replies: [
+      {
+        toolCalls: [
+          call('todo_write', {
+            todos: [
+              { content: 'read the tokenizer', status: 'completed' },
+              { content: 'fix the loop bound', status: 'completed' },
+              { content: 'add a test', status: 'completed' },
+            ],
+          }),
+        ],
+      },
+      { text: 'All done.' },
+    ],
+  },
+  { say: 'Thanks, that is all for now', replies: [{ text: 'You are welcome.' }] },
+];
+
+/** The MCP tool the model called last (turn 17 calls it again). */
+function lastMcpTool(body) {
+  for (const message of [...body.messages].reverse())
+    for (const toolCall of message.tool_calls ?? [])
+      if (toolCall.function.name.startsWith('mcp_')) return toolCall.function.name;
+  return 'mcp_gh_search_issues';
+}
+
+function chunks(reply, body) {
+  const out = [];
+  if (reply.text) out.push({ choices: [{ index: 0, delta: { content: reply.text }, finish_reason: null }] });
+  (reply.toolCalls ?? []).forEach((toolCall, index) => {
+    const resolved = typeof toolCall === 'function' ? toolCall(body) : toolCall;
+    out.push({
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              {
+                index,
+                id: `call_${Math.random().toString(36).slice(2, 10)}`,
+                type: 'function',
+                function: resolved,
+              },
+            ],
+          },
+          finish_reason: null,
+        },
+      ],
+    });
+  });
+  out.push({ choices: [{ index: 0, delta: {}, finish_reason: reply.toolCalls ? 'tool_calls' : 'stop' }] });
+  return out;
+}
+
+async function startModel() {
+  const requests = [];
+  let queue = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) return res.writeHead(404).end();
+      const body = JSON.parse(raw);
+      requests.push({ turn: model.turn, body });
+      const step = queue.shift() ?? { text: 'ok' };
+      const reply = typeof step === 'function' ? step(body) : step;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const chunk of chunks(reply, body)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const model = {
+    turn: 0,
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    requests,
+    script: (turn, replies) => {
+      model.turn = turn;
+      queue = [...replies];
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+  return model;
+}
+
+async function makeProject() {
+  const base = await tempDir('cache');
+  const dir = path.join(base, 'project');
+  const home = path.join(base, 'home');
+  const write = async (relative, text) => {
+    const file = path.join(dir, relative);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+  };
+  await mkdir(home, { recursive: true });
+  await write('README.md', '# tokenizer\n\nBuild with `make`; test with `make test`.\n');
+  await write(
+    'src/tokenizer.ts',
+    'export function tokenize(input: string) {\n  // TODO: empty input\n  for (let i = 0; i <= input.length; i++) {}\n}\n'.repeat(
+      8,
+    ),
+  );
+  await write(
+    'AGENTS.md',
+    '# Agents\n\nKeep functions short. Run `make test` before saying a change works.\n',
+  );
+  const now = new Date().toISOString();
+  const note = (id, content) => ({ id, content, created: now, scope: 'project' });
+  await write(
+    '.geekagent/memory.json',
+    JSON.stringify({
+      version: 1,
+      entries: [
+        note('m00000001', 'The staging database is called kestrel'),
+        note('m00000002', 'Deploys go through the release train script on Thursdays'),
+        note('m00000003', 'This project uses pnpm as its package manager, never npm'),
+      ],
+    }),
+  );
+  await write(
+    '.geekagent/skills/reviewing/SKILL.md',
+    '---\nname: reviewing\ndescription: Review a change for correctness, tests and style\n---\nRead the diff, check the tests cover it, and list problems by severity.\n',
+  );
+  await write(
+    '.geekagent/mcp.json',
+    JSON.stringify({
+      mcpServers: {
+        gh: { command: process.execPath, args: [MANY_TOOLS], env: { TOOL_COUNT: '40' } },
+        demo: { command: process.execPath, args: [DEMO] },
+      },
+    }),
+  );
+  return { dir, home };
+}
+
+async function runTurn(model, project, index) {
+  const turn = TURNS[index];
+  model.script(index + 1, turn.replies);
+  const args = [
+    CLI,
+    '--trust',
+    '--allow',
+    'mcp_gh_search_issues',
+    ...(index > 0 ? ['--continue'] : []),
+    '-p',
+    turn.say,
+  ];
+  const child = spawnGroup(process.execPath, args, {
+    cwd: project.dir,
+    env: {
+      PATH: process.env.PATH,
+      HOME: project.home,
+      LANG: 'C.UTF-8',
+      GEEKAGENT_HOME: path.join(project.home, '.geekagent'),
+      OPENAI_API_KEY: 'x',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_MODEL: 'bench-model',
+      GEEKAGENT_MAX_RETRIES: '0',
+      GEEKAGENT_TOOL_SEARCH: 'on',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const timer = setTimeout(() => killQuietly(-child.pid), 60_000);
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`turn ${index + 1} exited ${code}: ${output.trim().split('\n').at(-1)}`);
+}
+
+/** What the provider caches, in its order: the tools, then each message (system prompt first). */
+export function cachedText(body) {
+  return [JSON.stringify(body.tools ?? []), ...body.messages.map((message) => JSON.stringify(message))].join(
+    '\n',
+  );
+}
+
+function commonPrefix(a, b) {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Reuse per request (against the previous request) and per turn (its requests' bytes together). */
+export function reuse(requests) {
+  const turns = new Map();
+  let reused = 0;
+  let total = 0;
+  let worstRequest = { share: 1, turn: 0 };
+  let previous;
+  for (const request of requests) {
+    const text = cachedText(request.body);
+    if (previous !== undefined) {
+      const prefix = commonPrefix(previous, text);
+      const entry = turns.get(request.turn) ?? { reused: 0, total: 0 };
+      entry.reused += prefix;
+      entry.total += text.length;
+      turns.set(request.turn, entry);
+      reused += prefix;
+      total += text.length;
+      if (prefix / text.length < worstRequest.share)
+        worstRequest = { share: prefix / text.length, turn: request.turn };
+    }
+    previous = text;
+  }
+  const perTurn = [...turns].map(([turn, entry]) => ({ turn, share: entry.reused / entry.total }));
+  const worst = perTurn.reduce((a, b) => (b.share < a.share ? b : a), { turn: 0, share: 1 });
+  return { overall: reused / total, worst, worstRequest, perTurn, requests: requests.length };
+}
+
+export async function benchCache() {
+  const model = await startModel();
+  try {
+    const project = await makeProject();
+    for (let index = 0; index < TURNS.length; index++) await runTurn(model, project, index);
+    // For a look at what was sent: BENCH_CACHE_DUMP=<file> writes every request body.
+    if (process.env.BENCH_CACHE_DUMP)
+      await writeFile(process.env.BENCH_CACHE_DUMP, JSON.stringify(model.requests, null, 1));
+    return { turns: TURNS.length, ...reuse(model.requests) };
+  } finally {
+    await model.close();
+  }
+}
