@@ -120,7 +120,7 @@ export async function readResponsesRound(
   return round;
 }
 
-function failure(error: Pick<ResponseError, 'message'> & { code: string | null } | null): ProviderError {
+function failure(error: (Pick<ResponseError, 'message'> & { code: string | null }) | null): ProviderError {
   if (!error) return new ProviderError('model request failed: the response failed without a reason');
   const code = error.code ? ` (${error.code})` : '';
   const message = `model request failed: ${error.message}${code}`;
