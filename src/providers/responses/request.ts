@@ -80,7 +80,8 @@ export class ResponsesRequester {
   } {
     const { instructions, input } = toResponsesInput(request.messages, this.#acceptsMedia);
     const converted = toResponsesTools(request.tools);
-    for (const { tool, reason } of converted.dropped) {
+    // Counted as said only where someone hears it (a compaction request has no notice line).
+    for (const { tool, reason } of request.onNotice ? converted.dropped : []) {
       if (this.#noted.has(tool.name)) continue;
       this.#noted.add(tool.name);
       request.onNotice?.(droppedToolNote(tool, reason));

@@ -14,6 +14,7 @@ import { isReasoningModel, ResponsesRequester } from '../../../src/providers/res
 import { checkParameters, toolNamedBy, toResponsesTools } from '../../../src/providers/responses/schema.js';
 import { readResponsesRound } from '../../../src/providers/responses/stream.js';
 import { ContextOverflowError, ProviderError, type ProviderTool } from '../../../src/providers/types.js';
+import { startFakeResponses } from '../../fixtures/fake-responses.js';
 
 const reasoningItem = {
   id: 'rs_1',
@@ -263,6 +264,28 @@ describe('ResponsesRequester params', () => {
     expect(notes).toEqual([
       'tool "t" of MCP server s is left out of requests to the OpenAI Responses API: its input schema has not at the top level, which the Responses API refuses',
     ]);
+  });
+
+  it('a cancel during the stream ends the request as an AbortError', async () => {
+    const fake = await startFakeResponses([{ kind: 'hang', afterText: 'partial' }]);
+    try {
+      const req = new ResponsesRequester({
+        settings: { ...settings('gpt-5'), baseURL: fake.url },
+        model: 'gpt-5',
+        acceptsMedia: true,
+        redact: (t) => t,
+      });
+      const abort = new AbortController();
+      const round = req.complete({
+        messages: [{ role: 'user', text: 'hi' }],
+        tools: [],
+        signal: abort.signal,
+        onText: () => abort.abort(),
+      });
+      await expect(round).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      await fake.close();
+    }
   });
 
   it('knows the reasoning models', () => {
