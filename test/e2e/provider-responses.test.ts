@@ -6,9 +6,11 @@
  * calls, usage, the errors people act on (401, 429, overflow, a tool the API refuses), schemas
  * left out with a note, and MCP images sent as images.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeResponses, type ResponsesRequest, startFakeResponses } from '../fixtures/fake-responses.js';
+import { userSessionsDir } from '../helpers/session-files.js';
 import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
 
 let project: Project;
@@ -126,6 +128,10 @@ describe('the OpenAI Responses provider', () => {
     expect(usage).toMatchObject({ prompt_tokens: 1_200, completion_tokens: 30, total_tokens: 1_230 });
     // The JSON `cached_tokens` field is another helper's; when it is there it carries the API's count.
     if ('cached_tokens' in usage) expect(usage.cached_tokens).toBe(1_024);
+    // The session's usage record has the cached count already.
+    const dir = userSessionsDir(project);
+    const [file] = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+    expect(readFileSync(path.join(dir, file!), 'utf8')).toContain('"cached_tokens":1024');
   });
 
   it('a 401 names OPENAI_API_KEY and hides the key the body echoes', async () => {

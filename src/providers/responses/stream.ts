@@ -46,6 +46,11 @@ export async function readResponsesRound(
         text += event.delta;
         deliver(onText, event.delta);
         break;
+      case 'response.refusal.delta':
+        // A refusal is the model's answer to the person, streamed on its own event.
+        text += event.delta;
+        deliver(onText, event.delta);
+        break;
       case 'response.reasoning_summary_part.added':
         // Summary parts are paragraphs of one summary.
         if (reasoning !== '') {

@@ -189,6 +189,19 @@ describe('readResponsesRound', () => {
     expect(round.native).toEqual({ provider: 'openai-responses', data: { reasoning: [reasoningItem] } });
   });
 
+  it('streams a refusal as the answer', async () => {
+    const round = await readResponsesRound(
+      events([
+        { type: 'response.refusal.delta', output_index: 0, delta: 'I cannot help with that.' },
+        completed(),
+      ]),
+      undefined,
+      undefined,
+      new AbortController().signal,
+    );
+    expect([round.text, round.finishReason]).toEqual(['I cannot help with that.', 'stop']);
+  });
+
   it('reports failed, incomplete and error events, and a stream that never completed', async () => {
     const read = (list: unknown[]) =>
       readResponsesRound(events(list), undefined, undefined, new AbortController().signal);
