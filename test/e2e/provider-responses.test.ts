@@ -248,6 +248,20 @@ describe('the OpenAI Responses provider', () => {
     ]);
   });
 
+  it('a failed response and an error event in the stream are reported with the server’s words', async () => {
+    fake.push({ kind: 'failed', code: 'server_error', message: 'The model had an error.' });
+    const failed = await run(['-p', 'hi']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('model request failed: The model had an error. (server_error)');
+
+    fake.push({ kind: 'error_event', code: 'rate_limit_exceeded', message: 'Too many tokens in flight.' });
+    const errored = await run(['-p', 'hi']);
+    expect(errored.code).toBe(1);
+    expect(errored.stderr).toContain(
+      'model request failed: Too many tokens in flight. (rate_limit_exceeded)',
+    );
+  });
+
   it('an HTML page and a stalled stream are reported as such', async () => {
     fake.push({ kind: 'raw', status: 200, contentType: 'text/html', body: '<html>Sign in to Wi-Fi</html>' });
     const page = await run(['-p', 'hi']);
