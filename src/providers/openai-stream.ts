@@ -73,7 +73,7 @@ export async function readRound(
 }
 
 /** Runs a delta callback; what it throws is ours, not the stream's. */
-function deliver(callback: ((delta: string) => void) | undefined, delta: string): void {
+export function deliver(callback: ((delta: string) => void) | undefined, delta: string): void {
   if (!callback) return;
   try {
     callback(delta);

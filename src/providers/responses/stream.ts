@@ -1,0 +1,146 @@
+/**
+ * Reads one streamed Responses API reply into a ChatRound: output text and reasoning-summary
+ * deltas as they come, function calls reassembled per output item (parallel calls stream side by
+ * side, told apart by `output_index`), the reasoning items kept whole for the next request
+ * (NativeState), usage from `response.completed`. A failed or incomplete response, or an `error`
+ * event, ends the read with a ProviderError saying what the server said.
+ */
+import type {
+  ResponseError,
+  ResponseReasoningItem,
+  ResponseStreamEvent,
+  ResponseUsage,
+} from 'openai/resources/responses/responses';
+import type { ToolCall } from '../../tools/types.js';
+import { deliver } from '../openai-stream.js';
+import { type ChatRound, ContextOverflowError, ProviderError, type Usage } from '../types.js';
+import { RESPONSES_KIND, type ResponsesNativeData } from './messages.js';
+
+interface PartialCall {
+  callId: string;
+  name: string;
+  arguments: string;
+}
+
+/** Codes that mean the input did not fit the model's context window. */
+const OVERFLOW_CODES = new Set(['context_length_exceeded', 'string_above_max_length']);
+
+export async function readResponsesRound(
+  stream: AsyncIterable<ResponseStreamEvent>,
+  onText: ((delta: string) => void) | undefined,
+  onReasoning: ((delta: string) => void) | undefined,
+  signal: AbortSignal,
+): Promise<ChatRound> {
+  let text = '';
+  let reasoning = '';
+  let usage: Usage | undefined;
+  let completed = false;
+  const calls = new Map<number, PartialCall>();
+  const reasoningItems = new Map<number, ResponseReasoningItem>();
+
+  for await (const event of stream) {
+    // Buffered events keep coming after a cancel; the caller turns it into an AbortError.
+    if (signal.aborted) break;
+    switch (event.type) {
+      case 'response.output_text.delta':
+        text += event.delta;
+        deliver(onText, event.delta);
+        break;
+      case 'response.refusal.delta':
+        // A refusal is the model's answer to the person, streamed on its own event.
+        text += event.delta;
+        deliver(onText, event.delta);
+        break;
+      case 'response.reasoning_summary_part.added':
+        // Summary parts are paragraphs of one summary.
+        if (reasoning !== '') {
+          reasoning += '\n\n';
+          deliver(onReasoning, '\n\n');
+        }
+        break;
+      case 'response.reasoning_summary_text.delta':
+        reasoning += event.delta;
+        deliver(onReasoning, event.delta);
+        break;
+      case 'response.output_item.added':
+        if (event.item.type === 'function_call') {
+          const { call_id, name, arguments: args } = event.item;
+          calls.set(event.output_index, { callId: call_id, name, arguments: args ?? '' });
+        }
+        break;
+      case 'response.function_call_arguments.delta': {
+        const call = calls.get(event.output_index);
+        if (call) call.arguments += event.delta;
+        break;
+      }
+      case 'response.function_call_arguments.done': {
+        // The whole text, authoritative over the deltas.
+        const call = calls.get(event.output_index);
+        if (call) call.arguments = event.arguments;
+        break;
+      }
+      case 'response.output_item.done':
+        if (event.item.type === 'function_call') {
+          const { call_id, name, arguments: args } = event.item;
+          calls.set(event.output_index, { callId: call_id, name, arguments: args });
+        } else if (event.item.type === 'reasoning') {
+          reasoningItems.set(event.output_index, event.item);
+        }
+        break;
+      case 'response.completed':
+        usage = event.response.usage ? toUsage(event.response.usage) : undefined;
+        completed = true;
+        break;
+      case 'response.failed':
+        throw failure(event.response.error);
+      case 'response.incomplete': {
+        const reason = event.response.incomplete_details?.reason ?? 'no reason given';
+        throw new ProviderError(
+          `model request failed: the response is incomplete (${reason})${reason === 'max_output_tokens' ? ': the model reached its output limit' : ''}`,
+        );
+      }
+      case 'error':
+        throw failure({ code: event.code, message: event.message });
+      default:
+        break;
+    }
+  }
+
+  const toolCalls: ToolCall[] = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => ({ id: call.callId, name: call.name, arguments: call.arguments }));
+  const items = [...reasoningItems.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
+  const round: ChatRound = {
+    text,
+    reasoning,
+    toolCalls,
+    usage,
+    // null: the stream ended without `response.completed` (the caller reports it).
+    finishReason: completed ? (toolCalls.length > 0 ? 'tool_calls' : 'stop') : null,
+  };
+  if (items.length > 0) {
+    const data: ResponsesNativeData = { reasoning: items };
+    round.native = { provider: RESPONSES_KIND, data };
+  }
+  return round;
+}
+
+function failure(error: (Pick<ResponseError, 'message'> & { code: string | null }) | null): ProviderError {
+  if (!error) return new ProviderError('model request failed: the response failed without a reason');
+  const code = error.code ? ` (${error.code})` : '';
+  const message = `model request failed: ${error.message}${code}`;
+  return error.code && OVERFLOW_CODES.has(error.code)
+    ? new ContextOverflowError(message)
+    : new ProviderError(message);
+}
+
+function toUsage(raw: ResponseUsage): Usage {
+  const usage: Usage = {
+    prompt_tokens: raw.input_tokens,
+    completion_tokens: raw.output_tokens,
+    total_tokens: raw.total_tokens ?? raw.input_tokens + raw.output_tokens,
+  };
+  const cached = raw.input_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') usage.cached_tokens = cached;
+  return usage;
+}
