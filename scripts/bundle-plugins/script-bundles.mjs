@@ -64,6 +64,7 @@ export function sealScriptBundle(file) {
  */
 export const LIBRARIES = [
   { name: 'openai', packages: ['openai'] },
+  { name: 'anthropic', packages: ['@anthropic-ai/sdk'] },
   { name: 'mcp-sdk', packages: ['@modelcontextprotocol/sdk'] },
   { name: 'tui', packages: ['ink', 'react', 'marked'] },
 ];
