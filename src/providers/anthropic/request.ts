@@ -51,7 +51,9 @@ export class AnthropicRequester {
       apiKey: settings.apiKey,
       maxRetries: settings.maxRetries,
       timeout: SDK_TIMEOUT_MS,
-      defaultHeaders: { 'user-agent': USER_AGENT },
+      // The API's documented key header. This SDK version sends a key as `Authorization: Bearer`;
+      // a null there takes that out, so the key goes once, where every endpoint reads it.
+      defaultHeaders: { 'user-agent': USER_AGENT, 'x-api-key': settings.apiKey, authorization: null },
     });
   }
 
