@@ -6,10 +6,24 @@
  * (401, 529 retried, overflow compacted, an HTML page), an MCP tool whose schema Anthropic refuses
  * is left out with a note, an MCP image goes as an image block.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AnthropicRequest, FAKE_ANTHROPIC_KEY, type FakeAnthropic, startFakeAnthropic } from '../fixtures/fake-anthropic.js';
-import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
+import {
+  type AnthropicRequest,
+  FAKE_ANTHROPIC_KEY,
+  type FakeAnthropic,
+  startFakeAnthropic,
+} from '../fixtures/fake-anthropic.js';
+import { startFakeModel } from '../fixtures/fake-model.js';
+import {
+  createProject,
+  FIXTURE_SERVERS,
+  type Project,
+  parseJsonOutput,
+  REPO_ROOT,
+  runCli,
+} from './harness.js';
 
 let project: Project;
 let fake: FakeAnthropic;
@@ -35,7 +49,8 @@ const run = (args: string[], env: Record<string, string> = {}) =>
   });
 
 type Block = Record<string, unknown>;
-const messagesOf = (request: AnthropicRequest | undefined) => (request?.body.messages ?? []) as Array<{ role: string; content: Block[] }>;
+const messagesOf = (request: AnthropicRequest | undefined) =>
+  (request?.body.messages ?? []) as Array<{ role: string; content: Block[] }>;
 const marked = (request: AnthropicRequest): Block[] => {
   const body = request.body as { tools?: Block[]; system?: Block[] };
   const blocks = [
@@ -78,7 +93,10 @@ describe('the Anthropic provider', () => {
 
     const [, assistant, results] = messagesOf(second);
     expect(assistant?.role).toBe('assistant');
-    expect(assistant?.content[0]).toMatchObject({ type: 'thinking', thinking: 'I should list the folder twice.' });
+    expect(assistant?.content[0]).toMatchObject({
+      type: 'thinking',
+      thinking: 'I should list the folder twice.',
+    });
     expect(String(assistant?.content[0]?.signature)).not.toBe('');
     expect(assistant?.content[1]).toMatchObject({ type: 'redacted_thinking' });
     expect(assistant?.content.slice(2).map((block) => block.type)).toEqual(['text', 'tool_use', 'tool_use']);
@@ -128,7 +146,10 @@ describe('the Anthropic provider', () => {
   });
 
   it('529 overloaded is retried (honouring retry-after); without retries it is reported', async () => {
-    fake.push({ kind: 'http_error', status: 529, message: 'Overloaded', retryAfter: '0' }, { text: 'recovered' });
+    fake.push(
+      { kind: 'http_error', status: 529, message: 'Overloaded', retryAfter: '0' },
+      { text: 'recovered' },
+    );
     const retried = await run(['-p', 'hi'], { GEEKAGENT_MAX_RETRIES: '1' });
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.stdout).toBe('recovered\n');
@@ -142,8 +163,8 @@ describe('the Anthropic provider', () => {
   });
 
   it('"prompt is too long" compacts the conversation and sends it again', async () => {
-    fake.push({ text: 'Noted.' });
-    expect((await run(['-p', 'Remember the launch code ZEBRA-7.'])).code).toBe(0);
+    fake.push({ text: `Noted. ${'n'.repeat(2_000)}` });
+    expect((await run(['-p', `Remember the launch code ZEBRA-7. ${'x'.repeat(5_000)}`])).code).toBe(0);
     fake.push(
       { kind: 'http_error', status: 400, message: 'prompt is too long: 210000 tokens > 200000 maximum' },
       { text: 'The launch code is ZEBRA-7.' },
@@ -162,7 +183,12 @@ describe('the Anthropic provider', () => {
   });
 
   it('an HTML page instead of the API is reported as such, naming ANTHROPIC_BASE_URL', async () => {
-    fake.push({ kind: 'raw', status: 200, contentType: 'text/html', body: '<html><body>Portal</body></html>' });
+    fake.push({
+      kind: 'raw',
+      status: 200,
+      contentType: 'text/html',
+      body: '<html><body>Portal</body></html>',
+    });
     const result = await run(['-p', 'hi']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('HTML page');
@@ -222,6 +248,35 @@ describe('the Anthropic provider', () => {
       type: 'image',
       source: { type: 'base64', media_type: 'image/png' },
     });
-    expect(String((result0.content[1]?.source as Block).data)).toMatch(/^iVBORw0KGgo/);
+    expect(String((result0.content[1]?.source as Block | undefined)?.data)).toMatch(/^iVBORw0KGgo/);
+  });
+
+  it('its SDK is a bundle of its own: loaded by an Anthropic run, never by an OpenAI one', async () => {
+    const log = path.join(project.home, 'modules.log');
+    const watched = {
+      NODE_OPTIONS: `--import=${path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs')}`,
+      MODULE_LOG: log,
+    };
+    const loaded = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    expect(existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'lib', 'anthropic.cjs'))).toBe(true);
+    fake.push({ text: 'from claude' });
+    const claude = await run(['-p', 'hi'], watched);
+    expect(claude.stdout, claude.stderr).toBe('from claude\n');
+    expect(loaded()).toContain('@anthropic-ai/sdk');
+
+    const openai = await startFakeModel([{ text: 'from openai' }]);
+    try {
+      const other = await runCli(['-p', 'hi'], {
+        project,
+        modelUrl: openai.url,
+        env: { ...watched, MODULE_LOG: `${log}.openai` },
+      });
+      expect(other.stdout, other.stderr).toBe('from openai\n');
+      const packages = readFileSync(`${log}.openai`, 'utf8').split('\n');
+      expect(packages).toContain('openai');
+      expect(packages).not.toContain('@anthropic-ai/sdk');
+    } finally {
+      await openai.close();
+    }
   });
 });

@@ -7,7 +7,11 @@
  * round of many tool results). Thinking blocks cannot carry one and are never the last block of
  * a user turn.
  */
-import type { CacheControlEphemeral, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  CacheControlEphemeral,
+  MessageParam,
+  TextBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicToolDef } from './schema.js';
 
 /** The API's limit. */

@@ -92,7 +92,9 @@ export function toolNote(message: string, tools: readonly ProviderTool[]): strin
 function renamed(error: ProviderError, context: FailureContext): ProviderError {
   if (!error.message.includes('OPENAI_BASE_URL')) return error;
   return new ProviderError(
-    error.message.replaceAll('OPENAI_BASE_URL', context.baseURLVariable).replace('a chat completion stream', 'an event stream'),
+    error.message
+      .replaceAll('OPENAI_BASE_URL', context.baseURLVariable)
+      .replace('a chat completion stream', 'an event stream'),
     error.status,
   );
 }

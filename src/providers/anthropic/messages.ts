@@ -78,7 +78,9 @@ export function ownThinking(message: Extract<Message, { role: 'assistant' }>): T
   // Saved in the session file: take only well-formed blocks, exactly as they were.
   return native.data.filter(
     (block): block is ThinkingBlock =>
-      (block?.type === 'thinking' && typeof block.thinking === 'string' && typeof block.signature === 'string') ||
+      (block?.type === 'thinking' &&
+        typeof block.thinking === 'string' &&
+        typeof block.signature === 'string') ||
       (block?.type === 'redacted_thinking' && typeof block.data === 'string'),
   );
 }
@@ -114,7 +116,10 @@ function toolResult(message: ToolMessage, acceptsMedia: boolean): ToolResultBloc
   return block;
 }
 
-function resultContent(output: ToolMessage['output'], acceptsMedia: boolean): ToolResultBlockParam['content'] {
+function resultContent(
+  output: ToolMessage['output'],
+  acceptsMedia: boolean,
+): ToolResultBlockParam['content'] {
   if (typeof output === 'string' || !acceptsMedia || !output.some(isImage)) {
     return nonEmpty(outputToText(output));
   }
@@ -164,7 +169,12 @@ function pairToolResults(turns: Turn[]): void {
     }
     for (const id of asked) {
       if (!answered.has(id)) {
-        results.push({ type: 'tool_result', tool_use_id: id, content: 'no result was recorded', is_error: true });
+        results.push({
+          type: 'tool_result',
+          tool_use_id: id,
+          content: 'no result was recorded',
+          is_error: true,
+        });
       }
     }
     // Results come first in the turn, as the API requires.
@@ -180,7 +190,9 @@ function pairToolResults(turns: Turn[]): void {
 
 function resultText(block: ToolResultBlockParam): string {
   if (typeof block.content === 'string') return block.content;
-  return (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+  return (block.content ?? [])
+    .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
+    .join('\n');
 }
 
 function text(value: string): TextBlockParam {

@@ -68,7 +68,16 @@ export class AnthropicRequester {
       this.#noticed.add(who);
       request.onNotice?.(`${who} left out for Anthropic: ${reason}`);
     }
-    return { params: buildParams(request.messages, converted.tools, this.#model, this.#acceptsMedia, this.#settings.thinkingBudget), sent: converted.sources };
+    return {
+      params: buildParams(
+        request.messages,
+        converted.tools,
+        this.#model,
+        this.#acceptsMedia,
+        this.#settings.thinkingBudget,
+      ),
+      sent: converted.sources,
+    };
   }
 
   async complete(request: ChatRequest): Promise<ChatRound> {

@@ -96,7 +96,8 @@ export function toInputSchema(parameters: JsonSchema | undefined): AnthropicTool
     return `its input schema must have type "object" at the top (got ${JSON.stringify(parameters.type ?? null)})`;
   }
   for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
-    if (keyword in parameters) return `its input schema has "${keyword}" at the top, which Anthropic does not take`;
+    if (keyword in parameters)
+      return `its input schema has "${keyword}" at the top, which Anthropic does not take`;
   }
   const repaired = checkSchema(parameters, 'input_schema', 0);
   if (typeof repaired === 'string') return `its input schema is not valid JSON Schema: ${repaired}`;
@@ -117,14 +118,21 @@ function checkSchema(node: unknown, at: string, depth: number): unknown {
 }
 
 /** Checks one keyword and writes its (repaired) value into `out`; returns a problem, if any. */
-function checkKeyword(key: string, value: unknown, at: string, depth: number, out: JsonSchema): string | undefined {
+function checkKeyword(
+  key: string,
+  value: unknown,
+  at: string,
+  depth: number,
+  out: JsonSchema,
+): string | undefined {
   if (key === 'type') {
     const list = Array.isArray(value) ? value : [value];
     const valid =
       list.length > 0 &&
       list.every((t) => typeof t === 'string' && TYPES.has(t)) &&
       new Set(list).size === list.length;
-    if (!valid) return `${at} must be one of ${[...TYPES].join(', ')} or a list of them (got ${JSON.stringify(value)})`;
+    if (!valid)
+      return `${at} must be one of ${[...TYPES].join(', ')} or a list of them (got ${JSON.stringify(value)})`;
     out[key] = value;
     return undefined;
   }
@@ -176,7 +184,10 @@ function checkKeyword(key: string, value: unknown, at: string, depth: number, ou
     return `${at} must be a number (got ${JSON.stringify(value)})`;
   }
   if (key === 'multipleOf' && !(typeof value === 'number' && value > 0)) return `${at} must be a number > 0`;
-  if ((key === 'pattern' || key === 'format' || key === 'description' || key === 'title') && typeof value !== 'string') {
+  if (
+    (key === 'pattern' || key === 'format' || key === 'description' || key === 'title') &&
+    typeof value !== 'string'
+  ) {
     return `${at} must be a string`;
   }
   out[key] = value;

@@ -110,7 +110,9 @@ export async function readRound(
         : [],
   );
   const toolCalls: ToolCall[] = ordered.flatMap((block) =>
-    block.kind === 'tool' ? [{ id: block.id, name: block.name, arguments: block.json === '' ? '{}' : block.json }] : [],
+    block.kind === 'tool'
+      ? [{ id: block.id, name: block.name, arguments: block.json === '' ? '{}' : block.json }]
+      : [],
   );
   const round: ChatRound = {
     text,
