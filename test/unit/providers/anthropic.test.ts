@@ -80,7 +80,7 @@ describe('messages as Anthropic turns', () => {
         ],
       },
     ];
-    const seeing = toAnthropicConversation(messages, true).messages[2]?.content as Array<
+    const seeing = toAnthropicConversation(messages, true).messages[2]?.content as unknown as Array<
       Record<string, unknown>
     >;
     expect(seeing[0]).toEqual({
@@ -92,7 +92,7 @@ describe('messages as Anthropic turns', () => {
         { type: 'text', text: expect.stringMatching(/^\[image: image\/tiff/) },
       ],
     });
-    const blind = toAnthropicConversation(messages, false).messages[2]?.content as Array<
+    const blind = toAnthropicConversation(messages, false).messages[2]?.content as unknown as Array<
       Record<string, unknown>
     >;
     expect(blind[0]?.content).toMatch(/^here\n\[image: image\/png/);
