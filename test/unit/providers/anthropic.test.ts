@@ -406,6 +406,20 @@ describe('the fake refuses what the API refuses', () => {
       },
       /Invalid `signature`/,
     ],
+    [
+      'a tool loop whose thinking block was dropped, with thinking on',
+      {
+        ...base,
+        max_tokens: 4000,
+        thinking: { type: 'enabled', budget_tokens: 2000 },
+        messages: [
+          user('a'),
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 't', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'r' }] },
+        ],
+      },
+      /Expected `thinking` or `redacted_thinking`, but found `tool_use`/,
+    ],
   ])('%s', async (_name, body, message) => {
     const answer = await post(body as Record<string, unknown>);
     expect(answer.status).toBe(400);
