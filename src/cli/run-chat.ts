@@ -18,7 +18,10 @@ import type { ChatOptions, CliIO } from './program.js';
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   // Print mode asks the model (unless the prompt is a command): load its client alongside start-up.
-  if (!(typeof options.print === 'string' && options.print.trim().startsWith('/'))) preloadOpenAI();
+  // Only the chosen provider's SDK: another provider's loads once the app knows it (prepare below).
+  const asksModel = !(typeof options.print === 'string' && options.print.trim().startsWith('/'));
+  const provider = options.provider?.trim() || io.env.GEEKAGENT_PROVIDER?.trim() || 'openai';
+  if (asksModel && provider === 'openai') preloadOpenAI();
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
   if (prompt.trim() === '') {
     io.stderr.write('no prompt: pass -p "<prompt>" or pipe one on stdin\n');
@@ -45,6 +48,7 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
       for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
+      if (asksModel) app.provider.prepare?.();
       return await runPrint(app, prompt, options.outputFormat, io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);

@@ -251,7 +251,7 @@ describe('the Anthropic provider', () => {
     expect(String((result0.content[1]?.source as Block | undefined)?.data)).toMatch(/^iVBORw0KGgo/);
   });
 
-  it('its SDK is a bundle of its own: loaded by an Anthropic run, never by an OpenAI one', async () => {
+  it('its SDK is a bundle of its own: an Anthropic run loads it and not the openai SDK; an OpenAI run the reverse', async () => {
     const log = path.join(project.home, 'modules.log');
     const watched = {
       NODE_OPTIONS: `--import=${path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs')}`,
@@ -263,6 +263,8 @@ describe('the Anthropic provider', () => {
     const claude = await run(['-p', 'hi'], watched);
     expect(claude.stdout, claude.stderr).toBe('from claude\n');
     expect(loaded()).toContain('@anthropic-ai/sdk');
+    // One provider's SDK per run: print mode no longer preloads the OpenAI client for it.
+    expect(loaded()).not.toContain('openai');
 
     const openai = await startFakeModel([{ text: 'from openai' }]);
     try {
