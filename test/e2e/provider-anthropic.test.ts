@@ -107,6 +107,17 @@ describe('the Anthropic provider', () => {
     expect(assistant?.content[2]).toMatchObject({ type: 'text', text: 'Looking.' });
   });
 
+  it('GEEKAGENT_THINKING_BUDGET sets the budget; 0 turns thinking off', async () => {
+    fake.push({ reasoning: 'hm', text: 'a' }, { reasoning: 'hm', text: 'b' });
+    const budget = await run(['-p', 'hi', '--output-format', 'json'], { GEEKAGENT_THINKING_BUDGET: '2048' });
+    expect(budget.code, budget.stderr).toBe(0);
+    expect(fake.requests[0]?.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    const off = await run(['-p', 'hi', '--output-format', 'json'], { GEEKAGENT_THINKING_BUDGET: '0' });
+    expect(off.code, off.stderr).toBe(0);
+    expect(fake.requests[1]?.body.thinking).toBeUndefined();
+    expect((parseJsonOutput(off) as unknown as { reasoning: string }).reasoning).toBe('');
+  });
+
   it('marks at most four cache breakpoints, and the cache reads reach the usage', async () => {
     fake.push(
       { text: 'Listing.', toolCalls: [{ name: 'list', arguments: '{"path":"."}' }] },

@@ -56,6 +56,9 @@ function apiFailure(error: APIError, context: FailureContext): ProviderError {
     message = `the server answered with an HTML page, not the API — check ${context.baseURLVariable} (${context.baseURL})`;
   } else if (status === 401 || type === 'authentication_error') {
     message = `${message} — check ${context.keyVariable}`;
+  } else if (status === 404 && !/model/i.test(message)) {
+    // The SDK adds /v1/messages itself: a base URL ending in /v1 lands here.
+    message = `${message} — check ${context.baseURLVariable} (${context.baseURL}; the address without /v1)`;
   } else {
     message += toolNote(message, context.tools);
   }

@@ -306,6 +306,19 @@ describe('the provider against the fake Messages API', () => {
     );
   });
 
+  it('an error event in the stream and a 404 read as the person needs them', async () => {
+    const fake = await start([
+      { kind: 'stream_error', type: 'overloaded_error', message: 'Overloaded', afterText: 'par' },
+      { kind: 'http_error', status: 404, message: 'Not Found' },
+    ]);
+    await expect(provider(fake).complete(request([{ role: 'user', text: 'x' }]))).rejects.toThrow(
+      'model request failed: Overloaded (overloaded_error)',
+    );
+    await expect(provider(fake).complete(request([{ role: 'user', text: 'x' }]))).rejects.toThrow(
+      `HTTP 404: Not Found — check ANTHROPIC_BASE_URL (${fake.url}; the address without /v1)`,
+    );
+  });
+
   it('a stalled stream times out; a cancel is an AbortError', async () => {
     const fake = await start([
       { kind: 'hang', afterText: 'par' },
