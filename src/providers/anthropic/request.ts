@@ -57,7 +57,7 @@ export class AnthropicRequester {
     });
   }
 
-  /** The request body for `request` (exported for tests through `buildParams`). */
+  /** The request body for `request`, and the tools as sent (by index, for errors); says once which tools were left out. */
   params(request: ChatRequest): { params: MessageCreateParamsStreaming; sent: ChatRequest['tools'] } {
     const converted = toAnthropicTools(request.tools);
     for (const { tool, reason } of converted.dropped) {
