@@ -66,6 +66,7 @@ export const LIBRARIES = [
   { name: 'openai', packages: ['openai'] },
   // Gemini's SDK with what it pulls in (google-auth-library, ws, p-retry): read only on that provider.
   { name: 'genai', packages: ['@google/genai'] },
+  { name: 'anthropic', packages: ['@anthropic-ai/sdk'] },
   { name: 'mcp-sdk', packages: ['@modelcontextprotocol/sdk'] },
   { name: 'tui', packages: ['ink', 'react', 'marked'] },
 ];

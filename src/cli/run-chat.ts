@@ -47,6 +47,7 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
       for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
+      if (asksModel) app.provider.prepare?.();
       return await runPrint(app, prompt, options.outputFormat, io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);

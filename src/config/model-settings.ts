@@ -23,6 +23,8 @@ export interface ModelSettings {
   requestTimeoutMs?: number;
   /** From `GEEKAGENT_ACCEPTS_MEDIA` or the model name; undefined means "decide from the model name". */
   acceptsMedia?: boolean;
+  /** GEEKAGENT_THINKING_BUDGET: extended-thinking tokens per reply (0 = off); undefined: the provider's default. */
+  thinkingBudget?: number;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
@@ -132,6 +134,7 @@ export function resolveModelSettings(
     maxRetries: wholeNumber(env, 'GEEKAGENT_MAX_RETRIES', 0, MAX_RETRIES) ?? DEFAULT_MAX_RETRIES,
     requestTimeoutMs: requestTimeout(env) ?? DEFAULT_REQUEST_TIMEOUT_MS,
     acceptsMedia: mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(model),
+    thinkingBudget: wholeNumber(env, 'GEEKAGENT_THINKING_BUDGET', 0, 1_000_000),
   };
 }
 

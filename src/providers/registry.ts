@@ -33,4 +33,6 @@ export function preloadProvider(name: string | undefined): void {
   if (!isProviderKind(kind)) return;
   if (kind === 'openai') preloadOpenAI();
   else if (kind === 'gemini') import('./gemini/request.js').catch(() => undefined);
+  else if (kind === 'anthropic') import('./anthropic/request.js').catch(() => undefined);
+  else import('./responses/request.js').catch(() => undefined);
 }

@@ -1,0 +1,169 @@
+/**
+ * The @anthropic-ai/sdk side of the Anthropic provider (loaded by `provider.ts` on the first
+ * request): the client, and one streamed Messages request — params (system, turns, tools with
+ * cache breakpoints, thinking), idle watch over our HTTP transport, abort link, retries by the SDK
+ * (429 and 529 with backoff, honouring retry-after), failure mapping and redaction.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings, PROVIDER_ENV } from '../../config/model-settings.js';
+import { PACKAGE_VERSION } from '../../config/version.js';
+import { HttpTransport } from '../http-transport.js';
+import { RequestWatch } from '../request-watch.js';
+import { type ChatRequest, type ChatRound, type Message, ProviderError } from '../types.js';
+import { markBreakpoints } from './cache.js';
+import { cancelledError, endedEarlyError, mapFailure } from './errors.js';
+import { replyLimits } from './limits.js';
+import { ownThinking, toAnthropicConversation } from './messages.js';
+import { toAnthropicTools } from './schema.js';
+import { readRound } from './stream.js';
+
+/** Set here: the minified bundle shortens the SDK's class name, which it would name itself by. */
+const USER_AGENT = `GeekAgent/${PACKAGE_VERSION} Anthropic/JS ${SDK_VERSION}`;
+/** Our idle timer replaces the SDK's per-request timeout; this only keeps it out of the way. */
+const SDK_TIMEOUT_MS = 2_147_483_647;
+
+export interface AnthropicRequesterOptions {
+  settings: ModelSettings & { apiKey: string };
+  model: string;
+  acceptsMedia: boolean;
+  redact: (text: string) => string;
+}
+
+export class AnthropicRequester {
+  readonly #settings: AnthropicRequesterOptions['settings'];
+  readonly #model: string;
+  readonly #acceptsMedia: boolean;
+  readonly #redact: (text: string) => string;
+  readonly #client: Anthropic;
+  readonly #transport = new HttpTransport();
+  /** Tools already reported as left out: each is said once per session. */
+  readonly #noticed = new Set<string>();
+
+  constructor({ settings, model, acceptsMedia, redact }: AnthropicRequesterOptions) {
+    this.#settings = settings;
+    this.#model = model;
+    this.#acceptsMedia = acceptsMedia;
+    this.#redact = redact;
+    this.#client = new Anthropic({
+      baseURL: settings.baseURL,
+      apiKey: settings.apiKey,
+      maxRetries: settings.maxRetries,
+      timeout: SDK_TIMEOUT_MS,
+      // The API's documented key header. This SDK version sends a key as `Authorization: Bearer`;
+      // a null there takes that out, so the key goes once, where every endpoint reads it.
+      defaultHeaders: { 'user-agent': USER_AGENT, 'x-api-key': settings.apiKey, authorization: null },
+    });
+  }
+
+  /** The request body for `request`, and the tools as sent (by index, for errors); says once which tools were left out. */
+  params(request: ChatRequest): { params: MessageCreateParamsStreaming; sent: ChatRequest['tools'] } {
+    const converted = toAnthropicTools(request.tools);
+    for (const { tool, reason } of converted.dropped) {
+      const who = tool.origin
+        ? `tool ${JSON.stringify(tool.origin.tool)} of MCP server ${JSON.stringify(tool.origin.server)}`
+        : `tool ${JSON.stringify(tool.name)}`;
+      if (this.#noticed.has(who)) continue;
+      this.#noticed.add(who);
+      request.onNotice?.(`${who} left out for Anthropic: ${reason}`);
+    }
+    return {
+      params: buildParams(
+        request.messages,
+        converted.tools,
+        this.#model,
+        this.#acceptsMedia,
+        this.#settings.thinkingBudget,
+      ),
+      sent: converted.sources,
+    };
+  }
+
+  async complete(request: ChatRequest): Promise<ChatRound> {
+    const { signal } = request;
+    if (signal.aborted) throw cancelledError();
+    const { params, sent } = this.params(request);
+    const requestAbort = new AbortController();
+    const forward = () => requestAbort.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
+    const watch = new RequestWatch(
+      this.#settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      this.#settings.baseURL,
+      () => requestAbort.abort(),
+      this.#transport,
+    );
+    // A client per request (connections stay pooled in the transport) so its fetch reports this
+    // request's bytes to this request's watch.
+    const client = this.#client.withOptions({ fetch: watch.fetch as unknown as typeof fetch });
+    const context = {
+      signal,
+      baseURL: this.#settings.baseURL,
+      keyVariable: this.#settings.keyVariable,
+      baseURLVariable: PROVIDER_ENV.anthropic.baseURL,
+      tools: sent,
+    };
+    watch.start();
+    let round: ChatRound;
+    try {
+      const stream = await client.messages.create(params, { signal: requestAbort.signal });
+      round = await readRound(stream, request.onText, request.onReasoning, signal);
+    } catch (error) {
+      if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
+      throw this.#redacted(mapFailure(error, context));
+    } finally {
+      watch.stop();
+      signal.removeEventListener('abort', forward);
+    }
+    if (signal.aborted) throw cancelledError();
+    if (watch.timedOut) throw this.#redacted(watch.timeoutError());
+    if (round.finishReason === null) throw endedEarlyError();
+    return round;
+  }
+
+  #redacted(error: unknown): unknown {
+    if (!(error instanceof ProviderError)) return error;
+    const message = this.#redact(error.message);
+    if (message === error.message) return error;
+    const Kind = error.constructor as new (message: string, status?: number) => ProviderError;
+    return new Kind(message, error.status);
+  }
+}
+
+/** The Messages request for a conversation: pure, so unit tests can check it whole. */
+export function buildParams(
+  messages: readonly Message[],
+  tools: ReturnType<typeof toAnthropicTools>['tools'],
+  model: string,
+  acceptsMedia: boolean,
+  thinkingBudget: number | undefined,
+): MessageCreateParamsStreaming {
+  const conversation = toAnthropicConversation(messages, acceptsMedia);
+  const request = { tools: [...tools], system: conversation.system, messages: conversation.messages };
+  markBreakpoints(request);
+  const limits = replyLimits(model, thinkingBudget);
+  const params: MessageCreateParamsStreaming = {
+    model,
+    max_tokens: limits.maxTokens,
+    messages: request.messages,
+    stream: true,
+  };
+  if (request.system.length > 0) params.system = request.system;
+  if (request.tools.length > 0) params.tools = request.tools;
+  if (limits.thinkingBudget !== undefined && canThink(messages)) {
+    params.thinking = { type: 'enabled', budget_tokens: limits.thinkingBudget };
+  }
+  return params;
+}
+
+/**
+ * With thinking on, a tool loop's assistant turn must start with its thinking block. A loop begun
+ * without one (by another provider, or with thinking off) continues with thinking off, as the
+ * API's documentation advises, rather than being refused.
+ */
+function canThink(messages: readonly Message[]): boolean {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool') return true;
+  const assistant = messages.findLast((message) => message.role === 'assistant');
+  return assistant?.role === 'assistant' && ownThinking(assistant).length > 0;
+}
