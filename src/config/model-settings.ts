@@ -169,7 +169,8 @@ export function switchedModelSettings(
   return {
     ...rest,
     model: name,
-    contextWindow: wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ?? knownContextWindow(name),
+    contextWindow:
+      wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ?? knownContextWindow(name),
     acceptsMedia: mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(name),
   };
 }

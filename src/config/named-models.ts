@@ -5,7 +5,7 @@
  * the start: the problem comes back as a notice naming the file and the field.
  */
 import path from 'node:path';
-import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-file.js';
+import { ConfigError, jsonPath, readJsonFile, type SchemaError } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { PROVIDER_KINDS, type ProviderKind } from './provider-kinds.js';
 
@@ -45,36 +45,57 @@ const namedModelSchema = z.strictObject({
   media: z.optional(z.boolean()),
 });
 
-const modelsFileSchema = z.looseObject({
-  models: z.record(
-    z.string().check(z.regex(/^[^\s/]+$/, 'a model name has no spaces or slashes')),
-    namedModelSchema,
-  ),
-});
+const modelsFileSchema = z.looseObject({ models: z.record(z.string(), z.unknown()) });
+
+/** A name `/model NAME` can take: one word. */
+const NAME = /^[^\s/]+$/;
 
 export function modelsFile(userDir: string): string {
   return path.join(userDir, MODELS_FILE);
 }
 
-/** Reads `<userDir>/models.json`; a missing file is no names, a broken one is no names and a problem. */
+/**
+ * Reads `<userDir>/models.json`. Missing: no names. An entry that is wrong is left out and named
+ * (file, JSON path, what is wrong) in `problem`; the others stay usable.
+ */
 export async function loadNamedModels(userDir: string): Promise<NamedModels> {
   const file = modelsFile(userDir);
-  const none = new Map<string, NamedModel>();
+  const models = new Map<string, NamedModel>();
   let read: Awaited<ReturnType<typeof readJsonFile>>;
   try {
     read = await readJsonFile(file);
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `${file}: ${String(error)}`;
-    return { file, models: none, problem: `${message} — named models are not available this run` };
+    return { file, models, problem: `${message} — named models are not available this run` };
   }
-  if (read.kind === 'missing') return { file, models: none };
-  const parsed = modelsFileSchema.safeParse(read.value);
-  if (!parsed.success) {
+  if (read.kind === 'missing') return { file, models };
+  const top = modelsFileSchema.safeParse(read.value);
+  if (!top.success) {
     return {
       file,
-      models: none,
-      problem: `${describeSchemaError(file, parsed.error)} — named models are not available this run`,
+      models,
+      problem: `${file}: ${describeIssues(top.error.issues, [])} — named models are not available this run`,
     };
   }
-  return { file, models: new Map(Object.entries(parsed.data.models) as Array<[string, NamedModel]>) };
+  const wrong: string[] = [];
+  for (const [name, value] of Object.entries(top.data.models)) {
+    if (!NAME.test(name)) {
+      wrong.push(`at ${jsonPath(['models', name])}: a model name is one word without "/"`);
+      continue;
+    }
+    const entry = namedModelSchema.safeParse(value);
+    if (entry.success) models.set(name, entry.data);
+    else wrong.push(describeIssues(entry.error.issues, ['models', name]));
+  }
+  if (wrong.length === 0) return { file, models };
+  return {
+    file,
+    models,
+    problem: `${file}: ${wrong.join('; ')} — ${wrong.length === 1 ? 'that model is' : 'those models are'} left out`,
+  };
+}
+
+/** `at models.alt.provider: …; at models.alt.baseURL: …` — one line, for a notice. */
+function describeIssues(issues: SchemaError['issues'], prefix: readonly PropertyKey[]): string {
+  return issues.map((issue) => `at ${jsonPath([...prefix, ...issue.path])}: ${issue.message}`).join('; ');
 }

@@ -75,7 +75,9 @@ export class ModelChoice {
 /** `anthropic · claude-sonnet-4-5` (and the models.json name when it is not the model id). */
 export function describeModel(settings: ModelSettings): string {
   const label = `${settings.provider} · ${settings.model}`;
-  return settings.name !== undefined && settings.name !== settings.model ? `${settings.name} (${label})` : label;
+  return settings.name !== undefined && settings.name !== settings.model
+    ? `${settings.name} (${label})`
+    : label;
 }
 
 export interface ModelChoiceExtensionOptions {
@@ -162,7 +164,7 @@ export function modelChoiceExtension(choice: ModelChoice, options: ModelChoiceEx
 /** The current model and every named one, the current marked. */
 export function listModels(choice: ModelChoice): string {
   const { settings, named } = choice;
-  const lines = [`current: ${describeModel(settings)}`];
+  const lines = [`current: ${describeModel(settings)} at ${settings.baseURL}`];
   if (named.problem) lines.push(named.problem);
   if (named.models.size === 0) {
     if (!named.problem) lines.push(`no named models: add them to ${named.file}`);

@@ -92,7 +92,10 @@ export class OpenAIRequester {
       round = await readRound(stream, request.onText, request.onReasoning, signal);
     } catch (error) {
       if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
-      throw classifyOverflow(error, this.#redacted(mapFailure(error, signal, this.#baseURL, this.#keyVariable)));
+      throw classifyOverflow(
+        error,
+        this.#redacted(mapFailure(error, signal, this.#baseURL, this.#keyVariable)),
+      );
     } finally {
       watch.stop();
       signal.removeEventListener('abort', forward);

@@ -191,7 +191,10 @@ describe('the TUI', () => {
     tui.resize(100, 30);
     await tui.waitFor('MCP demo(2)');
     tui.resize(59, 30);
-    await tui.waitUntil((s) => !s.includes('Model openai · fake-model') && s.includes('GeekAgent'), 'the panel to go');
+    await tui.waitUntil(
+      (s) => !s.includes('Model openai · fake-model') && s.includes('GeekAgent'),
+      'the panel to go',
+    );
   });
 
   it('/exit stops every server, restores the terminal and prints bye', async () => {
