@@ -204,7 +204,7 @@ describe('usage', () => {
 
     fx.fake.push({ text: 'no cache info' });
     const none = parseJsonOutput(await fx.run(['-p', 'again', '--output-format', 'json']));
-    expect((none.usage as { cached_tokens?: number }).cached_tokens).toBe(0);
+    expect(none.usage.cached_tokens).toBe(0);
   });
 
   it('a 401 names the variable the key came from', async () => {
