@@ -154,7 +154,7 @@ export function modelChoiceExtension(choice: ModelChoice, options: ModelChoiceEx
           chosen = true;
           record();
           host.changed();
-          ctx.print(`model: ${visibleLine(describeModel(result.settings))} (the conversation goes on)`);
+          ctx.print(`switched to ${visibleLine(describeModel(result.settings))}; the conversation goes on`);
         },
       });
     },

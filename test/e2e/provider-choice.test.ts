@@ -166,7 +166,7 @@ describe('/model in print mode', () => {
     const env = { ALT_KEY: 'alt-secret' };
     const switched = await fx.run(['--resume', id, '-p', '/model alt'], { env });
     expect(switched.code, switched.stderr).toBe(0);
-    expect(switched.stdout).toContain('model: alt (openai · alt-model)');
+    expect(switched.stdout).toBe('switched to alt (openai · alt-model); the conversation goes on\n');
 
     other.push({ text: 'second answer' });
     const second = await fx.run(['--resume', id, '-p', 'second question'], { env });

@@ -61,7 +61,7 @@ describe('/model in the TUI', () => {
     expect(tui.screen()).toContain('Model openai · fake-model');
 
     type(tui, '/model alt');
-    await tui.waitFor('model: alt (openai · alt-model) (the conversation goes on)');
+    await tui.waitFor('switched to alt (openai · alt-model); the conversation goes on');
     await tui.waitFor('Model openai · alt-model');
 
     other.push({ text: 'second answer from alt' });
@@ -79,5 +79,46 @@ describe('/model in the TUI', () => {
     ]);
     // The new endpoint reported no cache reads: the panel no longer shows the old share.
     await tui.waitUntil((screen) => !/% used · cached/.test(screen), 'the panel without a cached share');
+  });
+
+  it('/open goes back to the model the opened session was on', async () => {
+    const dir = path.join(fx.project.home, '.geekagent');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'models.json'),
+      JSON.stringify({
+        models: {
+          alt: { provider: 'openai', model: 'alt-model', baseURL: other.url },
+          main: { provider: 'openai', model: 'fake-model', baseURL: fx.fake.url },
+        },
+      }),
+    );
+    const tui = fx.start({ cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    const first = /Session ([a-z0-9]{8})/.exec(tui.screen())![1]!;
+    type(tui, '/model alt');
+    await tui.waitFor('Model openai · alt-model');
+    other.push({ text: 'alt says one' });
+    type(tui, 'q one');
+    await tui.waitFor('alt says one');
+
+    type(tui, '/new second');
+    await tui.waitFor('Session second');
+    type(tui, '/model main');
+    await tui.waitFor('Model openai · fake-model');
+    fx.fake.push({ text: 'main says two' });
+    type(tui, 'q two');
+    await tui.waitFor('main says two');
+
+    type(tui, `/open ${first}`);
+    await tui.waitFor('continuing on alt (openai · alt-model)');
+    await tui.waitFor('Model openai · alt-model');
+    other.push({ text: 'alt says three' });
+    type(tui, 'q three');
+    await tui.waitFor('alt says three');
+    expect(other.requests).toHaveLength(2);
+    expect(fx.fake.requests).toHaveLength(1);
+    const thread = other.requests[1]!.body.messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    expect(thread).toEqual(['q one', 'alt says one', 'q three']);
   });
 });
