@@ -48,6 +48,8 @@ export class Conversation {
   private usage: Usage = emptyUsage();
   /** Prompt tokens of the latest request (or the estimate after a compaction): how full the window is. */
   private context = 0;
+  /** The latest request's usage: the panel's cached share is of its prompt. */
+  private last: Usage | undefined;
   private ratio = DEFAULT_TOKENS_PER_CHAR;
   private basis: UsageBasis | undefined;
   private states = new Map<string, unknown>();
@@ -82,6 +84,11 @@ export class Conversation {
     return this.context;
   }
 
+  /** The latest request's reported usage in this run (undefined before the first). */
+  get lastUsage(): Usage | undefined {
+    return this.last;
+  }
+
   get tokensPerChar(): number {
     return this.ratio;
   }
@@ -95,6 +102,7 @@ export class Conversation {
   recordUsage(round: Usage, requestChars: number): Usage {
     this.usage = addUsage(this.usage, round);
     this.context = round.prompt_tokens;
+    this.last = round;
     this.ratio = observedRatio(round.prompt_tokens, requestChars) ?? this.ratio;
     const afterId = this.history.last?.id ?? null;
     if (round.prompt_tokens > 0) this.basis = { promptTokens: round.prompt_tokens, afterId };
@@ -161,6 +169,7 @@ export class Conversation {
     this.usage = state.totalUsage;
     this.ratio = state.tokensPerChar;
     this.context = state.contextTokens;
+    this.last = undefined;
     this.basis = state.basis;
     this.states = new Map(Object.entries(state.state ?? {}));
     this.history.load(state.messages);

@@ -12,6 +12,7 @@ import { Conversation } from '../agent/conversation.js';
 import { resolveCompactionSettings } from '../config/compaction-settings.js';
 import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
+import { loadNamedModels } from '../config/named-models.js';
 import { userStateDir } from '../config/paths.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { compactionExtension } from '../extensions/compaction.js';
@@ -19,6 +20,7 @@ import { DeferredTools } from '../extensions/deferred-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
 import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
+import { ModelChoice, modelChoiceExtension } from '../extensions/model-choice.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import { ragExtension } from '../extensions/rag.js';
 import { todoExtension } from '../extensions/todos.js';
@@ -139,13 +141,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const trusted = trust.state === 'trusted';
   // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
   const settingsEnv = withDotEnvSettings(env, trusted ? readModelDotEnv(projectDir) : {});
-  const settings = resolveModelSettings(settingsEnv, {
-    model: options.model,
-    baseURL: options.baseURL,
-    provider: options.provider,
-  });
-  const compaction = resolveCompactionSettings(settingsEnv);
+  // The person's own file only (user state folder), never the project's.
+  const named = await loadNamedModels(userDir);
   const notices: string[] = [];
+  if (named.problem) notices.push(named.problem);
+  const settings = resolveModelSettings(
+    settingsEnv,
+    { model: options.model, baseURL: options.baseURL, provider: options.provider },
+    named.models,
+  );
+  const compaction = resolveCompactionSettings(settingsEnv);
 
   const permissions = permissionsUnderTrust(
     await loadPermissionConfig({ projectDir, homeDir, userDir }),
@@ -178,7 +183,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   const cacheKeyMode = promptCacheKeyMode(settingsEnv);
   if (cacheKeyMode.problem) notices.push(cacheKeyMode.problem);
   const providerOptions = { redact, promptCacheKey: cacheKeyMode.mode };
-  const provider = createProvider(settings, providerOptions);
+  // Everything gets the switchable provider: a `/model` switch reaches the agent, compaction,
+  // sub-agents' default model and MCP sampling alike.
+  const choice = new ModelChoice({
+    env: settingsEnv,
+    named,
+    initial: settings,
+    make: (chosen) => createProvider(chosen, providerOptions),
+  });
+  const provider = choice.provider;
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     projectDir,
@@ -229,6 +242,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       whenToolsReady: (signal, notify) => waitForServers(mcp, signal, notify),
     }),
     sessionsExtension(sessions),
+    modelChoiceExtension(choice, {
+      conversation,
+      explicit: options.model !== undefined || options.provider !== undefined,
+    }),
     todoExtension(conversation),
     agentsExtension(
       {
@@ -237,9 +254,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         // A skill's pre-approvals are the main conversation's: a sub-agent's calls ask as usual.
         executorFor: (view, approver) => executorFor(view, approver, policies.withoutPreApproval()),
         providerFor: (model) =>
-          model === undefined || model === settings.model
+          model === undefined || model === choice.settings.model
             ? provider
-            : createProvider({ ...settings, model }, providerOptions),
+            : createProvider({ ...choice.settings, model }, providerOptions),
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
         beforeRequestFor: (provider) => extensions.subAgentBeforeRequest({ provider }),
@@ -257,7 +274,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       agentLimits(env),
     ),
     compactionExtension(
-      new Compactor({ provider, contextWindow: provider.contextWindow, settings: compaction }),
+      new Compactor({
+        provider,
+        // Read at each check: a switch brings its model's window.
+        get contextWindow() {
+          return provider.contextWindow;
+        },
+        settings: compaction,
+      }),
       conversation,
     ),
     // Last: a skill's `/<name>` command takes only a name no other extension's command has.
@@ -313,7 +337,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     userDir,
     trust,
     notices,
-    settings,
+    get settings() {
+      return choice.settings;
+    },
     permissions,
     policies,
     sandbox,

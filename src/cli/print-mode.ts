@@ -145,7 +145,8 @@ function toJson(result: TurnResult, app: App, reasoning: string): Record<string,
       result: outputToText(call.output),
       is_error: call.isError,
     })),
-    usage: result.usage,
+    // Always there for scripts: 0 when the provider reported no cache reads.
+    usage: { ...result.usage, cached_tokens: result.usage.cached_tokens ?? 0 },
     session_id: app.sessions.currentId,
     ...app.extensions.reportFields(),
   };

@@ -18,9 +18,10 @@ import type { ChatOptions, CliIO } from './program.js';
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   // Print mode asks the model (unless the prompt is a command): load its client alongside start-up.
-  if (!(typeof options.print === 'string' && options.print.trim().startsWith('/'))) {
-    preloadProvider(options.provider ?? io.env.GEEKAGENT_PROVIDER);
-  }
+  const asksModel = !(typeof options.print === 'string' && options.print.trim().startsWith('/'));
+  // The named provider's SDK now; one that only `.env` or models.json names loads once the app
+  // knows it (prepare below).
+  if (asksModel) preloadProvider(options.provider ?? io.env.GEEKAGENT_PROVIDER);
   const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
   if (prompt.trim() === '') {
     io.stderr.write('no prompt: pass -p "<prompt>" or pipe one on stdin\n');

@@ -4,11 +4,14 @@
  * images to it. Each provider reads its own ecosystem's variables (PROVIDER_ENV). A variable that
  * is set but unusable stops start-up with a message naming it.
  */
+import type { NamedModel } from './named-models.js';
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind } from './provider-kinds.js';
 
 export interface ModelSettings {
   /** Which API: GEEKAGENT_PROVIDER or `--provider`; default `openai` (Chat Completions). */
   provider: ProviderKind;
+  /** The models.json name these settings came from (`--model NAME`, `/model NAME`), if any. */
+  name?: string;
   /** The variable the key is read from, named in the "not set" and HTTP 401 messages. */
   keyVariable: string;
   baseURL: string;
@@ -116,25 +119,62 @@ const CONTEXT_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
 
 const MEDIA_MODELS = /gpt-4o|gpt-4\.1|gpt-5|claude|gemini|qwen-vl|llava/;
 
+/**
+ * The settings of a run. `flags.model` names an entry of models.json first (its provider, model,
+ * base URL, key variable, window and media apply; `--provider` and `--base-url` still override),
+ * else it is a plain model id for the chosen provider.
+ */
 export function resolveModelSettings(
   env: NodeJS.ProcessEnv,
   flags: { model?: string; baseURL?: string; provider?: string },
+  named: ReadonlyMap<string, NamedModel> = new Map(),
 ): ModelSettings {
-  const provider = resolveProviderKind(env, flags.provider);
+  const flagModel = nonEmpty(flags.model);
+  const entry = flagModel === undefined ? undefined : named.get(flagModel);
+  const provider =
+    nonEmpty(flags.provider) === undefined && entry
+      ? entry.provider
+      : resolveProviderKind(env, flags.provider);
   const names = PROVIDER_ENV[provider];
-  const model = nonEmpty(flags.model) ?? nonEmpty(env[names.model]) ?? names.defaultModel;
+  const keyVariable = entry?.keyVariable ?? names.key;
+  const model = entry?.model ?? flagModel ?? nonEmpty(env[names.model]) ?? names.defaultModel;
   return {
     provider,
-    keyVariable: names.key,
-    baseURL: nonEmpty(flags.baseURL) ?? nonEmpty(env[names.baseURL]) ?? names.defaultBaseURL,
-    apiKey: nonEmpty(env[names.key]),
+    ...(entry ? { name: flagModel } : {}),
+    keyVariable,
+    baseURL:
+      nonEmpty(flags.baseURL) ?? entry?.baseURL ?? nonEmpty(env[names.baseURL]) ?? names.defaultBaseURL,
+    apiKey: nonEmpty(env[keyVariable]),
     model,
     contextWindow:
-      wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ?? knownContextWindow(model),
+      entry?.contextWindow ??
+      wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ??
+      knownContextWindow(model),
     maxRetries: wholeNumber(env, 'GEEKAGENT_MAX_RETRIES', 0, MAX_RETRIES) ?? DEFAULT_MAX_RETRIES,
     requestTimeoutMs: requestTimeout(env) ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    acceptsMedia: mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(model),
+    acceptsMedia: entry?.media ?? mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(model),
     thinkingBudget: wholeNumber(env, 'GEEKAGENT_THINKING_BUDGET', 0, 1_000_000),
+  };
+}
+
+/**
+ * `/model NAME` mid-session: a models.json entry as a whole (the run's flags were for the model it
+ * started on), else the same provider, endpoint and key with another model id.
+ */
+export function switchedModelSettings(
+  env: NodeJS.ProcessEnv,
+  current: ModelSettings,
+  name: string,
+  named: ReadonlyMap<string, NamedModel>,
+): ModelSettings {
+  if (named.has(name)) return resolveModelSettings(env, { model: name }, named);
+  const { name: _previous, ...rest } = current;
+  return {
+    ...rest,
+    model: name,
+    contextWindow:
+      wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ?? knownContextWindow(name),
+    acceptsMedia: mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(name),
   };
 }
 

@@ -36,6 +36,8 @@ export class OpenAIRequester {
   readonly model: string;
   readonly acceptsMedia: boolean;
   readonly #baseURL: string;
+  /** Named in a 401's message. */
+  readonly #keyVariable: string;
   readonly #timeoutMs: number;
   readonly #redact: (text: string) => string;
   readonly #sendCacheKey: boolean;
@@ -47,6 +49,7 @@ export class OpenAIRequester {
     this.model = model;
     this.acceptsMedia = acceptsMedia;
     this.#baseURL = settings.baseURL;
+    this.#keyVariable = settings.keyVariable;
     this.#timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#redact = redact;
     this.#sendCacheKey = sendCacheKey === true;
@@ -95,7 +98,10 @@ export class OpenAIRequester {
       round = await readRound(stream, request.onText, request.onReasoning, signal);
     } catch (error) {
       if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
-      throw classifyOverflow(error, this.#redacted(mapFailure(error, signal, this.#baseURL)));
+      throw classifyOverflow(
+        error,
+        this.#redacted(mapFailure(error, signal, this.#baseURL, this.#keyVariable)),
+      );
     } finally {
       watch.stop();
       signal.removeEventListener('abort', forward);

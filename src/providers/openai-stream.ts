@@ -88,8 +88,16 @@ export function cancelledError(): Error {
   return error;
 }
 
-/** What a failed request surfaces as: AbortError for a user cancel, ProviderError otherwise. */
-export function mapFailure(error: unknown, signal: AbortSignal, baseURL: string): unknown {
+/**
+ * What a failed request surfaces as: AbortError for a user cancel, ProviderError otherwise.
+ * `keyVariable`: where the key came from, named when the server refuses it (HTTP 401).
+ */
+export function mapFailure(
+  error: unknown,
+  signal: AbortSignal,
+  baseURL: string,
+  keyVariable?: string,
+): unknown {
   if (error instanceof CallbackFailure) return error.error;
   if (signal.aborted || error instanceof APIUserAbortError) return cancelledError();
   if (error instanceof ProviderError) return error;
@@ -103,7 +111,8 @@ export function mapFailure(error: unknown, signal: AbortSignal, baseURL: string)
       const message = text.trimStart().startsWith('<')
         ? `the server answered with an HTML page, not the API — check OPENAI_BASE_URL (${baseURL})`
         : text;
-      return new ProviderError(`model request failed: HTTP ${error.status}: ${message}`, error.status);
+      const hint = error.status === 401 && keyVariable ? ` — check ${keyVariable}` : '';
+      return new ProviderError(`model request failed: HTTP ${error.status}: ${message}${hint}`, error.status);
     }
     // An `error` object sent inside the stream: there is no status, only the server's words.
     return new ProviderError(`model request failed: ${serverMessage(error, undefined)}`);
@@ -143,9 +152,15 @@ function rootMessage(error: unknown): string {
 function toUsage(raw: NonNullable<ChatCompletionChunk['usage']>): Usage {
   const prompt = raw.prompt_tokens ?? 0;
   const completion = raw.completion_tokens ?? 0;
-  return {
+  const usage: Usage = {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: raw.total_tokens ?? prompt + completion,
   };
+  // OpenAI puts prompt-cache hits in the details; DeepSeek (the default endpoint) in its own field.
+  const cached =
+    raw.prompt_tokens_details?.cached_tokens ??
+    (raw as { prompt_cache_hit_tokens?: unknown }).prompt_cache_hit_tokens;
+  if (typeof cached === 'number' && Number.isFinite(cached) && cached >= 0) usage.cached_tokens = cached;
+  return usage;
 }

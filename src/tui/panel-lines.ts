@@ -34,7 +34,14 @@ export function panelRows(data: PanelData): PanelRow[] {
       value: `${count(data.contextTokens)} / ${count(data.contextWindow)}`,
       order: PANEL_ORDER.context,
     },
-    { label: '', value: `${percent}% used`, order: PANEL_ORDER.context + 0.5 },
+    {
+      label: '',
+      value:
+        data.cachedPercent === undefined
+          ? `${percent}% used`
+          : `${percent}% used · cached ${data.cachedPercent}%`,
+      order: PANEL_ORDER.context + 0.5,
+    },
     { label: 'Turn', value: `${count(data.turnTokens)} tokens`, order: PANEL_ORDER.turn },
     { label: 'Total', value: `${count(data.totalTokens)} tokens`, order: PANEL_ORDER.total },
   ];

@@ -4,6 +4,7 @@
  * render. Holds view state only — transcript, running tools, the open question; the controller,
  * the agent, commands and extensions do the real work.
  */
+import { cachedPercent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
@@ -224,7 +225,10 @@ export class TuiSession {
     }
     this.view.finish(finalText);
     if (this.turnStartedAt !== undefined && (outcome.kind === 'completed' || outcome.kind === 'max_rounds')) {
-      this.transcript.line('system', turnSummary(this.now() - this.turnStartedAt, this.view.producedTokens));
+      this.transcript.line(
+        'system',
+        turnSummary(this.now() - this.turnStartedAt, this.view.producedTokens, this.view.cachedPercent),
+      );
     }
     this.turnStartedAt = undefined;
     this.refresh();
@@ -275,7 +279,8 @@ export class TuiSession {
       questionExplicit: approver.currentIsExplicit(),
       form: this.deps.elicitor?.current(),
       panel: {
-        model: app.settings.apiKey ? app.provider.model : undefined,
+        model: app.settings.apiKey ? `${app.provider.name} · ${app.provider.model}` : undefined,
+        cachedPercent: cachedPercent(app.conversation.lastUsage),
         root: app.permissions.root,
         contextTokens: app.conversation.contextTokens,
         contextWindow: app.provider.contextWindow,
@@ -291,9 +296,13 @@ export class TuiSession {
   }
 }
 
-/** The line under a finished turn: `✓ 12.3s · 1,234 tokens · 100 tok/s`. */
-export function turnSummary(ms: number, tokens: number): string {
+/**
+ * The line under a finished turn: `✓ 12.3s · 1,234 tokens · 100 tok/s · cached 87%` (the share
+ * of the turn's prompt tokens read from the provider's cache, when it reports them).
+ */
+export function turnSummary(ms: number, tokens: number, cached?: number): string {
   const seconds = Math.max(0, ms) / 1000;
   const rate = seconds >= 0.5 && tokens > 0 ? ` · ${Math.round(tokens / seconds)} tok/s` : '';
-  return `✓ ${seconds.toFixed(1)}s · ${tokens.toLocaleString('en-US')} tokens${rate}`;
+  const cache = cached === undefined ? '' : ` · cached ${cached}%`;
+  return `✓ ${seconds.toFixed(1)}s · ${tokens.toLocaleString('en-US')} tokens${rate}${cache}`;
 }

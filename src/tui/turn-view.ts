@@ -3,7 +3,8 @@
  * as running until their `[Calling tool …]` line lands, answered questions are recorded, usage
  * updates this turn's token count.
  */
-import { type AgentEvent, describeCompaction } from '../agent/events.js';
+import { type AgentEvent, cachedPercent, describeCompaction } from '../agent/events.js';
+import type { Usage } from '../providers/messages.js';
 import { formatToolLine } from '../tools/format.js';
 import type { TranscriptStore } from './transcript-store.js';
 import type { RunningTool } from './types.js';
@@ -15,6 +16,7 @@ export class TurnView {
   /** Characters the model streamed this turn (answer and reasoning), for tokens/s before usage arrives. */
   private streamed = 0;
   private outputTokens = 0;
+  private usage: Usage | undefined;
 
   constructor(
     private readonly transcript: TranscriptStore,
@@ -34,12 +36,18 @@ export class TurnView {
     return Math.max(this.outputTokens, Math.round(this.streamed / 4));
   }
 
+  /** Share of this turn's prompt tokens read from the provider's cache; undefined when not reported. */
+  get cachedPercent(): number | undefined {
+    return cachedPercent(this.usage);
+  }
+
   /** A new turn: nothing running, the token count starts again. */
   begin(): void {
     this.running.clear();
     this.tokens = 0;
     this.streamed = 0;
     this.outputTokens = 0;
+    this.usage = undefined;
     this.roundHadText = false;
   }
 
@@ -89,6 +97,7 @@ export class TurnView {
       case 'usage':
         this.tokens = event.turn.total_tokens;
         this.outputTokens = event.turn.completion_tokens;
+        this.usage = event.turn;
         return;
       case 'compacted':
         this.transcript.endStream(this.now());

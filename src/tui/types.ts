@@ -42,8 +42,10 @@ export interface RunningTool {
 export interface PanelData {
   /** The app is still being built (the first frame): only the model row, saying so. */
   starting?: boolean;
-  /** The model name, or undefined when no API key is configured. */
+  /** `provider · model`, or undefined when no API key is configured. */
   model: string | undefined;
+  /** Share of the latest request's prompt read from the provider's cache (undefined: not reported). */
+  cachedPercent?: number;
   root: string;
   contextTokens: number;
   contextWindow: number;

@@ -138,7 +138,7 @@ export interface JsonToolCall {
 export interface JsonOutput {
   result: string;
   tool_calls: JsonToolCall[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cached_tokens?: number };
 }
 
 export function parseJsonOutput(run: RunResult): JsonOutput {

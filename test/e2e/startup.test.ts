@@ -130,7 +130,7 @@ describe('start-up loads only what the run needs', () => {
     await tui.waitUntil(
       (screen) =>
         (screen.trimEnd().split('\n').pop() ?? '').startsWith('›') &&
-        screen.includes('Model fake-model') &&
+        screen.includes('Model openai · fake-model') &&
         screen.includes('MCP silent(connecting)'),
       'the input line and the panel while silent is connecting',
     );

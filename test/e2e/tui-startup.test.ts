@@ -72,7 +72,7 @@ describe('the TUI draws before the app is built', () => {
     fx.fake.push({ text: 'answered once the app was up' });
     await writeFile(gateFile(), '');
     await tui.waitFor('answered once the app was up', 20_000);
-    await tui.waitFor('Model fake-model');
+    await tui.waitFor('Model openai · fake-model');
     expect(tui.screen()).not.toContain('queued ›');
     const sent = fx.fake.requests[0]?.body.messages.at(-1);
     expect(sent?.content).toBe('hello there');

@@ -28,7 +28,7 @@ describe('the TUI', () => {
     expect(screen).toContain('GeekAgent — MCP-first terminal agent');
     expect(screen).toContain('Type /help for commands.');
     const labels = [
-      'Model fake-model',
+      'Model openai · fake-model',
       'Session ',
       'Root ',
       'Instructions none',
@@ -187,11 +187,14 @@ describe('the TUI', () => {
     await demo();
     const tui = start({ cols: 50 });
     await tui.waitFor('GeekAgent — MCP-first terminal agent');
-    expect(tui.screen()).not.toContain('Model fake-model');
+    expect(tui.screen()).not.toContain('Model openai · fake-model');
     tui.resize(100, 30);
     await tui.waitFor('MCP demo(2)');
     tui.resize(59, 30);
-    await tui.waitUntil((s) => !s.includes('Model fake-model') && s.includes('GeekAgent'), 'the panel to go');
+    await tui.waitUntil(
+      (s) => !s.includes('Model openai · fake-model') && s.includes('GeekAgent'),
+      'the panel to go',
+    );
   });
 
   it('/exit stops every server, restores the terminal and prints bye', async () => {

@@ -398,7 +398,7 @@ describe('OpenAIChatProvider message conversion', () => {
     expect(error).toMatchObject({
       status: 401,
       message:
-        'model request failed: HTTP 401: Incorrect API key provided: [REDACTED:OPENAI_API_KEY]; org token [REDACTED:ORG_TOKEN]',
+        'model request failed: HTTP 401: Incorrect API key provided: [REDACTED:OPENAI_API_KEY]; org token [REDACTED:ORG_TOKEN] — check OPENAI_API_KEY',
     });
   });
 });

@@ -50,6 +50,20 @@ describe('Panel', () => {
     ]);
   });
 
+  it('shows provider · model and the share of the last prompt read from the cache', () => {
+    const lines = panelText(
+      panelData({ model: 'anthropic · claude-x', contextTokens: 12_800, cachedPercent: 87, rows: [] }),
+    );
+    expect(lines.filter((line) => line !== '')).toEqual([
+      'Model anthropic · claude-x',
+      'Root /tmp/p',
+      'Context 12,800 / 128,000',
+      '10% used · cached 87%',
+      'Turn 0 tokens',
+      'Total 0 tokens',
+    ]);
+  });
+
   it('shows no row for a feature that is not there (no hard-coded “none” rows)', () => {
     const lines = panelText(panelData({ rows: [] }));
     expect(lines.filter((line) => line !== '')).toEqual([

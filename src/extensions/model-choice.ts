@@ -1,0 +1,199 @@
+/**
+ * Which model the session talks to, and `/model` to see and change it. `ModelChoice` holds the
+ * current settings and the switchable provider every part of the app was handed; a switch makes
+ * the new provider and points the switchable one at it, so the conversation goes on with the whole
+ * history. The choice is session state (one line of the session file), so `--resume`, `--continue`
+ * and `/open` continue on the model the session was on.
+ */
+import type { Conversation } from '../agent/conversation.js';
+import { type ModelSettings, missingKeyMessage, switchedModelSettings } from '../config/model-settings.js';
+import type { NamedModels } from '../config/named-models.js';
+import { SwitchableProvider } from '../providers/switchable.js';
+import type { ChatProvider } from '../providers/types.js';
+import { errorMessage } from '../util/errors.js';
+import { visibleLine } from '../util/terminal-text.js';
+import type { Extension } from './types.js';
+
+const STATE_KEY = 'model';
+
+/** What the session file keeps: the name chosen, and where a plain model id belonged. */
+interface RecordedChoice {
+  name: string;
+  provider: string;
+}
+
+export interface ModelChoiceOptions {
+  /** The settings environment (the real one, plus a trusted folder's `.env`). */
+  env: NodeJS.ProcessEnv;
+  named: NamedModels;
+  initial: ModelSettings;
+  /** Makes a provider for settings (the registry, with the run's redaction). */
+  make(settings: ModelSettings): ChatProvider;
+}
+
+export type ChoiceResult = { ok: true; settings: ModelSettings } | { ok: false; message: string };
+
+export class ModelChoice {
+  readonly provider: SwitchableProvider;
+  #settings: ModelSettings;
+
+  constructor(private readonly options: ModelChoiceOptions) {
+    this.#settings = options.initial;
+    this.provider = new SwitchableProvider(options.make(options.initial));
+  }
+
+  get settings(): ModelSettings {
+    return this.#settings;
+  }
+
+  get named(): NamedModels {
+    return this.options.named;
+  }
+
+  /** A name from models.json, or a model id for the current provider; kept unchanged when it cannot be used. */
+  choose(name: string): ChoiceResult {
+    let next: ModelSettings;
+    try {
+      next = switchedModelSettings(this.options.env, this.#settings, name, this.options.named.models);
+    } catch (error) {
+      return { ok: false, message: `${errorMessage(error)} — staying on ${describeModel(this.#settings)}` };
+    }
+    if (!next.apiKey) {
+      return {
+        ok: false,
+        message: `${missingKeyMessage(next.keyVariable)} — ${name} needs it; staying on ${describeModel(this.#settings)}`,
+      };
+    }
+    const provider = this.options.make(next);
+    this.#settings = next;
+    this.provider.switchTo(provider);
+    provider.prepare?.();
+    return { ok: true, settings: next };
+  }
+}
+
+/** `anthropic · claude-sonnet-4-5` (and the models.json name when it is not the model id). */
+export function describeModel(settings: ModelSettings): string {
+  const label = `${settings.provider} · ${settings.model}`;
+  return settings.name !== undefined && settings.name !== settings.model
+    ? `${settings.name} (${label})`
+    : label;
+}
+
+export interface ModelChoiceExtensionOptions {
+  conversation: Conversation;
+  /**
+   * `--model` or `--provider` was given: the run's flags win over the model a resumed session
+   * was on (and the session records the flags' choice from now on).
+   */
+  explicit: boolean;
+}
+
+export function modelChoiceExtension(choice: ModelChoice, options: ModelChoiceExtensionOptions): Extension {
+  const { conversation } = options;
+  // Whether this run chose a model other than by its flags: a new or reset session records it.
+  let chosen = false;
+  const record = (): void => {
+    const value: RecordedChoice = {
+      name: choice.settings.name ?? choice.settings.model,
+      provider: choice.settings.provider,
+    };
+    conversation.setState(STATE_KEY, value);
+  };
+  return {
+    name: 'model-choice',
+    setup(host) {
+      // The conversation as it is now (a resumed one), and each one opened or started later.
+      const follow = (atStart: boolean): void => {
+        const recorded = parseRecorded(conversation.state(STATE_KEY));
+        if (recorded === undefined) {
+          if (chosen) record();
+          return;
+        }
+        if (atStart && options.explicit) {
+          if (!sameChoice(recorded, choice.settings)) record();
+          return;
+        }
+        if (sameChoice(recorded, choice.settings)) return;
+        if (!choice.named.models.has(recorded.name) && recorded.provider !== choice.settings.provider) {
+          host.notice(
+            `this session was on ${visibleLine(`${recorded.provider} · ${recorded.name}`)}, which is not in ${choice.named.file}: continuing on ${describeModel(choice.settings)}`,
+          );
+          return;
+        }
+        const result = choice.choose(recorded.name);
+        if (!result.ok) {
+          host.notice(`the session's model is not available: ${result.message}`, 'error');
+          return;
+        }
+        chosen = true;
+        host.notice(`continuing on ${describeModel(result.settings)}`);
+        host.changed();
+      };
+      follow(true);
+      conversation.onChange((change) => {
+        if (change.type === 'load' || (change.type === 'truncate' && change.after === null)) follow(false);
+      });
+
+      host.commands.add({
+        name: 'model',
+        usage: '/model [name]',
+        description: 'list the named models (models.json), or switch the session to one (or to a model id)',
+        idleOnly: true,
+        run: async (args, ctx) => {
+          const name = args.join(' ').trim();
+          if (name === '') {
+            ctx.print(listModels(choice));
+            return;
+          }
+          const result = choice.choose(name);
+          if (!result.ok) {
+            ctx.print(visibleLine(result.message), 'error');
+            return;
+          }
+          chosen = true;
+          record();
+          host.changed();
+          ctx.print(`switched to ${visibleLine(describeModel(result.settings))}; the conversation goes on`);
+        },
+      });
+    },
+  };
+}
+
+/** The current model and every named one, the current marked. */
+export function listModels(choice: ModelChoice): string {
+  const { settings, named } = choice;
+  const lines = [`current: ${describeModel(settings)} at ${settings.baseURL}`];
+  if (named.problem) lines.push(named.problem);
+  if (named.models.size === 0) {
+    if (!named.problem) lines.push(`no named models: add them to ${named.file}`);
+  } else {
+    lines.push(`named models (${named.file}):`);
+    const width = Math.max(...[...named.models.keys()].map((name) => name.length));
+    for (const [name, entry] of named.models) {
+      const current =
+        settings.name === name || (settings.name === undefined && entryMatches(entry, settings));
+      lines.push(
+        `${current ? '*' : ' '} ${name.padEnd(width)}  ${entry.provider} · ${entry.model}${current ? '  (current)' : ''}`,
+      );
+    }
+  }
+  lines.push('/model NAME switches (a name above, or a model id for the current provider)');
+  return lines.map(visibleLine).join('\n');
+}
+
+function entryMatches(entry: { provider: string; model: string }, settings: ModelSettings): boolean {
+  return entry.provider === settings.provider && entry.model === settings.model;
+}
+
+function sameChoice(recorded: RecordedChoice, settings: ModelSettings): boolean {
+  return recorded.provider === settings.provider && recorded.name === (settings.name ?? settings.model);
+}
+
+function parseRecorded(value: unknown): RecordedChoice | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, provider } = value as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '' || typeof provider !== 'string') return undefined;
+  return { name, provider };
+}

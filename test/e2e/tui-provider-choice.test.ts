@@ -1,0 +1,124 @@
+/**
+ * Switching the model in the TUI, in a real pty: the panel shows provider · model and the share
+ * of the last prompt read from the cache, the turn summary the turn's; `/model` lists the named
+ * models (models.json) and `/model NAME` moves the conversation to another endpoint with its whole
+ * history; a name whose key is missing says which variable and keeps the current model.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { KEYS, type PtySession, tuiFixture } from './pty.js';
+
+const fx = tuiFixture();
+let other: FakeModel;
+
+beforeEach(async () => {
+  other = await startFakeModel();
+});
+afterEach(async () => {
+  await other.close();
+});
+
+function type(screen: PtySession, text: string): void {
+  screen.send(text);
+  screen.send(KEYS.enter);
+}
+
+describe('/model in the TUI', () => {
+  it('lists, refuses a model without its key, switches mid-session, and the panel follows', async () => {
+    const dir = path.join(fx.project.home, '.geekagent');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'models.json'),
+      JSON.stringify({
+        models: {
+          alt: { provider: 'openai', model: 'alt-model', baseURL: other.url, keyVariable: 'ALT_KEY' },
+          nokey: { provider: 'openai', model: 'locked-model', keyVariable: 'UNSET_KEY' },
+        },
+      }),
+    );
+    const tui = fx.start({ cols: 120, rows: 40, env: { ALT_KEY: 'alt-secret' } });
+    await tui.waitFor('Model openai · fake-model');
+
+    fx.fake.push({
+      text: 'first answer',
+      usage: { prompt_tokens: 1000, completion_tokens: 20, cached_tokens: 600 },
+    });
+    type(tui, 'first question');
+    await tui.waitFor('first answer');
+    await tui.waitFor(/✓ \d+\.\ds · 20 tokens.* · cached 60%/);
+    await tui.waitFor('1% used · cached 60%');
+
+    type(tui, '/model');
+    await tui.waitFor(/current: openai · fake-model at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    await tui.waitFor(/ {2}alt {4}openai · alt-model/);
+    await tui.waitFor(/ {2}nokey {2}openai · locked-model/);
+
+    type(tui, '/model nokey');
+    await tui.waitFor('UNSET_KEY is not set: export it or add it to .env');
+    await tui.waitFor('staying on openai · fake-model');
+    expect(tui.screen()).toContain('Model openai · fake-model');
+
+    type(tui, '/model alt');
+    await tui.waitFor('switched to alt (openai · alt-model); the conversation goes on');
+    await tui.waitFor('Model openai · alt-model');
+
+    other.push({ text: 'second answer from alt' });
+    type(tui, 'second question');
+    await tui.waitFor('second answer from alt');
+    expect(fx.fake.requests).toHaveLength(1);
+    expect(other.requests).toHaveLength(1);
+    const sent = other.requests[0]!.body;
+    expect(sent.model).toBe('alt-model');
+    expect(other.requests[0]!.headers.authorization).toBe('Bearer alt-secret');
+    expect(sent.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content])).toEqual([
+      ['user', 'first question'],
+      ['assistant', 'first answer'],
+      ['user', 'second question'],
+    ]);
+    // The new endpoint reported no cache reads: the panel no longer shows the old share.
+    await tui.waitUntil((screen) => !/% used · cached/.test(screen), 'the panel without a cached share');
+  });
+
+  it('/open goes back to the model the opened session was on', async () => {
+    const dir = path.join(fx.project.home, '.geekagent');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'models.json'),
+      JSON.stringify({
+        models: {
+          alt: { provider: 'openai', model: 'alt-model', baseURL: other.url },
+          main: { provider: 'openai', model: 'fake-model', baseURL: fx.fake.url },
+        },
+      }),
+    );
+    const tui = fx.start({ cols: 120, rows: 40 });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    const first = /Session ([a-z0-9]{8})/.exec(tui.screen())![1]!;
+    type(tui, '/model alt');
+    await tui.waitFor('Model openai · alt-model');
+    other.push({ text: 'alt says one' });
+    type(tui, 'q one');
+    await tui.waitFor('alt says one');
+
+    type(tui, '/new second');
+    await tui.waitFor('Session second');
+    type(tui, '/model main');
+    await tui.waitFor('Model openai · fake-model');
+    fx.fake.push({ text: 'main says two' });
+    type(tui, 'q two');
+    await tui.waitFor('main says two');
+
+    type(tui, `/open ${first}`);
+    await tui.waitFor('continuing on alt (openai · alt-model)');
+    await tui.waitFor('Model openai · alt-model');
+    other.push({ text: 'alt says three' });
+    type(tui, 'q three');
+    await tui.waitFor('alt says three');
+    expect(other.requests).toHaveLength(2);
+    expect(fx.fake.requests).toHaveLength(1);
+    const thread = other.requests[1]!.body.messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    expect(thread).toEqual(['q one', 'alt says one', 'q three']);
+  });
+});
