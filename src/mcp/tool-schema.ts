@@ -3,6 +3,7 @@
  * schema at the top, local `$ref`s inlined, top-level combinators merged. Never mutates its input.
  */
 import type { JsonSchema } from '../tools/types.js';
+import { MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../util/schema-depth.js';
 
 export type SchemaResult =
   | { ok: true; schema: JsonSchema; changes: string[] }
@@ -28,6 +29,11 @@ export function normalizeToolSchema(inputSchema: unknown): SchemaResult {
   }
   if (!isPlainObject(inputSchema)) {
     return { ok: false, reason: `input schema must be a JSON object (got ${describeValue(inputSchema)})` };
+  }
+  // Checked before any recursive walk: a hostile depth would overflow the stack and lose the
+  // server's whole listing, not just this tool.
+  if (nestsDeeperThan(inputSchema)) {
+    return { ok: false, reason: `input schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
   }
   const changes: string[] = [];
   const inlined = inlineRefs(inputSchema, changes);

@@ -69,7 +69,8 @@ function convert(message: Exclude<Message, ToolMessage>): ChatCompletionMessageP
         })),
       };
       // Not in OpenAI's types: DeepSeek's thinking mode requires it back on tool-call rounds.
-      if (message.reasoning) param.reasoning_content = message.reasoning;
+      // Another API's thinking (it came with that API's native state) is not DeepSeek's to read.
+      if (message.reasoning && message.native === undefined) param.reasoning_content = message.reasoning;
       return param;
     }
   }

@@ -7,6 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_ANTHROPIC_KEY, startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
@@ -120,5 +121,68 @@ describe('/model in the TUI', () => {
     expect(fx.fake.requests).toHaveLength(1);
     const thread = other.requests[1]!.body.messages.filter((m) => m.role !== 'system').map((m) => m.content);
     expect(thread).toEqual(['q one', 'alt says one', 'q three']);
+  });
+
+  it('moves a session from Chat Completions to Claude and back: tool rounds, thinking and the panel follow', async () => {
+    const claude = await startFakeAnthropic();
+    try {
+      const dir = path.join(fx.project.home, '.geekagent');
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        path.join(dir, 'models.json'),
+        JSON.stringify({
+          models: {
+            claude: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseURL: claude.url },
+            chat: { provider: 'openai', model: 'fake-model', baseURL: fx.fake.url },
+          },
+        }),
+      );
+      await fx.project.write('notes.txt', 'the notes');
+      const tui = fx.start({
+        cols: 120,
+        rows: 40,
+        env: { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY },
+        args: ['--allow', 'read'],
+      });
+      await tui.waitFor('Model openai · fake-model');
+      fx.fake.push(
+        { toolCalls: [{ name: 'read', arguments: '{"path":"notes.txt"}' }] },
+        { text: 'chat has read them' },
+      );
+      type(tui, 'read the notes');
+      await tui.waitFor('chat has read them');
+
+      type(tui, '/model claude');
+      await tui.waitFor('switched to claude (anthropic · claude-sonnet-4-5)');
+      // The panel's narrow column wraps the model's name.
+      await tui.waitFor('Model anthropic ·');
+      claude.push(
+        {
+          reasoning: 'Claude reads again.',
+          toolCalls: [{ name: 'read', arguments: '{"path":"notes.txt"}' }],
+        },
+        { reasoning: 'Same notes.', text: 'claude has read them too' },
+      );
+      type(tui, 'read them again');
+      await tui.waitFor('claude has read them too');
+
+      type(tui, '/model chat');
+      await tui.waitFor('Model openai · fake-model');
+      fx.fake.push({ text: 'chat is back' });
+      type(tui, 'and now');
+      await tui.waitFor('chat is back');
+
+      expect(claude.requests.map((request) => request.rejected)).toEqual([undefined, undefined]);
+      // Claude got the Chat Completions round as a tool_use/tool_result pair of its own.
+      const sent = JSON.stringify(claude.requests[0]!.body.messages);
+      expect(sent).toContain('"type":"tool_use"');
+      expect(sent).toContain('"type":"tool_result"');
+      // Back on Chat Completions: both tool rounds in its own shape, no Claude state in it.
+      const back = fx.fake.requests.at(-1)!.body.messages;
+      expect(back.filter((m) => m.role === 'tool')).toHaveLength(2);
+      expect(JSON.stringify(back)).not.toMatch(/signature|reasoning_content|Claude reads again/);
+    } finally {
+      await claude.close();
+    }
   });
 });

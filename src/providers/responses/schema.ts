@@ -7,6 +7,7 @@
  * provider's own last check, for them and for every other tool.
  */
 import type { FunctionTool } from 'openai/resources/responses/responses';
+import { MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../../util/schema-depth.js';
 import type { ProviderTool } from '../types.js';
 
 const TOP_LEVEL_FORBIDDEN = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'] as const;
@@ -52,6 +53,9 @@ export function checkParameters(schema: unknown): Record<string, unknown> | stri
   const forbidden = TOP_LEVEL_FORBIDDEN.filter((keyword) => record[keyword] !== undefined);
   if (forbidden.length > 0) {
     return `its input schema has ${forbidden.join(', ')} at the top level, which the Responses API refuses`;
+  }
+  if (nestsDeeperThan(record)) {
+    return `its input schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
   }
   // A schema with no type is read as an object by other providers; this one wants it said.
   return type === undefined ? { type: 'object', ...record } : record;
