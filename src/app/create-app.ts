@@ -11,7 +11,7 @@ import { Compactor } from '../agent/compaction.js';
 import { Conversation } from '../agent/conversation.js';
 import { resolveCompactionSettings } from '../config/compaction-settings.js';
 import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
-import { type ModelSettings, resolveModelSettings } from '../config/model-settings.js';
+import { type ModelSettings, resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
 import { userStateDir } from '../config/paths.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
@@ -256,7 +256,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         providerFor: (model) =>
           model === undefined || model === choice.settings.model
             ? provider
-            : createProvider({ ...choice.settings, model }, providerOptions),
+            : // A models.json name brings its provider and endpoint; else a model id on the current one.
+              createProvider(switchedModelSettings(settingsEnv, choice.settings, model, named.models), providerOptions),
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
         beforeRequestFor: (provider) => extensions.subAgentBeforeRequest({ provider }),

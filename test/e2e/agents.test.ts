@@ -5,8 +5,10 @@
  * requests), a failing child, the child runs in the JSON result with their transcripts.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type RecordedRequest, subAgentOf } from '../fixtures/fake-model.js';
+import { type RecordedRequest, startFakeModel, subAgentOf } from '../fixtures/fake-model.js';
 import { cliFixture, DEMO_SERVER, runCli } from './harness.js';
 
 const fx = cliFixture();
@@ -110,6 +112,53 @@ describe('delegate_task', () => {
     expect(log.stdout).toContain('  → read {"path":"notes.txt"}');
     expect(log.stdout).toContain('tool write (error): tool write is not available');
     expect(log.stdout).toMatch(/^agent: The word is PLUM\./m);
+  });
+
+  it("an agent's model: NAME from models.json runs on that entry's endpoint and key; a plain id stays on the current one", async () => {
+    const other = await startFakeModel();
+    try {
+      const home = path.join(fx.project.home, '.geekagent');
+      await mkdir(home, { recursive: true });
+      await writeFile(
+        path.join(home, 'models.json'),
+        JSON.stringify({
+          models: {
+            cheap: { provider: 'openai', model: 'cheap-model', baseURL: other.url, keyVariable: 'CHEAP_KEY' },
+          },
+        }),
+      );
+      await fx.project.write(
+        '.geekagent/agents/scout.md',
+        '---\nname: scout\ndescription: looks around\nmodel: cheap\n---\nLook.\n',
+      );
+      await fx.project.write(
+        '.geekagent/agents/plain.md',
+        '---\nname: plain\ndescription: same endpoint\nmodel: plain-model\n---\nLook.\n',
+      );
+      fx.fake.push(
+        {
+          toolCalls: [
+            call('delegate_task', { task: 'look', agent: 'scout' }),
+            call('delegate_task', { task: 'look', agent: 'plain' }),
+          ],
+        },
+        { text: 'done' },
+      );
+      other.pushFor('scout', { text: 'scout saw it' });
+      fx.fake.pushFor('plain', { text: 'plain saw it' });
+      const out = await runJson('look around', [], { CHEAP_KEY: 'cheap-secret' });
+      expect(out.agents.map((run) => [run.agent, run.status]).sort()).toEqual([
+        ['plain', 'completed'],
+        ['scout', 'completed'],
+      ]);
+      expect(other.requests).toHaveLength(1);
+      expect(other.requests[0]!.body.model).toBe('cheap-model');
+      expect(other.requests[0]!.headers.authorization).toBe('Bearer cheap-secret');
+      const plain = fx.fake.requests.filter((request) => subAgentOf(request) === 'plain');
+      expect(plain.map((request) => request.body.model)).toEqual(['plain-model']);
+    } finally {
+      await other.close();
+    }
   });
 
   it('two delegations of one round run at once: each child request is answered only once the other arrived', async () => {
