@@ -257,7 +257,10 @@ export async function createApp(options: AppOptions): Promise<App> {
           model === undefined || model === choice.settings.model
             ? provider
             : // A models.json name brings its provider and endpoint; else a model id on the current one.
-              createProvider(switchedModelSettings(settingsEnv, choice.settings, model, named.models), providerOptions),
+              createProvider(
+                switchedModelSettings(settingsEnv, choice.settings, model, named.models),
+                providerOptions,
+              ),
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
         beforeRequestFor: (provider) => extensions.subAgentBeforeRequest({ provider }),
