@@ -3,6 +3,16 @@
  * the root sandbox, the undo stack, protected paths, the registry and executors over them. One
  * place, so a tool meets the same rules whichever face called it.
  */
+import os from 'node:os';
+import path from 'node:path';
+import {
+  type CommandSandbox,
+  createCommandSandbox,
+  parseSandboxMode,
+  resolveSandboxPolicy,
+  type SandboxMode,
+  type SandboxPolicy,
+} from '../sandbox/index.js';
 import type { Approver, PolicyLookup } from '../tools/approval.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -17,7 +27,14 @@ export interface ToolRuntimeOptions {
   projectDir: string;
   /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
   userDir: string;
-  permissions: Pick<PermissionConfig, 'root' | 'projectFetchAllow' | 'userFetchAllow'>;
+  permissions: Pick<
+    PermissionConfig,
+    'root' | 'projectFetchAllow' | 'userFetchAllow' | 'userSandbox' | 'projectSandbox'
+  >;
+  /** HOME of the run: its credential folders are hidden from confined commands. */
+  homeDir?: string;
+  /** `--sandbox MODE` for this run. */
+  sandboxMode?: SandboxMode;
   /** `--allow-protected` values, as given. */
   allowProtected?: readonly string[];
   policies: PolicyLookup;
@@ -31,6 +48,11 @@ export interface ToolRuntime {
   readonly undo: UndoStack;
   readonly registry: ToolRegistry;
   readonly executor: ToolExecutor;
+  /** Confines `run_shell` (and whatever else runs commands); dispose it when the run ends. */
+  readonly commandSandbox: CommandSandbox;
+  readonly sandboxPolicy: SandboxPolicy;
+  /** What a project's `sandbox` section asked for and may not have (it only narrows). */
+  readonly sandboxNotices: string[];
   /** The fetch allow-list of both permission files (project first). */
   readonly fetchAllowHosts: string[];
   /**
@@ -49,13 +71,32 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     userStateDir: options.userDir,
     allowed: options.allowProtected,
   });
+  // `--sandbox`, else GEEKAGENT_SANDBOX (the person's environment, never a project's `.env`).
+  const fromEnv = env.GEEKAGENT_SANDBOX ? parseSandboxMode(env.GEEKAGENT_SANDBOX) : undefined;
+  const resolved = resolveSandboxPolicy(
+    permissions.userSandbox,
+    permissions.projectSandbox,
+    options.sandboxMode ?? fromEnv,
+  );
+  if (env.GEEKAGENT_SANDBOX && !fromEnv)
+    resolved.ignored.push(
+      `GEEKAGENT_SANDBOX="${env.GEEKAGENT_SANDBOX}" (not workspace-write, read-only or off)`,
+    );
+  const commandSandbox = createCommandSandbox({
+    policy: resolved.policy,
+    root: permissions.root,
+    home: options.homeDir ?? os.homedir(),
+    userStateDir: options.userDir,
+    stateDirs: [...new Set([path.join(projectDir, '.geekagent'), path.join(permissions.root, '.geekagent')])],
+    env,
+  });
   const executorFor = (registry: ToolRegistry, approver: Approver, lookup: PolicyLookup = policies) =>
     new ToolExecutor({
       registry,
       policies: lookup,
       approver,
       redact,
-      context: { sandbox, undo, env, redact, protectedPaths },
+      context: { sandbox, undo, env, redact, protectedPaths, commandSandbox, sandboxPolicy: resolved.policy },
     });
   const registry = new ToolRegistry();
   return {
@@ -63,6 +104,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     undo,
     registry,
     executor: executorFor(registry, options.approver),
+    commandSandbox,
+    sandboxPolicy: resolved.policy,
+    sandboxNotices:
+      resolved.ignored.length > 0
+        ? [`sandbox settings ignored (a project may only narrow the user's): ${resolved.ignored.join('; ')}`]
+        : [],
     fetchAllowHosts: [...permissions.projectFetchAllow, ...permissions.userFetchAllow],
     executorFor,
   };
