@@ -13,7 +13,8 @@ import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { userSessionsDir } from '../helpers/session-files.js';
 import { cliFixture, DEMO_SERVER, parseJsonOutput, REPO_ROOT } from './harness.js';
 
-const fx = cliFixture();
+// run_shell stands in for an asked tool here: unconfined, so it is asked as before issue 27.
+const fx = cliFixture({ env: { GEEKAGENT_SANDBOX: 'off' } });
 
 const run = async (args: string[], options: { trusted?: boolean; env?: Record<string, string> } = {}) => {
   const result = await fx.run(args, { ...options });

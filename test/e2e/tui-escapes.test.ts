@@ -11,7 +11,8 @@ import { KEYS, type PtySession, tuiFixture } from './pty.js';
 const ESC = '\u001b';
 const BEL = '\u0007';
 
-const fx = tuiFixture({ rows: 40 });
+// The questions about run_shell are the subject: unconfined, so they are asked.
+const fx = tuiFixture({ rows: 40, env: { GEEKAGENT_SANDBOX: 'off' } });
 const start = fx.start;
 
 const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';

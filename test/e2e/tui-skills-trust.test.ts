@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURE_SERVERS, runCli } from './harness.js';
 import { KEYS, tuiFixture } from './pty.js';
 
-const fx = tuiFixture({ cols: 220, rows: 45, trusted: false });
+// run_shell stands in for an asked tool here: unconfined, so it is asked as before issue 27.
+const fx = tuiFixture({ cols: 220, rows: 45, trusted: false, env: { GEEKAGENT_SANDBOX: 'off' } });
 const MARKER_SERVER = path.join(FIXTURE_SERVERS, 'marker.mjs');
 const SCRIPT = '#!/bin/sh\necho helper\n';
 const hash16 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);

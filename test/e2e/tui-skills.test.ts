@@ -134,7 +134,8 @@ describe('skill MCP servers', () => {
     const shell = (word: string) => ({
       toolCalls: [{ name: 'run_shell', arguments: JSON.stringify({ command: `echo ${word}` }) }],
     });
-    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40 });
+    // The pre-approval of run_shell is the subject: unconfined, so the turn after asks again.
+    tui = spawnTui({ project, modelUrl: fake.url, cols: 120, rows: 40, env: { GEEKAGENT_SANDBOX: 'off' } });
     await tui.waitFor(/Session [a-z0-9]{8}/);
     type(tui, '/use sh');
     await tui.waitFor('skill sh is active');
