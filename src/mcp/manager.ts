@@ -151,6 +151,11 @@ export class McpManager {
       transport: slot.entry.kind === 'ok' ? slot.entry.definition.transport : 'stdio',
       state: this.stateOf(slot),
       warnings: slot.warnings,
+      ...(slot.entry.kind === 'ok' &&
+      slot.entry.definition.transport === 'stdio' &&
+      slot.entry.definition.sandbox
+        ? { sandboxed: true as const }
+        : {}),
     }));
   }
 
