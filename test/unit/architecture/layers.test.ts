@@ -19,6 +19,8 @@ const LAYERS: Record<string, number> = {
   // The one search module (BM25F): a leaf that tool search, memory and the knowledge base share.
   search: 1,
   process: 1,
+  // The command sandbox: above config/process/util, below the Tool contract (tools/ names its type).
+  sandbox: 1.5,
   // Long-term memory: its files and the index over them (search + util only).
   memory: 2,
   tools: 2,

@@ -1,0 +1,86 @@
+/**
+ * The one file that imports @anthropic-ai/sandbox-runtime (its own lazily loaded bundle,
+ * `lib/sandbox.cjs`). The library keeps a process-wide singleton; `LibrarySandbox` (sandbox.ts)
+ * is the only caller, through this small surface, so nothing else sees that state.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+
+export interface BackendFilesystem {
+  denyRead: string[];
+  allowWrite: string[];
+  denyWrite: string[];
+}
+
+export interface BackendConfig {
+  filesystem: BackendFilesystem;
+  allowHosts: string[];
+  bwrapPath?: string;
+}
+
+export interface Backend {
+  initialize(config: BackendConfig): Promise<void>;
+  wrap(commandLine: string, filesystem: BackendFilesystem, id: string, text: string): Promise<string>;
+  setHosts(hosts: string[]): void;
+  annotate(id: string, stderr: string): string;
+  cleanupMounts(): void;
+  reset(): Promise<void>;
+  /** The library's own dependency check: errors make the sandbox unavailable. */
+  dependencyErrors(bwrapPath?: string): { errors: string[]; warnings: string[] };
+}
+
+export function createBackend(): Backend {
+  let base: SandboxRuntimeConfig | undefined;
+  const runtimeConfig = (config: BackendConfig): SandboxRuntimeConfig => ({
+    network: { allowedDomains: [...config.allowHosts], deniedDomains: [] },
+    filesystem: { ...config.filesystem },
+    ...(config.bwrapPath ? { bwrapPath: config.bwrapPath } : {}),
+    ...seccompConfig(),
+  });
+  return {
+    async initialize(config) {
+      base = runtimeConfig(config);
+      await SandboxManager.initialize(base);
+    },
+    wrap(commandLine, filesystem, id, text) {
+      return SandboxManager.wrapWithSandbox(commandLine, undefined, { filesystem }, undefined, {
+        commandId: id,
+        commandText: text,
+      });
+    },
+    setHosts(hosts) {
+      if (!base) return;
+      base = { ...base, network: { ...base.network, allowedDomains: [...hosts] } };
+      SandboxManager.updateConfig(base);
+    },
+    annotate: (id, stderr) => SandboxManager.annotateStderrWithSandboxFailures(id, stderr),
+    cleanupMounts: () => SandboxManager.cleanupAfterCommand(),
+    reset: () => SandboxManager.reset(),
+    dependencyErrors(bwrapPath) {
+      const check = SandboxManager.checkDependencies();
+      if (!bwrapPath) return check;
+      // checkDependencies() looks on PATH; an explicit bubblewrap is judged by the config's path.
+      const errors = check.errors.filter((error) => !/bubblewrap|bwrap/i.test(error));
+      if (!existsSync(bwrapPath)) errors.push(`bubblewrap (bwrap) not found at ${bwrapPath}`);
+      return { errors, warnings: check.warnings };
+    },
+  };
+}
+
+/**
+ * The library finds its seccomp helper next to its own module file; bundled, that file is
+ * dist/cli/lib/sandbox.cjs, so name the installed package's copy explicitly.
+ */
+function seccompConfig(): Pick<SandboxRuntimeConfig, 'seccomp'> {
+  const arch = process.arch === 'x64' ? 'x64' : process.arch === 'arm64' ? 'arm64' : undefined;
+  if (!arch || process.platform !== 'linux') return {};
+  try {
+    const main = createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime');
+    const applyPath = path.join(path.dirname(main), '..', 'vendor', 'seccomp', arch, 'apply-seccomp');
+    return existsSync(applyPath) ? { seccomp: { applyPath } } : {};
+  } catch {
+    return {};
+  }
+}
