@@ -56,6 +56,7 @@ import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
 import {
   createMcpManager,
+  createServerSandbox,
   type McpConfigFlags,
   nonInteractiveFeatures,
   startSkillServers,
@@ -192,8 +193,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     make: (chosen) => createProvider(chosen, providerOptions),
   });
   const provider = choice.provider;
+  // The run's one command sandbox (the library is one per process): confined MCP servers run in it.
+  const serverSandbox = await createServerSandbox({ projectDir: permissions.root, homeDir, userDir, env });
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
+    sandbox: serverSandbox,
     projectDir,
     homeDir,
     userDir,
@@ -313,6 +317,8 @@ export async function createApp(options: AppOptions): Promise<App> {
           policies,
           acceptsMedia: provider.acceptsMedia,
           redact,
+          sandbox: serverSandbox,
+          homeDir,
         });
       },
       initial: options.skills,
@@ -355,7 +361,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions,
     opened,
     shutdown: () => {
-      shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => undefined);
+      shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => serverSandbox.dispose());
       return shutdown;
     },
   };
