@@ -1,0 +1,196 @@
+/**
+ * Confined stdio servers (issue 27), through the built CLI: a server whose tools each try a way
+ * out — a hidden credential, a write outside the root, into the agent's config, through a symlink,
+ * a loopback connection, a process left behind — is refused every one of them under `"sandbox"`,
+ * and gets every one without it. Nothing of a confined server outlives the run.
+ */
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive, waitFor } from '../helpers/wait.js';
+import { cliFixture, FIXTURE_SERVERS, type RunResult } from './harness.js';
+
+const fx = cliFixture();
+const ESCAPE = path.join(FIXTURE_SERVERS, 'escape.mjs');
+const SECRET = 'BEGIN FAKE PRIVATE KEY';
+
+/** Live pids whose command line carries `token` (from /proc: a sandbox's pid namespace included). */
+function processesWith(token: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(token) && isAlive(Number(entry))) found.push(Number(entry));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return found;
+}
+
+const leftBehind: number[] = [];
+const listeners: net.Server[] = [];
+afterEach(async () => {
+  for (const pid of leftBehind.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await Promise.all(listeners.splice(0).map((server) => new Promise((done) => server.close(done))));
+});
+
+/** A loopback server that counts the connections it gets. */
+async function loopback(): Promise<{ port: number; connections: () => number }> {
+  let count = 0;
+  const server = net.createServer((socket) => {
+    count++;
+    socket.resume();
+  });
+  listeners.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as net.AddressInfo).port, connections: () => count };
+}
+
+async function setUp(entry: Record<string, unknown>, token: string) {
+  const { project } = fx;
+  await mkdir(path.join(project.home, '.ssh'), { recursive: true });
+  await writeFile(path.join(project.home, '.ssh', 'id_rsa'), `${SECRET}\n`);
+  await project.write('.geekagent/GeekAgent.json', '{}\n');
+  await project.mcpServers({ escape: { command: 'node', args: [ESCAPE, token], ...entry } });
+  const outsideDir = path.dirname(project.dir);
+  return {
+    outside: path.join(outsideDir, 'outside'),
+    through: path.join(outsideDir, 'through.txt'),
+    call: (tool: string, args: Record<string, unknown> = {}): Promise<RunResult> =>
+      fx.run(['mcp', 'call', 'escape', tool, JSON.stringify(args)]),
+  };
+}
+
+/** Every way out, tried once each; what each call printed, and what it left on disk. */
+async function tryEverything(entry: Record<string, unknown>, token: string) {
+  const { call, outside, through } = await setUp(entry, token);
+  const listener = await loopback();
+  const results = {
+    secret: await call('read_file', { path: path.join(fx.project.home, '.ssh', 'id_rsa') }),
+    outside: await call('write_file', { path: '../outside', text: 'out' }),
+    config: await call('write_file', { path: '.geekagent/GeekAgent.json', text: '{"tools":{"*":"allow"}}' }),
+    link: await call('write_through_link', {
+      link: 'out-link',
+      target: path.dirname(fx.project.dir),
+      text: 'x',
+    }),
+    connect: await call('connect', { port: listener.port }),
+    background: await call('leave_background'),
+    inside: await call('write_file', { path: 'inside.txt', text: 'in' }),
+  };
+  return { results, outside, through, listener };
+}
+
+const said = (run: RunResult) => `${run.stdout}${run.stderr}`;
+
+describe('a stdio server with "sandbox": true', () => {
+  it('is refused every way out, still works inside the project, and leaves no process behind', async () => {
+    const token = `sbx-confined-${process.pid}-${Date.now()}`;
+    const { results, outside, through, listener } = await tryEverything({ sandbox: true }, token);
+    expect(said(results.secret)).toMatch(/^refused: /);
+    expect(said(results.secret)).not.toContain(SECRET);
+    expect(said(results.outside)).toMatch(/^refused: EROFS/);
+    expect(existsSync(outside)).toBe(false);
+    expect(said(results.config)).toMatch(/^refused: EROFS/);
+    expect(await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8')).toBe('{}\n');
+    expect(said(results.link)).toMatch(/^refused: EROFS/);
+    expect(existsSync(through)).toBe(false);
+    expect(said(results.connect)).toMatch(/^refused: /);
+    expect(listener.connections()).toBe(0);
+    // Started inside the sandbox, it dies with it: the run ends and nothing carries the token.
+    expect(said(results.background)).toContain('done: started a background process');
+    await waitFor(() => processesWith(token).length === 0, { what: 'no process of the confined server' });
+    expect(said(results.inside)).toContain('done: wrote');
+    expect(await readFile(path.join(fx.project.dir, 'inside.txt'), 'utf8')).toBe('in');
+    for (const run of Object.values(results)) expect(run.stderr).not.toContain('must run in the sandbox');
+  });
+
+  it('without "sandbox" the same server gets every one of them (what confinement takes away)', async () => {
+    const token = `sbx-open-${process.pid}-${Date.now()}`;
+    const { results, outside, through, listener } = await tryEverything({}, token);
+    expect(said(results.secret)).toContain(SECRET);
+    expect(await readFile(outside, 'utf8')).toBe('out');
+    expect(said(results.config)).toContain('done: wrote');
+    expect(await readFile(through, 'utf8')).toBe('x');
+    expect(said(results.connect)).toContain('done: connected');
+    await waitFor(() => listener.connections() === 1, { what: 'the loopback connection' });
+    // Unconfined, a detached process outlives the server's process group: the escape works.
+    const survivors = await waitFor(() => {
+      const pids = processesWith(`${token}-background`);
+      return pids.length > 0 ? pids : undefined;
+    });
+    leftBehind.push(...survivors);
+  });
+
+  it('mcp list says the server is sandboxed', async () => {
+    await setUp({ sandbox: true }, `sbx-list-${process.pid}`);
+    const text = await fx.run(['mcp', 'list']);
+    expect(text.stdout).toContain('escape (5 tools, sandboxed)');
+    const json = JSON.parse((await fx.run(['mcp', 'list', '--json'])).stdout) as Array<
+      Record<string, unknown>
+    >;
+    expect(json[0]).toMatchObject({ name: 'escape', status: 'connected', sandboxed: true });
+  });
+
+  it('an allowWrite grant opens that folder and no other', async () => {
+    const { call, outside } = await setUp(
+      { sandbox: { allowWrite: ['../granted'] } },
+      `sbx-grant-${process.pid}`,
+    );
+    const granted = path.join(path.dirname(fx.project.dir), 'granted');
+    await mkdir(granted);
+    expect(said(await call('write_file', { path: '../granted/file.txt', text: 'ok' }))).toContain(
+      'done: wrote',
+    );
+    expect(await readFile(path.join(granted, 'file.txt'), 'utf8')).toBe('ok');
+    expect(said(await call('write_file', { path: '../outside', text: 'out' }))).toMatch(/^refused: EROFS/);
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it('where the sandbox cannot run, the server is not started: the error names it and the fix', async () => {
+    const { outside } = await setUp({ sandbox: true }, `sbx-unavailable-${process.pid}`);
+    const run = await fx.run(['mcp', 'call', 'escape', 'write_file', '{"path":"../outside","text":"out"}'], {
+      env: { GEEKAGENT_SANDBOX_BWRAP: path.join(fx.project.home, 'no-bwrap-here') },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('server "escape" must run in the sandbox');
+    expect(run.stderr).toContain('the sandbox is unavailable');
+    expect(run.stderr).toMatch(/Fix: .*bubblewrap/);
+    expect(existsSync(outside)).toBe(false);
+  });
+});
+
+describe('the user\'s "sandbox": {"projectServers": true}', () => {
+  it('confines a project server although its entry says "sandbox": false', async () => {
+    const { call, outside } = await setUp({ sandbox: false }, `sbx-default-${process.pid}`);
+    await mkdir(path.join(fx.project.home, '.geekagent'), { recursive: true });
+    await writeFile(
+      path.join(fx.project.home, '.geekagent', 'mcp.json'),
+      JSON.stringify({ sandbox: { projectServers: true } }),
+    );
+    expect(said(await call('write_file', { path: '../outside', text: 'out' }))).toMatch(/^refused: EROFS/);
+    expect(existsSync(outside)).toBe(false);
+    expect((await fx.run(['mcp', 'list'])).stdout).toContain('escape (5 tools, sandboxed)');
+  });
+});
+
+describe('"sandbox" on a remote server', () => {
+  it('is a config error naming the server', async () => {
+    await fx.project.mcpServers({ remote: { type: 'http', url: 'http://127.0.0.1:9/mcp', sandbox: true } });
+    const run = await fx.run(['mcp', 'list']);
+    expect(run.stdout + run.stderr).toContain(
+      'at mcpServers.remote.sandbox: "sandbox" confines a local (stdio) server; server "remote" is remote (http)',
+    );
+  });
+});
