@@ -69,6 +69,8 @@ export const LIBRARIES = [
   { name: 'anthropic', packages: ['@anthropic-ai/sdk'] },
   { name: 'mcp-sdk', packages: ['@modelcontextprotocol/sdk'] },
   { name: 'tui', packages: ['ink', 'react', 'marked'] },
+  // The command sandbox (bubblewrap/Seatbelt, its proxies): read when the first command is confined.
+  { name: 'sandbox', packages: ['@anthropic-ai/sandbox-runtime'] },
 ];
 
 const packageOf = (specifier) =>

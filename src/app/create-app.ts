@@ -23,6 +23,7 @@ import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extens
 import { ModelChoice, modelChoiceExtension } from '../extensions/model-choice.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import { ragExtension } from '../extensions/rag.js';
+import { sandboxExtension } from '../extensions/sandbox.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
@@ -42,6 +43,7 @@ import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
 import type { ChatProvider } from '../providers/types.js';
 import { RagStore } from '../rag/store.js';
+import type { SandboxMode } from '../sandbox/index.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
 import { skillsExtension } from '../skills/extension.js';
@@ -84,6 +86,8 @@ export interface AppOptions {
   deny?: string[];
   /** `--allow-protected` paths: protected paths (.geekagent/, .env) this run may change unasked. */
   allowProtected?: string[];
+  /** `--sandbox MODE`: the command sandbox's mode for this run. */
+  sandboxMode?: SandboxMode;
   approver: Approver;
   /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
   tracker: ProcessGroupTracker;
@@ -170,9 +174,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     pins: new PinStore(mcpPinsFile(projectDir)),
   });
   const redact = createRedactor(settingsEnv);
-  const { sandbox, undo, registry, executor, fetchAllowHosts, executorFor } = createToolRuntime({
+  const runtime = createToolRuntime({
     projectDir,
     userDir,
+    homeDir,
+    sandboxMode: options.sandboxMode,
     permissions,
     allowProtected: options.allowProtected,
     policies,
@@ -180,6 +186,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     redact,
     env,
   });
+  const { sandbox, undo, registry, executor, fetchAllowHosts, executorFor } = runtime;
 
   const cacheKeyMode = promptCacheKeyMode(settingsEnv);
   if (cacheKeyMode.problem) notices.push(cacheKeyMode.problem);
@@ -251,6 +258,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       explicit: options.model !== undefined || options.provider !== undefined,
     }),
     todoExtension(conversation),
+    sandboxExtension({
+      sandbox: runtime.commandSandbox,
+      policy: runtime.sandboxPolicy,
+      notices: runtime.sandboxNotices,
+    }),
     agentsExtension(
       {
         registry,

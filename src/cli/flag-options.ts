@@ -20,6 +20,7 @@ export function flagOptions(
   | 'allow'
   | 'deny'
   | 'allowProtected'
+  | 'sandboxMode'
   | 'session'
   | 'skills'
   | 'mcpConfig'
@@ -33,6 +34,7 @@ export function flagOptions(
     allow: options.allow,
     deny: options.deny,
     allowProtected: options.allowProtected,
+    sandboxMode: options.sandbox,
     skills: options.skill,
     mcpConfig: mcpConfigFlags(options),
     session:

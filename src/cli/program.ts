@@ -7,6 +7,7 @@
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../config/version.js';
 import type { OutputFormat } from './print-mode.js';
+import { sandboxCommand } from './sandbox-command.js';
 import { trustCommand } from './trust-command.js';
 
 export interface CliIO {
@@ -40,6 +41,8 @@ export interface ChatOptions {
   mcpConfig: string[];
   /** `--strict-mcp-config`: only the `--mcp-config` servers, not the mcp.json files. */
   strictMcpConfig?: boolean;
+  /** `--sandbox MODE`: the command sandbox for this run. */
+  sandbox?: 'workspace-write' | 'read-only' | 'off';
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -87,6 +90,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       '--provider <name>',
       'model API: openai (Chat Completions), anthropic, openai-responses, gemini (overrides GEEKAGENT_PROVIDER)',
     )
+    .addOption(
+      new Option(
+        '--sandbox <mode>',
+        'confine run_shell commands for this run: workspace-write (writes only in the project), read-only, off',
+      ).choices(['workspace-write', 'read-only', 'off']),
+    )
     .option('--model <name>', "model name (overrides the provider's *_MODEL variable)")
     .option('--base-url <url>', "the provider's base URL (overrides OPENAI_BASE_URL, ANTHROPIC_BASE_URL, …)")
     .configureOutput({
@@ -115,6 +124,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     for (const option of loaded.options) mcp.addOption(option);
     for (const command of loaded.commands) mcp.addCommand(command);
   });
+  program.addCommand(
+    sandboxCommand(io, (code) => {
+      exitCode = code;
+    }),
+  );
   program.addCommand(
     trustCommand(
       io,

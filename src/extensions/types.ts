@@ -46,6 +46,7 @@ export const PANEL_ORDER = {
   instructions: 50,
   skills: 60,
   mcp: 70,
+  sandbox: 75,
   context: 80,
   turn: 90,
   total: 100,

@@ -6,6 +6,7 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { type SandboxSection, sandboxSectionSchema } from '../sandbox/index.js';
 import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import * as z from '../util/schema.js';
@@ -27,6 +28,9 @@ export interface PermissionConfig {
   /** `fetch.allowHosts` of each file: hosts `fetch` may reach although private (permissions/network.ts). */
   projectFetchAllow: string[];
   userFetchAllow: string[];
+  /** `sandbox` of each file: the user's sets the run's sandbox, a trusted project's only narrows it. */
+  projectSandbox: SandboxSection | undefined;
+  userSandbox: SandboxSection | undefined;
   /** The project file was created by this load. */
   created: boolean;
 }
@@ -50,6 +54,7 @@ export const permissionFileSchema = z.looseObject({
       ),
     }),
   ),
+  sandbox: z.optional(sandboxSectionSchema),
 });
 
 type PermissionFile = z.infer<typeof permissionFileSchema>;
@@ -96,6 +101,8 @@ export async function loadPermissionConfig(options: {
     userAnnotations: { ...user?.annotations },
     projectFetchAllow: [...(project.fetch?.allowHosts ?? [])],
     userFetchAllow: [...(user?.fetch?.allowHosts ?? [])],
+    projectSandbox: project.sandbox,
+    userSandbox: user?.sandbox,
     created,
   };
 }

@@ -3,6 +3,15 @@
  * the root sandbox, the undo stack, protected paths, the registry and executors over them. One
  * place, so a tool meets the same rules whichever face called it.
  */
+import os from 'node:os';
+import path from 'node:path';
+import {
+  type CommandSandbox,
+  createCommandSandbox,
+  resolveSandboxPolicy,
+  type SandboxMode,
+  type SandboxPolicy,
+} from '../sandbox/index.js';
 import type { Approver, PolicyLookup } from '../tools/approval.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -17,7 +26,14 @@ export interface ToolRuntimeOptions {
   projectDir: string;
   /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
   userDir: string;
-  permissions: Pick<PermissionConfig, 'root' | 'projectFetchAllow' | 'userFetchAllow'>;
+  permissions: Pick<
+    PermissionConfig,
+    'root' | 'projectFetchAllow' | 'userFetchAllow' | 'userSandbox' | 'projectSandbox'
+  >;
+  /** HOME of the run: its credential folders are hidden from confined commands. */
+  homeDir?: string;
+  /** `--sandbox MODE` for this run. */
+  sandboxMode?: SandboxMode;
   /** `--allow-protected` values, as given. */
   allowProtected?: readonly string[];
   policies: PolicyLookup;
@@ -31,6 +47,11 @@ export interface ToolRuntime {
   readonly undo: UndoStack;
   readonly registry: ToolRegistry;
   readonly executor: ToolExecutor;
+  /** Confines `run_shell` (and whatever else runs commands); dispose it when the run ends. */
+  readonly commandSandbox: CommandSandbox;
+  readonly sandboxPolicy: SandboxPolicy;
+  /** What a project's `sandbox` section asked for and may not have (it only narrows). */
+  readonly sandboxNotices: string[];
   /** The fetch allow-list of both permission files (project first). */
   readonly fetchAllowHosts: string[];
   /**
@@ -49,13 +70,26 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     userStateDir: options.userDir,
     allowed: options.allowProtected,
   });
+  const resolved = resolveSandboxPolicy(
+    permissions.userSandbox,
+    permissions.projectSandbox,
+    options.sandboxMode,
+  );
+  const commandSandbox = createCommandSandbox({
+    policy: resolved.policy,
+    root: permissions.root,
+    home: options.homeDir ?? os.homedir(),
+    userStateDir: options.userDir,
+    stateDirs: [...new Set([path.join(projectDir, '.geekagent'), path.join(permissions.root, '.geekagent')])],
+    env,
+  });
   const executorFor = (registry: ToolRegistry, approver: Approver, lookup: PolicyLookup = policies) =>
     new ToolExecutor({
       registry,
       policies: lookup,
       approver,
       redact,
-      context: { sandbox, undo, env, redact, protectedPaths },
+      context: { sandbox, undo, env, redact, protectedPaths, commandSandbox, sandboxPolicy: resolved.policy },
     });
   const registry = new ToolRegistry();
   return {
@@ -63,6 +97,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     undo,
     registry,
     executor: executorFor(registry, options.approver),
+    commandSandbox,
+    sandboxPolicy: resolved.policy,
+    sandboxNotices:
+      resolved.ignored.length > 0
+        ? [
+            `the project's sandbox settings may only narrow the user's; ignored: ${resolved.ignored.join('; ')}`,
+          ]
+        : [],
     fetchAllowHosts: [...permissions.projectFetchAllow, ...permissions.userFetchAllow],
     executorFor,
   };

@@ -7,6 +7,14 @@ export { HOME_DENY_READ } from './paths.js';
 export { probeSandbox, type SandboxProbe } from './probe.js';
 export { type CommandSandboxOptions, createCommandSandbox } from './sandbox.js';
 export {
+  matchesCommandPattern,
+  parseSandboxMode,
+  resolveSandboxPolicy,
+  SANDBOX_MODES,
+  type SandboxSection,
+  sandboxSectionSchema,
+} from './settings.js';
+export {
   type CommandSandbox,
   type ConfiningMode,
   DEFAULT_SANDBOX_POLICY,

@@ -86,7 +86,7 @@ export class ToolExecutor {
     const args = parseArguments(call);
     if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);
 
-    const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress };
+    const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress, callId: call.id };
     // Protected paths (.geekagent/, .env, ~/.geekagent) are asked even under `allow`.
     const guarded = await protectedTargets(tool, args, ctx);
     ctx.approvedProtected = guarded;
@@ -95,7 +95,8 @@ export class ToolExecutor {
     const asked = await askReason(tool, args, ctx);
     const review = asked ?? verdict.review;
     let decision: ToolDecision = 'allow';
-    if (policy === 'ask' || guarded.length > 0 || asked) {
+    const mustAsk = guarded.length > 0 || asked !== undefined;
+    if (mustAsk || (policy === 'ask' && !(await runsUnasked(tool, args, ctx)))) {
       let answer: ApprovalAnswer;
       try {
         answer = await this.askInTurn(tool, args, ctx, hooks, review, guarded);
@@ -216,6 +217,12 @@ async function askReason(
   return tool
     .askReason(args, ctx)
     .catch((error: unknown) => ({ reason: `could not be checked: ${errorMessage(error)}` }));
+}
+
+/** A check that fails asks. */
+async function runsUnasked(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
+  if (!tool.runsUnasked) return false;
+  return tool.runsUnasked(args, ctx).catch(() => false);
 }
 
 function genericPrompt(tool: Tool, args: Record<string, unknown>): ApprovalPrompt {

@@ -2,6 +2,7 @@
  * The Tool contract shared by built-in tools, MCP tools and (later) skill tools, and the shapes of
  * what a tool returns. Nothing here depends on a provider or on the UI.
  */
+import type { CommandSandbox, SandboxPolicy } from '../sandbox/index.js';
 import type { Redactor } from '../util/redact.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -78,6 +79,12 @@ export interface ToolContext {
    */
   redact?: Redactor;
   onProgress?: (progress: ToolProgress) => void;
+  /** Confines commands (run_shell). Absent: commands run as they are, asked (unit tests). */
+  commandSandbox?: CommandSandbox;
+  /** The run's sandbox settings (autoAllow, allowUnconfined); with `commandSandbox`. */
+  sandboxPolicy?: SandboxPolicy;
+  /** The id of the tool call being run (the sandbox attributes violations by it). */
+  callId?: string;
 }
 
 /** A call the model asked for: the provider reassembles it, the executor runs it. */
@@ -124,6 +131,11 @@ export interface Tool extends ToolSpec {
    * returns instead of its usual hint: why, and what would let the call through.
    */
   askReason?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<CallReview | undefined>;
+  /**
+   * Whether this call may run unasked although its policy is `ask` (a command the sandbox
+   * confines). Never consulted for `deny`, protected paths or an `askReason`.
+   */
+  runsUnasked?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<boolean>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
   /**
    * Calls of one round that return the same key run one after another instead of concurrently

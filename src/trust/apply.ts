@@ -25,6 +25,8 @@ export function permissionsUnderTrust(
     projectRules,
     projectAnnotations: withoutAllows(permissions.projectAnnotations),
     projectFetchAllow: [],
+    // Narrowing only, yet a declaration like the rest: ignored until the person trusts the folder.
+    projectSandbox: undefined,
     root,
   };
 }

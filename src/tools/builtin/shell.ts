@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { BoundedText } from '../../util/text.js';
 import { type Tool, ToolError } from '../types.js';
 import { requireString } from './args.js';
+import { confine, reasonOf, runsUnasked, unconfinedReview, wantsUnconfined } from './shell-sandbox.js';
 
 export const SHELL_TIMEOUT_MS = 10_000;
 export const SHELL_OUTPUT_LIMIT = 2000;
@@ -29,13 +30,25 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
     description:
       `Runs a shell command with /bin/sh in the project root and returns its stdout and stderr merged. ` +
       `Stdin is closed. The command is killed (with everything it started) after ${formatSeconds(timeoutMs)}. ` +
-      `Output is cut to ${SHELL_OUTPUT_LIMIT} chars; a non-zero exit code is reported at the end.`,
+      `Output is cut to ${SHELL_OUTPUT_LIMIT} chars; a non-zero exit code is reported at the end. ` +
+      `When the sandbox is on, the command runs confined (writes only in the project and a temp folder, ` +
+      `credentials hidden, network only to allowed hosts); a refusal is reported as [sandbox]. ` +
+      `Set "sandbox": false with a "reason" only when confinement stops the task: the person is asked.`,
     parameters: {
       type: 'object',
       properties: {
         command: {
           type: 'string',
           description: `The command line, run as \`/bin/sh -c <command>\`. Must finish within ${formatSeconds(timeoutMs)}.`,
+        },
+        sandbox: {
+          type: 'boolean',
+          description: 'false: run outside the sandbox (always asks the person). Default: confined.',
+        },
+        reason: {
+          type: 'string',
+          description:
+            'With "sandbox": false: why the command needs to run unconfined (shown to the person).',
         },
       },
       required: ['command'],
@@ -45,26 +58,45 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
     // text can spell a name in ways no check sees).
     protectedTargets: async (args, ctx) =>
       typeof args.command === 'string' ? (ctx.protectedPaths?.mentionedIn(args.command) ?? []) : [],
-    async describeApproval(args) {
+    runsUnasked,
+    askReason: unconfinedReview,
+    async describeApproval(args, ctx) {
       const command = requireString('run_shell', args, 'command');
+      if (wantsUnconfined(args) && ctx.commandSandbox?.status.kind === 'confined')
+        return {
+          title: 'About to run a shell command OUTSIDE the sandbox',
+          detail: `${command}\n\nwhy: ${reasonOf(args)}`,
+          kind: 'command',
+        };
       return { title: 'About to run a shell command', detail: command, kind: 'command' };
     },
     async run(args, ctx) {
       const command = requireString('run_shell', args, 'command');
       if (command.trim() === '') throw new ToolError('run_shell: "command" must not be empty');
       if (ctx.signal.aborted) throw new ToolError('run_shell: cancelled');
+      const confined = await confine(command, args, ctx);
       const output = new BoundedText(SHELL_OUTPUT_LIMIT, ctx.redact);
-      const result = await runProcess(
-        '/bin/sh',
-        ['-c', command],
-        ctx.sandbox.root,
-        ctx.env,
-        ctx.signal,
-        timeoutMs,
-        output,
-      );
+      const stderr = confined ? new TailText(STDERR_KEPT) : undefined;
+      let result: ShellResult;
+      let note: string | undefined;
+      try {
+        result = await runProcess(
+          '/bin/sh',
+          ['-c', confined?.line ?? command],
+          ctx.sandbox.root,
+          ctx.env,
+          ctx.signal,
+          timeoutMs,
+          output,
+          stderr,
+        );
+      } finally {
+        // Released however the run ended; the note is only wanted from a finished command.
+        note = confined?.finish(stderr?.text ?? '');
+      }
       if (result.stopped === 'abort') throw new ToolError('run_shell: cancelled');
-      return formatResult(result, timeoutMs);
+      const text = formatResult(result, timeoutMs);
+      return note ? `${note}\n${text}` : text;
     },
   };
 }
@@ -78,6 +110,8 @@ export function runProcess(
   signal: AbortSignal,
   timeoutMs: number,
   output: BoundedText,
+  /** Also gets stderr alone (the sandbox reads its refusals there). */
+  stderrTap?: TailText,
 ): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
@@ -108,6 +142,7 @@ export function runProcess(
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => output.push(chunk));
     }
+    if (stderrTap) child.stderr.on('data', (chunk: string) => stderrTap.push(chunk));
     child.on('error', (error) => {
       cleanup();
       reject(new ToolError(`cannot start ${file}: ${error.message}`));
@@ -127,6 +162,17 @@ function killGroup(pid: number | undefined): void {
     process.kill(-pid, 'SIGKILL');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/** Stderr kept for the sandbox's look at it: the last STDERR_KEPT characters. */
+const STDERR_KEPT = 16_384;
+
+export class TailText {
+  text = '';
+  constructor(private readonly limit: number) {}
+  push(chunk: string): void {
+    this.text = (this.text + chunk).slice(-this.limit);
   }
 }
 

@@ -1,0 +1,96 @@
+/**
+ * run_shell and the command sandbox: which calls run unasked (confined, `autoAllow`), which are
+ * always asked (`sandbox: false`, unless the user's `allowUnconfined` names the command), and
+ * running one confined — the wrapped line, the release, and the note when the sandbox refused.
+ */
+import { randomUUID } from 'node:crypto';
+import { matchesCommandPattern } from '../../sandbox/index.js';
+import { type CallReview, type ToolContext, ToolError } from '../types.js';
+
+export const REASON_LIMIT = 300;
+
+/** `sandbox: false` as sent; anything else (absent, null, true) keeps the command confined. */
+export function wantsUnconfined(args: Record<string, unknown>): boolean {
+  if (args.sandbox !== undefined && args.sandbox !== null && typeof args.sandbox !== 'boolean')
+    throw new ToolError('run_shell: "sandbox" must be true or false');
+  return args.sandbox === false;
+}
+
+export function reasonOf(args: Record<string, unknown>): string {
+  const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
+  if (reason === '') return '(the model gave no reason)';
+  return reason.length > REASON_LIMIT ? `${reason.slice(0, REASON_LIMIT)}…` : reason;
+}
+
+/** The run confines commands (after starting the library: a failed start is not confined). */
+async function confining(ctx: ToolContext): Promise<boolean> {
+  const sandbox = ctx.commandSandbox;
+  if (!sandbox) return false;
+  return (await sandbox.ready()).kind === 'confined';
+}
+
+/** The user's `allowUnconfined` lets this command leave the sandbox without a question. */
+function unconfinedAllowed(command: string, ctx: ToolContext): boolean {
+  return matchesCommandPattern(ctx.sandboxPolicy?.allowUnconfined ?? [], command);
+}
+
+export async function runsUnasked(args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
+  const command = typeof args.command === 'string' ? args.command : '';
+  if (wantsUnconfined(args)) return (await confining(ctx)) && unconfinedAllowed(command, ctx);
+  return (ctx.sandboxPolicy?.autoAllow ?? false) && (await confining(ctx));
+}
+
+export async function unconfinedReview(
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<CallReview | undefined> {
+  if (!wantsUnconfined(args) || !(await confining(ctx))) return undefined;
+  const command = typeof args.command === 'string' ? args.command : '';
+  if (unconfinedAllowed(command, ctx)) return undefined;
+  return {
+    reason: `Runs OUTSIDE the sandbox (full access to your files, credentials and network). The model's reason: ${reasonOf(args)}`,
+    refusal:
+      'run_shell with "sandbox": false was refused: running a command outside the sandbox needs a person\'s ' +
+      'approval, and nobody can be asked here. Run it confined, or the person adds the command to ' +
+      '"sandbox.allowUnconfined" in their own GeekAgent.json.',
+  };
+}
+
+export interface ConfinedRun {
+  /** The line to give `/bin/sh -c`. */
+  line: string;
+  /** Call with the command's stderr once it ended: the note for the model, if the sandbox refused. */
+  finish(stderr: string): string | undefined;
+}
+
+/** Undefined: run the command as it is (the sandbox is off, unavailable, or `sandbox: false`). */
+export async function confine(
+  command: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ConfinedRun | undefined> {
+  const sandbox = ctx.commandSandbox;
+  if (!sandbox || wantsUnconfined(args)) return undefined;
+  const status = await sandbox.ready();
+  if (status.kind !== 'confined') return undefined;
+  // Unique per run: the library attributes violations by it (a call id may repeat across turns).
+  const id = `${ctx.callId ?? 'run_shell'}:${randomUUID()}`;
+  let line: string;
+  try {
+    line = await sandbox.wrap(command, { id, cwd: ctx.sandbox.root });
+  } catch (error) {
+    throw new ToolError(
+      `run_shell: the sandbox could not confine the command, so it did not run: ${(error as Error).message}`,
+    );
+  }
+  return {
+    line,
+    finish(stderr) {
+      try {
+        return sandbox.explainFailure(id, stderr);
+      } finally {
+        sandbox.release(id);
+      }
+    },
+  };
+}
