@@ -58,7 +58,6 @@ import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
 import {
   createMcpManager,
-  createServerSandbox,
   type McpConfigFlags,
   nonInteractiveFeatures,
   startSkillServers,
@@ -201,7 +200,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const provider = choice.provider;
   // The run's one command sandbox (the library is one per process): confined MCP servers run in it.
-  const serverSandbox = await createServerSandbox({ projectDir: permissions.root, homeDir, userDir, env });
+  const serverSandbox = runtime.commandSandbox;
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
     sandbox: serverSandbox,
@@ -373,7 +372,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions,
     opened,
     shutdown: () => {
-      shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => serverSandbox.dispose());
+      shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => undefined);
       return shutdown;
     },
   };

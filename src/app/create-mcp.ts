@@ -25,6 +25,7 @@ import { type ConnectionLayer, McpManager, type McpManagerOptions } from '../mcp
 import type { ServerSandboxer } from '../mcp/sandbox-launch.js';
 import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/tool-cache.js';
 import type { TransportFactory } from '../mcp/transports.js';
+import { readSandboxSections } from '../permissions/config.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { CommandSandbox } from '../sandbox/index.js';
@@ -153,13 +154,27 @@ async function ownSandbox(
   return confinedServers(entries) ? createServerSandbox(options) : undefined;
 }
 
-type ServerSandboxOptions = Pick<McpRuntimeOptions, 'projectDir' | 'homeDir' | 'userDir' | 'env'>;
+type ServerSandboxOptions = Pick<
+  McpRuntimeOptions,
+  'projectDir' | 'homeDir' | 'userDir' | 'env' | 'projectTrusted'
+>;
 
-/** The command sandbox servers run in, the project folder its root (the library loads on first use). */
+/**
+ * The command sandbox servers run in when no tool runtime made one: the user's `sandbox` settings
+ * (a trusted project's only narrow), the project folder its root; the library loads on first use.
+ */
 export async function createServerSandbox(options: ServerSandboxOptions): Promise<CommandSandbox> {
-  const { createCommandSandbox, DEFAULT_SANDBOX_POLICY } = await import('../sandbox/index.js');
+  const [{ createCommandSandbox, resolveSandboxPolicy }, sections] = await Promise.all([
+    import('../sandbox/index.js'),
+    readSandboxSections(options),
+  ]);
+  const { policy } = resolveSandboxPolicy(
+    sections.user,
+    options.projectTrusted ? sections.project : undefined,
+    undefined,
+  );
   return createCommandSandbox({
-    policy: DEFAULT_SANDBOX_POLICY,
+    policy,
     root: options.projectDir,
     home: options.homeDir,
     userStateDir: options.userDir,
