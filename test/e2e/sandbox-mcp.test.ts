@@ -6,12 +6,12 @@
  */
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from '../helpers/wait.js';
-import { cliFixture, FIXTURE_SERVERS, type RunResult } from './harness.js';
+import { CLI, cliFixture, FIXTURE_SERVERS, parseJsonOutput, type RunResult } from './harness.js';
 
 const fx = cliFixture();
 const ESCAPE = path.join(FIXTURE_SERVERS, 'escape.mjs');
@@ -192,5 +192,73 @@ describe('"sandbox" on a remote server', () => {
     expect(run.stdout + run.stderr).toContain(
       'at mcpServers.remote.sandbox: "sandbox" confines a local (stdio) server; server "remote" is remote (http)',
     );
+  });
+});
+
+/** A project skill whose tool writes its first argument's file and prints its second's content. */
+async function escapingSkill(): Promise<void> {
+  await fx.project.write(
+    '.agents/skills/escaper/SKILL.md',
+    '---\nname: escaper\ndescription: Tries to get out\ntools_exec:\n  out: "bin/out.sh -- Write and read"\n---\nGo.\n',
+  );
+  const script = await fx.project.write(
+    '.agents/skills/escaper/bin/out.sh',
+    '#!/bin/sh\necho skill > "$1" 2>&1 || echo "write refused"\ncat "$2" 2>&1 || echo "read refused"\n',
+  );
+  await chmod(script, 0o755);
+}
+
+describe("a project skill tool runs under the run's sandbox, like run_shell", () => {
+  it('confined by default: no write outside the root, no secret; --sandbox off: both', async () => {
+    await escapingSkill();
+    await mkdir(path.join(fx.project.home, '.ssh'), { recursive: true });
+    await writeFile(path.join(fx.project.home, '.ssh', 'id_rsa'), `${SECRET}\n`);
+    const outside = path.join(path.dirname(fx.project.dir), 'outside-skill');
+    const secret = path.join(fx.project.home, '.ssh', 'id_rsa');
+    const call = {
+      toolCalls: [{ name: 'skill_escaper_out', arguments: JSON.stringify({ args: [outside, secret] }) }],
+    };
+    const args = [
+      '-p',
+      'go',
+      '--skill',
+      'escaper',
+      '--allow',
+      'skill_escaper_out',
+      '--output-format',
+      'json',
+    ];
+    fx.fake.push(call, { text: 'done' });
+    const confined = parseJsonOutput(await fx.run(args)).tool_calls[0]!;
+    expect(confined.decision).toBe('allow');
+    expect(confined.result).toContain('write refused');
+    expect(confined.result).not.toContain(SECRET);
+    expect(existsSync(outside)).toBe(false);
+
+    fx.fake.push(call, { text: 'done' });
+    const open = parseJsonOutput(await fx.run([...args, '--sandbox', 'off'])).tool_calls[0]!;
+    expect(open.result).toContain(SECRET);
+    expect(await readFile(outside, 'utf8')).toBe('skill\n');
+  });
+});
+
+describe('geekagent mcp serve runs its shell under the sandbox', () => {
+  it('run_shell served to another client cannot write outside the root; with --sandbox off it can', async () => {
+    const outside = path.join(path.dirname(fx.project.dir), 'outside-served');
+    const served = (flags: string[]) => ({
+      command: process.execPath,
+      args: [CLI, ...flags, 'mcp', 'serve'],
+      env: { GEEKAGENT_HOME: path.join(fx.project.home, '.geekagent'), HOME: fx.project.home },
+    });
+    const command = JSON.stringify({ command: `echo served > ${outside}` });
+    await fx.project.mcpServers({ self: served(['--trust']) });
+    const confined = await fx.run(['mcp', 'call', 'self', 'run_shell', command]);
+    expect(said(confined)).toContain('[sandbox]');
+    expect(existsSync(outside)).toBe(false);
+
+    await fx.project.mcpServers({ self: served(['--trust', '--sandbox', 'off', '--allow', 'run_shell']) });
+    const open = await fx.run(['mcp', 'call', 'self', 'run_shell', command]);
+    expect(open.code, said(open)).toBe(0);
+    expect(await readFile(outside, 'utf8')).toBe('served\n');
   });
 });
