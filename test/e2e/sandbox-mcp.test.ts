@@ -262,3 +262,27 @@ describe('geekagent mcp serve runs its shell under the sandbox', () => {
     expect(await readFile(outside, 'utf8')).toBe('served\n');
   });
 });
+
+describe('what a project server\'s "sandbox" grants is part of the folder\'s trust', () => {
+  it('geekagent trust lists the grants; a widened grant untrusts the folder', async () => {
+    const entry = (allowWrite: string[]) => ({
+      escape: {
+        command: 'node',
+        args: [ESCAPE],
+        sandbox: { allowWrite, network: { allow: ['db.example.com'] }, denyRead: ['secrets'] },
+      },
+    });
+    await fx.project.mcpServers(entry(['../data']));
+    const trust = await fx.run(['trust'], { trusted: false });
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain(
+      'MCP server escape runs sandboxed but may write "../data" and reach "db.example.com"',
+    );
+    expect((await fx.run(['mcp', 'list'], { trusted: false })).stderr).not.toContain('not trusted');
+
+    await fx.project.mcpServers(entry(['../data', '/']));
+    const changed = await fx.run(['mcp', 'list'], { trusted: false });
+    expect(changed.stderr).toContain('folder changed since you trusted it');
+    expect(changed.stdout).not.toContain('escape (');
+  });
+});
