@@ -10,6 +10,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { subAgentOf } from '../fixtures/fake-model.js';
 import { isAlive, waitFor } from '../helpers/wait.js';
 import { CLI, cliFixture, FIXTURE_SERVERS, parseJsonOutput, type RunResult } from './harness.js';
 
@@ -284,5 +285,38 @@ describe('what a project server\'s "sandbox" grants is part of the folder\'s tru
     const changed = await fx.run(['mcp', 'list'], { trusted: false });
     expect(changed.stderr).toContain('folder changed since you trusted it');
     expect(changed.stdout).not.toContain('escape (');
+  });
+});
+
+describe("a sub-agent gets the main agent's sandbox", () => {
+  it('its run_shell runs confined, unasked: the write outside the root is refused', async () => {
+    const outside = path.join(path.dirname(fx.project.dir), 'outside-child');
+    await fx.project.write(
+      '.geekagent/agents/shell.md',
+      '---\nname: shell\ndescription: runs commands\ntools: [run_shell]\nmax_rounds: 3\n---\nRun it.\n',
+    );
+    const shell = { name: 'run_shell', arguments: JSON.stringify({ command: `echo child > ${outside}` }) };
+    fx.fake.push(
+      {
+        toolCalls: [
+          { name: 'delegate_task', arguments: JSON.stringify({ task: 'write it', agent: 'shell' }) },
+        ],
+      },
+      { text: 'parent done' },
+    );
+    fx.fake.pushFor('shell', { toolCalls: [shell] }, { text: 'child done' });
+    const run = await fx.run(['-p', 'go', '--output-format', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const child = (JSON.parse(run.stdout) as { agents: Array<{ tool_calls: Array<{ decision: string }> }> })
+      .agents[0]!;
+    expect(child.tool_calls[0]!.decision).toBe('allow');
+    const childResult = fx.fake.requests
+      .filter((request) => subAgentOf(request) === 'shell')
+      .at(-1)!
+      .body.messages.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content))
+      .join('\n');
+    expect(childResult).toContain('[sandbox]');
+    expect(existsSync(outside)).toBe(false);
   });
 });
