@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag, tui, launch, cache).
+// sessions, lazy, toolbytes, rag, tui, launch, cache, sandbox).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -12,6 +12,7 @@ import { benchLazyStartup } from './lazy-startup.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchRag } from './rag.mjs';
+import { benchSandboxCost, benchSandboxQuestions } from './sandbox.mjs';
 import { benchSessions } from './sessions.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchStartupTargets } from './startup-targets.mjs';
@@ -31,6 +32,7 @@ const ALL = [
   'rag',
   'tui',
   'cache',
+  'sandbox',
 ];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
@@ -368,6 +370,34 @@ try {
     notes.push(
       `T: ${t.servers} servers; MCP bytes: deferred = tool_search ${t.deferred.mcpBytes} B (+ ${t.deferred.mcpTools} MCP tools) + name list in the system prompt ${t.deferred.sectionBytes} B, all = ${t.all.mcpBytes} B; whole tools arrays with the built-ins: ${t.deferred.toolBytes} + ${t.deferred.sectionBytes} B vs ${t.all.toolBytes} B (${((t.deferred.toolBytes + t.deferred.sectionBytes) / t.all.toolBytes).toFixed(2)}×)`,
     );
+  });
+
+  await section('sandbox', async () => {
+    const cost = await benchSandboxCost();
+    const extra = cost.confined - cost.plain;
+    row(
+      'Z1',
+      'sandbox: `true` confined vs unconfined, median of 100 (extra per command)',
+      fmtMs(cost.confined),
+      fmtMs(cost.plain),
+      cost.confined / cost.plain,
+      '≤ +30 ms',
+      extra <= 30,
+    );
+    notes.push(
+      `Z1: extra ${fmtMs(extra)} per command, of which wrap (the library building the bwrap line) ${fmtMs(cost.wrap)}`,
+    );
+    const q = await benchSandboxQuestions();
+    row(
+      'Z2',
+      `questions in a scripted ${q.confined.calls}-command print session: sandbox vs --sandbox off`,
+      `${q.confined.asked}`,
+      `${q.off.asked}`,
+      q.off.asked > 0 ? q.confined.asked / q.off.asked : Number.NaN,
+      '0 confined asked',
+      q.confined.asked === 0 && q.confined.calls === 20,
+    );
+    notes.push(`Z2: commands that failed under the sandbox: ${q.confined.failed} (of ${q.confined.calls})`);
   });
 
   await section('sessions', async () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   type CommandSandbox,
   createCommandSandbox,
+  parseSandboxMode,
   resolveSandboxPolicy,
   type SandboxMode,
   type SandboxPolicy,
@@ -70,11 +71,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     userStateDir: options.userDir,
     allowed: options.allowProtected,
   });
+  // `--sandbox`, else GEEKAGENT_SANDBOX (the person's environment, never a project's `.env`).
+  const fromEnv = env.GEEKAGENT_SANDBOX ? parseSandboxMode(env.GEEKAGENT_SANDBOX) : undefined;
   const resolved = resolveSandboxPolicy(
     permissions.userSandbox,
     permissions.projectSandbox,
-    options.sandboxMode,
+    options.sandboxMode ?? fromEnv,
   );
+  if (env.GEEKAGENT_SANDBOX && !fromEnv)
+    resolved.ignored.push(
+      `GEEKAGENT_SANDBOX="${env.GEEKAGENT_SANDBOX}" (not workspace-write, read-only or off)`,
+    );
   const commandSandbox = createCommandSandbox({
     policy: resolved.policy,
     root: permissions.root,
@@ -101,9 +108,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     sandboxPolicy: resolved.policy,
     sandboxNotices:
       resolved.ignored.length > 0
-        ? [
-            `the project's sandbox settings may only narrow the user's; ignored: ${resolved.ignored.join('; ')}`,
-          ]
+        ? [`sandbox settings ignored (a project may only narrow the user's): ${resolved.ignored.join('; ')}`]
         : [],
     fetchAllowHosts: [...permissions.projectFetchAllow, ...permissions.userFetchAllow],
     executorFor,

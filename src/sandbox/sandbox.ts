@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../util/errors.js';
 import { explainStderr } from './explain.js';
-import { denyReadPaths, protectedWritePaths } from './paths.js';
+import { denyReadPaths, expandHome, protectedWritePaths } from './paths.js';
 import { bwrapOverride, probeSandbox } from './probe.js';
 import type { Backend, BackendFilesystem } from './srt-backend.js';
 import type {
@@ -106,7 +106,9 @@ class LibrarySandbox implements CommandSandbox {
         ? [
             root,
             ...(this.tempDir ? [this.tempDir] : []),
-            ...policy.allowWrite.map((p) => path.resolve(root, p)),
+            ...policy.allowWrite.map((p) =>
+              p.startsWith('~') ? expandHome(p, this.options.home) : path.resolve(root, p),
+            ),
             ...allowWrite,
           ]
         : [];

@@ -38,8 +38,9 @@ export const TOOL_CASES: readonly ToolCase[] = [
   {
     name: 'run_shell',
     round: 1,
-    args: () => ({ command: 'echo shell-ran' }),
-    result: /shell-ran/,
+    // Confined by default (workspace-write), unasked: it runs, and the write out of the root is refused.
+    args: () => ({ command: 'echo shell-ran; echo x > ../every-tool-escape' }),
+    result: /^\[sandbox\][^\n]*refused: write to \.\.\/every-tool-escape[\s\S]*shell-ran/,
     served: true,
   },
   { name: 'ls', round: 1, args: () => ({ path: 'docs' }), result: /notes\.md/, served: true },

@@ -196,7 +196,7 @@ describe('modes and questions', () => {
       JSON.stringify({ root: '..', sandbox: { mode: 'off' } }),
     );
     const widened = await shell('echo x > ../outside');
-    expect(widened.run.stderr).toContain('may only narrow');
+    expect(widened.run.stderr).toContain('a project may only narrow');
     expect(widened.result).toContain('[sandbox]');
     expect(existsSync(outside())).toBe(false);
 

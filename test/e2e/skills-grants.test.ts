@@ -14,7 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { type RecordedRequest, subAgentOf } from '../fixtures/fake-model.js';
 import { cliFixture, type JsonOutput, parseJsonOutput, REPO_ROOT, toolMessages } from './harness.js';
 
-const fx = cliFixture();
+// run_shell stands for "a tool that is asked" here; confined by the sandbox it would run unasked.
+const fx = cliFixture({ env: { GEEKAGENT_SANDBOX: 'off' } });
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 const toolNames = (request: RecordedRequest) =>

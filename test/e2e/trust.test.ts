@@ -11,7 +11,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { startFakeModel } from '../fixtures/fake-model.js';
 import { cliFixture, DEMO_SERVER, FIXTURE_SERVERS, parseJsonOutput, runCli } from './harness.js';
 
-const fx = cliFixture();
+// run_shell stands for "a tool that is asked" here; confined by the sandbox it would run unasked.
+const fx = cliFixture({ env: { GEEKAGENT_SANDBOX: 'off' } });
 let marker: string;
 
 beforeEach(async () => {

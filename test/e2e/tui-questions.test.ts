@@ -8,7 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
-const fx = tuiFixture({ cols: 120, rows: 30 });
+// run_shell stands for "a tool that is asked" here; confined by the sandbox it would run unasked.
+const fx = tuiFixture({ cols: 120, rows: 30, env: { GEEKAGENT_SANDBOX: 'off' } });
 
 const inputLine = (tui: PtySession) => tui.screen().trimEnd().split('\n').pop() ?? '';
 
