@@ -91,8 +91,6 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
     approver: options.approver,
     redact,
     env: options.env,
-    // Not confined yet: `mcp serve` under the sandbox comes with the stdio-server work (issue 27).
-    sandboxMode: 'off',
   });
   const host = new ExtensionHost({ registry, policies });
   host.onNotice((message) => options.notice(message));
