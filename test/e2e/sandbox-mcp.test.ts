@@ -5,6 +5,7 @@
  * and gets every one without it. Nothing of a confined server outlives the run.
  */
 
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { subAgentOf } from '../fixtures/fake-model.js';
 import { isAlive, waitFor } from '../helpers/wait.js';
-import { CLI, cliFixture, FIXTURE_SERVERS, parseJsonOutput, type RunResult } from './harness.js';
+import { CLI, cliFixture, FIXTURE_SERVERS, parseJsonOutput, type RunResult, testEnv } from './harness.js';
 
 const fx = cliFixture();
 const ESCAPE = path.join(FIXTURE_SERVERS, 'escape.mjs');
@@ -318,5 +319,27 @@ describe("a sub-agent gets the main agent's sandbox", () => {
       .join('\n');
     expect(childResult).toContain('[sandbox]');
     expect(existsSync(outside)).toBe(false);
+  });
+});
+
+describe("a confined server and the agent's end", () => {
+  it('SIGKILL of the agent mid-turn: the reaper takes the sandbox and everything in it down', async () => {
+    const token = `sbx-kill-${process.pid}-${Date.now()}`;
+    await setUp({ sandbox: true }, token);
+    fx.fake.push({ kind: 'hang' });
+    const agent = spawn(process.execPath, [CLI, '--trust', '-p', 'hang please'], {
+      cwd: fx.project.dir,
+      env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
+      stdio: 'ignore',
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      agent.once('exit', (_, signal) => resolve(signal)),
+    );
+    // The first request waits for every server to connect: the confined one is running now.
+    await fx.fake.waitForRequests(1);
+    expect(processesWith(token).length).toBeGreaterThan(0);
+    agent.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    await waitFor(() => processesWith(token).length === 0, { what: 'no process of the confined server' });
   });
 });
