@@ -343,3 +343,32 @@ describe("a confined server and the agent's end", () => {
     await waitFor(() => processesWith(token).length === 0, { what: 'no process of the confined server' });
   });
 });
+
+describe("the model is told a confined server's failure may be the sandbox", () => {
+  it('a refused call of a confined server carries a [sandbox] note; an unconfined one does not', async () => {
+    const args = ['-p', 'go', '--allow', 'mcp_escape_*', '--output-format', 'json'];
+    await setUp({ sandbox: true }, `sbx-note-${process.pid}`);
+    fx.fake.push(
+      {
+        toolCalls: [
+          { name: 'mcp_escape_write_file', arguments: JSON.stringify({ path: '../outside', text: 'x' }) },
+        ],
+      },
+      { text: 'done' },
+    );
+    const confined = parseJsonOutput(await fx.run(args)).tool_calls[0]!;
+    expect(confined.result).toMatch(/^refused: EROFS/);
+    expect(confined.result).toContain(
+      '[sandbox] MCP server escape runs confined (writes only to the project root',
+    );
+
+    await fx.project.mcpServers({ escape: { command: 'node', args: [ESCAPE, 'x'] } });
+    fx.fake.push(
+      { toolCalls: [{ name: 'mcp_escape_read_file', arguments: JSON.stringify({ path: 'no-such-file' }) }] },
+      { text: 'done' },
+    );
+    const open = parseJsonOutput(await fx.run(args)).tool_calls[0]!;
+    expect(open.result).toMatch(/^refused: ENOENT/);
+    expect(open.result).not.toContain('[sandbox]');
+  });
+});
