@@ -199,8 +199,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     make: (chosen) => createProvider(chosen, providerOptions),
   });
   const provider = choice.provider;
+  // The run's one command sandbox (the library is one per process): confined MCP servers run in it.
+  const serverSandbox = runtime.commandSandbox;
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
+    sandbox: serverSandbox,
     projectDir,
     homeDir,
     userDir,
@@ -329,6 +332,8 @@ export async function createApp(options: AppOptions): Promise<App> {
           policies,
           acceptsMedia: provider.acceptsMedia,
           redact,
+          sandbox: serverSandbox,
+          homeDir,
         });
       },
       initial: options.skills,

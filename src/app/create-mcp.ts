@@ -19,12 +19,16 @@ import {
   loadSkillServers,
   type ServerConfigEntry,
   type ServerNameConflict,
+  userConfinesProjectServers,
 } from '../mcp/config.js';
 import { type ConnectionLayer, McpManager, type McpManagerOptions } from '../mcp/manager.js';
+import type { ServerSandboxer } from '../mcp/sandbox-launch.js';
 import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/tool-cache.js';
 import type { TransportFactory } from '../mcp/transports.js';
+import { readSandboxSections } from '../permissions/config.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import type { CommandSandbox } from '../sandbox/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { visibleLine } from '../util/terminal-text.js';
 
@@ -59,6 +63,11 @@ export interface McpRuntimeOptions {
    * or the only ones when strict. A bad value throws its ConfigError (naming the value or file).
    */
   mcpConfig?: McpConfigFlags;
+  /**
+   * The run's command sandbox (the tool runtime's): confined servers run in it. Without one, a
+   * manager with a confined server makes its own (the library is one per process: never both).
+   */
+  sandbox?: ServerSandboxer;
 }
 
 /** `--mcp-config <file-or-json>` values (in order) and `--strict-mcp-config`, as given. */
@@ -98,9 +107,10 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   const selected = options.only ? entries.filter(options.only) : entries;
   const cacheDir = cacheDirectory(options.userDir);
   // The connection layer's chunk and the cached listings load side by side.
-  const [layer, lazy] = await Promise.all([
+  const [layer, lazy, owned] = await Promise.all([
     connectionLayer(selected),
     options.lazy ? cachedListings(cacheDir, selected) : undefined,
+    options.sandbox ? undefined : ownSandbox(selected, options),
   ]);
   return new McpManager({
     entries: selected,
@@ -111,10 +121,11 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     policies: options.policies,
     connections: layer,
     createTransport: layer
-      ? layer.createTransportFactory(options.tracker, {
-          authDir: authDirectory(options.userDir),
-          prompter: options.prompter,
-        })
+      ? layer.createTransportFactory(
+          options.tracker,
+          { authDir: authDirectory(options.userDir), prompter: options.prompter },
+          options.sandbox ?? owned,
+        )
       : noTransport,
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
     projectDir: options.projectDir,
@@ -122,6 +133,53 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     clientVersion: PACKAGE_VERSION,
     features: options.features,
     redact: options.redact ?? createRedactor(options.env),
+    ...(owned ? { afterShutdown: () => owned.dispose() } : {}),
+  });
+}
+
+function confinedServers(entries: readonly ServerConfigEntry[]): boolean {
+  return entries.some(
+    (entry) => entry.kind === 'ok' && entry.definition.transport === 'stdio' && entry.definition.sandbox,
+  );
+}
+
+/**
+ * A sandbox for the confined servers of a manager nobody handed one (`geekagent mcp …`): the
+ * project folder is the root, the project's `.geekagent` read-only; loaded only when needed.
+ */
+async function ownSandbox(
+  entries: readonly ServerConfigEntry[],
+  options: ServerSandboxOptions,
+): Promise<CommandSandbox | undefined> {
+  return confinedServers(entries) ? createServerSandbox(options) : undefined;
+}
+
+type ServerSandboxOptions = Pick<
+  McpRuntimeOptions,
+  'projectDir' | 'homeDir' | 'userDir' | 'env' | 'projectTrusted'
+>;
+
+/**
+ * The command sandbox servers run in when no tool runtime made one: the user's `sandbox` settings
+ * (a trusted project's only narrow), the project folder its root; the library loads on first use.
+ */
+export async function createServerSandbox(options: ServerSandboxOptions): Promise<CommandSandbox> {
+  const [{ createCommandSandbox, resolveSandboxPolicy }, sections] = await Promise.all([
+    import('../sandbox/index.js'),
+    readSandboxSections(options),
+  ]);
+  const { policy } = resolveSandboxPolicy(
+    sections.user,
+    options.projectTrusted ? sections.project : undefined,
+    undefined,
+  );
+  return createCommandSandbox({
+    policy,
+    root: options.projectDir,
+    home: options.homeDir,
+    userStateDir: options.userDir,
+    stateDirs: [path.join(options.projectDir, '.geekagent')],
+    env: options.env,
   });
 }
 
@@ -245,10 +303,18 @@ export interface SkillServerOptions {
   policies: McpManagerOptions['policies'];
   acceptsMedia: boolean;
   redact: Redactor;
+  /** The run's command sandbox: a confined server of the skill runs in it. */
+  sandbox?: ServerSandboxer;
+  homeDir: string;
 }
 
 export async function startSkillServers(options: SkillServerOptions): Promise<SkillServers> {
-  const entries = await loadSkillServers(options.file, options);
+  const confineProjectServers = await userConfinesProjectServers({
+    projectDir: options.projectDir,
+    homeDir: options.homeDir,
+    userDir: options.userDir,
+  });
+  const entries = await loadSkillServers(options.file, { ...options, confineProjectServers });
   const layer = await connectionLayer(entries);
   const manager = new McpManager({
     entries,
@@ -256,7 +322,11 @@ export async function startSkillServers(options: SkillServerOptions): Promise<Sk
     policies: options.policies,
     connections: layer,
     createTransport: layer
-      ? layer.createTransportFactory(options.tracker, { authDir: authDirectory(options.userDir) })
+      ? layer.createTransportFactory(
+          options.tracker,
+          { authDir: authDirectory(options.userDir) },
+          options.sandbox,
+        )
       : noTransport,
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
     acceptsMedia: options.acceptsMedia,

@@ -11,7 +11,10 @@ import { errorMessage } from '../util/errors.js';
 import { visible } from '../util/terminal-text.js';
 import type { ChatOptions, CliIO } from './program.js';
 
-export type ServeRootOptions = Pick<ChatOptions, 'cwd' | 'trust' | 'allow' | 'deny' | 'allowProtected'>;
+export type ServeRootOptions = Pick<
+  ChatOptions,
+  'cwd' | 'trust' | 'allow' | 'deny' | 'allowProtected' | 'sandbox'
+>;
 
 export function mcpServeCommand(
   io: CliIO,
@@ -74,6 +77,7 @@ async function runServe(
         allow: flags.allow ?? [],
         deny: flags.deny ?? [],
         allowProtected: flags.allowProtected ?? [],
+        ...(flags.sandbox ? { sandboxMode: flags.sandbox } : {}),
         stdin: io.stdin,
         stdout: io.stdout,
         log,

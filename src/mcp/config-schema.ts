@@ -79,6 +79,31 @@ function buildEntrySchemas() {
     ),
   };
 
+  const paths = (what: string) => described(z.array(z.string()), what);
+  const sandbox = described(
+    strict({
+      allowWrite: z.optional(
+        paths(
+          "More folders the server may write (relative to the file's folder base, like cwd; ~ is home). A project server's are asked when the folder is trusted.",
+        ),
+      ),
+      network: z.optional(
+        described(
+          strict({
+            allow: z.optional(
+              paths('Hosts the server may reach (through the sandbox proxy); "host:port" narrows to a port.'),
+            ),
+          }),
+          "The server's network: nothing unless listed.",
+        ),
+      ),
+      denyRead: z.optional(
+        paths('More paths the server may not read (besides ~/.ssh, ~/.aws and the rest).'),
+      ),
+    }),
+    'The sandbox with more room: paths to write, hosts to reach, paths to hide.',
+  );
+
   const stdio = described(
     strict({
       type: z.optional(
@@ -99,6 +124,15 @@ function buildEntrySchemas() {
         described(
           z.string(),
           'Working directory; relative to the project (project file) or home (user file).',
+        ),
+      ),
+      sandbox: z.optional(
+        described(
+          z.union([z.boolean(), sandbox], {
+            error:
+              'expected true, false or an object like {"allowWrite": ["dir"], "network": {"allow": ["host"]}, "denyRead": ["path"]} (lists of strings)',
+          }),
+          'true: run the server confined by the kernel sandbox (writes only under the project and its temp folder, secrets hidden, no network); an object widens that for this server.',
         ),
       ),
       ...commonShape,
@@ -183,7 +217,7 @@ function buildEntrySchemas() {
     }),
     'A remote MCP server reached over HTTP.',
   );
-  return { stdio, oauth, remote };
+  return { stdio, oauth, remote, sandbox };
 }
 
 type EntrySchemas = ReturnType<typeof buildEntrySchemas>;
@@ -197,6 +231,7 @@ export function entrySchemas(): EntrySchemas {
 
 export type StdioEntry = z.infer<EntrySchemas['stdio']>;
 export type RemoteEntry = z.infer<EntrySchemas['remote']>;
+export type SandboxEntry = z.infer<EntrySchemas['sandbox']>;
 
 export type EntryCheck =
   | { ok: true; kind: 'stdio'; entry: StdioEntry }
@@ -241,6 +276,12 @@ export function checkServerEntry(file: string, name: string, raw: unknown): Entr
     return fail(at, 'an entry with "url" needs "type": "http" or "sse"');
   }
   const remote = type === 'http' || type === 'sse';
+  if (remote && 'sandbox' in entry) {
+    return fail(
+      [...at, 'sandbox'],
+      `"sandbox" confines a local (stdio) server; server "${name}" is remote (${String(type)}) and runs elsewhere: remove "sandbox" from it`,
+    );
+  }
   const schemas = entrySchemas();
   // jitless: a run checks a handful of entries; compiling zod's fast path for them costs more.
   const parsed = remote
@@ -253,7 +294,15 @@ export function checkServerEntry(file: string, name: string, raw: unknown): Entr
   }
   const knownAt = (where: readonly PropertyKey[]): string[] =>
     Object.keys(
-      where[0] === 'oauth' ? schemas.oauth.shape : remote ? schemas.remote.shape : schemas.stdio.shape,
+      where[0] === 'oauth'
+        ? schemas.oauth.shape
+        : where[0] === 'sandbox'
+          ? where[1] === 'network'
+            ? { allow: true }
+            : schemas.sandbox.shape
+          : remote
+            ? schemas.remote.shape
+            : schemas.stdio.shape,
     );
   return { ok: false, error: describeSchemaError(file, explainUnknownKeys(parsed.error, knownAt), at) };
 }

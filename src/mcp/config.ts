@@ -8,6 +8,9 @@ import { ConfigError, jsonPath, readJsonFile } from '../util/json-file.js';
 import { checkServerEntry, isHttpUrl, type RemoteEntry, type StdioEntry, typeName } from './config-schema.js';
 import { expandVariables } from './expand-vars.js';
 import { expandOAuth } from './oauth-settings.js';
+import { confinesProjectServers, type ServerSandbox, sandboxOf } from './sandbox-config.js';
+
+export type { ServerSandbox };
 
 /** `cli`: given with `--mcp-config` for one run (the person's own, so no folder trust needed). */
 export type ConfigSource = 'project' | 'user' | 'cli';
@@ -46,6 +49,8 @@ export interface StdioDefinition extends DefinitionBase {
   env: Record<string, string>;
   /** Absolute. */
   cwd: string;
+  /** Run confined by the kernel sandbox (never unconfined: no sandbox, no start). */
+  sandbox?: ServerSandbox;
 }
 
 export interface OAuthSettings {
@@ -116,7 +121,12 @@ export async function loadMcpConfig(
  * not take over a user server's name and the rules written for it), then the user's.
  */
 export async function loadMcpServers(
-  options: ConfigDirs & { env: NodeJS.ProcessEnv; project: boolean },
+  options: ConfigDirs & {
+    env: NodeJS.ProcessEnv;
+    project: boolean;
+    /** Confine every project stdio server (also set by the user file's `"sandbox"`). */
+    confineProjectServers?: boolean;
+  },
 ): Promise<LoadedMcpConfig> {
   const projectDir = path.resolve(options.projectDir);
   const homeDir = path.resolve(options.homeDir);
@@ -124,10 +134,15 @@ export async function loadMcpServers(
   const projectFile = mcpConfigPath('project', dirs);
   const userFile = mcpConfigPath('user', dirs);
   // Started in the user folder itself: there is one file, not two layers.
-  const [project, user] = await Promise.all([
+  const [project, userDocument] = await Promise.all([
     options.project ? readServers(projectFile) : Promise.resolve([]),
-    userFile === projectFile ? Promise.resolve([]) : readServers(userFile),
+    userFile === projectFile ? Promise.resolve(undefined) : readDocument(userFile),
   ]);
+  const user = userDocument ? Object.entries(serversOf(userFile, userDocument)) : [];
+  // Only the person's own file (or flag) sets it: a project's mcp.json cannot turn it off.
+  const confine =
+    options.confineProjectServers === true ||
+    (userDocument !== undefined && confinesProjectServers(userFile, userDocument));
   const context = { projectDir, env: options.env };
   const userNames = new Set(user.map(([name]) => name));
   const conflicts: ServerNameConflict[] = [];
@@ -138,7 +153,13 @@ export async function loadMcpServers(
       continue;
     }
     entries.push(
-      toConfigEntry(name, raw, { ...context, source: 'project', file: projectFile, baseDir: projectDir }),
+      toConfigEntry(name, raw, {
+        ...context,
+        source: 'project',
+        file: projectFile,
+        baseDir: projectDir,
+        confineByDefault: confine,
+      }),
     );
   }
   for (const [name, raw] of user) {
@@ -170,9 +191,20 @@ export async function readProjectServers(projectDir: string): Promise<Array<[str
 }
 
 async function readServers(file: string): Promise<Array<[string, unknown]>> {
+  const document = await readDocument(file);
+  return document ? Object.entries(serversOf(file, document)) : [];
+}
+
+async function readDocument(file: string): Promise<Record<string, unknown> | undefined> {
   const read = await readJsonFile(file);
-  if (read.kind === 'missing') return [];
-  return Object.entries(serversOf(file, documentOf(file, read.value)));
+  return read.kind === 'missing' ? undefined : documentOf(file, read.value);
+}
+
+/** Whether the user's mcp.json confines project servers (false when there is no file). */
+export async function userConfinesProjectServers(dirs: ConfigDirs): Promise<boolean> {
+  const file = mcpConfigPath('user', dirs);
+  const document = await readDocument(file);
+  return document !== undefined && confinesProjectServers(file, document);
 }
 
 /** The parsed file as an object, or a ConfigError naming the file. */
@@ -210,6 +242,8 @@ interface EntryContext {
   baseDir: string;
   projectDir: string;
   env: NodeJS.ProcessEnv;
+  /** The user confines every project stdio server: `"sandbox": false` cannot undo that. */
+  confineByDefault?: boolean;
 }
 
 /** Carries an expansion problem out of the nested field walk; never escapes this module. */
@@ -301,6 +335,12 @@ function stdioDefinition(name: string, entry: StdioEntry, context: EntryContext)
     // Without a cwd a server runs in the project, user-file servers included: it works on this project.
     cwd:
       entry.cwd === undefined ? context.projectDir : path.resolve(context.baseDir, expand(entry.cwd, 'cwd')),
+    ...sandboxOf(entry.sandbox, {
+      baseDir: context.baseDir,
+      env: context.env,
+      confineByDefault: context.confineByDefault === true,
+      expand: (value, ...where) => expand(value, 'sandbox', ...where),
+    }),
   };
 }
 
@@ -325,7 +365,14 @@ function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContex
  */
 export async function loadSkillServers(
   file: string,
-  options: { skillDir: string; projectDir: string; env: NodeJS.ProcessEnv; source: ConfigSource },
+  options: {
+    skillDir: string;
+    projectDir: string;
+    env: NodeJS.ProcessEnv;
+    source: ConfigSource;
+    /** The user confines project servers: a project skill's servers are the project's. */
+    confineProjectServers?: boolean;
+  },
 ): Promise<ServerConfigEntry[]> {
   const context = {
     source: options.source,
@@ -333,6 +380,7 @@ export async function loadSkillServers(
     baseDir: options.skillDir,
     projectDir: options.projectDir,
     env: options.env,
+    confineByDefault: options.source === 'project' && options.confineProjectServers === true,
   };
   return (await readServers(file)).map(([name, raw]) => toConfigEntry(name, raw, context));
 }

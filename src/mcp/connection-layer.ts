@@ -7,6 +7,7 @@
  */
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { RemoteOptions } from './remote-transport.js';
+import type { ServerSandboxer } from './sandbox-launch.js';
 import type { TransportFactory } from './transports.js';
 
 export { McpConnection } from './connection.js';
@@ -15,10 +16,13 @@ export { McpConnection } from './connection.js';
 export function createTransportFactory(
   tracker: ProcessGroupTracker,
   remote: RemoteOptions,
+  sandbox?: ServerSandboxer,
 ): TransportFactory {
   let loaded: Promise<TransportFactory> | undefined;
   return async (definition, log) => {
-    loaded ??= import('./transports.js').then((module) => module.createTransportFactory(tracker, remote));
+    loaded ??= import('./transports.js').then((module) =>
+      module.createTransportFactory(tracker, remote, sandbox),
+    );
     return (await loaded)(definition, log);
   };
 }

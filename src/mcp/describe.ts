@@ -5,7 +5,7 @@
  * files: each goes through `visibleLine`, so none can move the cursor or fake a line of its own.
  */
 import { visibleLine } from '../util/terminal-text.js';
-import type { McpServerDefinition } from './config.js';
+import type { McpServerDefinition, ServerSandbox } from './config.js';
 import type { ServerState, ServerStatus } from './status.js';
 
 export function stateLabel(state: ServerState): string {
@@ -33,13 +33,14 @@ export function describeServer(status: ServerStatus, options: { descriptions?: b
   const name = visibleLine(status.name);
   if (s.state === 'failed' || s.state === 'needs_auth')
     return [`× ${name}: ${stateLabel(s)}`, ...warningLines(status)];
-  if (s.state !== 'connected' && s.state !== 'idle') return [`${name} (${stateLabel(s)})`];
+  const confined = status.sandboxed ? ', sandboxed' : '';
+  if (s.state !== 'connected' && s.state !== 'idle') return [`${name} (${stateLabel(s)}${confined})`];
   const tools = s.tools.map((tool) =>
     options.descriptions && tool.description
       ? `  ${visibleLine(tool.modelName)} — ${firstLine(tool.description)}`
       : `  ${visibleLine(tool.modelName)}`,
   );
-  return [`${name} (${stateLabel(s)})`, ...tools, ...warningLines(status)];
+  return [`${name} (${stateLabel(s)}${confined})`, ...tools, ...warningLines(status)];
 }
 
 function warningLines(status: ServerStatus): string[] {
@@ -62,6 +63,8 @@ export interface ServerListEntry {
   name: string;
   status: ServerState['state'];
   error?: string;
+  /** Runs confined by the kernel sandbox. */
+  sandboxed?: true;
   tools: Array<{ name: string; originalName: string; description: string }>;
 }
 
@@ -73,6 +76,7 @@ export function serverListJson(statuses: readonly ServerStatus[]): ServerListEnt
       name: status.name,
       status: s.state,
       ...(s.state === 'failed' || s.state === 'needs_auth' ? { error: s.error } : {}),
+      ...(status.sandboxed ? { sandboxed: true as const } : {}),
       tools:
         s.state === 'connected' || s.state === 'idle'
           ? s.tools.map((tool) => ({
@@ -85,6 +89,14 @@ export function serverListJson(statuses: readonly ServerStatus[]): ServerListEnt
   });
 }
 
+function sandboxLine(sandbox: ServerSandbox): string {
+  const parts = [sandbox.from === 'default' ? 'confined (your "projectServers" default)' : 'confined'];
+  if (sandbox.allowWrite.length > 0) parts.push(`also writes ${sandbox.allowWrite.join(', ')}`);
+  if (sandbox.allowHosts.length > 0) parts.push(`reaches ${sandbox.allowHosts.join(', ')}`);
+  if (sandbox.denyRead.length > 0) parts.push(`hides ${sandbox.denyRead.join(', ')}`);
+  return visibleLine(parts.join('; '));
+}
+
 export function describeDefinition(definition: McpServerDefinition): string[] {
   const lines = [
     `  source: ${visibleLine(definition.file)} (${definition.source})`,
@@ -95,6 +107,7 @@ export function describeDefinition(definition: McpServerDefinition): string[] {
     lines.push(`  cwd: ${visibleLine(definition.cwd)}`);
     const keys = Object.keys(definition.env);
     if (keys.length > 0) lines.push(`  env: ${visibleLine(keys.join(', '))} (values not shown)`);
+    if (definition.sandbox) lines.push(`  sandbox: ${sandboxLine(definition.sandbox)}`);
   } else {
     lines.push(`  url: ${visibleLine(definition.url)}`);
     const keys = Object.keys(definition.headers);

@@ -64,6 +64,8 @@ export interface McpManagerOptions {
   cacheDir?: string;
   /** Cached listings of the servers that start lazily (by server name). */
   lazy?: ReadonlyMap<string, CachedListing>;
+  /** Runs after every server is down (a sandbox this manager's servers alone used). */
+  afterShutdown?: () => Promise<void>;
 }
 
 /** `connection-layer.ts`: what connecting a server takes (it loads the SDK on the first connect). */
@@ -151,6 +153,11 @@ export class McpManager {
       transport: slot.entry.kind === 'ok' ? slot.entry.definition.transport : 'stdio',
       state: this.stateOf(slot),
       warnings: slot.warnings,
+      ...(slot.entry.kind === 'ok' &&
+      slot.entry.definition.transport === 'stdio' &&
+      slot.entry.definition.sandbox
+        ? { sandboxed: true as const }
+        : {}),
     }));
   }
 
@@ -207,6 +214,7 @@ export class McpManager {
         await slot.log.close();
       }),
     );
+    await this.options.afterShutdown?.();
   }
 
   private createSlot(entry: ServerConfigEntry): ServerSlot {

@@ -40,6 +40,8 @@ export interface ServerStatus {
   state: ServerState;
   /** Problems worth telling the person about: skipped tools, renamed collisions. */
   warnings: string[];
+  /** A stdio server that runs (only) inside the kernel sandbox. */
+  sandboxed?: true;
 }
 
 /** Whether the server has reached an outcome of its first connection attempt. */

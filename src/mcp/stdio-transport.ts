@@ -37,6 +37,8 @@ export interface StdioTransportOptions {
   onStderrLine?: (line: string) => void;
   maxMessageBytes?: number;
   closeGraceMs?: number;
+  /** The process is gone (or never started): what was set up for it can go. */
+  onExited?: () => void;
 }
 
 const CR = 0x0d;
@@ -117,6 +119,7 @@ export class GroupStdioTransport implements Transport {
       child.on('error', (error: NodeJS.ErrnoException) => {
         if (spawned) return this.onerror?.(error);
         reject(describeSpawnError(error, launch));
+        this.options.onExited?.();
         this.notifyClose();
       });
       if (pid !== undefined) {
@@ -194,6 +197,7 @@ export class GroupStdioTransport implements Transport {
     // Grandchildren may still hold our pipes (which would hide the exit): take the group down.
     killGroup(pid, 'SIGKILL');
     this.options.tracker.remove(pid);
+    this.options.onExited?.();
     // What the server wrote just before exiting may still be in the pipes (its last response, its
     // dying words on stderr): they end as soon as the group is gone, or we stop waiting.
     await Promise.race([

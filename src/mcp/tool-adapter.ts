@@ -57,10 +57,29 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
         converted.fullText !== undefined && options.keepOutput
           ? await withSavedNote(converted.output, converted.fullText, options.keepOutput)
           : converted.output;
-      if (converted.isError) throw new ToolError(outputToText(output));
+      if (converted.isError) {
+        const note = sandboxNote(connection);
+        throw new ToolError(note ? `${outputToText(output)}\n${note}` : outputToText(output));
+      }
       return output;
     },
   };
+}
+
+/**
+ * A confined server's failed call: the model learns the walls it runs inside, so a refused path or
+ * host reads as the sandbox's doing, not a broken tool (the server's stderr is not per call).
+ */
+function sandboxNote(connection: McpConnection): string | undefined {
+  const definition = connection.definition;
+  if (definition.transport !== 'stdio' || !definition.sandbox) return undefined;
+  const { allowWrite, allowHosts } = definition.sandbox;
+  const writes = ['the project root', 'its temp folder', ...allowWrite].join(', ');
+  const hosts = allowHosts.length > 0 ? allowHosts.join(', ') : 'no host';
+  return (
+    `[sandbox] MCP server ${connection.name} runs confined (writes only to ${writes}; credentials such as ~/.ssh hidden; ` +
+    `network: ${hosts}): a refused write, read or connection above is the sandbox's doing.`
+  );
 }
 
 /** The cut note gains where the whole text is, so the model can `read` it in pages. */

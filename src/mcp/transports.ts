@@ -9,8 +9,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { McpServerDefinition } from './config.js';
 import { openRemoteTransport, type RemoteOptions } from './remote-transport.js';
+import { confinedLaunch, type ServerSandboxer } from './sandbox-launch.js';
 import type { ServerLog } from './server-log.js';
-import { describeProcessExit, GroupStdioTransport } from './stdio-transport.js';
+import { describeProcessExit, GroupStdioTransport, type StdioLaunch } from './stdio-transport.js';
 
 export interface OpenedTransport {
   transport: Transport;
@@ -29,22 +30,34 @@ export type TransportFactory = (
 export function createTransportFactory(
   tracker: ProcessGroupTracker,
   remote: RemoteOptions,
+  sandbox?: ServerSandboxer,
 ): TransportFactory {
+  let starts = 0;
   return (definition, log) => {
     if (definition.transport !== 'stdio') return openRemoteTransport(definition, remote);
-    const transport = new GroupStdioTransport({
-      launch: {
-        command: definition.command,
-        args: definition.args,
-        env: { ...getDefaultEnvironment(), ...definition.env },
-        cwd: definition.cwd,
-      },
-      tracker,
-      onStderrLine: (line) => log.append(line),
-    });
-    return {
-      transport,
-      exitReason: () => (transport.exit ? describeProcessExit(transport.exit) : undefined),
+    const launch: StdioLaunch = {
+      command: definition.command,
+      args: definition.args,
+      env: { ...getDefaultEnvironment(), ...definition.env },
+      cwd: definition.cwd,
     };
+    const open = (final: StdioLaunch, onExited?: () => void): OpenedTransport => {
+      const transport = new GroupStdioTransport({
+        launch: final,
+        tracker,
+        onStderrLine: (line) => log.append(line),
+        ...(onExited ? { onExited } : {}),
+      });
+      return {
+        transport,
+        exitReason: () => (transport.exit ? describeProcessExit(transport.exit) : undefined),
+      };
+    };
+    if (!definition.sandbox) return open(launch);
+    // Each start is its own sandboxed command: released when that process is gone.
+    const id = `mcp-${definition.name}-${++starts}`;
+    return confinedLaunch(definition, launch, sandbox, id).then((confined) =>
+      open(confined, () => sandbox?.release(id)),
+    );
   };
 }

@@ -175,3 +175,22 @@ async function resolveRoot(file: string, root: string | undefined, projectDir: s
   if (!info.isDirectory()) throw new ConfigError(`${where}, which is not a directory`, file);
   return resolved;
 }
+
+/**
+ * The `sandbox` section of each file, read without creating anything: for a run that builds no
+ * tool runtime (`geekagent mcp …`) but starts confined servers. A broken file throws.
+ */
+export async function readSandboxSections(options: {
+  projectDir: string;
+  homeDir: string;
+  userDir?: string;
+}): Promise<{ user: SandboxSection | undefined; project: SandboxSection | undefined }> {
+  const projectFile = permissionFilePath(path.resolve(options.projectDir));
+  const userFile = path.join(
+    path.resolve(options.userDir ?? path.join(options.homeDir, CONFIG_DIR)),
+    CONFIG_NAME,
+  );
+  const project = await readPermissionFile(projectFile);
+  const user = userFile === projectFile ? undefined : await readPermissionFile(userFile);
+  return { user: user?.sandbox, project: project?.sandbox };
+}

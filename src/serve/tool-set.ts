@@ -21,6 +21,7 @@ import { createRedactor } from '../permissions/redact.js';
 import { createToolRuntime } from '../permissions/tool-runtime.js';
 import type { Approver } from '../permissions/types.js';
 import { RagStore } from '../rag/store.js';
+import type { SandboxMode } from '../sandbox/index.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { Tool } from '../tools/types.js';
@@ -39,6 +40,8 @@ export interface ToolSetOptions {
   allow: readonly string[];
   deny: readonly string[];
   allowProtected: readonly string[];
+  /** `--sandbox MODE`: run_shell is confined as in the agent (the user's `sandbox` settings). */
+  sandboxMode?: SandboxMode;
   approver: Approver;
   /** Start-up problems (a memory file that does not parse): written to stderr by the caller. */
   notice: (message: string) => void;
@@ -77,20 +80,27 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
   });
   // As in the agent: a trusted `.env`'s model key is a secret to hide in output, never tool env.
   const redact = createRedactor(withDotEnvSettings(options.env, trusted ? readModelDotEnv(projectDir) : {}));
-  const { undo, registry, executor, fetchAllowHosts } = createToolRuntime({
+  const { undo, registry, executor, fetchAllowHosts, commandSandbox, sandboxNotices } = createToolRuntime({
     projectDir,
     userDir,
+    homeDir: options.homeDir,
+    ...(options.sandboxMode ? { sandboxMode: options.sandboxMode } : {}),
     permissions,
     allowProtected: options.allowProtected,
     policies,
     approver: options.approver,
     redact,
     env: options.env,
-    // Not confined yet: `mcp serve` under the sandbox comes with the stdio-server work (issue 27).
-    sandboxMode: 'off',
   });
   const host = new ExtensionHost({ registry, policies });
   host.onNotice((message) => options.notice(message));
+  for (const message of sandboxNotices) options.notice(message);
+  // Said once on stderr, as the agent's start line: a shell that cannot be confined is asked.
+  const status = commandSandbox.status;
+  if (status.kind === 'unavailable')
+    options.notice(
+      `sandbox unavailable (${status.reason}): run_shell asks before every command. Fix: ${status.fix}`,
+    );
   await host.add(
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     memoryExtension(
@@ -112,6 +122,6 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
     executor,
     tools,
     unannotated,
-    dispose: () => host.dispose(),
+    dispose: () => host.dispose().then(() => commandSandbox.dispose()),
   };
 }

@@ -167,7 +167,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
     for (const name of toolNames) host.tools.remove(name);
     toolNames = loadable().flatMap((skill) => skill.tools.map((tool) => tool.name));
     for (const skill of loadable())
-      for (const tool of skill.tools) host.tools.add(skillTool(skill.name, skill.dir, tool), 'ask');
+      for (const tool of skill.tools)
+        host.tools.add(
+          skillTool(skill.name, skill.dir, tool, { confined: skill.source === 'project' }),
+          'ask',
+        );
     for (const name of skillCommands) host.commands.remove(name);
     skillCommands = [];
     for (const skill of loadable()) {

@@ -12,7 +12,14 @@
  */
 import type { FrontValue } from '../config/skill-frontmatter.js';
 import { readExecutables } from '../config/skill-manifest.js';
-import { formatResult, runProcess, SHELL_OUTPUT_LIMIT, SHELL_TIMEOUT_MS } from '../tools/builtin/shell.js';
+import {
+  formatResult,
+  runProcess,
+  SHELL_OUTPUT_LIMIT,
+  SHELL_TIMEOUT_MS,
+  TailText,
+} from '../tools/builtin/shell.js';
+import { confine } from '../tools/builtin/shell-sandbox.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import { BoundedText } from '../util/text.js';
 
@@ -36,7 +43,17 @@ export function readSkillTools(skill: string, dir: string, value: FrontValue): S
   return tools;
 }
 
-export function skillTool(skill: string, dir: string, spec: SkillTool): Tool {
+/**
+ * `confined`: run it under the run's sandbox like run_shell (a project skill's executable is the
+ * folder's code). A user skill's is the person's own, and its folder (`~/.geekagent/skills`) is
+ * hidden from confined commands: it runs as before, asked.
+ */
+export function skillTool(
+  skill: string,
+  dir: string,
+  spec: SkillTool,
+  options: { confined?: boolean } = {},
+): Tool {
   return {
     name: spec.name,
     description: `${spec.description} (skill ${skill}; arguments are passed as argv; output cut to ${SHELL_OUTPUT_LIMIT} chars)`,
@@ -58,9 +75,33 @@ export function skillTool(skill: string, dir: string, spec: SkillTool): Tool {
       const output = new BoundedText(SHELL_OUTPUT_LIMIT, ctx.redact);
       // The folder is the cwd; the project root is where paths the model names are.
       const env = { ...ctx.env, GEEKAGENT_PROJECT: ctx.sandbox.root, GEEKAGENT_SKILL_DIR: dir };
-      const result = await runProcess(spec.file, argv(args), dir, env, ctx.signal, SHELL_TIMEOUT_MS, output);
+      const words = argv(args);
+      // Argv stays argv: every word single-quoted, and exec so no shell stays in between.
+      const confined = options.confined
+        ? await confine(`exec ${[spec.file, ...words].map(shellWord).join(' ')}`, {}, ctx)
+        : undefined;
+      const stderr = confined ? new TailText(STDERR_KEPT) : undefined;
+      let note: string | undefined;
+      let result: Awaited<ReturnType<typeof runProcess>>;
+      try {
+        result = confined
+          ? await runProcess(
+              '/bin/sh',
+              ['-c', confined.line],
+              dir,
+              env,
+              ctx.signal,
+              SHELL_TIMEOUT_MS,
+              output,
+              stderr,
+            )
+          : await runProcess(spec.file, words, dir, env, ctx.signal, SHELL_TIMEOUT_MS, output);
+      } finally {
+        note = confined?.finish(stderr?.text ?? '');
+      }
       if (result.stopped === 'abort') throw new ToolError(`${spec.name}: cancelled`);
-      return formatResult(result, SHELL_TIMEOUT_MS);
+      const text = formatResult(result, SHELL_TIMEOUT_MS);
+      return note ? `${note}\n${text}` : text;
     },
   };
 }
@@ -71,4 +112,11 @@ function argv(args: Record<string, unknown>): string[] {
   if (!Array.isArray(list) || !list.every((item) => typeof item === 'string'))
     throw new ToolError('"args" must be an array of strings');
   return list;
+}
+
+/** Kept of a confined run's stderr for the sandbox's look at it (as run_shell keeps). */
+const STDERR_KEPT = 16_384;
+
+function shellWord(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
 }

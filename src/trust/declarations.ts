@@ -15,10 +15,12 @@ import { readProjectServers } from '../mcp/config.js';
 import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
+import { serverSandboxDeclaration } from './sandbox-declarations.js';
 import { skillDeclarations } from './skill-declarations.js';
 
 export type DeclarationKind =
   | 'server'
+  | 'serverSandbox'
   | 'allow'
   | 'annotationAllow'
   | 'fetchHost'
@@ -34,6 +36,7 @@ export type DeclarationKind =
 export interface Declaration {
   /**
    * Identity in the trust record: `server:<name>`, `allow:<pattern>`,
+   * `server-sandbox:<name>` (the folders and hosts its `"sandbox"` opens),
    * `annotation:<hint>:<pattern>` (an annotation rule that allows), `fetch:<host>` (a
    * `fetch.allowHosts` entry), `root`, `env:<KEY>`, `skill:<folder>` (a project skill, relative to
    * the project folder: its instructions and tools reach the model), `skill-allow:<folder>` (the
@@ -78,9 +81,10 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
   const dir = path.resolve(projectDir);
   const files = projectFiles(dir);
   const folder = realPath(dir);
-  const servers = (await readProjectServers(dir)).map(([name, raw]) =>
+  const servers = (await readProjectServers(dir)).flatMap(([name, raw]) => [
     serverDeclaration(files.mcp, name, raw),
-  );
+    ...serverSandboxDeclaration(files.mcp, name, raw),
+  ]);
   const permissions = await permissionDeclarations(files.permissions, folder);
   const env = Object.entries(readModelDotEnv(dir))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -223,6 +227,7 @@ function describeEntry(canonical: string): string {
   } else {
     return canonical;
   }
+  if (fields.sandbox === true || isRecord(fields.sandbox)) extras.push('sandboxed');
   if (fields.disabled === true) extras.push('disabled');
   return extras.length > 0 ? `${main} (${extras.join('; ')})` : main;
 }

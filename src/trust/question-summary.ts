@@ -15,6 +15,7 @@ type Untrusted = Extract<FolderTrust, { state: 'untrusted' }>;
 // Total over the kinds: a new kind without a label fails the typecheck instead of showing its internal name.
 const KIND_LABELS: Record<DeclarationKind, readonly [string, string]> = {
   server: ['MCP server', 'MCP servers'],
+  serverSandbox: ['sandbox grant', 'sandbox grants'],
   allow: ['tool rule', 'tool rules'],
   annotationAllow: ['annotation rule', 'annotation rules'],
   fetchHost: ['fetch host', 'fetch hosts'],

@@ -22,6 +22,7 @@ import {
   fetchHostText,
   serverText,
 } from './declarations.js';
+import { serverSandboxText } from './sandbox-declarations.js';
 import { skillWasText } from './skill-declarations.js';
 
 export const TRUST_FILE = 'trusted.json';
@@ -181,6 +182,8 @@ function wasText(item: Declaration, before: string): string {
   switch (item.kind) {
     case 'server':
       return serverText(item.name, before);
+    case 'serverSandbox':
+      return serverSandboxText(item.name, before);
     case 'allow':
       return allowText(item.name);
     case 'annotationAllow':

@@ -54,6 +54,9 @@ async function serve(
 ): Promise<Served> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(testEnv({ project }))) if (value !== undefined) env[key] = value;
+  // run_shell is these tests' asked (and long-running) tool: unconfined, as before the sandbox;
+  // sandbox-mcp.test.ts pins `mcp serve` confining it.
+  env.GEEKAGENT_SANDBOX = 'off';
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...args, 'mcp', 'serve', ...(options.after ?? [])],

@@ -16,6 +16,8 @@ import { cliFixture, DEMO_SERVER, parseJsonOutput, REPO_ROOT } from './harness.j
 // run_shell stands in for an asked tool here: unconfined, so it is asked as before issue 27.
 const fx = cliFixture({ env: { GEEKAGENT_SANDBOX: 'off' } });
 
+// run_shell as the asked tool: a confined command would run unasked (sandbox-mcp.test.ts covers that).
+const UNCONFINED = { env: { GEEKAGENT_SANDBOX: 'off' } };
 const run = async (args: string[], options: { trusted?: boolean; env?: Record<string, string> } = {}) => {
   const result = await fx.run(args, { ...options });
   expect(result.code, result.stderr).toBe(0);
@@ -270,7 +272,8 @@ describe('skills', () => {
     const call = { toolCalls: [{ name: 'run_shell', arguments: '{"command":"echo skill-ok"}' }] };
     const turn = async (args: string[]) => {
       fx.fake.push(call, { text: 'done' });
-      return parseJsonOutput(await run(['-p', 'go', '--output-format', 'json', ...args])).tool_calls[0]!;
+      return parseJsonOutput(await run(['-p', 'go', '--output-format', 'json', ...args], UNCONFINED))
+        .tool_calls[0]!;
     };
     const approved = await turn(['--skill', 'sh']);
     expect(approved).toMatchObject({ decision: 'allow', is_error: false });
@@ -291,7 +294,7 @@ describe('skills', () => {
 
     // Loaded by the model: nothing is pre-approved (only the person grants; skills-grants.test.ts).
     fx.fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"sh"}' }] }, call, { text: 'done' });
-    const loaded = parseJsonOutput(await run(['-p', 'go', '--output-format', 'json'])).tool_calls;
+    const loaded = parseJsonOutput(await run(['-p', 'go', '--output-format', 'json'], UNCONFINED)).tool_calls;
     expect(loaded.map((c) => [c.name, c.decision])).toEqual([
       ['use_skill', 'allow'],
       ['run_shell', 'refused'],

@@ -29,6 +29,8 @@ describe('the served tool set', () => {
       allow: [],
       deny: [],
       allowProtected: [],
+      // This test is about the tool table; the sandbox's own notices are sandbox-mcp's.
+      sandboxMode: 'off',
       approver: { ask: async () => 'no', refusalMessage: () => 'no' },
       notice: (message) => notices.push(message),
     });
