@@ -41,11 +41,18 @@ async function session(
   }
   const tracker = new ProcessGroupTracker({ reaper: false });
   const approver = new TuiApprover();
+  // Sandbox off: not this test's subject (the env has no PATH, so it would open with its notice).
   const app = await createApp({
     cwd: base,
     homeDir: path.join(base, 'home'),
     trust: trustedForRun(base),
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'fake', GEEKAGENT_MAX_RETRIES: '0', ...env },
+    env: {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODEL: 'fake',
+      GEEKAGENT_MAX_RETRIES: '0',
+      GEEKAGENT_SANDBOX: 'off',
+      ...env,
+    },
     approver,
     tracker,
   });
