@@ -184,6 +184,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     approver: options.approver,
     redact,
     env,
+    onHelperProcess: (pid) => options.tracker.addProcess(pid),
   });
   const { sandbox, undo, registry, executor, fetchAllowHosts, executorFor } = runtime;
 

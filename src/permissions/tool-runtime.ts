@@ -41,6 +41,8 @@ export interface ToolRuntimeOptions {
   approver: Approver;
   redact: Redactor;
   env: NodeJS.ProcessEnv;
+  /** Told the sandbox library's helper processes, so a SIGKILLed agent's reaper ends them too. */
+  onHelperProcess?: (pid: number) => void;
 }
 
 export interface ToolRuntime {
@@ -89,6 +91,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     userStateDir: options.userDir,
     stateDirs: [...new Set([path.join(projectDir, '.geekagent'), path.join(permissions.root, '.geekagent')])],
     env,
+    ...(options.onHelperProcess ? { onHelperProcess: options.onHelperProcess } : {}),
   });
   const executorFor = (registry: ToolRegistry, approver: Approver, lookup: PolicyLookup = policies) =>
     new ToolExecutor({

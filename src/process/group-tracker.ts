@@ -25,6 +25,8 @@ function isGroupId(pgid: number): boolean {
 
 export class ProcessGroupTracker {
   private readonly groups = new Set<number>();
+  /** Single processes in the agent's own group (a library's helpers): killed by pid, not group. */
+  private readonly processes = new Set<number>();
   private readonly useReaper: boolean;
   private reaper: ReaperHandle | undefined;
   /** /bin/sh could not start (no POSIX shell): stop trying, killAll() still works. */
@@ -48,6 +50,17 @@ export class ProcessGroupTracker {
     this.groups.add(pgid);
     // Started lazily: a run that never starts a server never pays for a reaper.
     if (!this.ensureReaper()) this.reaper?.tell(`+${pgid}`);
+  }
+
+  /**
+   * A helper process a library started in the agent's own group (the sandbox's proxy bridges):
+   * it would outlive a SIGKILLed agent, so the reaper kills it by pid. Nothing else may kill it:
+   * its library ends it on a normal exit.
+   */
+  addProcess(pid: number): void {
+    if (!isGroupId(pid) || this.processes.has(pid)) return;
+    this.processes.add(pid);
+    if (!this.ensureReaper()) this.reaper?.tell(`p${pid}`);
   }
 
   remove(pgid: number): void {
@@ -80,6 +93,7 @@ export class ProcessGroupTracker {
     this.reaper = reaper;
     // A fresh reaper (first add, or the previous one died) must learn every live group.
     for (const pgid of this.groups) reaper.tell(`+${pgid}`);
+    for (const pid of this.processes) reaper.tell(`p${pid}`);
     return true;
   }
 }

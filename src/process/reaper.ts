@@ -12,23 +12,28 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { Socket } from 'node:net';
 
 /**
- * Reads `+<pgid>` / `-<pgid>` lines on stdin; at EOF SIGKILLs every group still listed and exits.
+ * Reads `+<pgid>` / `-<pgid>` lines on stdin, and `p<pid>` for a single process that lives in the
+ * agent's own group (the sandbox library's proxy bridges); at EOF SIGKILLs every group still
+ * listed and every such process, and exits.
  * Group ids must be plain decimals above 1: `kill -9 -1` (or `-01`) would kill every process we
  * may signal. INT/HUP/TERM are ignored so a Ctrl+C or a closing terminal cannot end the reaper
  * before the agent — only EOF does. `|| [ -n "$line" ]` keeps a last line without newline.
  */
 export const REAPER_SCRIPT = `trap '' INT HUP TERM
 groups=' '
+pids=' '
 while IFS= read -r line || [ -n "$line" ]; do
   id=\${line#?}
   case $id in ''|0*|1|*[!0-9]*) continue ;; esac
   case $line in
     +*) groups="$groups$id " ;;
     -*) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
+    p*) pids="$pids$id " ;;
   esac
 done
 # kill -9 -PGID is the spelling dash, bash and busybox all accept for a whole group.
 for id in $groups; do kill -9 "-$id" 2>/dev/null; done
+for id in $pids; do kill -9 "$id" 2>/dev/null; done
 exit 0`;
 
 /** How the tracker starts the reaper; exported so a test harness can start exactly this. */
@@ -36,7 +41,7 @@ export const REAPER_COMMAND = { file: '/bin/sh', args: ['-c', REAPER_SCRIPT] } a
 
 export interface ReaperHandle {
   readonly pid: number | undefined;
-  /** Sends one `+pgid` / `-pgid` line; silently does nothing once the reaper is gone. */
+  /** Sends one `+pgid` / `-pgid` / `p<pid>` line; silently does nothing once the reaper is gone. */
   tell(line: string): void;
   /** Closes the pipe: the reaper kills what is still listed and exits. */
   end(): void;

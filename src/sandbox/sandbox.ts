@@ -33,6 +33,8 @@ export interface CommandSandboxOptions {
   env: NodeJS.ProcessEnv;
   /** Tests hand in a fake library. */
   loadBackend?: () => Promise<Backend>;
+  /** Told each helper process the library starts beside the agent, to be reaped if it dies. */
+  onHelperProcess?: (pid: number) => void;
 }
 
 export function createCommandSandbox(options: CommandSandboxOptions): CommandSandbox {
@@ -80,6 +82,7 @@ class LibrarySandbox implements CommandSandbox {
         ...(bwrapPath ? { bwrapPath } : {}),
       });
       this.backend = backend;
+      for (const pid of backend.helperPids()) this.options.onHelperProcess?.(pid);
       return this.status;
     } catch (error) {
       return this.unavailable(`the sandbox library did not start: ${errorMessage(error)}`);

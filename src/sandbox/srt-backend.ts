@@ -3,7 +3,7 @@
  * `lib/sandbox.cjs`). The library keeps a process-wide singleton; `LibrarySandbox` (sandbox.ts)
  * is the only caller, through this small surface, so nothing else sees that state.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
@@ -27,6 +27,8 @@ export interface Backend {
   annotate(id: string, stderr: string): string;
   cleanupMounts(): void;
   reset(): Promise<void>;
+  /** Processes the library started beside us (its socat proxy bridges), by pid. */
+  helperPids(): number[];
   /** The library's own dependency check: errors make the sandbox unavailable. */
   dependencyErrors(bwrapPath?: string): { errors: string[]; warnings: string[] };
 }
@@ -58,6 +60,7 @@ export function createBackend(): Backend {
     annotate: (id, stderr) => SandboxManager.annotateStderrWithSandboxFailures(id, stderr),
     cleanupMounts: () => SandboxManager.cleanupAfterCommand(),
     reset: () => SandboxManager.reset(),
+    helperPids: () => childrenNamed('socat'),
     dependencyErrors(bwrapPath) {
       const check = SandboxManager.checkDependencies();
       if (!bwrapPath) return check;
@@ -83,4 +86,33 @@ function seccompConfig(): Pick<SandboxRuntimeConfig, 'seccomp'> {
   } catch {
     return {};
   }
+}
+
+/**
+ * Our children called `name`, from /proc (Linux; [] elsewhere): the library does not hand out its
+ * bridge processes, and they must be killed if the agent is SIGKILLed.
+ */
+function childrenNamed(name: string): number[] {
+  if (process.platform !== 'linux') return [];
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid …: comm may hold spaces or parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+      if (comm === name && ppid === process.pid) found.push(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return found;
 }

@@ -20,6 +20,23 @@ const ESCAPE = path.join(FIXTURE_SERVERS, 'escape.mjs');
 const SECRET = 'BEGIN FAKE PRIVATE KEY';
 
 /** Live pids whose command line carries `token` (from /proc: a sandbox's pid namespace included). */
+/** Live children of `parent` whose command is `name` (from /proc/<pid>/stat). */
+function childrenOf(parent: number, name: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      if (comm === name && Number(stat.slice(close + 2).split(' ')[1]) === parent) found.push(Number(entry));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return found;
+}
+
 function processesWith(token: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -338,9 +355,13 @@ describe("a confined server and the agent's end", () => {
     // The first request waits for every server to connect: the confined one is running now.
     await fx.fake.waitForRequests(1);
     expect(processesWith(token).length).toBeGreaterThan(0);
+    // The library's proxy bridges run beside the agent, in its own process group.
+    const bridges = childrenOf(agent.pid!, 'socat');
+    expect(bridges.length).toBeGreaterThan(0);
     agent.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     await waitFor(() => processesWith(token).length === 0, { what: 'no process of the confined server' });
+    await waitFor(() => bridges.every((pid) => !isAlive(pid)), { what: "no bridge of the agent's sandbox" });
   });
 });
 
