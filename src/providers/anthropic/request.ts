@@ -7,9 +7,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings, PROVIDER_ENV } from '../../config/model-settings.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDER_ENV } from '../../config/model-settings.js';
 import { PACKAGE_VERSION } from '../../config/version.js';
 import { HttpTransport } from '../http-transport.js';
+import type { RequesterInit } from '../lazy-provider.js';
 import { RequestWatch } from '../request-watch.js';
 import { type ChatRequest, type ChatRound, type Message, ProviderError } from '../types.js';
 import { markBreakpoints } from './cache.js';
@@ -24,15 +25,8 @@ const USER_AGENT = `GeekAgent/${PACKAGE_VERSION} Anthropic/JS ${SDK_VERSION}`;
 /** Our idle timer replaces the SDK's per-request timeout; this only keeps it out of the way. */
 const SDK_TIMEOUT_MS = 2_147_483_647;
 
-export interface AnthropicRequesterOptions {
-  settings: ModelSettings & { apiKey: string };
-  model: string;
-  acceptsMedia: boolean;
-  redact: (text: string) => string;
-}
-
 export class AnthropicRequester {
-  readonly #settings: AnthropicRequesterOptions['settings'];
+  readonly #settings: RequesterInit['settings'];
   readonly #model: string;
   readonly #acceptsMedia: boolean;
   readonly #redact: (text: string) => string;
@@ -41,7 +35,7 @@ export class AnthropicRequester {
   /** Tools already reported as left out: each is said once per session. */
   readonly #noticed = new Set<string>();
 
-  constructor({ settings, model, acceptsMedia, redact }: AnthropicRequesterOptions) {
+  constructor({ settings, model, acceptsMedia, redact }: RequesterInit) {
     this.#settings = settings;
     this.#model = model;
     this.#acceptsMedia = acceptsMedia;

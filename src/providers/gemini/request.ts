@@ -8,6 +8,7 @@ import { type GenerateContentConfig, GoogleGenAI } from '@google/genai';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../../config/model-settings.js';
 import { PACKAGE_VERSION } from '../../config/version.js';
 import { HttpTransport } from '../http-transport.js';
+import type { RequesterInit } from '../lazy-provider.js';
 import { RequestWatch } from '../request-watch.js';
 import { type ChatRequest, type ChatRound, ProviderError, type ProviderTool } from '../types.js';
 import {
@@ -28,13 +29,6 @@ const USER_AGENT = `GeekAgent/${PACKAGE_VERSION} google-genai`;
 /** Models that think and can stream their thoughts (includeThoughts is refused by older ones). */
 const THINKING_MODELS = /gemini-(2\.5|[3-9])|thinking/i;
 
-export interface GeminiRequesterOptions {
-  settings: ModelSettings & { apiKey: string };
-  model: string;
-  acceptsMedia: boolean;
-  redact: (text: string) => string;
-}
-
 export class GeminiRequester {
   readonly #settings: ModelSettings & { apiKey: string };
   readonly #model: string;
@@ -47,7 +41,7 @@ export class GeminiRequester {
   readonly #noted = new Set<string>();
   #callCounter = 0;
 
-  constructor({ settings, model, acceptsMedia, redact }: GeminiRequesterOptions) {
+  constructor({ settings, model, acceptsMedia, redact }: RequesterInit) {
     this.#settings = settings;
     this.#model = model;
     this.#acceptsMedia = acceptsMedia;

@@ -12,6 +12,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../../config/mod
 import { PACKAGE_VERSION } from '../../config/version.js';
 import { classifyOverflow } from '../context-overflow.js';
 import { HttpTransport } from '../http-transport.js';
+import type { RequesterInit } from '../lazy-provider.js';
 import { cancelledError, endedEarlyError, mapFailure } from '../openai-stream.js';
 import { RequestWatch } from '../request-watch.js';
 import {
@@ -40,13 +41,6 @@ export function isReasoningModel(model: string): boolean {
   return /^(gpt-5|o\d|codex)/.test(name);
 }
 
-export interface ResponsesRequesterOptions {
-  settings: ModelSettings & { apiKey: string };
-  model: string;
-  acceptsMedia: boolean;
-  redact: (text: string) => string;
-}
-
 export class ResponsesRequester {
   readonly #settings: ModelSettings;
   readonly #model: string;
@@ -58,7 +52,7 @@ export class ResponsesRequester {
   /** Tools already noted as left out: each is said once per session. */
   readonly #noted = new Set<string>();
 
-  constructor({ settings, model, acceptsMedia, redact }: ResponsesRequesterOptions) {
+  constructor({ settings, model, acceptsMedia, redact }: RequesterInit) {
     this.#settings = settings;
     this.#model = model;
     this.#acceptsMedia = acceptsMedia;
