@@ -1,8 +1,45 @@
 // Build-time patches of dependencies for start-up (scripts/bundle.mjs applies them to every
-// bundle). Each names the code it expects and fails the build when an upgrade moved it, so a patch
-// cannot silently stop applying.
+// bundle). Every text replacement goes through `replaceCounted`: each named piece must occur
+// exactly as often as the patch expects, or the build fails naming the patch, the file and the
+// piece. A partial patch is worse than none (the emoji one half-applied leaves `rgiEmojiRegex`
+// undefined and the TUI crashing on its first non-ASCII character), so nothing is written unless
+// every replacement of one file's variant applied. test/unit/build/dep-patches.test.ts runs each
+// patch on the real dependency files. When an upgrade breaks one: read the new file, update the
+// pieces (or drop the patch if the dependency fixed the cost), and run that test.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
+/**
+ * Applies `edits` ({find, replace, count}) to `source`, each `find` required exactly `count` times
+ * (default 1); throws naming `patch`, `file` and the piece otherwise.
+ */
+export function replaceCounted(patch, file, source, edits) {
+  let out = source;
+  for (const { find, replace, count = 1 } of edits) {
+    const seen = out.split(find).length - 1;
+    if (seen !== count)
+      throw new Error(
+        `${patch}: expected ${count} of ${JSON.stringify(find.slice(0, 80))} in ${file}, found ${seen}; the dependency changed — update scripts/bundle-plugins/dep-patches.mjs`,
+      );
+    out = out.replaceAll(find, () => replace);
+  }
+  return out;
+}
+
+/**
+ * Picks the one variant (a list of edits) whose pieces all occur in `source` and applies it
+ * counted; none or several matching is an error naming the file.
+ */
+export function replaceVariant(patch, file, source, variants) {
+  const matching = Object.entries(variants).filter(([, edits]) =>
+    edits.every(({ find }) => source.includes(find)),
+  );
+  if (matching.length !== 1)
+    throw new Error(
+      `${patch}: ${file} matches ${matching.length === 0 ? 'none' : matching.map(([name]) => name).join(' and ')} of the known versions (${Object.keys(variants).join(', ')}); the dependency changed — update scripts/bundle-plugins/dep-patches.mjs`,
+    );
+  return replaceCounted(patch, file, source, matching[0][1]);
+}
 
 /**
  * zod re-exports every message locale (~50 of them, ~300 KB of the bundle) as `z.locales`; we use
@@ -31,27 +68,32 @@ export const englishOnlyZod = {
  * point, so a cheap class test first skips the big pattern for everything else — same widths.
  */
 const MAYBE_EMOJI = String.raw`/[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u20E3]/u`;
+/** string-width 8 (Ink's) tests `rgiEmojiRegex`; string-width 7 (wrap-ansi's) calls emoji-regex. */
+const STRING_WIDTH_VARIANTS = {
+  'string-width 8': [
+    { find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', replace: 'let rgiEmojiRegex;' },
+    {
+      find: 'rgiEmojiRegex.test(segment)',
+      replace: `(${MAYBE_EMOJI}.test(segment) && (rgiEmojiRegex ??= /^\\p{RGI_Emoji}$/v).test(segment))`,
+    },
+  ],
+  'string-width 7': [
+    {
+      find: 'emojiRegex().test(character)',
+      replace: `(${MAYBE_EMOJI}.test(character) && emojiRegex().test(character))`,
+    },
+  ],
+};
+export const patchStringWidth = (source, file) =>
+  replaceVariant('quick-emoji-check', file, source, STRING_WIDTH_VARIANTS);
+export const STRING_WIDTH_FILE = /[\\/]node_modules[\\/](?:.*[\\/])?string-width[\\/]index\.js$/;
 export const quickEmojiCheck = {
   name: 'quick-emoji-check',
   setup(build) {
-    build.onLoad(
-      { filter: /[\\/]node_modules[\\/](?:.*[\\/])?string-width[\\/]index\.js$/ },
-      async (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        const patched = source
-          .replace('const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegex;')
-          .replace(
-            'rgiEmojiRegex.test(segment)',
-            `(${MAYBE_EMOJI}.test(segment) && (rgiEmojiRegex ??= /^\\p{RGI_Emoji}$/v).test(segment))`,
-          )
-          .replace(
-            'emojiRegex().test(character)',
-            `(${MAYBE_EMOJI}.test(character) && emojiRegex().test(character))`,
-          );
-        if (patched === source) throw new Error(`quick-emoji-check: nothing to patch in ${args.path}`);
-        return { contents: patched, loader: 'js' };
-      },
-    );
+    build.onLoad({ filter: STRING_WIDTH_FILE }, (args) => ({
+      contents: patchStringWidth(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
   },
 };
 
@@ -71,28 +113,33 @@ const YOGA_SYNC = 'a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));r
 const YOGA_ENTRY_AWAIT = 'const Yoga = wrapAssembly(await loadYoga());';
 const YOGA_ENTRY_SYNC =
   'const yogaRuntime = {}; loadYoga(yogaRuntime); if (!yogaRuntime.calledRun) throw new Error("yoga-layout did not start synchronously"); const Yoga = wrapAssembly(yogaRuntime);';
+const countOf = (source, piece) => source.split(piece).length - 1;
+/** The Emscripten glue: its async instantiation (one span) becomes the synchronous one. */
+export function patchYogaBinary(source, file) {
+  const counts = [YOGA_ASYNC_START, YOGA_ASYNC_END, 'function wa()'].map((piece) => countOf(source, piece));
+  const start = source.indexOf(YOGA_ASYNC_START);
+  const end = source.indexOf(YOGA_ASYNC_END, start);
+  if (counts.some((count) => count !== 1) || end < start)
+    throw new Error(
+      `yoga-sync: expected the async start, its end and wa() once each in order in ${file}, found ${counts.join('/')}; the dependency changed — update scripts/bundle-plugins/dep-patches.mjs`,
+    );
+  return source.slice(0, start) + YOGA_SYNC + source.slice(end + YOGA_ASYNC_END.length);
+}
+export const patchYogaEntry = (source, file) =>
+  replaceCounted('yoga-sync', file, source, [{ find: YOGA_ENTRY_AWAIT, replace: YOGA_ENTRY_SYNC }]);
+export const YOGA_BINARY_FILE = /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
+export const YOGA_ENTRY_FILE = /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/;
 export const yogaSync = {
   name: 'yoga-sync',
   setup(build) {
-    build.onLoad(
-      { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
-      (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        const start = source.indexOf(YOGA_ASYNC_START);
-        const end = source.indexOf(YOGA_ASYNC_END, start);
-        if (start < 0 || end < 0 || !source.includes('function wa()'))
-          throw new Error(`yoga-sync: nothing to patch in ${args.path}`);
-        return {
-          contents: source.slice(0, start) + YOGA_SYNC + source.slice(end + YOGA_ASYNC_END.length),
-          loader: 'js',
-        };
-      },
-    );
-    build.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(YOGA_ENTRY_AWAIT)) throw new Error(`yoga-sync: nothing to patch in ${args.path}`);
-      return { contents: source.replace(YOGA_ENTRY_AWAIT, YOGA_ENTRY_SYNC), loader: 'js' };
-    });
+    build.onLoad({ filter: YOGA_BINARY_FILE }, (args) => ({
+      contents: patchYogaBinary(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
+    build.onLoad({ filter: YOGA_ENTRY_FILE }, (args) => ({
+      contents: patchYogaEntry(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
   },
 };
 
@@ -104,23 +151,22 @@ export const yogaSync = {
  */
 const INK_DEVTOOLS = "        await import('./devtools.js');";
 const INK_PACKAGE = '? await loadPackageJson()';
+export const patchInkReconciler = (source, file) =>
+  replaceCounted('ink-without-top-level-await', file, source, [
+    {
+      find: INK_DEVTOOLS,
+      replace: "        throw Object.assign(new Error('not bundled'), { code: 'ERR_MODULE_NOT_FOUND' });",
+    },
+    { find: INK_PACKAGE, replace: '? { name: undefined, version: undefined }' },
+  ]);
+export const INK_RECONCILER_FILE = /[\\/]ink[\\/]build[\\/]reconciler\.js$/;
 export const inkWithoutTopLevelAwait = {
   name: 'ink-without-top-level-await',
   setup(build) {
-    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(INK_DEVTOOLS) || !source.includes(INK_PACKAGE))
-        throw new Error(`ink-without-top-level-await: nothing to patch in ${args.path}`);
-      return {
-        contents: source
-          .replace(
-            INK_DEVTOOLS,
-            "        throw Object.assign(new Error('not bundled'), { code: 'ERR_MODULE_NOT_FOUND' });",
-          )
-          .replace(INK_PACKAGE, '? { name: undefined, version: undefined }'),
-        loader: 'js',
-      };
-    });
+    build.onLoad({ filter: INK_RECONCILER_FILE }, (args) => ({
+      contents: patchInkReconciler(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
   },
 };
 
@@ -133,26 +179,30 @@ export const inkWithoutTopLevelAwait = {
  */
 const STYLED_CHARS_DIFF = 'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));';
 const STYLED_CHARS_END = 'if (i === chars.length - 1) {';
+const SAME_STYLES = [
+  'function sameStyles(a, b) {',
+  '  if (a === b) return true;',
+  '  if (a.length !== b.length) return false;',
+  '  for (let k = 0; k < a.length; k++) if (a[k].code !== b[k].code || a[k].endCode !== b[k].endCode) return false;',
+  '  return true;',
+  '}',
+].join('\n');
+export const patchStyledChars = (source, file) =>
+  `${replaceCounted('same-styles-first', file, source, [
+    {
+      find: STYLED_CHARS_DIFF,
+      replace: `if (!sameStyles(chars[i - 1].styles, char.styles)) ${STYLED_CHARS_DIFF}`,
+    },
+    { find: STYLED_CHARS_END, replace: 'if (i === chars.length - 1 && char.styles.length > 0) {' },
+  ])}\n${SAME_STYLES}\n`;
+export const STYLED_CHARS_FILE = /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/;
 export const sameStylesFirst = {
   name: 'same-styles-first',
   setup(build) {
-    build.onLoad({ filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(STYLED_CHARS_DIFF) || !source.includes(STYLED_CHARS_END))
-        throw new Error(`same-styles-first: nothing to patch in ${args.path}`);
-      const patched = source
-        .replace(STYLED_CHARS_DIFF, `if (!sameStyles(chars[i - 1].styles, char.styles)) ${STYLED_CHARS_DIFF}`)
-        .replace(STYLED_CHARS_END, 'if (i === chars.length - 1 && char.styles.length > 0) {')
-        .concat(
-          '\nfunction sameStyles(a, b) {\n',
-          '  if (a === b) return true;\n',
-          '  if (a.length !== b.length) return false;\n',
-          '  for (let k = 0; k < a.length; k++) if (a[k].code !== b[k].code || a[k].endCode !== b[k].endCode) return false;\n',
-          '  return true;\n',
-          '}\n',
-        );
-      return { contents: patched, loader: 'js' };
-    });
+    build.onLoad({ filter: STYLED_CHARS_FILE }, (args) => ({
+      contents: patchStyledChars(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
   },
 };
 
@@ -164,18 +214,18 @@ export const sameStylesFirst = {
  * bundles the development builds instead (React's warnings, for working on the TUI).
  */
 const reactBuild = process.env.GEEKAGENT_REACT_DEV === '1' ? 'development' : 'production';
+/** Each of these entry files picks its build with one `process.env.NODE_ENV` test. */
+export const patchReactEntry = (source, file, build = reactBuild) =>
+  replaceCounted('fixed-react-build', file, source, [
+    { find: 'process.env.NODE_ENV', replace: JSON.stringify(build) },
+  ]);
+export const REACT_ENTRY_FILE = /[\\/]node_modules[\\/](?:react|react-reconciler|scheduler)[\\/][^\\/]+\.js$/;
 export const fixedReactBuild = {
   name: 'fixed-react-build',
   setup(build) {
-    build.onLoad(
-      { filter: /[\\/]node_modules[\\/](?:react|react-reconciler|scheduler)[\\/][^\\/]+\.js$/ },
-      (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        return {
-          contents: source.replaceAll('process.env.NODE_ENV', JSON.stringify(reactBuild)),
-          loader: 'js',
-        };
-      },
-    );
+    build.onLoad({ filter: REACT_ENTRY_FILE }, (args) => ({
+      contents: patchReactEntry(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
   },
 };

@@ -1,0 +1,114 @@
+/**
+ * The build-time dependency patches (scripts/bundle-plugins/dep-patches.mjs) on the real files in
+ * node_modules: each applies whole to the installed version, a file that changed under it fails
+ * the build naming the patch and the file instead of half-applying, and the emoji shortcut
+ * measures the same widths as the unpatched string-width copies.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  patchInkReconciler,
+  patchReactEntry,
+  patchStringWidth,
+  patchStyledChars,
+  patchYogaBinary,
+  patchYogaEntry,
+  quickEmojiCheck,
+  replaceCounted,
+  // @ts-expect-error: a build script without types.
+} from '../../../scripts/bundle-plugins/dep-patches.mjs';
+
+const modules = path.resolve('node_modules');
+const INK_STRING_WIDTH = path.join(modules, 'string-width', 'index.js');
+const WRAP_ANSI_STRING_WIDTH = path.join(modules, 'wrap-ansi', 'node_modules', 'string-width', 'index.js');
+
+type Patch = (source: string, file: string) => string;
+const REAL_FILES: Array<[string, Patch, string]> = [
+  ['string-width 8 (Ink)', patchStringWidth, INK_STRING_WIDTH],
+  ['string-width 7 (wrap-ansi)', patchStringWidth, WRAP_ANSI_STRING_WIDTH],
+  ['yoga binary', patchYogaBinary, path.join(modules, 'yoga-layout/dist/binaries/yoga-wasm-base64-esm.js')],
+  ['yoga entry', patchYogaEntry, path.join(modules, 'yoga-layout/dist/src/index.js')],
+  ['ink reconciler', patchInkReconciler, path.join(modules, 'ink/build/reconciler.js')],
+  [
+    'ansi-tokenize styledChars',
+    patchStyledChars,
+    path.join(modules, '@alcalzone/ansi-tokenize/build/styledChars.js'),
+  ],
+  ['react entry', patchReactEntry, path.join(modules, 'react/index.js')],
+  ['react-reconciler entry', patchReactEntry, path.join(modules, 'react-reconciler/index.js')],
+  ['scheduler entry', patchReactEntry, path.join(modules, 'scheduler/index.js')],
+];
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('dependency patches on the installed files', () => {
+  it.each(REAL_FILES)('%s: applies whole', (_name, patch, file) => {
+    const source = readFileSync(file, 'utf8');
+    const patched = patch(source, file);
+    expect(patched).not.toBe(source);
+  });
+
+  it('refuses a string-width whose emoji test moved, instead of leaving rgiEmojiRegex undefined', () => {
+    const source = readFileSync(INK_STRING_WIDTH, 'utf8');
+    const moved = source.replace('rgiEmojiRegex.test(segment)', 'rgiEmojiRegex.exec(segment) !== null');
+    expect(() => patchStringWidth(moved, INK_STRING_WIDTH)).toThrow(
+      /quick-emoji-check: .*string-width.*matches none/,
+    );
+  });
+
+  it('counts each piece: one found twice or not at all fails, naming the patch and the file', () => {
+    const edit = [{ find: 'a()', replace: 'b()' }];
+    expect(replaceCounted('p', 'f.js', 'x; a();', edit)).toBe('x; b();');
+    expect(() => replaceCounted('p', 'f.js', 'a(); a();', edit)).toThrow(
+      /p: expected 1 of "a\(\)" in f\.js, found 2/,
+    );
+    expect(() => replaceCounted('p', 'f.js', 'nothing', edit)).toThrow(/found 0/);
+  });
+
+  it('measures the same widths as the unpatched string-width copies', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'dep-patches-'));
+    dirs.push(dir);
+    const bundle = async (file: string, name: string, plugins: (typeof quickEmojiCheck)[]) => {
+      const outfile = path.join(dir, `${name}.mjs`);
+      await build({
+        entryPoints: [file],
+        outfile,
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        plugins,
+        logLevel: 'silent',
+      });
+      return (await import(pathToFileURL(outfile).href)).default as (text: string) => number;
+    };
+    const samples = [
+      'plain',
+      'é',
+      'a\u0301',
+      '中文',
+      '👍',
+      '👍🏽',
+      '🇫🇷',
+      '1\uFE0F\u20E3',
+      '👨‍👩‍👧',
+      '→ ✓ ●',
+      '\u001b[31mred\u001b[0m',
+    ];
+    for (const [name, file] of [
+      ['ink', INK_STRING_WIDTH],
+      ['wrap', WRAP_ANSI_STRING_WIDTH],
+    ] as const) {
+      const patched = await bundle(file, `${name}-patched`, [quickEmojiCheck]);
+      const original = await bundle(file, `${name}-plain`, []);
+      expect(samples.map(patched)).toEqual(samples.map(original));
+    }
+  });
+});
