@@ -29,6 +29,7 @@ import {
   scriptWrapper,
   sealScriptBundle,
 } from './bundle-plugins/script-bundles.mjs';
+import { STAMP_FILE, sourceStamp } from './source-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'cli');
@@ -123,3 +124,6 @@ for (const { name } of LIBRARIES) {
   });
   sealScriptBundle(outfile);
 }
+
+// Last, once every bundle is written: what this dist/ was built from (scripts/source-stamp.mjs).
+writeFileSync(path.join(root, STAMP_FILE), `${JSON.stringify(sourceStamp(root), null, 1)}\n`);

@@ -1,0 +1,36 @@
+/**
+ * `npm run test:unit`: the fast tier — unit tests that need no build and start no process (a guard
+ * fails one that tries). `npm test` (vitest.config.ts) still runs everything, these included.
+ */
+import { defineConfig } from 'vitest/config';
+
+/** Unit tests that start servers, esbuild or other processes: they run in `npm test` only. */
+const SPAWNING = [
+  'test/unit/build/dep-patches.test.ts',
+  'test/unit/build/light-web-globals.test.ts',
+  'test/unit/build/script-bundles.test.ts',
+  'test/unit/cli/cache-file.test.ts',
+  'test/unit/mcp-stdio/server-log-paths.test.ts',
+  'test/unit/mcp-stdio/transport.test.ts',
+  'test/unit/mcp/everything.test.ts',
+  'test/unit/mcp/manager.test.ts',
+  'test/unit/mcp/notification-flood.test.ts',
+  'test/unit/process/group-tracker.test.ts',
+  'test/unit/process/lifecycle.test.ts',
+  'test/unit/providers/tool-schemas.test.ts',
+  'test/unit/tools/file-safety.test.ts',
+  'test/unit/tools/shell.test.ts',
+  'test/unit/tui/history.test.ts',
+  'test/unit/tui/session.test.ts',
+  'test/unit/util/state-dir.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+    exclude: SPAWNING,
+    setupFiles: ['test/helpers/no-child-processes.ts'],
+    testTimeout: 30_000,
+    pool: 'threads',
+  },
+});
