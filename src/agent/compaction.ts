@@ -35,7 +35,11 @@ export interface CompactorOptions {
   contextWindow: number;
   settings: CompactionSettings;
   /** Runs before each compaction (PreCompact hooks); its failure does not stop the compaction. */
-  before?: (trigger: CompactionReport['trigger'], focus: string | undefined, signal: AbortSignal) => Promise<void>;
+  before?: (
+    trigger: CompactionReport['trigger'],
+    focus: string | undefined,
+    signal: AbortSignal,
+  ) => Promise<void>;
 }
 
 export interface CompactRequest {

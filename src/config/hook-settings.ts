@@ -88,7 +88,11 @@ export async function readHookSettings(file: string): Promise<HookSettingsRead> 
           command: hook.command,
           timeoutSeconds: hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
           file,
-          raw: { matcher, command: hook.command, ...(hook.timeout !== undefined ? { timeout: hook.timeout } : {}) },
+          raw: {
+            matcher,
+            command: hook.command,
+            ...(hook.timeout !== undefined ? { timeout: hook.timeout } : {}),
+          },
         });
       }
     }

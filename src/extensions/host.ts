@@ -42,6 +42,8 @@ export class ExtensionHost {
   private readonly subAgentRequests: Array<(child: SubAgentScope) => BeforeRequestHook> = [];
   private readonly eventListeners: Array<(event: AgentEvent) => void> = [];
   private readonly stops: StopHook[] = [];
+  /** The executors' call hooks (shared with the tool runtime when it gave them). */
+  private readonly toolCalls: ToolCallHooks;
   private readonly subAgentStops: StopHook[] = [];
   private readonly filters: Array<(tool: Tool) => boolean> = [];
   private readonly reports = new Map<string, () => unknown>();
@@ -52,6 +54,7 @@ export class ExtensionHost {
   private started = false;
 
   constructor(private readonly deps: HostDeps) {
+    this.toolCalls = deps.toolCalls ?? new ToolCallHooks();
     const [help, exit] = coreCommands();
     this.commands.register(help!);
     // /exit is added once every extension is in, so /help lists it last.
@@ -188,7 +191,7 @@ export class ExtensionHost {
 
   private setupFor(): ExtensionSetup {
     const { registry, policies } = this.deps;
-    const toolCalls = (this.deps.toolCalls ??= new ToolCallHooks());
+    const toolCalls = this.toolCalls;
     return {
       tools: {
         add: (tool, policy) => {

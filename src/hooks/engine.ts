@@ -37,7 +37,10 @@ export interface EngineDeps {
   common(): Record<string, unknown>;
 }
 
-export function configure(settings: readonly HookSetting[], source: ConfiguredHook['source']): ConfiguredHook[] {
+export function configure(
+  settings: readonly HookSetting[],
+  source: ConfiguredHook['source'],
+): ConfiguredHook[] {
   return settings.map((setting) => ({ ...setting, source, match: compileMatcher(setting.matcher) }));
 }
 
@@ -113,12 +116,7 @@ function combine(replies: readonly HookReply[]): EventOutcome {
   return outcome;
 }
 
-function lastText(
-  outcome: string,
-  code: number | null,
-  ms: number,
-  reply: HookReply,
-): string {
+function lastText(outcome: string, code: number | null, ms: number, reply: HookReply): string {
   if (outcome === 'timed_out' || outcome === 'failed') return reply.problem ?? outcome;
   if (outcome === 'cancelled') return `cancelled (${ms} ms)`;
   const said = [

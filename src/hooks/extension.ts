@@ -31,7 +31,11 @@ export interface HooksExtensionOptions {
 
 export interface HooksExtension extends Extension {
   /** Runs the PreCompact hooks (the compactor calls it before each compaction). */
-  preCompact(trigger: CompactionReport['trigger'], focus: string | undefined, signal: AbortSignal): Promise<void>;
+  preCompact(
+    trigger: CompactionReport['trigger'],
+    focus: string | undefined,
+    signal: AbortSignal,
+  ): Promise<void>;
 }
 
 const BLOCKED_PROMPT = 'prompt blocked by a UserPromptSubmit hook';

@@ -35,7 +35,8 @@ export function readReply(event: HookEvent, run: HookRun, timeoutSeconds: number
     return { problem: `exited with code ${run.code}${first ? `: ${first}` : ''}` };
   }
   const text = run.stdout.trim();
-  if (!text.startsWith('{')) return text !== '' && PLAIN_STDOUT_IS_CONTEXT.has(event) ? { context: text } : {};
+  if (!text.startsWith('{'))
+    return text !== '' && PLAIN_STDOUT_IS_CONTEXT.has(event) ? { context: text } : {};
   let json: unknown;
   try {
     json = JSON.parse(text);

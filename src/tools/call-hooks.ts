@@ -46,7 +46,11 @@ export class ToolCallHooks {
     return first('deny') ?? first('ask') ?? first('allow');
   }
 
-  async after(call: ToolCallInfo, outcome: ToolCallOutcome, signal: AbortSignal): Promise<string | undefined> {
+  async after(
+    call: ToolCallInfo,
+    outcome: ToolCallOutcome,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     const notes = await Promise.all(this.hooks.map((hook) => hook.after?.(call, outcome, signal)));
     const text = notes.filter((note): note is string => note !== undefined && note !== '');
     return text.length > 0 ? text.join('\n') : undefined;

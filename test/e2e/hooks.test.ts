@@ -75,7 +75,9 @@ describe('lifecycle hooks', () => {
       'guard',
       "if (input.tool_input.path === 'evil.txt') { process.stderr.write('no evil files, write good.txt instead'); process.exit(2); }",
     );
-    await userHooks({ PreToolUse: [{ matcher: 'write|patch', hooks: [{ type: 'command', command: hook.command }] }] });
+    await userHooks({
+      PreToolUse: [{ matcher: 'write|patch', hooks: [{ type: 'command', command: hook.command }] }],
+    });
     fx.fake.push(
       { toolCalls: [call('write', { path: 'evil.txt', content: 'x' })] },
       { toolCalls: [call('write', { path: 'good.txt', content: 'y' })] },
@@ -85,7 +87,9 @@ describe('lifecycle hooks', () => {
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls[0]).toMatchObject({ name: 'write', decision: 'deny', is_error: true });
-    expect(out.tool_calls[0]!.result).toBe('blocked by a PreToolUse hook: no evil files, write good.txt instead');
+    expect(out.tool_calls[0]!.result).toBe(
+      'blocked by a PreToolUse hook: no evil files, write good.txt instead',
+    );
     expect(out.tool_calls[1]).toMatchObject({ name: 'write', decision: 'allow', is_error: false });
     expect(existsSync(path.join(fx.project.dir, 'evil.txt'))).toBe(false);
     expect(existsSync(path.join(fx.project.dir, 'good.txt'))).toBe(true);
@@ -143,11 +147,17 @@ describe('lifecycle hooks', () => {
       'ask',
       "console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'clock check' } }));",
     );
-    await userHooks({ PreToolUse: [{ matcher: 'get_current_time', hooks: [{ type: 'command', command: hook.command }] }] });
+    await userHooks({
+      PreToolUse: [{ matcher: 'get_current_time', hooks: [{ type: 'command', command: hook.command }] }],
+    });
     fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'done' });
     const run = await fx.run(['-p', 'time?', '--output-format', 'json']);
     const out = parseJsonOutput(run);
-    expect(out.tool_calls[0]).toMatchObject({ name: 'get_current_time', decision: 'refused', is_error: true });
+    expect(out.tool_calls[0]).toMatchObject({
+      name: 'get_current_time',
+      decision: 'refused',
+      is_error: true,
+    });
     expect(out.tool_calls[0]!.result).toContain('clock check');
   });
 
@@ -168,7 +178,9 @@ describe('lifecycle hooks', () => {
     const run = await fx.run(['-p', 'hello there', '--output-format', 'json', '--allow', 'write']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.stringify(fx.fake.requests[0]!.body.messages)).toContain('The secret word is PAPAYA.');
-    expect(await logged(prompt.log)).toMatchObject([{ hook_event_name: 'UserPromptSubmit', prompt: 'hello there' }]);
+    expect(await logged(prompt.log)).toMatchObject([
+      { hook_event_name: 'UserPromptSubmit', prompt: 'hello there' },
+    ]);
     // Claude Code's tool name (`Write`) matches GeekAgent's write; the note follows the result.
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toContain('formatted by the hook');
     expect(await logged(post.log)).toMatchObject([{ hook_event_name: 'PostToolUse', tool_name: 'write' }]);
@@ -224,7 +236,9 @@ describe('lifecycle hooks', () => {
     fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'done' });
     const trusted = await fx.run(['-p', 'time?']);
     expect(trusted.code, trusted.stderr).toBe(0);
-    expect(await logged(hook.log)).toMatchObject([{ hook_event_name: 'PreToolUse', tool_name: 'get_current_time' }]);
+    expect(await logged(hook.log)).toMatchObject([
+      { hook_event_name: 'PreToolUse', tool_name: 'get_current_time' },
+    ]);
   });
 
   it('Stop exit 2 makes the agent go on with the reason; SessionStart and SessionEnd run', async () => {
@@ -257,7 +271,9 @@ describe('lifecycle hooks', () => {
   });
 
   it('/hooks lists each hook with its source and last result', async () => {
-    await userHooks({ PreToolUse: [{ matcher: 'run_shell', hooks: [{ type: 'command', command: 'true', timeout: 5 }] }] });
+    await userHooks({
+      PreToolUse: [{ matcher: 'run_shell', hooks: [{ type: 'command', command: 'true', timeout: 5 }] }],
+    });
     const run = await fx.run(['-p', '/hooks']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('PreToolUse  run_shell  true  (user, 5 s)  last: not run yet');
