@@ -270,6 +270,44 @@ describe('lifecycle hooks', () => {
     expect(await logged(end.log)).toMatchObject([{ hook_event_name: 'SessionEnd', reason: 'exit' }]);
   });
 
+  it('SubagentStop makes a sub-agent go on; its tool calls pass PreToolUse; PreCompact runs before /compact', async () => {
+    const sub = await hookScript(
+      'substop',
+      "if (!input.stop_hook_active) { process.stderr.write('check twice'); process.exit(2); }",
+    );
+    const pre = await hookScript('pretool', '');
+    const compact = await hookScript('compact', '');
+    await userHooks({
+      SubagentStop: [{ hooks: [{ type: 'command', command: sub.command }] }],
+      PreToolUse: [{ matcher: 'get_current_time', hooks: [{ type: 'command', command: pre.command }] }],
+      PreCompact: [{ matcher: 'manual', hooks: [{ type: 'command', command: compact.command }] }],
+    });
+    fx.fake.push(
+      { toolCalls: [call('delegate_task', { task: 'what time is it?' })] },
+      { text: 'parent done' },
+    );
+    fx.fake.pushFor(
+      'explore',
+      { toolCalls: [call('get_current_time', {})] },
+      { text: 'first look' },
+      { text: 'checked twice' },
+    );
+    const run = await fx.run(['-p', 'delegate', '--output-format', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolMessages(fx.fake.requests.at(-1)!.body)[0]).toContain('checked twice');
+    expect(await logged(sub.log)).toMatchObject([
+      { hook_event_name: 'SubagentStop', agent_type: 'explore', stop_hook_active: false },
+      { hook_event_name: 'SubagentStop', agent_type: 'explore', stop_hook_active: true },
+    ]);
+    expect(await logged(pre.log)).toMatchObject([
+      { hook_event_name: 'PreToolUse', tool_name: 'get_current_time' },
+    ]);
+
+    // Nothing to compact yet, but the compaction is attempted: the hook runs first.
+    await fx.run(['-p', '/compact']);
+    expect(await logged(compact.log)).toMatchObject([{ hook_event_name: 'PreCompact', trigger: 'manual' }]);
+  });
+
   it('/hooks lists each hook with its source and last result', async () => {
     await userHooks({
       PreToolUse: [{ matcher: 'run_shell', hooks: [{ type: 'command', command: 'true', timeout: 5 }] }],
