@@ -132,6 +132,7 @@ export class Agent {
     const maxRounds = this.deps.maxRounds ?? MAX_TOOL_ROUNDS;
     const toolCalls: ToolCallOutcome[] = [];
     let turnUsage = emptyUsage();
+    let continued = false;
 
     for (let round = 1; ; round++) {
       signal.throwIfAborted();
@@ -153,7 +154,15 @@ export class Agent {
         ...(reply.native !== undefined ? { native: reply.native } : {}),
       });
       if (!calledTools) {
-        return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
+        const more =
+          round < maxRounds
+            ? await this.hooks.beforeStop?.({ answer: reply.text, signal, continued })
+            : undefined;
+        signal.throwIfAborted();
+        if (more === undefined) return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
+        continued = true;
+        conversation.history.append({ role: 'user', text: more });
+        continue;
       }
 
       // Each call in flight listens on the turn's signal: past Node's default of 10 it would print

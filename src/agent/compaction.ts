@@ -34,6 +34,12 @@ export interface CompactorOptions {
   provider: ChatProvider;
   contextWindow: number;
   settings: CompactionSettings;
+  /** Runs before each compaction (PreCompact hooks); its failure does not stop the compaction. */
+  before?: (
+    trigger: CompactionReport['trigger'],
+    focus: string | undefined,
+    signal: AbortSignal,
+  ) => Promise<void>;
 }
 
 export interface CompactRequest {
@@ -136,6 +142,7 @@ export class Compactor {
   }
 
   private async compact(request: CompactRequest): Promise<CompactionOutcome> {
+    await this.options.before?.(request.trigger, request.focus, request.signal).catch(() => undefined);
     const { conversation } = request;
     const before = request.estimate();
     const target =

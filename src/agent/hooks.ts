@@ -2,7 +2,8 @@
  * The agent's hook points: what a feature may change about a turn without the turn knowing the
  * feature (extensions/ aggregates every extension's contributions into one `AgentHooks`). The
  * loop calls them in this order: promptSections (system prompt and turn context) and prepareInput
- * once per turn, beforeRequest before every model request, onEvent for everything the turn reports.
+ * once per turn, beforeRequest before every model request, beforeStop when an answer would end the
+ * turn, onEvent for everything the turn reports.
  */
 import type { Conversation } from './conversation.js';
 import type { AgentEvent } from './events.js';
@@ -51,10 +52,23 @@ export interface RequestScope {
   emit(event: AgentEvent): void;
 }
 
+/** A turn about to end with an answer (no tool calls). */
+export interface StopScope {
+  answer: string;
+  signal: AbortSignal;
+  /** This turn already went on once because a stop hook said so (no endless loop). */
+  continued: boolean;
+}
+
 export interface AgentHooks {
   promptSections(turn: TurnScope): Promise<PromptSection[]>;
   prepareInput(input: string, turn: TurnScope): Promise<string>;
   beforeRequest(request: RequestScope): Promise<void>;
+  /**
+   * The turn would end: a text back makes it go on, with that text as the next user message
+   * (the rounds cap still holds). Left out: it ends.
+   */
+  beforeStop?(stop: StopScope): Promise<string | undefined>;
   onEvent(event: AgentEvent): void;
 }
 

@@ -26,6 +26,8 @@ import { ragExtension } from '../extensions/rag.js';
 import { sandboxExtension } from '../extensions/sandbox.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
+import { loadHooks } from '../hooks/config.js';
+import { hooksExtension } from '../hooks/extension.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
@@ -224,7 +226,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
   });
   const conversation = new Conversation();
-  const extensions = new ExtensionHost({ registry, policies });
+  const extensions = new ExtensionHost({ registry, policies, toolCalls: runtime.callHooks });
   const { sessions, opened } = await Sessions.create({
     projectDir,
     userDir,
@@ -237,8 +239,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   const toolSearch = toolSearchMode(settingsEnv);
   if (toolSearch.problem) notices.push(toolSearch.problem);
   const deferred = new DeferredTools(registry, toolSearch.mode, provider.contextWindow);
+  const hooks = hooksExtension({
+    loaded: await loadHooks({ userDir, projectDir, projectTrusted: trusted }),
+    projectDir,
+    env,
+    tracker: options.tracker,
+    session: () => ({ id: sessions.currentId, file: sessions.currentFile }),
+    resumed: opened !== undefined,
+  });
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
+    // First: a UserPromptSubmit hook's block comes before any other work of the turn.
+    hooks,
     builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
     memoryExtension(createMemoryBank({ projectDir, userDir, redact }), memoryTrustOptions(trust, projectDir)),
@@ -280,6 +292,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         root: permissions.root,
         isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
         beforeRequestFor: (provider) => extensions.subAgentBeforeRequest({ provider }),
+        beforeStopFor: (agent) => extensions.subAgentBeforeStop(agent),
         transcriptFor: (runId) => sessions.childTranscript(runId),
         transcripts: {
           list: () => sessions.childRuns(),
@@ -301,6 +314,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           return provider.contextWindow;
         },
         settings: compaction,
+        before: (trigger, focus, signal) => hooks.preCompact(trigger, focus, signal),
       }),
       conversation,
     ),

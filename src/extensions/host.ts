@@ -5,18 +5,28 @@
  * notices from here; createApp builds it; dispose releases every extension, newest first.
  */
 import type { AgentEvent } from '../agent/events.js';
-import type { AgentHooks, PromptSection, RequestScope, TurnScope } from '../agent/hooks.js';
+import type { AgentHooks, PromptSection, RequestScope, StopScope, TurnScope } from '../agent/hooks.js';
 import { coreCommands } from '../commands/builtin.js';
 import { CommandTable, type SlashCommand } from '../commands/types.js';
 import type { Policy } from '../tools/approval.js';
+import { ToolCallHooks } from '../tools/call-hooks.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
-import type { BeforeRequestHook, Extension, ExtensionSetup, PanelRow, SubAgentScope } from './types.js';
+import type {
+  BeforeRequestHook,
+  Extension,
+  ExtensionSetup,
+  PanelRow,
+  StopHook,
+  SubAgentScope,
+} from './types.js';
 
 export interface HostDeps {
   registry: ToolRegistry;
   policies: { ensureToolPolicy(toolName: string, policy: Policy): void };
+  /** The executors' hooks around each call (the tool runtime's); a set of its own when left out. */
+  toolCalls?: ToolCallHooks;
 }
 
 export type NoticeListener = (message: string, kind: 'system' | 'error') => void;
@@ -31,6 +41,10 @@ export class ExtensionHost {
   /** Per child run, its before-request hooks (those registered for sub-agents, in order). */
   private readonly subAgentRequests: Array<(child: SubAgentScope) => BeforeRequestHook> = [];
   private readonly eventListeners: Array<(event: AgentEvent) => void> = [];
+  private readonly stops: StopHook[] = [];
+  /** The executors' call hooks (shared with the tool runtime when it gave them). */
+  private readonly toolCalls: ToolCallHooks;
+  private readonly subAgentStops: StopHook[] = [];
   private readonly filters: Array<(tool: Tool) => boolean> = [];
   private readonly reports = new Map<string, () => unknown>();
   private readonly changeListeners = new Set<() => void>();
@@ -40,6 +54,7 @@ export class ExtensionHost {
   private started = false;
 
   constructor(private readonly deps: HostDeps) {
+    this.toolCalls = deps.toolCalls ?? new ToolCallHooks();
     const [help, exit] = coreCommands();
     this.commands.register(help!);
     // /exit is added once every extension is in, so /help lists it last.
@@ -66,6 +81,7 @@ export class ExtensionHost {
     beforeRequest: async (request) => {
       for (const hook of this.beforeRequests) await hook(request);
     },
+    beforeStop: (stop) => combineStops(this.stops, stop),
     onEvent: (event) => {
       for (const listener of this.eventListeners) {
         try {
@@ -86,6 +102,11 @@ export class ExtensionHost {
     return async (request) => {
       for (const hook of hooks) await hook(request);
     };
+  }
+
+  /** The stop hooks of one sub-agent run (those registered with `subAgents`). */
+  subAgentBeforeStop(agent: string): (stop: StopScope) => Promise<string | undefined> {
+    return (stop) => combineStops(this.subAgentStops, { ...stop, subAgent: agent });
   }
 
   /** Adds extensions in order (order matters: hooks run in it). */
@@ -170,6 +191,7 @@ export class ExtensionHost {
 
   private setupFor(): ExtensionSetup {
     const { registry, policies } = this.deps;
+    const toolCalls = this.toolCalls;
     return {
       tools: {
         add: (tool, policy) => {
@@ -206,6 +228,13 @@ export class ExtensionHost {
           const child = options?.subAgents;
           if (child) this.subAgentRequests.push(child === 'same' ? () => hook : child);
         },
+        stop: (hook, options) => {
+          this.stops.push(hook);
+          if (options?.subAgents) this.subAgentStops.push(hook);
+        },
+        toolCall: (hook) => {
+          toolCalls.add(hook);
+        },
         event: (listener) => {
           this.eventListeners.push(listener);
         },
@@ -225,4 +254,16 @@ export class ExtensionHost {
       notice: (message, kind) => this.notice(message, kind ?? 'system'),
     };
   }
+}
+
+/** Every stop hook at once; their texts joined, or undefined when none wants the turn to go on. */
+async function combineStops(
+  hooks: readonly StopHook[],
+  stop: StopScope & { subAgent?: string },
+): Promise<string | undefined> {
+  if (hooks.length === 0) return undefined;
+  const texts = (await Promise.all(hooks.map((hook) => hook(stop)))).filter(
+    (text): text is string => text !== undefined,
+  );
+  return texts.length > 0 ? texts.join('\n\n') : undefined;
 }

@@ -1,18 +1,23 @@
 /**
  * The one shape a feature plugs in through. An extension's `setup` registers what it contributes
  * — tools (with a default policy), slash commands, side-panel rows and hooks on the turn (system
- * prompt sections, input rewriting, a before-request hook, turn events, a tool filter) — and
+ * prompt sections, input rewriting, a before-request hook, a stop hook, turn events, a tool filter,
+ * hooks around each tool call) — and
  * `dispose` releases what it holds. Built-in tools, AGENTS.md, MCP, sessions and compaction are
  * all extensions; `createApp` lists them, the faces read the host.
  */
 import type { AgentEvent } from '../agent/events.js';
-import type { PromptSection, RequestScope, TurnScope } from '../agent/hooks.js';
+import type { PromptSection, RequestScope, StopScope, TurnScope } from '../agent/hooks.js';
 import type { SlashCommand } from '../commands/types.js';
 import type { ChatProvider } from '../providers/types.js';
 import type { Policy } from '../tools/approval.js';
+import type { ToolCallHook } from '../tools/call-hooks.js';
 import type { Tool } from '../tools/types.js';
 
 export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
+
+/** A turn would end (`subAgent`: a sub-agent's run, by agent name); a text back makes it go on. */
+export type StopHook = (stop: StopScope & { subAgent?: string }) => Promise<string | undefined>;
 
 /** What a sub-agent run's hooks may need to know of it. */
 export interface SubAgentScope {
@@ -59,6 +64,7 @@ export const PROMPT_ORDER = {
   skill: 20,
   memories: 30,
   todos: 40,
+  hooks: 50,
   deferredTools: 60,
 } as const;
 
@@ -89,6 +95,18 @@ export interface ExtensionSetup {
      * Sub-agents' requests only with `options.subAgents`.
      */
     beforeRequest(hook: BeforeRequestHook, options?: BeforeRequestOptions): void;
+    /**
+     * Runs when a turn would end with an answer (every hook, at once); a text back continues the
+     * turn with it as the next user message (several: joined). Sub-agents' runs only with
+     * `options.subAgents`.
+     */
+    stop(hook: StopHook, options?: { subAgents?: boolean }): void;
+    /**
+     * Around each tool call, next to the policy (main agent and sub-agents alike): `before` may
+     * deny, ask or allow an asked call (never past a deny rule or a protected path), `after` may
+     * add a note to the result. See tools/call-hooks.ts.
+     */
+    toolCall(hook: ToolCallHook): void;
     /** Hears every event of every turn. */
     event(listener: (event: AgentEvent) => void): void;
     /** Hides tools from the model; the executor refuses a hidden tool the model names anyway. */

@@ -14,6 +14,7 @@ import {
   type SandboxPolicy,
 } from '../sandbox/index.js';
 import type { Approver, PolicyLookup } from '../tools/approval.js';
+import { ToolCallHooks } from '../tools/call-hooks.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { stateFilePath } from '../util/state-dir.js';
@@ -57,6 +58,8 @@ export interface ToolRuntime {
   readonly sandboxNotices: string[];
   /** The fetch allow-list of both permission files (project first). */
   readonly fetchAllowHosts: string[];
+  /** The hooks around each call, shared by every executor of the run (extensions add them). */
+  readonly callHooks: ToolCallHooks;
   /**
    * An executor over another registry (a sub-agent's view) and approver, same rules otherwise
    * (`policies`: another view of them, such as one without skill pre-approvals).
@@ -93,6 +96,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     env,
     ...(options.onHelperProcess ? { onHelperProcess: options.onHelperProcess } : {}),
   });
+  const callHooks = new ToolCallHooks();
   const executorFor = (registry: ToolRegistry, approver: Approver, lookup: PolicyLookup = policies) =>
     new ToolExecutor({
       registry,
@@ -100,6 +104,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       approver,
       redact,
       context: { sandbox, undo, env, redact, protectedPaths, commandSandbox, sandboxPolicy: resolved.policy },
+      callHooks,
     });
   const registry = new ToolRegistry();
   return {
@@ -114,6 +119,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         ? [`sandbox settings ignored (a project may only narrow the user's): ${resolved.ignored.join('; ')}`]
         : [],
     fetchAllowHosts: [...permissions.projectFetchAllow, ...permissions.userFetchAllow],
+    callHooks,
     executorFor,
   };
 }

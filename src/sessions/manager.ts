@@ -123,6 +123,11 @@ export class Sessions {
     return this.id;
   }
 
+  /** The current session's file (it may not be written yet: a session with no message has none). */
+  get currentFile(): string {
+    return this.store.file(this.id);
+  }
+
   get turnCount(): number {
     return this.turns;
   }

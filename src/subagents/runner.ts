@@ -56,6 +56,8 @@ export interface RunnerDeps {
    * wait, compaction of the child's own conversation, skill servers); none when left out.
    */
   beforeRequestFor?(provider: ChatProvider): AgentHooks['beforeRequest'];
+  /** The stop hooks of one child run (SubagentStop), by agent name; none when left out. */
+  beforeStopFor?(agent: string): AgentHooks['beforeStop'];
   transcriptFor?(runId: string): TranscriptSink | undefined;
   /** Saved runs of the current session, and one run's transcript as text (`/agents runs|log`). */
   transcripts?: { list(): Promise<string[]>; show(runId: string): Promise<string> };
@@ -112,6 +114,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
     ],
     prepareInput: async (input) => input,
     beforeRequest: deps.beforeRequestFor?.(provider) ?? (async () => undefined),
+    beforeStop: deps.beforeStopFor?.(definition.name),
     onEvent: (event) => {
       if (event.type === 'round_start') {
         rounds = event.round;

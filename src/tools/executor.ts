@@ -14,6 +14,7 @@ import type {
   PolicyReview,
   PolicyVerdict,
 } from './approval.js';
+import type { BeforeToolCall, ToolCallHooks, ToolCallInfo } from './call-hooks.js';
 import type { ToolRegistry } from './registry.js';
 import {
   type ApprovalPrompt,
@@ -36,6 +37,8 @@ export interface ExecutorDeps {
   redact: (text: string) => string;
   /** Everything a tool gets except the per-call signal and progress callback. */
   context: Omit<ToolContext, 'signal' | 'onProgress'>;
+  /** The extensions' hooks around each call (lifecycle hooks); none when left out. */
+  callHooks?: ToolCallHooks;
 }
 
 export interface ExecuteHooks {
@@ -86,6 +89,14 @@ export class ToolExecutor {
     const args = parseArguments(call);
     if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);
 
+    const info: ToolCallInfo = { tool, args, callId: call.id };
+    // A hook's deny beats any allow; its allow never beats a deny rule (checked above), a
+    // protected path or a tool's own reason to ask; its ask forces the question.
+    const hooked = await this.beforeHooks(info, signal);
+    if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
+    if (hooked?.decision === 'deny')
+      return outcome('deny', hooked.reason ?? `blocked by a hook: tool ${call.name}`, true);
+
     const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress, callId: call.id };
     // Protected paths (.geekagent/, .env, ~/.geekagent) are asked even under `allow`.
     const guarded = await protectedTargets(tool, args, ctx);
@@ -93,10 +104,12 @@ export class ToolExecutor {
     // The tool's own reason to ask for this call (asked even under `allow`, like protected paths).
     // Only built-in tools give one, and only MCP tools get pin reviews: the two never meet.
     const asked = await askReason(tool, args, ctx);
-    const review = asked ?? verdict.review;
+    const review = asked ?? verdict.review ?? hookReview(hooked);
     let decision: ToolDecision = 'allow';
-    const mustAsk = guarded.length > 0 || asked !== undefined;
-    if (mustAsk || (policy === 'ask' && !(await runsUnasked(tool, args, ctx)))) {
+    const mustAsk = guarded.length > 0 || asked !== undefined || hooked?.decision === 'ask';
+    // A changed MCP definition (a review) is asked whatever a hook says.
+    const hookAllows = hooked?.decision === 'allow' && verdict.review === undefined;
+    if (mustAsk || (policy === 'ask' && !hookAllows && !(await runsUnasked(tool, args, ctx)))) {
       let answer: ApprovalAnswer;
       try {
         answer = await this.askInTurn(tool, args, ctx, hooks, review, guarded);
@@ -137,12 +150,37 @@ export class ToolExecutor {
       );
       // Some work returns partial results when aborted instead of throwing: that is still a cancel.
       if (signal.aborted) return outcome(decision, 'cancelled', true);
-      return outcome(decision, output, false);
+      return await this.afterHooks(info, outcome(decision, output, false), signal);
     } catch (error) {
       if (signal.aborted) return outcome(decision, 'cancelled', true);
       const message = error instanceof ToolError ? error.message : `error: ${errorMessage(error)}`;
-      return outcome(decision, message, true);
+      return await this.afterHooks(info, outcome(decision, message, true), signal);
     }
+  }
+
+  /** A hook that fails says nothing: the call goes on under the policy alone. */
+  private async beforeHooks(info: ToolCallInfo, signal: AbortSignal): Promise<BeforeToolCall | undefined> {
+    const callHooks = this.deps.callHooks;
+    if (!callHooks || callHooks.empty) return undefined;
+    return callHooks.before(info, signal).catch(() => undefined);
+  }
+
+  /** The hooks' notes after a call that ran, appended to what the model reads. */
+  private async afterHooks(
+    info: ToolCallInfo,
+    done: ToolCallOutcome,
+    signal: AbortSignal,
+  ): Promise<ToolCallOutcome> {
+    const callHooks = this.deps.callHooks;
+    if (!callHooks || callHooks.empty) return done;
+    const note = await callHooks.after(info, done, signal).catch(() => undefined);
+    if (note === undefined || signal.aborted) return done;
+    const text = this.deps.redact(note);
+    const output: ToolOutput =
+      typeof done.output === 'string'
+        ? `${done.output}\n\n${text}`
+        : [...done.output, { type: 'text', text }];
+    return { ...done, output };
   }
 
   private askInTurn(
@@ -170,6 +208,7 @@ export class ToolExecutor {
         ...(review ? { review } : {}),
         ...(guarded.length > 0 ? { protectedPaths: guarded } : {}),
       };
+      this.deps.callHooks?.asking({ tool, args, callId: ctx.callId }, request);
       const answer = await this.deps.approver.ask(request, ctx.signal);
       hooks.onApproval?.(request, answer);
       return answer;
@@ -188,6 +227,16 @@ export class ToolExecutor {
         part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part,
     );
   }
+}
+
+/** A hook's `ask`, with its reason above the question (print mode refuses with it). */
+function hookReview(hooked: BeforeToolCall | undefined): PolicyReview | undefined {
+  if (hooked?.decision !== 'ask') return undefined;
+  const why = hooked.reason ? `: ${hooked.reason}` : '';
+  return {
+    reason: `a hook asks about this call${why}`,
+    refusal: `refused: a hook asks the person about this call${why}, and there is nobody to ask in this run`,
+  };
 }
 
 /** The store's verdict, or just its policy when the lookup has no pins to check. */

@@ -5,12 +5,14 @@
  * choose tools and instructions), its project memory (`.geekagent/memory.json`: recalled into the
  * system prompt), the model settings of its `.env`, and its project skills (skill-declarations.ts:
  * each folder, the tools it pre-approves, its executables and servers). Read raw (nothing expanded,
- * nothing run), each as one item with a stable identity and a canonical value to compare.
+ * nothing run), each as one item with a stable identity and a canonical value to compare. Its
+ * lifecycle hooks (`"hooks"` of `.geekagent/GeekAgent.json`) run commands: each is one item too.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DOTENV_FILE, readModelDotEnv } from '../config/dotenv.js';
+import { readHookSettings } from '../config/hook-settings.js';
 import { readProjectServers } from '../mcp/config.js';
 import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
@@ -31,7 +33,8 @@ export type DeclarationKind =
   | 'skillTool'
   | 'skillServer'
   | 'agent'
-  | 'memory';
+  | 'memory'
+  | 'hook';
 
 export interface Declaration {
   /**
@@ -43,7 +46,8 @@ export interface Declaration {
    * tools its `allowed-tools` pre-approves), `skill-tool:<folder>:<tool>` (a `tools_exec`
    * executable, by the hash of its content), `skill-server:<folder>:<server>` (a server of its
    * mcp.json), `agent:<file name>`,
-   * `memory` (the project's `.geekagent/memory.json`: recalled into the system prompt).
+   * `memory` (the project's `.geekagent/memory.json`: recalled into the system prompt),
+   * `hook:<event>:<n>` (the n-th command hook of that event: a command the agent runs).
    */
   key: string;
   kind: DeclarationKind;
@@ -91,10 +95,11 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
     .map(([name, value]) => envDeclaration(files.dotenv, name, value));
   const agents = agentDeclarations(path.join(dir, '.geekagent', 'agents'));
   const memory = memoryDeclarations(dir);
+  const hooks = await hookDeclarations(files.permissions);
   return {
     projectDir: dir,
     folder,
-    items: [...servers, ...permissions, ...env, ...skillDeclarations(dir), ...agents, ...memory],
+    items: [...servers, ...permissions, ...hooks, ...env, ...skillDeclarations(dir), ...agents, ...memory],
   };
 }
 
@@ -135,6 +140,32 @@ export function memoryDeclarations(projectDir: string): Declaration[] {
     return [];
   }
   return [memoryDeclaration(file)];
+}
+
+/**
+ * Each command hook of the project's GeekAgent.json, valued by its event, matcher, command and
+ * timeout: a new or changed hook is asked again. A broken section declares nothing (nothing of it runs).
+ */
+export async function hookDeclarations(file: string): Promise<Declaration[]> {
+  const { hooks } = await readHookSettings(file);
+  const seen = new Map<string, number>();
+  return hooks.map((hook) => {
+    const n = seen.get(hook.event) ?? 0;
+    seen.set(hook.event, n + 1);
+    const name = `${hook.event} ${hook.matcher === '' ? '*' : hook.matcher}`;
+    return {
+      key: `hook:${hook.event}:${n}`,
+      kind: 'hook' as const,
+      name,
+      file,
+      value: canonicalJson({ event: hook.event, ...(hook.raw as object) }),
+      text: hookText(name, hook.command),
+    };
+  });
+}
+
+export function hookText(name: string, command: string): string {
+  return `hook ${name}: runs ${command}`;
 }
 
 export function memoryDeclaration(file: string): Declaration {

@@ -43,6 +43,8 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   const skills = count('skill');
   if (skills > 0) parts.push(plural(skills, 'project skill'));
   if (count('memory') > 0) parts.push('.geekagent/memory.json (project memory)');
+  const hooks = count('hook');
+  if (hooks > 0) parts.push(plural(hooks, 'hook'));
   return parts.join(', ');
 }
 

@@ -27,6 +27,7 @@ const KIND_LABELS: Record<DeclarationKind, readonly [string, string]> = {
   skillServer: ['skill MCP server', 'skill MCP servers'],
   agent: ['custom agent', 'custom agents'],
   memory: ['project memory', 'project memories'],
+  hook: ['hook', 'hooks'],
 };
 
 /** The note under a summary that left something out or cut a line. */

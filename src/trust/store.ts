@@ -20,6 +20,7 @@ import {
   type Declaration,
   type FolderDeclarations,
   fetchHostText,
+  hookText,
   serverText,
 } from './declarations.js';
 import { serverSandboxText } from './sandbox-declarations.js';
@@ -203,5 +204,18 @@ function wasText(item: Declaration, before: string): string {
       return skillWasText(item, before);
     case 'memory':
       return item.text;
+    case 'hook':
+      return hookWasText(before);
+  }
+}
+
+/** A hook as it was recorded: its event, matcher and command. */
+function hookWasText(before: string): string {
+  try {
+    const was = JSON.parse(before) as { event?: unknown; matcher?: unknown; command?: unknown };
+    const matcher = typeof was.matcher === 'string' && was.matcher !== '' ? was.matcher : '*';
+    return hookText(`${String(was.event)} ${matcher}`, String(was.command));
+  } catch {
+    return before;
   }
 }
