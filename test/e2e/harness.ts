@@ -8,17 +8,16 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 import { assertFreshDist } from '../helpers/fresh-dist.js';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
+import { CLI, DEMO_SERVER, FIXTURE_SERVERS, REPO_ROOT } from '../helpers/paths.js';
+
+export { CLI, DEMO_SERVER, FIXTURE_SERVERS, REPO_ROOT };
+
 // Every end-to-end file imports this harness: none runs an older dist/ than the sources.
 assertFreshDist(REPO_ROOT);
-export const DEMO_SERVER = path.join(REPO_ROOT, 'examples', 'demo-server.mjs');
-export const FIXTURE_SERVERS = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp');
 
 export interface Project {
   dir: string;

@@ -1,14 +1,15 @@
 /**
  * The layer rule: folder dependencies point one way — faces (cli, tui) → app → features
  * (sessions) → extensions → agent/trust → mcp → the built-in tools → providers/permissions →
- * the tool contract/commands → config/process → util. Parses every import of src/** (static and dynamic) and fails on one that
- * runs back up or sideways between two folders of the same layer. OpenAI wire types stay in
- * providers/.
+ * the tool contract/commands → config/process → util. Reads every import of src/** (static,
+ * dynamic, require, import types) with TypeScript's pre-processor and fails on one that runs back
+ * up or sideways between two folders of the same layer. OpenAI wire types stay in providers/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../e2e/harness.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
 const SRC = path.join(REPO_ROOT, 'src');
 
@@ -63,29 +64,26 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT =
-  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
-
 /** The layer a path under src/ belongs to: its top folder, or `tools/builtin`. */
 function layerOf(relative: string): string {
   const parts = relative.split(path.sep);
   return parts[0] === 'tools' && parts[1] === 'builtin' ? 'tools/builtin' : parts[0]!;
 }
 
+/**
+ * Every module the file names: static imports and re-exports, dynamic `import()`, `require()` and
+ * import types, as TypeScript's own pre-processor reads them (a string that merely looks like an
+ * import — a help text, a comment — is not one).
+ */
 function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
   const from = layerOf(path.relative(SRC, file));
-  const out: Import[] = [];
-  for (const match of text.matchAll(IMPORT)) {
-    const specifier = match[1] ?? match[2]!;
-    if (!specifier.startsWith('.')) {
-      out.push({ file, from, to: `npm:${specifier}`, specifier });
-      continue;
-    }
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  return importedFiles.map(({ fileName: specifier }) => {
+    if (!specifier.startsWith('.')) return { file, from, to: `npm:${specifier}`, specifier };
     const target = path.relative(SRC, path.resolve(path.dirname(file), specifier));
-    out.push({ file, from, to: layerOf(target), specifier });
-  }
-  return out;
+    return { file, from, to: layerOf(target), specifier };
+  });
 }
 
 const all = sourceFiles(SRC).flatMap(importsOf);
@@ -102,6 +100,23 @@ describe('layers', () => {
     // A parser that found nothing would pass everything.
     expect(all.filter((i) => i.from === 'app' && i.to === 'agent').length).toBeGreaterThan(0);
     expect(all.filter((i) => i.from === 'cli' && i.to === 'tui').length).toBeGreaterThan(0);
+  });
+
+  it('reads imports, not text that looks like one', () => {
+    const source = [
+      "import { a } from './static.js';",
+      "export { b } from './reexport.js';",
+      "const c = await import('./dynamic.js');",
+      "type D = import('./typed.js').D;",
+      "const help = 'usage: import x from \\'./not-an-import.js\\'';",
+      "// import { e } from './comment.js';",
+    ].join('\n');
+    expect(ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName)).toEqual([
+      './static.js',
+      './reexport.js',
+      './dynamic.js',
+      './typed.js',
+    ]);
   });
 
   it('has no import that runs back up a layer or sideways across one', () => {
