@@ -18,10 +18,10 @@ import { normalizeToolSchema } from '../../../src/mcp/tool-schema.js';
 import { toInputSchema } from '../../../src/providers/anthropic/schema.js';
 import { SchemaConversionError, toGeminiParameters } from '../../../src/providers/gemini/schema.js';
 import { checkParameters } from '../../../src/providers/responses/schema.js';
-import { DEMO_SERVER, FIXTURE_SERVERS, REPO_ROOT } from '../../helpers/paths.js';
 import { checkRequest as anthropicCheck } from '../../fixtures/fake-anthropic-checks.js';
 import { checkRequest as responsesCheck } from '../../fixtures/fake-responses-rules.js';
 import { declarationErrors } from '../../fixtures/gemini-schema-rules.js';
+import { DEMO_SERVER, FIXTURE_SERVERS, REPO_ROOT } from '../../helpers/paths.js';
 import { HOSTILE_SCHEMAS } from './hostile-schemas.js';
 
 interface Converter {
