@@ -1,16 +1,13 @@
 /**
  * The sessions of one project folder, kept in the user's state folder (files.ts): reading a session
  * file back, the list (`/sessions`), the latest one (`--continue`), renaming (`/save <id>`), and the
- * small index (`index.json` beside them: title, times, turns, size per session) that keeps the list
- * fast. The index is a cache — written atomically under a lock, and reconciled with the files
+ * small index (`index.ndjson` beside them: title, times, turns, size per session; index-log.ts)
+ * that keeps the list fast. The index is a cache — appended to, and reconciled with the files
  * whenever they disagree — so a run killed before updating it loses nothing. Nothing is deleted.
  */
 import { link, readdir, readFile, stat, unlink } from 'node:fs/promises';
-import path from 'node:path';
-import { withFileLock } from '../util/file-lock.js';
-import { readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
-import * as z from '../util/schema.js';
-import { checkId, ensureSessionsDir, randomId, SessionError, sessionFile, sessionsDir } from './files.js';
+import { checkId, randomId, SessionError, sessionFile, sessionsDir } from './files.js';
+import { type IndexEntry, type IndexLine, SessionIndex } from './index-log.js';
 import { type Replayed, replay } from './log.js';
 
 export interface SessionSummary {
@@ -22,28 +19,9 @@ export interface SessionSummary {
   turns: number;
 }
 
-const entrySchema = z.object({
-  title: z.string(),
-  created: z.string(),
-  updated: z.string(),
-  turns: z.number(),
-  size: z.number(),
-});
-const indexSchema = z.object({
-  version: z.literal(1),
-  legacyImported: z.optional(z.boolean()),
-  /** When the sessions an earlier version kept in the project folder were imported (once). */
-  projectImported: z.optional(z.string()),
-  sessions: z.record(z.string(), entrySchema),
-});
-type IndexEntry = z.infer<typeof entrySchema>;
-type IndexFile = z.infer<typeof indexSchema>;
-
-/** Waiting this long for another agent's index lock is enough: the index is only a cache. */
-const INDEX_LOCK_WAIT_MS = 2_000;
-
 export class SessionStore {
   readonly dir: string;
+  private readonly index: SessionIndex;
 
   constructor(
     readonly projectDir: string,
@@ -51,6 +29,7 @@ export class SessionStore {
     readonly userDir: string,
   ) {
     this.dir = sessionsDir(userDir, projectDir);
+    this.index = new SessionIndex(this.dir, userDir);
   }
 
   file(id: string): string {
@@ -103,9 +82,9 @@ export class SessionStore {
 
   /** Every session, newest first; files the index does not know (or knows stale) are read again. */
   async list(): Promise<SessionSummary[]> {
-    const index = await this.readIndex();
+    const index = await this.index.read();
     const fresh: Record<string, IndexEntry> = {};
-    let changed = false;
+    const changed: IndexLine[] = [];
     for (const id of await this.ids()) {
       const info = await stat(this.file(id)).catch(() => undefined);
       if (!info) continue;
@@ -116,17 +95,17 @@ export class SessionStore {
       }
       const replayed = await this.load(id).catch(() => undefined);
       if (!replayed) continue;
-      fresh[id] = {
+      const entry = {
         title: replayed.title,
         created: replayed.header?.created ?? known?.created ?? info.birthtime.toISOString(),
         updated: info.mtime.toISOString(),
         turns: replayed.turns,
         size: info.size,
       };
-      changed = true;
+      fresh[id] = entry;
+      changed.push({ session: id, entry });
     }
-    if (changed)
-      await this.updateIndex((current) => ({ ...current, sessions: { ...current.sessions, ...fresh } }));
+    await this.updateIndex(changed);
     return Object.entries(fresh)
       .map(([id, entry]) => ({
         id,
@@ -144,10 +123,7 @@ export class SessionStore {
       (info) => info.size,
       () => 0,
     );
-    await this.updateIndex((current) => ({
-      ...current,
-      sessions: { ...current.sessions, [id]: { ...entry, size } },
-    }));
+    await this.updateIndex([{ session: id, entry: { ...entry, size } }]);
   }
 
   /** `/save <id>`: the session's file takes the new name; an existing session is never replaced. */
@@ -162,44 +138,33 @@ export class SessionStore {
       throw error;
     });
     await unlink(this.file(from));
-    await this.updateIndex((current) => {
-      const { [from]: entry, ...rest } = current.sessions;
-      return { ...current, sessions: entry ? { ...rest, [to]: entry } : rest };
-    });
+    await this.updateIndex([{ renamed: { from, to } }]);
   }
 
   /** Whether the described system's sessions.json was imported already (it is imported once). */
   async legacyImported(): Promise<boolean> {
-    return (await this.readIndex()).legacyImported === true;
+    return (await this.index.read()).legacyImported === true;
   }
 
   async markLegacyImported(entries: Record<string, Omit<IndexEntry, 'size'>>): Promise<void> {
-    const sizes: Record<string, IndexEntry> = {};
+    const lines: IndexLine[] = [];
     for (const [id, entry] of Object.entries(entries)) {
       const size = await stat(this.file(id)).then(
         (info) => info.size,
         () => 0,
       );
-      sizes[id] = { ...entry, size };
+      lines.push({ session: id, entry: { ...entry, size } });
     }
-    await this.updateIndex((current) => ({
-      ...current,
-      legacyImported: true,
-      sessions: { ...current.sessions, ...sizes },
-    }));
+    await this.updateIndex([...lines, { legacyImported: true }]);
   }
 
   /** Whether the sessions kept in the project folder by an earlier version were imported. */
   async projectImported(): Promise<boolean> {
-    return (await this.readIndex()).projectImported !== undefined;
+    return (await this.index.read()).projectImported !== undefined;
   }
 
   async markProjectImported(): Promise<void> {
-    await this.updateIndex((current) => ({ ...current, projectImported: new Date().toISOString() }));
-  }
-
-  private get indexFile(): string {
-    return path.join(this.dir, 'index.json');
+    await this.updateIndex([{ projectImported: new Date().toISOString() }]);
   }
 
   private async ids(): Promise<string[]> {
@@ -212,28 +177,8 @@ export class SessionStore {
     return names.filter((name) => name.endsWith('.jsonl')).map((name) => name.slice(0, -'.jsonl'.length));
   }
 
-  private async readIndex(): Promise<IndexFile> {
-    const empty: IndexFile = { version: 1, sessions: {} };
-    try {
-      const read = await readJsonFile(this.indexFile);
-      if (read.kind === 'missing') return empty;
-      const parsed = indexSchema.safeParse(read.value);
-      return parsed.success ? parsed.data : empty;
-    } catch {
-      // A damaged index is rebuilt from the files.
-      return empty;
-    }
-  }
-
-  /** Read-modify-write under the lock; another agent holding it too long means skip (a cache). */
-  private async updateIndex(change: (current: IndexFile) => IndexFile): Promise<void> {
-    ensureSessionsDir(this.userDir, this.dir);
-    await withFileLock(
-      this.indexFile,
-      async () => {
-        await writeJsonFileAtomic(this.indexFile, change(await this.readIndex()));
-      },
-      { waitMs: INDEX_LOCK_WAIT_MS },
-    ).catch(() => undefined);
+  /** Appends what changed; the index is a cache, so a write that fails is left for the next run. */
+  private async updateIndex(lines: IndexLine[]): Promise<void> {
+    await this.index.append(lines).catch(() => undefined);
   }
 }

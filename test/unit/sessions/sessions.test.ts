@@ -193,11 +193,14 @@ describe('Sessions', () => {
     turn(conversation, 'indexed');
     await sessions.close();
     open.splice(0);
-    await rm(path.join(sessionsDir(userDir, dir), 'index.json'));
+    await rm(path.join(sessionsDir(userDir, dir), 'index.ndjson'));
     const next = await start();
     expect((await next.sessions.list()).map((s) => [s.title, s.turns])).toEqual([['indexed', 1]]);
-    const index = JSON.parse(await readFile(path.join(sessionsDir(userDir, dir), 'index.json'), 'utf8'));
-    expect(Object.keys(index.sessions)).toEqual([sessions.currentId]);
+    const index = (await readFile(path.join(sessionsDir(userDir, dir), 'index.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(index.map((line) => line.session)).toContain(sessions.currentId);
   });
 
   it('refuses a bad --resume id with a clear error', async () => {
