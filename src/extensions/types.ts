@@ -47,6 +47,7 @@ export const PANEL_ORDER = {
   skills: 60,
   mcp: 70,
   sandbox: 75,
+  approvalMode: 77,
   context: 80,
   turn: 90,
   total: 100,
@@ -59,6 +60,7 @@ export const PROMPT_ORDER = {
   skill: 20,
   memories: 30,
   todos: 40,
+  approvalMode: 50,
   deferredTools: 60,
 } as const;
 
