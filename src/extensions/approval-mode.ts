@@ -88,6 +88,8 @@ function exitPlanModeTool(mode: ApprovalMode, approver: Approver, keep: (plan: s
       additionalProperties: false,
     },
     async run(args, ctx) {
+      if (mode.current !== 'plan')
+        return `not in plan mode (the approval mode is ${mode.current}): nothing to leave, carry on with the task`;
       const plan = typeof args.plan === 'string' ? args.plan.trim() : '';
       if (plan === '') throw new ToolError('exit_plan_mode: "plan" must be a non-empty string');
       const shown = plan.length > PLAN_LIMIT ? `${plan.slice(0, PLAN_LIMIT)}…` : plan;

@@ -116,7 +116,6 @@ export class ApprovalMode implements ModeGate {
       if (this.isReadOnly(tool)) return { policy };
       return { refuse: planRefusal(tool.name) };
     }
-    if (tool.name === 'exit_plan_mode') return { refuse: 'not in plan mode: carry on with the task' };
     // A changed MCP definition is asked in every mode: that is what the pin is for.
     if (policy !== 'ask' || verdict.review) return { policy };
     if (this.mode === 'bypass') return { policy: 'allow' };
