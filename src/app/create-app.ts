@@ -405,7 +405,11 @@ export async function createApp(options: AppOptions): Promise<App> {
  * The first mode: `--approval-mode`, else the user's `approvalMode`, else default. A refused one
  * (bypass in a folder the person has not trusted) falls back and says so; a project's is ignored.
  */
-function startApprovalMode(mode: ApprovalMode, flag: string | undefined, permissions: PermissionConfig): string[] {
+function startApprovalMode(
+  mode: ApprovalMode,
+  flag: string | undefined,
+  permissions: PermissionConfig,
+): string[] {
   const notices: string[] = [];
   if (permissions.projectApprovalMode !== undefined)
     notices.push(

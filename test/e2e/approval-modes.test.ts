@@ -17,7 +17,10 @@ const call = (name: string, args: Record<string, unknown>) => ({ name, arguments
 
 type ModeOutput = JsonOutput & { approval_mode: string; plan?: string };
 
-async function runJson(args: string[], options: { trusted?: boolean } = {}): Promise<{
+async function runJson(
+  args: string[],
+  options: { trusted?: boolean } = {},
+): Promise<{
   run: RunResult;
   out: ModeOutput;
 }> {
@@ -155,7 +158,10 @@ describe('approval modes in print mode', () => {
 
   it("the user's approvalMode is the default; a project's is ignored and bypass never comes from it", async () => {
     const userDir = path.join(fx.project.home, '.geekagent');
-    await fx.project.write('.geekagent/GeekAgent.json', JSON.stringify({ root: '..', approvalMode: 'bypass' }));
+    await fx.project.write(
+      '.geekagent/GeekAgent.json',
+      JSON.stringify({ root: '..', approvalMode: 'bypass' }),
+    );
     fx.fake.push({ toolCalls: [call('run_shell', { command: 'echo hi > shell.txt' })] }, { text: 'done' });
     const fromProject = await runJson([]);
     expect(fromProject.out.approval_mode).toBe('default');
@@ -190,7 +196,9 @@ describe('approval modes in print mode', () => {
         { toolCalls: [call('delegate_task', { task: 'write child.txt', agent: 'writer' })] },
         { text: 'parent done' },
       );
-    type Agents = { agents: Array<{ tool_calls: Array<{ name: string; decision: string; is_error: boolean }> }> };
+    type Agents = {
+      agents: Array<{ tool_calls: Array<{ name: string; decision: string; is_error: boolean }> }>;
+    };
 
     parent();
     fx.fake.pushFor('writer', child, { text: 'child done' });

@@ -16,7 +16,10 @@ const call = (name: string, args: Record<string, unknown>) => ({ name, arguments
 
 describe('approval modes in the TUI', () => {
   it('Shift+Tab cycles the modes, shown in the panel, and the next write follows the mode', async () => {
-    fx.fake.push({ toolCalls: [call('write', { path: 'a.txt', content: 'unasked\n' })] }, { text: 'wrote it' });
+    fx.fake.push(
+      { toolCalls: [call('write', { path: 'a.txt', content: 'unasked\n' })] },
+      { text: 'wrote it' },
+    );
     const tui = fx.start();
     await tui.waitFor('Type /help for commands.');
     await tui.waitFor(/Mode\s+default/);
