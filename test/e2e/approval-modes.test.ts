@@ -205,6 +205,11 @@ describe('approval modes in print mode', () => {
     const planned = await runJson(['--approval-mode', 'plan']);
     const plannedChild = (planned.out as unknown as Agents).agents[0]!.tool_calls;
     expect(plannedChild.map((c) => [c.name, c.decision, c.is_error])).toEqual([['write', 'refused', true]]);
+    // Refused by plan mode (print mode's "needs approval" would refuse it in default mode too).
+    const childResults = fx.fake.requests.flatMap((r) =>
+      r.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)),
+    );
+    expect(childResults.some((text) => text.startsWith('plan mode: write was not run'))).toBe(true);
     expect(existsSync(path.join(fx.project.dir, 'child.txt'))).toBe(false);
 
     parent();
