@@ -14,6 +14,7 @@ import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
 import { userStateDir } from '../config/paths.js';
+import { approvalModeExtension } from '../extensions/approval-mode.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
@@ -30,6 +31,7 @@ import { loadHooks } from '../hooks/config.js';
 import { hooksExtension } from '../hooks/extension.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
+import { ApprovalMode } from '../permissions/approval-mode.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
@@ -89,6 +91,8 @@ export interface AppOptions {
   allowProtected?: string[];
   /** `--sandbox MODE`: the command sandbox's mode for this run. */
   sandboxMode?: SandboxMode;
+  /** `--approval-mode MODE`: the run's first approval mode (else the user's `approvalMode`). */
+  approvalMode?: string;
   approver: Approver;
   /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
   tracker: ProcessGroupTracker;
@@ -116,6 +120,11 @@ export interface App {
   readonly settings: ModelSettings;
   readonly permissions: PermissionConfig;
   readonly policies: PolicyStore;
+  /**
+   * The approval mode (default, accept-edits, plan, bypass): `current`, `modes`, `set(mode)` (an
+   * error text when refused), `cycle()`, `onChange(listener)`. Every executor consults it.
+   */
+  readonly approvalMode: ApprovalMode;
   readonly sandbox: RootSandbox;
   readonly undo: UndoStack;
   readonly redact: Redactor;
@@ -175,6 +184,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     pins: new PinStore(mcpPinsFile(projectDir)),
   });
   const redact = createRedactor(settingsEnv);
+  const approvalMode = new ApprovalMode({
+    trustedByPerson: trustedByPerson(trust),
+    // `mcp` is built below; this runs only when a tool is called.
+    isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
+  });
+  notices.push(...startApprovalMode(approvalMode, options.approvalMode, permissions));
   const runtime = createToolRuntime({
     projectDir,
     userDir,
@@ -184,6 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     allowProtected: options.allowProtected,
     policies,
     approver: options.approver,
+    mode: approvalMode,
     redact,
     env,
     onHelperProcess: (pid) => options.tracker.addProcess(pid),
@@ -246,6 +262,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     tracker: options.tracker,
     session: () => ({ id: sessions.currentId, file: sessions.currentFile }),
     resumed: opened !== undefined,
+    permissionMode: () => CLAUDE_MODE_NAMES[approvalMode.current],
   });
   // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
   await extensions.add(
@@ -270,6 +287,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       explicit: options.model !== undefined || options.provider !== undefined,
     }),
     todoExtension(conversation),
+    approvalModeExtension(approvalMode, options.approver),
     sandboxExtension({
       sandbox: runtime.commandSandbox,
       policy: runtime.sandboxPolicy,
@@ -378,6 +396,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     permissions,
     policies,
+    approvalMode,
     sandbox,
     undo,
     redact,
@@ -397,6 +416,31 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
 }
 
+/**
+ * The first mode: `--approval-mode`, else the user's `approvalMode`, else default. A refused one
+ * (bypass in a folder the person has not trusted) falls back and says so; a project's is ignored.
+ */
+function startApprovalMode(
+  mode: ApprovalMode,
+  flag: string | undefined,
+  permissions: PermissionConfig,
+): string[] {
+  const notices: string[] = [];
+  if (permissions.projectApprovalMode !== undefined)
+    notices.push(
+      `"approvalMode" in ${permissions.projectFile} is ignored: the approval mode is the person's choice (--approval-mode, /mode, or ~/.geekagent/GeekAgent.json)`,
+    );
+  const refusals = new Set<string>();
+  for (const wanted of [flag, permissions.userApprovalMode]) {
+    if (wanted === undefined) continue;
+    const refused = mode.set(wanted);
+    if (!refused) break;
+    refusals.add(refused);
+  }
+  for (const refused of refusals) notices.push(`${refused}; running in ${mode.current} mode`);
+  return notices;
+}
+
 /** An MCP tool whose server marked it `readOnlyHint: true` (the default agent may use it). */
 function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
   for (const status of mcp.statuses()) {
@@ -408,3 +452,11 @@ function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
   }
   return false;
 }
+
+/** The approval modes as Claude Code's hooks name them (`permission_mode`). */
+const CLAUDE_MODE_NAMES = {
+  default: 'default',
+  'accept-edits': 'acceptEdits',
+  plan: 'plan',
+  bypass: 'bypassPermissions',
+} as const;

@@ -21,6 +21,7 @@ export function flagOptions(
   | 'deny'
   | 'allowProtected'
   | 'sandboxMode'
+  | 'approvalMode'
   | 'session'
   | 'skills'
   | 'mcpConfig'
@@ -35,6 +36,7 @@ export function flagOptions(
     deny: options.deny,
     allowProtected: options.allowProtected,
     sandboxMode: options.sandbox,
+    approvalMode: options.approvalMode,
     skills: options.skill,
     mcpConfig: mcpConfigFlags(options),
     session:

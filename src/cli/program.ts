@@ -43,6 +43,8 @@ export interface ChatOptions {
   strictMcpConfig?: boolean;
   /** `--sandbox MODE`: the command sandbox for this run. */
   sandbox?: 'workspace-write' | 'read-only' | 'off';
+  /** `--approval-mode MODE`: default, accept-edits, plan or bypass. */
+  approvalMode?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -95,6 +97,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         '--sandbox <mode>',
         'confine run_shell commands for this run: workspace-write (writes only in the project), read-only, off',
       ).choices(['workspace-write', 'read-only', 'off']),
+    )
+    .addOption(
+      new Option(
+        '--approval-mode <mode>',
+        'default (ask), accept-edits (write/patch unasked), plan (read-only tools, then a plan), bypass (no questions but deny rules and protected paths; trusted folders only)',
+      ).choices(['default', 'accept-edits', 'plan', 'bypass']),
     )
     .option('--model <name>', "model name (overrides the provider's *_MODEL variable)")
     .option('--base-url <url>', "the provider's base URL (overrides OPENAI_BASE_URL, ANTHROPIC_BASE_URL, …)")

@@ -52,6 +52,7 @@ export const PANEL_ORDER = {
   skills: 60,
   mcp: 70,
   sandbox: 75,
+  approvalMode: 77,
   context: 80,
   turn: 90,
   total: 100,
@@ -65,6 +66,7 @@ export const PROMPT_ORDER = {
   memories: 30,
   todos: 40,
   hooks: 50,
+  approvalMode: 55,
   deferredTools: 60,
 } as const;
 

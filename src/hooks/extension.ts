@@ -27,6 +27,8 @@ export interface HooksExtensionOptions {
   session(): { id: string; file: string };
   /** The run continues a saved session (SessionStart's `source: "resume"`). */
   resumed: boolean;
+  /** The approval mode now, in Claude Code's words (`default`, `acceptEdits`, `plan`, `bypassPermissions`). */
+  permissionMode?: () => string;
 }
 
 export interface HooksExtension extends Extension {
@@ -83,7 +85,11 @@ export function hooksExtension(options: HooksExtensionOptions): HooksExtension {
         notice: (message) => host.notice(message, 'error'),
         common: () => {
           const session = options.session();
-          return { session_id: session.id, transcript_path: session.file, permission_mode: 'default' };
+          return {
+            session_id: session.id,
+            transcript_path: session.file,
+            permission_mode: options.permissionMode?.() ?? 'default',
+          };
         },
       });
       engine = run;

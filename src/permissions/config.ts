@@ -11,6 +11,7 @@ import { withFileLock } from '../util/file-lock.js';
 import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { type AnnotationRules, annotationRulesSchema } from './annotations.js';
+import { APPROVAL_MODES, type ApprovalModeName } from './approval-mode.js';
 import { BUILTIN_POLICIES } from './defaults.js';
 import { parseAllowEntry } from './network.js';
 import type { Policy } from './types.js';
@@ -31,6 +32,9 @@ export interface PermissionConfig {
   /** `sandbox` of each file: the user's sets the run's sandbox, a trusted project's only narrows it. */
   projectSandbox: SandboxSection | undefined;
   userSandbox: SandboxSection | undefined;
+  /** `approvalMode` of each file: the user's is the run's default; a project's is never used. */
+  userApprovalMode: ApprovalModeName | undefined;
+  projectApprovalMode: ApprovalModeName | undefined;
   /** The project file was created by this load. */
   created: boolean;
 }
@@ -55,6 +59,7 @@ export const permissionFileSchema = z.looseObject({
     }),
   ),
   sandbox: z.optional(sandboxSectionSchema),
+  approvalMode: z.optional(z.enum(APPROVAL_MODES)),
 });
 
 type PermissionFile = z.infer<typeof permissionFileSchema>;
@@ -103,6 +108,8 @@ export async function loadPermissionConfig(options: {
     userFetchAllow: [...(user?.fetch?.allowHosts ?? [])],
     projectSandbox: project.sandbox,
     userSandbox: user?.sandbox,
+    userApprovalMode: user?.approvalMode,
+    projectApprovalMode: project.approvalMode,
     created,
   };
 }

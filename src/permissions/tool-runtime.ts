@@ -13,7 +13,7 @@ import {
   type SandboxMode,
   type SandboxPolicy,
 } from '../sandbox/index.js';
-import type { Approver, PolicyLookup } from '../tools/approval.js';
+import type { Approver, ModeGate, PolicyLookup } from '../tools/approval.js';
 import { ToolCallHooks } from '../tools/call-hooks.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -40,6 +40,8 @@ export interface ToolRuntimeOptions {
   allowProtected?: readonly string[];
   policies: PolicyLookup;
   approver: Approver;
+  /** The run's approval mode, shared by every executor (sub-agents inherit it). */
+  mode?: ModeGate;
   redact: Redactor;
   env: NodeJS.ProcessEnv;
   /** Told the sandbox library's helper processes, so a SIGKILLed agent's reaper ends them too. */
@@ -102,6 +104,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       registry,
       policies: lookup,
       approver,
+      ...(options.mode ? { mode: options.mode } : {}),
       redact,
       context: { sandbox, undo, env, redact, protectedPaths, commandSandbox, sandboxPolicy: resolved.policy },
       callHooks,

@@ -15,7 +15,7 @@ export interface ViewOptions {
   own?: readonly Tool[];
 }
 
-const NOT_INHERITED = new Set(['delegate_task', 'todo_write']);
+const NOT_INHERITED = new Set(['delegate_task', 'todo_write', 'exit_plan_mode']);
 
 export function matchesPattern(name: string, pattern: string): boolean {
   if (!pattern.includes('*')) return name === pattern;
@@ -37,7 +37,8 @@ export class ToolView extends ToolRegistry {
   allows(name: string): boolean {
     if (this.own.has(name)) return true;
     // The parent's own delegate_task is never inherited (depth is the view's `own` tool's business),
-    // nor todo_write: the todo list is the parent session's plan, not a child's scratchpad.
+    // nor todo_write: the todo list is the parent session's plan, not a child's scratchpad; nor
+    // exit_plan_mode: leaving plan mode is the person's answer to the main agent's plan.
     if (NOT_INHERITED.has(name)) return false;
     return this.options.patterns.some((pattern) =>
       pattern === '@readonly-mcp' ? this.options.isReadOnlyMcp(name) : matchesPattern(name, pattern),

@@ -3,7 +3,7 @@
  * mode) gives, and the verdict for a call about to run. `permissions/` implements the policy store
  * and re-exports these for its users.
  */
-import type { ApprovalPrompt } from './types.js';
+import type { ApprovalPrompt, Tool } from './types.js';
 
 export type Policy = 'allow' | 'ask' | 'deny';
 
@@ -23,6 +23,11 @@ export interface ApprovalRequest extends ApprovalPrompt {
   review?: PolicyReview;
   /** Protected paths the call touches (asked even under `allow`). */
   protectedPaths?: string[];
+  /**
+   * What each answer means when not "run once / always / no" (leaving plan mode): the faces show
+   * these labels instead of `[y/N/a]`.
+   */
+  answers?: { yes: string; always: string; no: string };
 }
 
 /** Who answers `ask` questions: the TUI asks a person, print mode refuses. */
@@ -50,4 +55,13 @@ export interface PolicyLookup {
   approved?(toolName: string): Promise<void>;
   /** Records an "always" answer: an `allow` rule for this tool, in the project config file. */
   allowAlways(toolName: string): Promise<void>;
+}
+
+/**
+ * The run's approval mode as the executor consults it, after the rules' verdict (a `deny` has
+ * already refused): it may refuse the call (plan mode) or lift an `ask` (accept-edits, bypass).
+ * Protected paths and a tool's own reason to ask are the executor's, asked whatever it says.
+ */
+export interface ModeGate {
+  judge(tool: Tool, verdict: PolicyVerdict): { refuse: string } | { policy: Policy };
 }

@@ -10,6 +10,7 @@ import type {
   ApprovalAnswer,
   ApprovalRequest,
   Approver,
+  ModeGate,
   PolicyLookup,
   PolicyReview,
   PolicyVerdict,
@@ -33,6 +34,8 @@ export interface ExecutorDeps {
   registry: ToolRegistry;
   policies: PolicyLookup;
   approver: Approver;
+  /** The run's approval mode (permissions/approval-mode.ts); none: every call as the rules say. */
+  mode?: ModeGate;
   /** Replaces secret values in anything shown to the model or a person. */
   redact: (text: string) => string;
   /** Everything a tool gets except the per-call signal and progress callback. */
@@ -82,9 +85,12 @@ export class ToolExecutor {
     }
     const verdict = await verdictOf(this.deps.policies, call.name);
     if (verdict.notice) hooks.onNotice?.(verdict.notice);
-    const policy = verdict.policy;
-    if (policy === 'deny')
+    if (verdict.policy === 'deny')
       return outcome('deny', `permission denied: tool ${call.name} is not allowed`, true);
+    // The approval mode: plan refuses what is not read-only; accept-edits and bypass lift an ask.
+    const moded = this.deps.mode?.judge(tool, verdict);
+    if (moded && 'refuse' in moded) return outcome('refused', moded.refuse, true);
+    const policy = moded?.policy ?? verdict.policy;
 
     const args = parseArguments(call);
     if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);

@@ -131,6 +131,11 @@ export class SessionFront implements SessionView {
     this.session?.toggleReasoning?.();
   }
 
+  /** Shift+Tab: nothing to switch before the app is up. */
+  cycleMode(): void {
+    this.session?.cycleMode?.();
+  }
+
   notice(text: string, kind: LineKind = 'system'): void {
     if (this.session) {
       this.session.notice(text, kind);

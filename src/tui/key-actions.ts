@@ -1,7 +1,7 @@
 /**
  * What each key does: editing keys change the buffer, Enter submits, ↑/↓ walk the history,
  * PgUp/PgDn scroll, Ctrl+O expands the latest reasoning, Ctrl+T opens the pager, Esc / Ctrl+C /
- * Ctrl+D cancel or leave; with a tool's question open, the key is
+ * Ctrl+D cancel or leave, Shift+Tab cycles the approval mode; with a tool's question open, the key is
  * the answer. A server's own request (sampling, an elicitation form) can appear while the person is
  * typing, so no key typed for the input line answers it: Tab focuses it (and Tab again goes back to
  * the input); a focused question is answered with ←/→ and Enter, a focused form takes the input
@@ -25,6 +25,8 @@ export interface KeyTarget {
   formInput(text: string): void;
   /** Ctrl+O: expands or collapses the latest reasoning block. */
   toggleReasoning?(): void;
+  /** Shift+Tab: the next approval mode (absent before the app is up). */
+  cycleMode?(): void;
   /** The folder-trust question's answer (start-up only: the front asks it). */
   answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;
@@ -92,6 +94,8 @@ function globalKey(event: KeyEvent, ctx: KeyContext): boolean {
   else if (event.type === 'ctrl' && event.letter === CTRL_EXPAND) ctx.target.toggleReasoning?.();
   else if (event.type === 'ctrl' && event.letter === CTRL_PAGER) ctx.openPager?.();
   else if (event.type === 'key' && event.name === 'escape') ctx.target.cancel();
+  // Never an answer: switching modes does not decide the question on screen.
+  else if (event.type === 'key' && event.name === 'backTab') ctx.target.cycleMode?.();
   else if (event.type === 'key' && event.name === 'pageUp') ctx.scroll(1);
   else if (event.type === 'key' && event.name === 'pageDown') ctx.scroll(-1);
   else return false;

@@ -21,6 +21,8 @@ export type KeyName =
   | 'pageDown'
   | 'escape'
   | 'tab'
+  /** Shift+Tab (`ESC [ Z`): cycles the approval mode. */
+  | 'backTab'
   | 'wordBack';
 
 /** Ctrl+O: expands or collapses the latest reasoning block. */
@@ -49,6 +51,7 @@ const SEQUENCES: Record<string, KeyName> = {
   '\u001b': 'escape',
   '\u001b\u001b': 'escape',
   '\t': 'tab',
+  '\u001b[Z': 'backTab',
   '\u001b[5~': 'pageUp',
   '\u001b[6~': 'pageDown',
   '\u001b[1~': 'home',

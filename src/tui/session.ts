@@ -144,6 +144,11 @@ export class TuiSession {
     this.controller.cancel();
   }
 
+  /** Shift+Tab: the next approval mode; the panel's Mode row shows it (the extension redraws). */
+  cycleMode(): void {
+    this.deps.app.approvalMode.cycle();
+  }
+
   /** Enter while a form is open. */
   formInput(text: string): void {
     this.deps.elicitor?.input(text);

@@ -88,6 +88,13 @@ export interface TrustQuestionView {
 
 export const CONFIRM_PROMPT = 'Confirm execution? [y/N/a]';
 
+/** The prompt under a question: its own answers' labels when it has them (leaving plan mode). */
+export function confirmPrompt(request: ApprovalRequest): string {
+  const answers = request.answers;
+  if (!answers) return CONFIRM_PROMPT;
+  return `[y] ${answers.yes} · [a] ${answers.always} · [N] ${answers.no}`;
+}
+
 export function answerLetter(answer: ApprovalAnswer): string {
   return answer === 'yes' ? 'y' : answer === 'always' ? 'a' : 'n';
 }

@@ -117,6 +117,14 @@ export const TOOL_CASES: readonly ToolCase[] = [
     result: /^todo list updated \(1 items\)/,
     served: false,
   },
+  // Outside plan mode it has nothing to ask (test/e2e/tui-approval-modes.test.ts asks).
+  {
+    name: 'exit_plan_mode',
+    round: 1,
+    args: () => ({ plan: 'call every tool' }),
+    result: /^not in plan mode \(the approval mode is default\)/,
+    served: false,
+  },
   {
     name: 'tool_search',
     round: 1,

@@ -13,13 +13,15 @@ export const MAX_INPUT_LINES = 8;
 export interface InputLineProps {
   buffer: Buffer;
   question: boolean;
+  /** The question's prompt, when not the usual `[y/N/a]`. */
+  prompt?: string;
 }
 
-export function InputLine({ buffer, question }: InputLineProps) {
+export function InputLine({ buffer, question, prompt = CONFIRM_PROMPT }: InputLineProps) {
   if (question) {
     return (
       <Text>
-        <Text color="yellow">{`${CONFIRM_PROMPT} `}</Text>
+        <Text color="yellow">{`${prompt} `}</Text>
         <Text inverse> </Text>
       </Text>
     );

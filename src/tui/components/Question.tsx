@@ -9,7 +9,7 @@ import { Box, Text } from 'ink';
 import type { ApprovalAnswer, ApprovalRequest } from '../../permissions/types.js';
 import { compactLine, cutTo } from '../../util/compact-text.js';
 import { visible, visibleLine } from '../../util/terminal-text.js';
-import { answerLetter, CONFIRM_PROMPT } from '../types.js';
+import { answerLetter, confirmPrompt } from '../types.js';
 
 /** Long details (a big diff) are cut so the question and its prompt stay on screen. */
 export const DETAIL_LINES = 40;
@@ -143,7 +143,7 @@ export function AnsweredQuestion({ request, answer }: { request: ApprovalRequest
     <Box flexDirection="column">
       <QuestionBody request={request} />
       <Text>
-        {CONFIRM_PROMPT} → <Text bold>{answerLetter(answer)}</Text>
+        {confirmPrompt(request)} → <Text bold>{answerLetter(answer)}</Text>
       </Text>
     </Box>
   );

@@ -17,7 +17,7 @@ import type { KeyEvent } from '../keys.js';
 import { type Buffer, EMPTY, fromText } from '../line-editor.js';
 import { pagerTarget } from '../pager-keys.js';
 import { trustKey, trustMode, useTrustKeys } from '../trust-keys.js';
-import type { SessionSnapshot } from '../types.js';
+import { confirmPrompt, type SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
 import { FormBody } from './FormBody.js';
 import { InputLine } from './InputLine.js';
@@ -285,7 +285,11 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
         ) : request?.kind === 'question' && focused ? (
           <ChoiceLine choice={request.choice} />
         ) : (
-          <InputLine buffer={buffer} question={toolQuestion !== undefined} />
+          <InputLine
+            buffer={buffer}
+            question={toolQuestion !== undefined}
+            prompt={toolQuestion ? confirmPrompt(toolQuestion) : undefined}
+          />
         )}
       </Box>
     </Box>
