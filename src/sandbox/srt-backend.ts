@@ -10,6 +10,8 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 
 export interface BackendFilesystem {
   denyRead: string[];
+  /** Re-allowed for reading under a denied folder. */
+  allowRead?: string[];
   allowWrite: string[];
   denyWrite: string[];
 }

@@ -96,7 +96,9 @@ export class ToolExecutor {
     const review = asked ?? verdict.review;
     let decision: ToolDecision = 'allow';
     const mustAsk = guarded.length > 0 || asked !== undefined;
-    if (mustAsk || (policy === 'ask' && !(await runsUnasked(tool, args, ctx)))) {
+    // A confined command runs unasked under the default `ask`, not under an `ask` someone wrote.
+    const unasked = policy === 'ask' && !verdict.configured && (await runsUnasked(tool, args, ctx));
+    if (mustAsk || (policy === 'ask' && !unasked)) {
       let answer: ApprovalAnswer;
       try {
         answer = await this.askInTurn(tool, args, ctx, hooks, review, guarded);
