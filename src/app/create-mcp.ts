@@ -28,7 +28,7 @@ import type { TransportFactory } from '../mcp/transports.js';
 import { readSandboxSections } from '../permissions/config.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import type { CommandSandbox } from '../sandbox/index.js';
+import type { CommandSandbox, SandboxMode } from '../sandbox/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { visibleLine } from '../util/terminal-text.js';
 
@@ -68,6 +68,8 @@ export interface McpRuntimeOptions {
    * manager with a confined server makes its own (the library is one per process: never both).
    */
   sandbox?: ServerSandboxer;
+  /** `--sandbox` of this run (else GEEKAGENT_SANDBOX): the mode of the sandbox made here. */
+  sandboxMode?: SandboxMode;
 }
 
 /** `--mcp-config <file-or-json>` values (in order) and `--strict-mcp-config`, as given. */
@@ -156,7 +158,7 @@ async function ownSandbox(
 
 type ServerSandboxOptions = Pick<
   McpRuntimeOptions,
-  'projectDir' | 'homeDir' | 'userDir' | 'env' | 'projectTrusted'
+  'projectDir' | 'homeDir' | 'userDir' | 'env' | 'projectTrusted' | 'sandboxMode'
 >;
 
 /**
@@ -164,14 +166,15 @@ type ServerSandboxOptions = Pick<
  * (a trusted project's only narrow), the project folder its root; the library loads on first use.
  */
 export async function createServerSandbox(options: ServerSandboxOptions): Promise<CommandSandbox> {
-  const [{ createCommandSandbox, resolveSandboxPolicy }, sections] = await Promise.all([
+  const [{ createCommandSandbox, resolveSandboxPolicy, runSandboxMode }, sections] = await Promise.all([
     import('../sandbox/index.js'),
     readSandboxSections(options),
   ]);
+  // The same mode rules as the agent's: `--sandbox`, else GEEKAGENT_SANDBOX, else the files.
   const { policy } = resolveSandboxPolicy(
     sections.user,
     options.projectTrusted ? sections.project : undefined,
-    undefined,
+    runSandboxMode(options.sandboxMode, options.env).mode,
   );
   return createCommandSandbox({
     policy,

@@ -44,6 +44,7 @@ export function mcpCommand(
     userDir: userStateDir(io.env, homeDir),
     trustFlag: () => rootOptions().trust === true,
     mcpConfig: () => mcpConfigFlags(rootOptions()),
+    sandboxMode: () => rootOptions().sandbox,
     setExitCode,
   };
   const mcp = new Command('mcp').description('configure and inspect MCP servers');

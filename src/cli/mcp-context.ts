@@ -6,6 +6,7 @@
 import { createMcpManager, type McpConfigFlags, nonInteractiveFeatures } from '../app/create-mcp.js';
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
 import type { McpManager } from '../mcp/manager.js';
+import type { SandboxMode } from '../sandbox/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { decideTrust, type FolderTrust } from '../trust/decide.js';
 import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
@@ -25,6 +26,8 @@ export interface McpContext {
   trustFlag: () => boolean;
   /** `--mcp-config` / `--strict-mcp-config` (before or after the subcommand), as the agent takes them. */
   mcpConfig: () => McpConfigFlags | undefined;
+  /** `--sandbox` (before or after the subcommand): confined servers run under that mode. */
+  sandboxMode: () => SandboxMode | undefined;
   setExitCode: (code: number) => void;
 }
 
@@ -69,6 +72,7 @@ export async function withManager<T>(
       features: nonInteractiveFeatures(projectDir, false),
       only: only ? (entry) => only(entry.name) : undefined,
       mcpConfig: ctx.mcpConfig(),
+      sandboxMode: ctx.sandboxMode(),
     });
     scope.onShutdown(() => manager.shutdown());
     try {

@@ -141,14 +141,18 @@ function initialProjectFile(): PermissionFile & { root: string; tools: Record<st
 }
 
 /**
- * Files created by older versions list every built-in default. Such an entry is not a decision
- * anybody made, and as a project rule it would outrank the user's file: it stays a default.
+ * Files created by older versions list every built-in default (recognised by two or more repeated
+ * `allow` defaults). Such an entry is not a decision anybody made, and as a project rule it would
+ * outrank the user's file: it stays a default. In any other file a repeated `ask` is a decision
+ * (it only asks more: `"run_shell": "ask"` asks even for a confined command); a repeated `allow`
+ * changes nothing and stays a default.
  */
 function withoutRepeatedDefaults(rules: Record<string, Policy>): Record<string, Policy> {
+  const repeats = (name: string) =>
+    Object.hasOwn(BUILTIN_POLICIES, name) && BUILTIN_POLICIES[name] === rules[name];
+  const copied = Object.keys(rules).filter((name) => repeats(name) && rules[name] === 'allow').length >= 2;
   return Object.fromEntries(
-    Object.entries(rules).filter(
-      ([name, policy]) => !(Object.hasOwn(BUILTIN_POLICIES, name) && BUILTIN_POLICIES[name] === policy),
-    ),
+    Object.entries(rules).filter(([name, policy]) => !repeats(name) || (!copied && policy === 'ask')),
   );
 }
 

@@ -143,13 +143,20 @@ export class PolicyStore implements PolicyLookup {
   /** The verdict for a call about to run: an allowed MCP tool must still match its pin. */
   async verdictFor(toolName: string, preApproval = true): Promise<PolicyVerdict> {
     const match = this.explain(toolName, preApproval);
+    // An `ask` a person wrote (not the defaults'): asked even where the tool could run unasked.
+    const configured = match.policy === 'ask' && match.layer !== 'default' && match.layer !== 'unknown';
     const tool = this.mcpTools.get(toolName);
-    if (!tool || !this.pins || match.policy === 'deny') return { policy: match.policy };
+    if (!tool || !this.pins || match.policy === 'deny')
+      return { policy: match.policy, ...(configured ? { configured } : {}) };
     // A rule naming the identity was written for this very tool; a name rule may have been meant
     // for whichever tool had the name when it was approved.
     const check = await this.pins.check(tool, { bindName: !isIdentityRule(match.rule) });
     const problem = this.pins.takeProblem() ?? this.takePinFailure();
-    const verdict: PolicyVerdict = { policy: match.policy, ...(problem ? { notice: problem } : {}) };
+    const verdict: PolicyVerdict = {
+      policy: match.policy,
+      ...(configured ? { configured } : {}),
+      ...(problem ? { notice: problem } : {}),
+    };
     if (check.state === 'same') return verdict;
     if (check.state === 'unpinned') {
       if (match.policy !== 'allow') return verdict;

@@ -8,8 +8,8 @@ import path from 'node:path';
 import {
   type CommandSandbox,
   createCommandSandbox,
-  parseSandboxMode,
   resolveSandboxPolicy,
+  runSandboxMode,
   type SandboxMode,
   type SandboxPolicy,
 } from '../sandbox/index.js';
@@ -78,17 +78,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     userStateDir: options.userDir,
     allowed: options.allowProtected,
   });
-  // `--sandbox`, else GEEKAGENT_SANDBOX (the person's environment, never a project's `.env`).
-  const fromEnv = env.GEEKAGENT_SANDBOX ? parseSandboxMode(env.GEEKAGENT_SANDBOX) : undefined;
-  const resolved = resolveSandboxPolicy(
-    permissions.userSandbox,
-    permissions.projectSandbox,
-    options.sandboxMode ?? fromEnv,
-  );
-  if (env.GEEKAGENT_SANDBOX && !fromEnv)
-    resolved.ignored.push(
-      `GEEKAGENT_SANDBOX="${env.GEEKAGENT_SANDBOX}" (not workspace-write, read-only or off)`,
-    );
+  const runMode = runSandboxMode(options.sandboxMode, env);
+  const resolved = resolveSandboxPolicy(permissions.userSandbox, permissions.projectSandbox, runMode.mode);
+  if (runMode.ignored) resolved.ignored.push(runMode.ignored);
   const commandSandbox = createCommandSandbox({
     policy: resolved.policy,
     root: permissions.root,

@@ -10,6 +10,7 @@ export {
   matchesCommandPattern,
   parseSandboxMode,
   resolveSandboxPolicy,
+  runSandboxMode,
   SANDBOX_MODES,
   type SandboxSection,
   sandboxSectionSchema,

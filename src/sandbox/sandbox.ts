@@ -142,6 +142,7 @@ class LibrarySandbox implements CommandSandbox {
       (options.allowWrite ?? []).map(resolve),
       (options.denyRead ?? []).map(resolve),
     );
+    if (options.allowRead?.length) filesystem.allowRead = options.allowRead.map(resolve);
     // The library points TMPDIR at a folder shared by every sandbox; ours is private to this run.
     const line = this.tempDir
       ? `TMPDIR=${shellQuote(this.tempDir)}; export TMPDIR\n${commandLine}`

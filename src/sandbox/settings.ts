@@ -74,6 +74,22 @@ export function parseSandboxMode(value: string): SandboxMode | undefined {
   return (SANDBOX_MODES as readonly string[]).includes(value) ? (value as SandboxMode) : undefined;
 }
 
+/**
+ * The mode the person picked for this run: `--sandbox`, else GEEKAGENT_SANDBOX (their own
+ * environment, never a project's `.env`); `ignored` names a GEEKAGENT_SANDBOX that is no mode.
+ */
+export function runSandboxMode(
+  flag: SandboxMode | undefined,
+  env: NodeJS.ProcessEnv,
+): { mode: SandboxMode | undefined; ignored?: string } {
+  const fromEnv = env.GEEKAGENT_SANDBOX ? parseSandboxMode(env.GEEKAGENT_SANDBOX) : undefined;
+  const ignored =
+    env.GEEKAGENT_SANDBOX && !fromEnv
+      ? `GEEKAGENT_SANDBOX="${env.GEEKAGENT_SANDBOX}" (not workspace-write, read-only or off)`
+      : undefined;
+  return { mode: flag ?? fromEnv, ...(ignored ? { ignored } : {}) };
+}
+
 /** `allowUnconfined` patterns: `*` is any text, the rest literal; the whole line must match. */
 export function matchesCommandPattern(patterns: readonly string[], command: string): boolean {
   const line = command.trim();

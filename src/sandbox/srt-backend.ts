@@ -10,6 +10,8 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 
 export interface BackendFilesystem {
   denyRead: string[];
+  /** Re-allowed for reading under a denied folder. */
+  allowRead?: string[];
   allowWrite: string[];
   denyWrite: string[];
 }
@@ -41,21 +43,31 @@ export function createBackend(): Backend {
     ...(config.bwrapPath ? { bwrapPath: config.bwrapPath } : {}),
     ...seccompConfig(),
   });
+  // Linux with no host allowed: the library is handed no network rule, so it binds no proxy
+  // socket and starts no socat bridges inside each command (half of a command's cost), and we
+  // add `--unshare-net` to its bubblewrap line ourselves: no network at all, loopback included.
+  const bridgeless = () => process.platform === 'linux' && base?.network.allowedDomains.length === 0;
+  const libraryConfig = (config: SandboxRuntimeConfig): SandboxRuntimeConfig =>
+    bridgeless()
+      ? ({ ...config, network: { deniedDomains: [] } } as unknown as SandboxRuntimeConfig)
+      : config;
   return {
     async initialize(config) {
       base = runtimeConfig(config);
-      await SandboxManager.initialize(base);
+      await SandboxManager.initialize(libraryConfig(base));
     },
-    wrap(commandLine, filesystem, id, text) {
-      return SandboxManager.wrapWithSandbox(commandLine, undefined, { filesystem }, undefined, {
+    async wrap(commandLine, filesystem, id, text) {
+      const offline = bridgeless();
+      const line = await SandboxManager.wrapWithSandbox(commandLine, undefined, { filesystem }, undefined, {
         commandId: id,
         commandText: text,
       });
+      return offline ? withoutNetwork(line) : line;
     },
     setHosts(hosts) {
       if (!base) return;
       base = { ...base, network: { ...base.network, allowedDomains: [...hosts] } };
-      SandboxManager.updateConfig(base);
+      SandboxManager.updateConfig(libraryConfig(base));
     },
     annotate: (id, stderr) => SandboxManager.annotateStderrWithSandboxFailures(id, stderr),
     cleanupMounts: () => SandboxManager.cleanupAfterCommand(),
@@ -70,6 +82,22 @@ export function createBackend(): Backend {
       return { errors, warnings: check.warnings };
     },
   };
+}
+
+/**
+ * `line` (the library's bubblewrap invocation, rendered with no network rule) with
+ * `--unshare-net` added after the bubblewrap program. The library renders `<bwrap> --new-session
+ * --die-with-parent …`, inline or behind a `/bin/sh` that feeds the mounts from a file; that
+ * first occurrence precedes every path and the command. Any other shape is refused: a command is
+ * never run with the network open.
+ */
+export function withoutNetwork(line: string): string {
+  const marker = ' --new-session --die-with-parent ';
+  const at = line.indexOf(marker);
+  if (at < 0 || line.slice(0, at).includes(' -- ') || line.slice(0, at).includes('--unshare-net'))
+    throw new Error('the sandbox library rendered an unexpected bubblewrap line; the command did not run');
+  const cut = at + marker.length;
+  return `${line.slice(0, cut)}--unshare-net ${line.slice(cut)}`;
 }
 
 /**

@@ -33,6 +33,11 @@ export interface SandboxWrapOptions {
   allowHosts?: readonly string[];
   /** Hidden besides the sandbox's own deny list. */
   denyRead?: readonly string[];
+  /**
+   * Readable although under a hidden folder (a user skill's own folder in the user state folder);
+   * never writable through this.
+   */
+  allowRead?: readonly string[];
 }
 
 export interface CommandSandbox {

@@ -169,7 +169,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
     for (const skill of loadable())
       for (const tool of skill.tools)
         host.tools.add(
-          skillTool(skill.name, skill.dir, tool, { confined: skill.source === 'project' }),
+          skillTool(skill.name, skill.dir, tool, { ownFolderHidden: skill.source === 'user' }),
           'ask',
         );
     for (const name of skillCommands) host.commands.remove(name);

@@ -44,15 +44,16 @@ export function readSkillTools(skill: string, dir: string, value: FrontValue): S
 }
 
 /**
- * `confined`: run it under the run's sandbox like run_shell (a project skill's executable is the
- * folder's code). A user skill's is the person's own, and its folder (`~/.geekagent/skills`) is
- * hidden from confined commands: it runs as before, asked.
+ * Run under the run's sandbox like run_shell whenever it confines (read-only mode: no writes):
+ * a project skill's executable is the folder's code, a user skill's may still be led astray by
+ * the model's arguments. A user skill lives in the user state folder, hidden from confined
+ * commands: `ownFolderHidden` re-opens that one folder for reading.
  */
 export function skillTool(
   skill: string,
   dir: string,
   spec: SkillTool,
-  options: { confined?: boolean } = {},
+  options: { ownFolderHidden?: boolean } = {},
 ): Tool {
   return {
     name: spec.name,
@@ -77,9 +78,12 @@ export function skillTool(
       const env = { ...ctx.env, GEEKAGENT_PROJECT: ctx.sandbox.root, GEEKAGENT_SKILL_DIR: dir };
       const words = argv(args);
       // Argv stays argv: every word single-quoted, and exec so no shell stays in between.
-      const confined = options.confined
-        ? await confine(`exec ${[spec.file, ...words].map(shellWord).join(' ')}`, {}, ctx)
-        : undefined;
+      const confined = await confine(
+        `exec ${[spec.file, ...words].map(shellWord).join(' ')}`,
+        {},
+        ctx,
+        options.ownFolderHidden ? { allowRead: [dir] } : {},
+      );
       const stderr = confined ? new TailText(STDERR_KEPT) : undefined;
       let note: string | undefined;
       let result: Awaited<ReturnType<typeof runProcess>>;

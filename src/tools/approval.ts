@@ -44,6 +44,11 @@ export interface PolicyVerdict {
   review?: PolicyReview;
   /** Something the person should know (a pin that could not be saved). */
   notice?: string;
+  /**
+   * A rule the person wrote decided (a user, project or flag layer), not the defaults: an `ask` so
+   * written is asked even where the tool would run unasked (a confined run_shell).
+   */
+  configured?: boolean;
 }
 
 /** What the executor needs from the policy store. */

@@ -115,7 +115,9 @@ export class ToolExecutor {
     const mustAsk = guarded.length > 0 || asked !== undefined || hooked?.decision === 'ask';
     // A changed MCP definition (a review) is asked whatever a hook says.
     const hookAllows = hooked?.decision === 'allow' && verdict.review === undefined;
-    if (mustAsk || (policy === 'ask' && !hookAllows && !(await runsUnasked(tool, args, ctx)))) {
+    // A confined command runs unasked under the default `ask`, not under an `ask` someone wrote.
+    const unasked = policy === 'ask' && !verdict.configured && (await runsUnasked(tool, args, ctx));
+    if (mustAsk || (policy === 'ask' && !hookAllows && !unasked)) {
       let answer: ApprovalAnswer;
       try {
         answer = await this.askInTurn(tool, args, ctx, hooks, review, guarded);

@@ -190,6 +190,29 @@ describe('a stdio server with "sandbox": true', () => {
   });
 });
 
+describe("geekagent mcp list / call take the run's sandbox mode, as the agent does", () => {
+  it('--sandbox read-only and GEEKAGENT_SANDBOX=read-only refuse a write inside the root; off starts no confined server', async () => {
+    await setUp({ sandbox: true }, `sbx-mode-${process.pid}`);
+    const inside = path.join(fx.project.dir, 'inside.txt');
+    const write = ['mcp', 'call', 'escape', 'write_file', '{"path":"inside.txt","text":"in"}'];
+    expect(said(await fx.run([...write, '--sandbox', 'read-only']))).toMatch(/^refused: EROFS/);
+    expect(said(await fx.run(write, { env: { GEEKAGENT_SANDBOX: 'read-only' } }))).toMatch(/^refused: EROFS/);
+    expect(existsSync(inside)).toBe(false);
+    for (const run of [
+      await fx.run(['mcp', 'list', '--sandbox', 'off']),
+      await fx.run(write, { env: { GEEKAGENT_SANDBOX: 'off' } }),
+    ]) {
+      expect(run.stdout + run.stderr).toContain('server "escape" must run in the sandbox');
+    }
+    expect(existsSync(inside)).toBe(false);
+    // The flag wins over the environment; without either, the server writes inside the root.
+    expect(
+      said(await fx.run([...write, '--sandbox', 'workspace-write'], { env: { GEEKAGENT_SANDBOX: 'off' } })),
+    ).toContain('done: wrote');
+    expect(await readFile(inside, 'utf8')).toBe('in');
+  });
+});
+
 describe('the user\'s "sandbox": {"projectServers": true}', () => {
   it('confines a project server although its entry says "sandbox": false', async () => {
     const { call, outside } = await setUp({ sandbox: false }, `sbx-default-${process.pid}`);
@@ -214,17 +237,25 @@ describe('"sandbox" on a remote server', () => {
   });
 });
 
+const SKILL_MD =
+  '---\nname: escaper\ndescription: Tries to get out\ntools_exec:\n  out: "bin/out.sh -- Write and read"\n---\nGo.\n';
+const SKILL_SCRIPT =
+  '#!/bin/sh\necho skill > "$1" 2>&1 || echo "write refused"\ncat "$2" 2>&1 || echo "read refused"\n';
+
 /** A project skill whose tool writes its first argument's file and prints its second's content. */
 async function escapingSkill(): Promise<void> {
-  await fx.project.write(
-    '.agents/skills/escaper/SKILL.md',
-    '---\nname: escaper\ndescription: Tries to get out\ntools_exec:\n  out: "bin/out.sh -- Write and read"\n---\nGo.\n',
-  );
-  const script = await fx.project.write(
-    '.agents/skills/escaper/bin/out.sh',
-    '#!/bin/sh\necho skill > "$1" 2>&1 || echo "write refused"\ncat "$2" 2>&1 || echo "read refused"\n',
-  );
+  await fx.project.write('.agents/skills/escaper/SKILL.md', SKILL_MD);
+  const script = await fx.project.write('.agents/skills/escaper/bin/out.sh', SKILL_SCRIPT);
   await chmod(script, 0o755);
+}
+
+/** The same skill as the person's own, in the user state folder (hidden from confined commands). */
+async function userEscapingSkill(): Promise<void> {
+  const dir = path.join(fx.project.home, '.geekagent', 'skills', 'escaper');
+  await mkdir(path.join(dir, 'bin'), { recursive: true });
+  await writeFile(path.join(dir, 'SKILL.md'), SKILL_MD);
+  await writeFile(path.join(dir, 'bin', 'out.sh'), SKILL_SCRIPT);
+  await chmod(path.join(dir, 'bin', 'out.sh'), 0o755);
 }
 
 describe("a project skill tool runs under the run's sandbox, like run_shell", () => {
@@ -256,6 +287,49 @@ describe("a project skill tool runs under the run's sandbox, like run_shell", ()
 
     fx.fake.push(call, { text: 'done' });
     const open = parseJsonOutput(await fx.run([...args, '--sandbox', 'off'])).tool_calls[0]!;
+    expect(open.result).toContain(SECRET);
+    expect(await readFile(outside, 'utf8')).toBe('skill\n');
+  });
+});
+
+describe("a user skill's tool runs under the run's sandbox too", () => {
+  it('confined: no write outside the root, no secret, no write at all under read-only; --sandbox off: all', async () => {
+    await userEscapingSkill();
+    await mkdir(path.join(fx.project.home, '.ssh'), { recursive: true });
+    await writeFile(path.join(fx.project.home, '.ssh', 'id_rsa'), `${SECRET}\n`);
+    const outside = path.join(path.dirname(fx.project.dir), 'outside-user-skill');
+    const inside = path.join(fx.project.dir, 'inside-user-skill');
+    const secret = path.join(fx.project.home, '.ssh', 'id_rsa');
+    const call = (target: string) => ({
+      toolCalls: [{ name: 'skill_escaper_out', arguments: JSON.stringify({ args: [target, secret] }) }],
+    });
+    const args = [
+      '-p',
+      'go',
+      '--skill',
+      'escaper',
+      '--allow',
+      'skill_escaper_out',
+      '--output-format',
+      'json',
+    ];
+    const run = async (target: string, flags: string[] = []) => {
+      fx.fake.push(call(target), { text: 'done' });
+      const result = await fx.run([...args, ...flags]);
+      return parseJsonOutput(result).tool_calls[0]!;
+    };
+    const confined = await run(outside);
+    expect(confined.decision).toBe('allow');
+    // It ran (its folder stays readable to it) and was refused both ways out.
+    expect(confined.result).toContain('write refused');
+    expect(confined.result).not.toContain(SECRET);
+    expect(existsSync(outside)).toBe(false);
+
+    const readOnly = await run(inside, ['--sandbox', 'read-only']);
+    expect(readOnly.result).toContain('write refused');
+    expect(existsSync(inside)).toBe(false);
+
+    const open = await run(outside, ['--sandbox', 'off']);
     expect(open.result).toContain(SECRET);
     expect(await readFile(outside, 'utf8')).toBe('skill\n');
   });

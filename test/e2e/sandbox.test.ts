@@ -109,6 +109,37 @@ describe('run_shell confined under workspace-write (the default), free under --s
     }
   });
 
+  it('with no host allowed has no network at all and no proxy; a host allowed goes through the proxy', async () => {
+    let hits = 0;
+    const server = http.createServer((_request, response) => {
+      hits += 1;
+      response.end('LOOPBACK-OK');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    // Interfaces from the command's own /proc, the proxy it was given, a connect to the test
+    // server on the host's loopback and one to a public address.
+    const probe =
+      "echo \"proxy=${HTTPS_PROXY:-none}\"; echo \"ifaces=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; " +
+      `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo LOOPBACK-OPEN; (exec 3<>/dev/tcp/1.1.1.1/80) && echo PUBLIC-OPEN; true`;
+    try {
+      const offline = await shell(probe);
+      expect(offline.result).toContain('proxy=none');
+      expect(offline.result).toContain('ifaces=lo ');
+      expect(offline.result).not.toContain('OPEN');
+      const userFile = path.join(fx.project.home, '.geekagent', 'GeekAgent.json');
+      await mkdir(path.dirname(userFile), { recursive: true });
+      await writeFile(userFile, JSON.stringify({ sandbox: { network: { allow: ['example.com'] } } }));
+      const proxied = await shell(probe);
+      expect(proxied.result).toMatch(/proxy=http:\/\/\S+@localhost:3128/);
+      expect(proxied.result).toContain('ifaces=lo ');
+      expect(proxied.result).not.toContain('OPEN');
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
   it('leaves no process behind when the command ends', async () => {
     const token = `${10_000 + Math.floor(Math.random() * 80_000)}`;
     const command = `setsid sleep ${token} >/dev/null 2>&1 < /dev/null & echo started`;
@@ -169,6 +200,25 @@ describe('modes and questions', () => {
     await writeFile(userFile, JSON.stringify({ tools: { run_shell: 'deny' } }));
     const denied = await shell('echo hi');
     expect(denied.out.tool_calls[0]).toMatchObject({ decision: 'deny' });
+  });
+
+  it('an explicit "run_shell": "ask" rule (user or project) keeps asking a confined command', async () => {
+    const userFile = path.join(fx.project.home, '.geekagent', 'GeekAgent.json');
+    await mkdir(path.dirname(userFile), { recursive: true });
+    await writeFile(userFile, JSON.stringify({ tools: { run_shell: 'ask' } }));
+    const user = await shell('echo asked > asked.txt');
+    expect(user.out.tool_calls[0]).toMatchObject({ decision: 'refused', is_error: true });
+    expect(existsSync(path.join(fx.project.dir, 'asked.txt'))).toBe(false);
+    await writeFile(userFile, JSON.stringify({}));
+    await fx.project.write('.geekagent/GeekAgent.json', JSON.stringify({ tools: { run_shell: 'ask' } }));
+    const project = await shell('echo asked > asked.txt');
+    expect(project.out.tool_calls[0]).toMatchObject({ decision: 'refused', is_error: true });
+    expect(existsSync(path.join(fx.project.dir, 'asked.txt'))).toBe(false);
+    // No rule: the default `ask` lets the confined command run unasked.
+    await fx.project.write('.geekagent/GeekAgent.json', JSON.stringify({}));
+    const unasked = await shell('echo ran > asked.txt');
+    expect(unasked.out.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
+    expect(readFileSync(path.join(fx.project.dir, 'asked.txt'), 'utf8')).toBe('ran\n');
   });
 
   it('"sandbox": false is always asked, even under --allow, showing the reason', async () => {

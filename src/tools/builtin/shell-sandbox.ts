@@ -4,7 +4,7 @@
  * running one confined — the wrapped line, the release, and the note when the sandbox refused.
  */
 import { randomUUID } from 'node:crypto';
-import { matchesCommandPattern } from '../../sandbox/index.js';
+import { matchesCommandPattern, type SandboxWrapOptions } from '../../sandbox/index.js';
 import { type CallReview, type ToolContext, ToolError } from '../types.js';
 
 export const REASON_LIMIT = 300;
@@ -68,6 +68,7 @@ export async function confine(
   command: string,
   args: Record<string, unknown>,
   ctx: ToolContext,
+  extra: Pick<SandboxWrapOptions, 'allowRead'> = {},
 ): Promise<ConfinedRun | undefined> {
   const sandbox = ctx.commandSandbox;
   if (!sandbox || wantsUnconfined(args)) return undefined;
@@ -77,7 +78,7 @@ export async function confine(
   const id = `${ctx.callId ?? 'run_shell'}:${randomUUID()}`;
   let line: string;
   try {
-    line = await sandbox.wrap(command, { id, cwd: ctx.sandbox.root });
+    line = await sandbox.wrap(command, { ...extra, id, cwd: ctx.sandbox.root });
   } catch (error) {
     throw new ToolError(
       `run_shell: the sandbox could not confine the command, so it did not run: ${(error as Error).message}`,

@@ -78,6 +78,11 @@ describe('permission config', () => {
     expect(config.projectRules).toEqual({ read: 'ask', mcp_demo_dice: 'allow' });
   });
 
+  it('keeps a repeated `ask` a person wrote (a file that is no copy of the defaults)', async () => {
+    await writeJson(projectFile, { root: '..', tools: { run_shell: 'ask', ls: 'allow' } });
+    expect((await load()).projectRules).toEqual({ run_shell: 'ask' });
+  });
+
   it('resolves root relative to the config file folder, and defaults to the project folder', async () => {
     await mkdir(path.join(projectDir, 'src'));
     await writeJson(projectFile, { root: '../src', tools: {} });
