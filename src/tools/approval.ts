@@ -23,6 +23,8 @@ export interface ApprovalRequest extends ApprovalPrompt {
   review?: PolicyReview;
   /** Protected paths the call touches (asked even under `allow`). */
   protectedPaths?: string[];
+  /** The tool call being asked about (an editor face ties the question to the call it shows). */
+  callId?: string;
 }
 
 /** Who answers `ask` questions: the TUI asks a person, print mode refuses. */

@@ -169,6 +169,7 @@ export class ToolExecutor {
         toolName: tool.name,
         ...(review ? { review } : {}),
         ...(guarded.length > 0 ? { protectedPaths: guarded } : {}),
+        ...(ctx.callId ? { callId: ctx.callId } : {}),
       };
       const answer = await this.deps.approver.ask(request, ctx.signal);
       hooks.onApproval?.(request, answer);
