@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from '../helpers/wait.js';
 import { type Editor, startEditor } from './acp-client.js';
-import { cliFixture, FIXTURE_SERVERS, toolMessages } from './harness.js';
+import { cliFixture, FIXTURE_SERVERS, REPO_ROOT, toolMessages } from './harness.js';
 
 const fx = cliFixture();
 const editors: Editor[] = [];
@@ -145,6 +145,29 @@ describe('geekagent acp', () => {
     expect(shown[0]).toEqual({ type: 'terminal', terminalId: 'term-1' });
     // Asked (the sandbox is off) and allowed once.
     expect(ed.permissions).toHaveLength(1);
+  });
+
+  it('with the sandbox on, the editor terminal runs the confined command line, unasked', async () => {
+    fx.fake.push({ toolCalls: [call('run_shell', { command: 'echo confined-run' })] }, { text: 'ran' });
+    const ed = editor({ caps: { terminal: true } });
+    await ed.initialize();
+    const id = await ed.newSession();
+    expect(await ed.prompt(id, 'run it')).toBe('end_turn');
+    expect(ed.permissions).toHaveLength(0);
+    expect(ed.terminals).toHaveLength(1);
+    const line = ed.terminals[0]?.args[1] ?? '';
+    expect(line).not.toBe('echo confined-run');
+    expect(line).toContain('bwrap');
+    expect(toolMessages(fx.fake.requests[1]!.body)[0]).toContain('confined-run');
+  });
+
+  it('loads the protocol SDK (which print mode never loads: startup.test.ts)', async () => {
+    const log = path.join(fx.project.home, 'modules.log');
+    const ed = editor({
+      env: { NODE_OPTIONS: `--import=${path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs')}`, MODULE_LOG: log },
+    });
+    await ed.initialize();
+    expect(readFileSync(log, 'utf8').split('\n')).toContain('@agentclientprotocol/sdk');
   });
 
   it('session/cancel ends a running turn within 2 s and the session goes on', async () => {
