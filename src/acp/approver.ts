@@ -23,7 +23,11 @@ const ELICITATION_OPTIONS: PermissionOption[] = [
 
 export interface PermissionAsker {
   /** The option the person chose, or undefined when the question was cancelled. */
-  ask(toolCall: ToolCallUpdate, options: PermissionOption[], signal: AbortSignal): Promise<string | undefined>;
+  ask(
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+    signal: AbortSignal,
+  ): Promise<string | undefined>;
 }
 
 export function permissionAsker(client: AgentContext, sessionId: () => string): PermissionAsker {

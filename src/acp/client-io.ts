@@ -27,7 +27,11 @@ export function clientFileAccess(
       return answer.content;
     },
     async writeText(path, content, signal) {
-      await client.request('fs/write_text_file', { sessionId: sessionId(), path, content }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+      await client.request(
+        'fs/write_text_file',
+        { sessionId: sessionId(), path, content },
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
+      );
     },
   };
 }

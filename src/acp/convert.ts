@@ -20,8 +20,7 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         break;
       case 'resource': {
         const resource = block.resource;
-        if ('text' in resource)
-          parts.push(`\n<context uri="${resource.uri}">\n${resource.text}\n</context>`);
+        if ('text' in resource) parts.push(`\n<context uri="${resource.uri}">\n${resource.text}\n</context>`);
         else parts.push(`[attached ${resource.mimeType ?? 'binary'} ${resource.uri}: not readable as text]`);
         break;
       }
@@ -80,9 +79,15 @@ export function replayUpdates(messages: readonly HistoryMessage[], root: string)
         break;
       case 'assistant':
         if (message.reasoning)
-          updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: message.reasoning } });
+          updates.push({
+            sessionUpdate: 'agent_thought_chunk',
+            content: { type: 'text', text: message.reasoning },
+          });
         if (message.text)
-          updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.text } });
+          updates.push({
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: message.text },
+          });
         for (const call of message.toolCalls ?? []) {
           updates.push(toolCallStart(call.id, call.name, call.arguments, root));
         }

@@ -55,7 +55,10 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
     opening.add(tracked);
     try {
       const session = await building;
-      sessions.get(session.sessionId)?.close().catch(() => undefined);
+      sessions
+        .get(session.sessionId)
+        ?.close()
+        .catch(() => undefined);
       sessions.set(session.sessionId, session);
       return session;
     } catch (error) {

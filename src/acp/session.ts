@@ -28,7 +28,14 @@ import { AcpApprover, acpElicitation, permissionAsker } from './approver.js';
 import { clientCommandRunner, clientFileAccess } from './client-io.js';
 import { mcpConfigValue, promptText, replayUpdates } from './convert.js';
 import { EditTracker } from './diffs.js';
-import { commandsUpdate, planUpdate, textChunk, thoughtChunk, toolCallEnd, toolCallStart } from './updates.js';
+import {
+  commandsUpdate,
+  planUpdate,
+  textChunk,
+  thoughtChunk,
+  toolCallEnd,
+  toolCallStart,
+} from './updates.js';
 
 export interface SessionDeps {
   client: AgentContext;
@@ -273,10 +280,12 @@ export class AcpSession {
    * here: the connection's close ends the session.
    */
   private send(update: SessionUpdate | Promise<SessionUpdate | undefined>): Promise<void> {
-    this.sending = this.sending.then(async () => {
-      const ready = await update;
-      if (ready) await this.deps.client.notify('session/update', { sessionId: this.id, update: ready });
-    }).catch(() => undefined);
+    this.sending = this.sending
+      .then(async () => {
+        const ready = await update;
+        if (ready) await this.deps.client.notify('session/update', { sessionId: this.id, update: ready });
+      })
+      .catch(() => undefined);
     return this.sending;
   }
 }

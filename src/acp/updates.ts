@@ -5,10 +5,16 @@
  * Pure mapping; the session sends what these return.
  */
 import path from 'node:path';
-import type { AvailableCommand, PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
+import type {
+  AvailableCommand,
+  PlanEntry,
+  SessionUpdate,
+  ToolCallContent,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
 import type { CommandTable } from '../commands/types.js';
 import type { Todo } from '../extensions/todos.js';
-import { type ToolCallOutcome, type ToolOutput, outputToText } from '../tools/types.js';
+import { outputToText, type ToolCallOutcome, type ToolOutput } from '../tools/types.js';
 
 const KINDS: Record<string, ToolKind> = {
   read: 'read',

@@ -4,7 +4,7 @@
  * the session file keeps its lines, and no MCP server is left running.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from '../helpers/wait.js';
@@ -67,7 +67,9 @@ describe('geekagent acp with bad input', () => {
     const byId = (id: number) => lines().find((message) => message.id === id);
     expect(lines().some((message) => message.id === null && 'error' in message)).toBe(true);
     expect(byId(1)).toHaveProperty('error');
-    expect(byId(2)).toMatchObject({ result: { protocolVersion: 1, agentCapabilities: { loadSession: true } } });
+    expect(byId(2)).toMatchObject({
+      result: { protocolVersion: 1, agentCapabilities: { loadSession: true } },
+    });
     expect(byId(3)).toMatchObject({ error: { code: -32601 } });
     expect(byId(4)).toMatchObject({ error: { message: expect.stringContaining('absolute') } });
     child.stdin.end();
@@ -97,12 +99,24 @@ describe('geekagent acp with bad input', () => {
     const ed = editor();
     await ed.initialize();
     const id = await ed.newSession([
-      { name: 'demo', command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker], env: [] },
+      {
+        name: 'demo',
+        command: process.execPath,
+        args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker],
+        env: [],
+      },
     ]);
     void ed.prompt(id, 'a long question').catch(() => undefined);
     await waitFor(() => ed.text(id).includes('thinking'), { what: 'the turn to stream' });
     const pid = Number(
-      (await waitFor(() => /started (\d+)/.exec(readFileSync(marker, 'utf8')), { what: 'the server' }))[1],
+      (
+        await waitFor(
+          () => existsSync(marker) && (/started (\d+)/.exec(readFileSync(marker, 'utf8')) ?? undefined),
+          {
+            what: 'the server',
+          },
+        )
+      )[1],
     );
     const started = Date.now();
     expect(await ed.close()).toBe(0);

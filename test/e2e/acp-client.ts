@@ -16,6 +16,7 @@ import {
   type RequestPermissionRequest,
   type SessionNotification,
   type SessionUpdate,
+  type ToolCallContent,
 } from '@agentclientprotocol/sdk';
 import { CLI, type Project, testEnv } from './harness.js';
 
@@ -24,7 +25,7 @@ export interface EditorOptions {
   modelUrl: string;
   env?: Record<string, string | undefined>;
   caps?: ClientCapabilities;
-  /** The option chosen for each permission request, in order (default: allow_once). */
+  /** The option chosen for each permission request, in order (default: allow_once; 'wait': none). */
   answers?: string[];
   /** Files the editor has open, by absolute path: fs/read_text_file answers from here first. */
   buffers?: Map<string, string>;
@@ -52,6 +53,8 @@ export interface Editor {
   terminals: TerminalRecord[];
   /** The updates of one session, optionally one kind. */
   of(sessionId: string, kind?: SessionUpdate['sessionUpdate']): SessionUpdate[];
+  /** The content of every tool_call_update of one session, in order. */
+  toolContents(sessionId: string): ToolCallContent[];
   /** All agent_message_chunk text of one session. */
   text(sessionId: string): string;
   initialize(): Promise<void>;
@@ -88,9 +91,15 @@ export function startEditor(options: EditorOptions): Editor {
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
     })
-    .onRequest('session/request_permission', ({ params }) => {
+    .onRequest('session/request_permission', async ({ params, signal }) => {
       permissions.push(params);
-      return { outcome: { outcome: 'selected', optionId: answers.shift() ?? 'allow_once' } };
+      const answer = answers.shift() ?? 'allow_once';
+      // 'wait': the person never answers; the question ends when the agent withdraws it.
+      if (answer === 'wait') {
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        return { outcome: { outcome: 'cancelled' } };
+      }
+      return { outcome: { outcome: 'selected', optionId: answer } };
     })
     .onRequest('fs/read_text_file', ({ params }) => {
       reads.push(params.path);
@@ -162,7 +171,9 @@ export function startEditor(options: EditorOptions): Editor {
       stdoutLines.push(...lines.filter((line) => line !== ''));
     }
   })();
-  const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, forSdk));
+  const connection = app.connect(
+    ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, forSdk),
+  );
 
   const of = (sessionId: string, kind?: SessionUpdate['sessionUpdate']) =>
     updates
@@ -181,6 +192,10 @@ export function startEditor(options: EditorOptions): Editor {
     reads,
     terminals,
     of,
+    toolContents: (sessionId) =>
+      of(sessionId, 'tool_call_update').flatMap((update) =>
+        update.sessionUpdate === 'tool_call_update' ? (update.content ?? []) : [],
+      ),
     text: (sessionId) =>
       of(sessionId, 'agent_message_chunk')
         .map((update) =>

@@ -42,7 +42,10 @@ function expectOnlyProtocol(ed: Editor): void {
 describe('geekagent acp', () => {
   it('streams a turn with reasoning and a write tool call; the permission round trip saves "always"', async () => {
     fx.fake.push(
-      { reasoning: 'I should write the file', toolCalls: [call('write', { path: 'notes.txt', content: 'hi\n' })] },
+      {
+        reasoning: 'I should write the file',
+        toolCalls: [call('write', { path: 'notes.txt', content: 'hi\n' })],
+      },
       { text: 'done writing' },
     );
     const ed = editor({ answers: ['allow_always'] });
@@ -71,19 +74,28 @@ describe('geekagent acp', () => {
       'reject_once',
       'reject_always',
     ]);
-    const ended = ed.of(id, 'tool_call_update').find((update) => 'status' in update && update.status === 'completed');
+    const ended = ed
+      .of(id, 'tool_call_update')
+      .find((update) => 'status' in update && update.status === 'completed');
     expect(ended).toMatchObject({
       toolCallId,
-      content: expect.arrayContaining([{ type: 'diff', path: realpathSync(target), oldText: null, newText: 'hi\n' }]),
+      content: expect.arrayContaining([
+        { type: 'diff', path: realpathSync(target), oldText: null, newText: 'hi\n' },
+      ]),
     });
     expect(ed.text(id)).toContain('done writing');
     // "Always" is saved as the TUI saves it: an allow rule in the project's GeekAgent.json.
-    const config = JSON.parse(readFileSync(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'));
+    const config = JSON.parse(
+      readFileSync(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'),
+    );
     expect(config.tools.write).toBe('allow');
     // The slash commands reached the editor.
     await waitFor(() => ed.of(id, 'available_commands_update').length > 0, { what: 'the command list' });
     const commands = ed.of(id, 'available_commands_update')[0];
-    expect(commands?.sessionUpdate === 'available_commands_update' && commands.availableCommands.map((c) => c.name)).toContain('undo');
+    expect(
+      commands?.sessionUpdate === 'available_commands_update' &&
+        commands.availableCommands.map((c) => c.name),
+    ).toContain('undo');
     expectOnlyProtocol(ed);
   });
 
@@ -95,7 +107,9 @@ describe('geekagent acp', () => {
     expect(await ed.prompt(id, 'try')).toBe('end_turn');
     expect(existsSync(path.join(fx.project.dir, 'no.txt'))).toBe(false);
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toContain('declined');
-    expect(ed.of(id, 'tool_call_update').some((update) => 'status' in update && update.status === 'failed')).toBe(true);
+    expect(
+      ed.of(id, 'tool_call_update').some((update) => 'status' in update && update.status === 'failed'),
+    ).toBe(true);
   });
 
   it('reads and edits go through the editor (fs/*): the buffer is edited, the disk file untouched, undo recorded', async () => {
@@ -117,10 +131,7 @@ describe('geekagent acp', () => {
     expect(readFileSync(file, 'utf8')).toBe('disk text\n');
     const undo = readFileSync(path.join(fx.project.dir, '.geekagent', 'undo.json'), 'utf8');
     expect(undo).toContain('buffer text');
-    const diff = ed
-      .of(id, 'tool_call_update')
-      .flatMap((update) => ('content' in update ? (update.content ?? []) : []))
-      .find((content) => content.type === 'diff');
+    const diff = ed.toolContents(id).find((content) => content.type === 'diff');
     expect(diff).toEqual({ type: 'diff', path: real, oldText: 'buffer text\n', newText: 'edited text\n' });
   });
 
@@ -138,10 +149,7 @@ describe('geekagent acp', () => {
       released: true,
     });
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toContain('from-terminal');
-    const shown = ed
-      .of(id, 'tool_call_update')
-      .flatMap((update) => ('content' in update ? (update.content ?? []) : []))
-      .filter((content) => content.type === 'terminal');
+    const shown = ed.toolContents(id).filter((content) => content.type === 'terminal');
     expect(shown[0]).toEqual({ type: 'terminal', terminalId: 'term-1' });
     // Asked (the sandbox is off) and allowed once.
     expect(ed.permissions).toHaveLength(1);
@@ -164,7 +172,10 @@ describe('geekagent acp', () => {
   it('loads the protocol SDK (which print mode never loads: startup.test.ts)', async () => {
     const log = path.join(fx.project.home, 'modules.log');
     const ed = editor({
-      env: { NODE_OPTIONS: `--import=${path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs')}`, MODULE_LOG: log },
+      env: {
+        NODE_OPTIONS: `--import=${path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs')}`,
+        MODULE_LOG: log,
+      },
     });
     await ed.initialize();
     expect(readFileSync(log, 'utf8').split('\n')).toContain('@agentclientprotocol/sdk');
@@ -186,6 +197,20 @@ describe('geekagent acp', () => {
     expect(ed.text(id)).toContain('second answer');
   });
 
+  it('session/cancel withdraws an open permission question and ends the turn within 2 s', async () => {
+    fx.fake.push({ toolCalls: [call('write', { path: 'held.txt', content: 'x' })] }, { text: 'after' });
+    const ed = editor({ answers: ['wait'] });
+    await ed.initialize();
+    const id = await ed.newSession();
+    const answer = ed.prompt(id, 'write it');
+    await waitFor(() => ed.permissions.length === 1, { what: 'the permission question' });
+    const started = Date.now();
+    await ed.connection.agent.notify('session/cancel', { sessionId: id });
+    expect(await answer).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(existsSync(path.join(fx.project.dir, 'held.txt'))).toBe(false);
+  });
+
   it('session/load replays an earlier session and continues it', async () => {
     fx.fake.push({ toolCalls: [call('time', {})] }, { text: 'noted the number 42' });
     const first = editor();
@@ -196,11 +221,20 @@ describe('geekagent acp', () => {
 
     const second = editor();
     await second.initialize();
-    await second.connection.agent.request('session/load', { sessionId: id, cwd: fx.project.dir, mcpServers: [] });
+    await second.connection.agent.request('session/load', {
+      sessionId: id,
+      cwd: fx.project.dir,
+      mcpServers: [],
+    });
     // Everything replayed before the load answered.
     const replayed = second.of(id);
-    expect(replayed[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'remember 42' } });
-    expect(replayed.some((update) => update.sessionUpdate === 'tool_call' && update.title === 'time')).toBe(true);
+    expect(replayed[0]).toEqual({
+      sessionUpdate: 'user_message_chunk',
+      content: { type: 'text', text: 'remember 42' },
+    });
+    expect(replayed.some((update) => update.sessionUpdate === 'tool_call' && update.title === 'time')).toBe(
+      true,
+    );
     expect(second.text(id)).toContain('noted the number 42');
     fx.fake.push({ text: 'it was 42' });
     expect(await second.prompt(id, 'what was it?')).toBe('end_turn');
@@ -215,7 +249,12 @@ describe('geekagent acp', () => {
     const ed = editor();
     await ed.initialize();
     const id = await ed.newSession([
-      { name: 'demo', command: process.execPath, args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker], env: [] },
+      {
+        name: 'demo',
+        command: process.execPath,
+        args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker],
+        env: [],
+      },
     ]);
     expect(await ed.prompt(id, 'roll')).toBe('end_turn');
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toMatch(/Roll: [1-6]/);
