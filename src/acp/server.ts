@@ -101,7 +101,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         start: { kind: 'new' },
       });
       session.announce();
-      return { sessionId: session.sessionId };
+      return { sessionId: session.sessionId, configOptions: await session.configOptions() };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const session = await open(client, {
@@ -111,10 +111,13 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
       });
       await session.replay();
       session.announce();
-      return {};
+      return { configOptions: await session.configOptions() };
     })
     .onRequest('session/prompt', async ({ params }) => ({
       stopReason: await sessionFor(params.sessionId).prompt(params.prompt),
+    }))
+    .onRequest('session/set_config_option', async ({ params }) => ({
+      configOptions: await sessionFor(params.sessionId).setConfigOption(params.configId, params.value),
     }))
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

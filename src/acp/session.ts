@@ -10,6 +10,7 @@ import {
   type ContentBlock,
   type McpServer,
   RequestError,
+  type SessionConfigOption,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
@@ -28,6 +29,7 @@ import { AcpApprover, acpElicitation, permissionAsker } from './approver.js';
 import { clientCommandRunner, clientFileAccess } from './client-io.js';
 import { mcpConfigValue, promptText, replayUpdates } from './convert.js';
 import { EditTracker } from './diffs.js';
+import { MODEL_OPTION, modelOptions, offered } from './models.js';
 import {
   commandsUpdate,
   planUpdate,
@@ -65,6 +67,8 @@ export class AcpSession {
   private lastCommands = '';
   private readonly stops: Array<() => void> = [];
   private sending: Promise<void> = Promise.resolve();
+  /** While set, command output is collected here instead of shown (a config switch's errors). */
+  private capture: string[] | undefined;
 
   private constructor(private readonly deps: SessionDeps) {}
 
@@ -119,7 +123,13 @@ export class AcpSession {
     this.edits = new EditTracker(app, clientFileAccess(caps, client, sessionId));
     for (const notice of app.notices) this.firstWords.push(notice);
     this.controller = new TurnController(app, {
-      print: (text) => this.send(textChunk(`${text}\n`)),
+      print: (text, kind) => {
+        if (this.capture) {
+          if (kind === 'error') this.capture.push(text);
+          return;
+        }
+        this.send(textChunk(`${text}\n`));
+      },
       exit: () => undefined,
       event: (event) => this.onEvent(event),
       turnEnded: (_input, outcome) => {
@@ -196,6 +206,32 @@ export class AcpSession {
         this.send(textChunk(`\n${outcome.message}\n`));
         return 'end_turn';
     }
+  }
+
+  /** The session's config options (the model select). */
+  configOptions(): Promise<SessionConfigOption[]> {
+    return modelOptions(this.app);
+  }
+
+  /** `session/set_config_option`: a model switch, through the terminal's own `/model`. */
+  async setConfigOption(configId: string, value: unknown): Promise<SessionConfigOption[]> {
+    const options = await this.configOptions();
+    if (configId !== MODEL_OPTION || typeof value !== 'string' || !offered(options, value))
+      throw RequestError.invalidParams({ configId, value }, `no such option or value: ${configId}`);
+    if (this.busy)
+      throw RequestError.invalidRequest({ sessionId: this.id }, 'wait for the running prompt first');
+    const problems: string[] = [];
+    this.capture = problems;
+    try {
+      if (!(await this.controller.runCommand(`/model ${value}`)))
+        throw RequestError.invalidParams(
+          { configId, value },
+          problems.join('; ') || `cannot switch to ${value}`,
+        );
+    } finally {
+      this.capture = undefined;
+    }
+    return this.configOptions();
   }
 
   /** `session/cancel`: the running turn (or command) ends; its prompt answers `cancelled`. */

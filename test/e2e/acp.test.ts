@@ -5,6 +5,7 @@
  * loading an earlier session, an MCP server the editor passes, and folder trust.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from '../helpers/wait.js';
@@ -209,6 +210,45 @@ describe('geekagent acp', () => {
     expect(await answer).toBe('cancelled');
     expect(Date.now() - started).toBeLessThan(2000);
     expect(existsSync(path.join(fx.project.dir, 'held.txt'))).toBe(false);
+  });
+
+  it('offers the models of models.json as the session model option and switches with it', async () => {
+    const home = path.join(fx.project.home, '.geekagent');
+    await mkdir(home, { recursive: true });
+    await writeFile(
+      path.join(home, 'models.json'),
+      JSON.stringify({
+        models: { second: { provider: 'openai', model: 'second-model', baseURL: fx.fake.url } },
+      }),
+    );
+    const ed = editor();
+    await ed.initialize();
+    const created = await ed.connection.agent.request('session/new', { cwd: fx.project.dir, mcpServers: [] });
+    const option = created.configOptions?.[0];
+    expect(option).toMatchObject({
+      id: 'model',
+      category: 'model',
+      type: 'select',
+      currentValue: 'fake-model',
+    });
+    expect(JSON.stringify(option)).toContain('"value":"second"');
+    const id = created.sessionId;
+    await expect(
+      ed.connection.agent.request('session/set_config_option', {
+        sessionId: id,
+        configId: 'model',
+        value: 'nope',
+      }),
+    ).rejects.toMatchObject({ code: -32602 });
+    const switched = await ed.connection.agent.request('session/set_config_option', {
+      sessionId: id,
+      configId: 'model',
+      value: 'second',
+    });
+    expect(switched.configOptions[0]).toMatchObject({ currentValue: 'second' });
+    fx.fake.push({ text: 'from the second model' });
+    expect(await ed.prompt(id, 'hi')).toBe('end_turn');
+    expect(fx.fake.requests[0]?.body.model).toBe('second-model');
   });
 
   it('session/load replays an earlier session and continues it', async () => {
