@@ -4,6 +4,7 @@
  * only when this subcommand runs; stdout is the protocol's alone, logs go to stderr.
  */
 import { Readable, Writable } from 'node:stream';
+import { format } from 'node:util';
 import { Command } from 'commander';
 import { errorMessage } from '../util/errors.js';
 import { withProcessScope } from './process-scope.js';
@@ -20,6 +21,27 @@ export function acpCommand(io: CliIO, setExitCode: (code: number) => void): Comm
 }
 
 async function runAcp(io: CliIO): Promise<number> {
+  // Stdout is the protocol's: a stray console.log (ours or a library's) would corrupt it.
+  const restore = consoleToStderr(io.stderr);
+  try {
+    return await serve(io);
+  } finally {
+    restore();
+  }
+}
+
+function consoleToStderr(stderr: NodeJS.WritableStream): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const write = (...args: unknown[]) => {
+    stderr.write(`${format(...args)}\n`);
+  };
+  console.log = write;
+  console.info = write;
+  console.debug = write;
+  return () => Object.assign(console, saved);
+}
+
+async function serve(io: CliIO): Promise<number> {
   const { startAcpServer } = await import('../acp/server.js');
   return withProcessScope(io.stderr, async ({ tracker, onShutdown }) => {
     try {

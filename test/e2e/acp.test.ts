@@ -100,6 +100,26 @@ describe('geekagent acp', () => {
     expectOnlyProtocol(ed);
   });
 
+  it('the todo list reaches the editor as its plan', async () => {
+    const todos = [
+      { content: 'read the code', status: 'completed' },
+      { content: 'write the fix', status: 'in_progress' },
+      { content: 'run the tests', status: 'pending' },
+    ];
+    fx.fake.push({ toolCalls: [call('todo_write', { todos })] }, { text: 'planned' });
+    const ed = editor();
+    await ed.initialize();
+    const id = await ed.newSession();
+    expect(await ed.prompt(id, 'plan it')).toBe('end_turn');
+    expect(ed.of(id, 'plan')).toEqual([
+      {
+        sessionUpdate: 'plan',
+        entries: todos.map((todo) => ({ ...todo, priority: 'medium' })),
+      },
+    ]);
+    expect(ed.of(id, 'tool_call')[0]).toMatchObject({ kind: 'think', title: 'Update the todo list' });
+  });
+
   it('a rejected call is not run and the model is told', async () => {
     fx.fake.push({ toolCalls: [call('write', { path: 'no.txt', content: 'x' })] }, { text: 'ok' });
     const ed = editor({ answers: ['reject_once'] });
@@ -252,7 +272,7 @@ describe('geekagent acp', () => {
   });
 
   it('session/load replays an earlier session and continues it', async () => {
-    fx.fake.push({ toolCalls: [call('time', {})] }, { text: 'noted the number 42' });
+    fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'noted the number 42' });
     const first = editor();
     await first.initialize();
     const id = await first.newSession();
@@ -272,9 +292,9 @@ describe('geekagent acp', () => {
       sessionUpdate: 'user_message_chunk',
       content: { type: 'text', text: 'remember 42' },
     });
-    expect(replayed.some((update) => update.sessionUpdate === 'tool_call' && update.title === 'time')).toBe(
-      true,
-    );
+    expect(
+      replayed.some((update) => update.sessionUpdate === 'tool_call' && update.title === 'get_current_time'),
+    ).toBe(true);
     expect(second.text(id)).toContain('noted the number 42');
     fx.fake.push({ text: 'it was 42' });
     expect(await second.prompt(id, 'what was it?')).toBe('end_turn');
@@ -302,6 +322,36 @@ describe('geekagent acp', () => {
     expect(isAlive(pid)).toBe(true);
     expect(await ed.close()).toBe(0);
     await waitFor(() => !isAlive(pid), { what: 'the editor’s server to stop' });
+  });
+
+  it("declines a server's elicitation form with a note in the session", async () => {
+    const pidFile = path.join(fx.project.dir, 'asker.pid');
+    const results = path.join(fx.project.dir, 'asker.log');
+    const ed = editor();
+    await ed.initialize();
+    const id = await ed.newSession([
+      {
+        name: 'asker',
+        command: process.execPath,
+        args: [path.join(FIXTURE_SERVERS, 'server-requests.mjs')],
+        env: [
+          { name: 'RESULT_LOG', value: results },
+          { name: 'PID_FILE', value: pidFile },
+        ],
+      },
+    ]);
+    const pid = Number(
+      await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8'), { what: 'the server' }),
+    );
+    process.kill(pid, 'SIGUSR2');
+    await waitFor(
+      () => existsSync(results) && readFileSync(results, 'utf8').includes('elicitation: decline'),
+      {
+        what: 'the declined form',
+      },
+    );
+    await waitFor(() => ed.text(id).includes('declined: forms cannot be filled in'), { what: 'the note' });
+    expect(ed.text(id)).toContain('MCP server asker asked for a form (name)');
   });
 
   it('in an untrusted folder the project servers stay off and the first message says how to trust it', async () => {
