@@ -75,7 +75,8 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
     .onRequest('initialize', ({ params }) => {
       caps = params.clientCapabilities;
       return {
-        protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+        // The one version this agent speaks: a client that asked for another decides whether to go on.
+        protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
