@@ -71,6 +71,8 @@ export const LIBRARIES = [
   { name: 'tui', packages: ['ink', 'react', 'marked'] },
   // The command sandbox (bubblewrap/Seatbelt, its proxies): read when the first command is confined.
   { name: 'sandbox', packages: ['@anthropic-ai/sandbox-runtime'] },
+  // The Agent Client Protocol SDK: read only by `geekagent acp`.
+  { name: 'acp', packages: ['@agentclientprotocol/sdk'] },
 ];
 
 const packageOf = (specifier) =>

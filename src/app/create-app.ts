@@ -56,6 +56,7 @@ import { agentLimits, agentsExtension } from '../subagents/extension.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { CommandRunner, FileAccess } from '../tools/types.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import { type FolderTrust, trustedByPerson } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
@@ -107,6 +108,9 @@ export interface AppOptions {
   skills?: string[];
   /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
   mcpConfig?: McpConfigFlags;
+  /** An editor face's file text I/O and command runner (ACP); default: the disk, child processes. */
+  fileAccess?: FileAccess;
+  commandRunner?: CommandRunner;
 }
 
 export interface App {
@@ -203,6 +207,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     redact,
     env,
     onHelperProcess: (pid) => options.tracker.addProcess(pid),
+    fileAccess: options.fileAccess,
+    commandRunner: options.commandRunner,
   });
   const { sandbox, undo, registry, executor, fetchAllowHosts, executorFor } = runtime;
 

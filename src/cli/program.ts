@@ -6,6 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../config/version.js';
+import { acpCommand } from './acp-command.js';
 import type { OutputFormat } from './print-mode.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { trustCommand } from './trust-command.js';
@@ -132,6 +133,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     for (const option of loaded.options) mcp.addOption(option);
     for (const command of loaded.commands) mcp.addCommand(command);
   });
+  program.addCommand(
+    acpCommand(io, (code) => {
+      exitCode = code;
+    }),
+  );
   program.addCommand(
     sandboxCommand(io, (code) => {
       exitCode = code;

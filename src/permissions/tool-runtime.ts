@@ -17,6 +17,7 @@ import type { Approver, ModeGate, PolicyLookup } from '../tools/approval.js';
 import { ToolCallHooks } from '../tools/call-hooks.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { CommandRunner, FileAccess } from '../tools/types.js';
 import { stateFilePath } from '../util/state-dir.js';
 import type { PermissionConfig } from './config.js';
 import { ProtectedPaths } from './protected.js';
@@ -46,6 +47,10 @@ export interface ToolRuntimeOptions {
   env: NodeJS.ProcessEnv;
   /** Told the sandbox library's helper processes, so a SIGKILLed agent's reaper ends them too. */
   onHelperProcess?: (pid: number) => void;
+  /** The face's file text I/O (an editor's buffers); default: the disk. */
+  fileAccess?: FileAccess;
+  /** The face's command runner (an editor's terminal); default: a child process. */
+  commandRunner?: CommandRunner;
 }
 
 export interface ToolRuntime {
@@ -98,7 +103,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       approver,
       ...(options.mode ? { mode: options.mode } : {}),
       redact,
-      context: { sandbox, undo, env, redact, protectedPaths, commandSandbox, sandboxPolicy: resolved.policy },
+      context: {
+        sandbox,
+        undo,
+        env,
+        redact,
+        protectedPaths,
+        commandSandbox,
+        sandboxPolicy: resolved.policy,
+        ...(options.fileAccess ? { fileAccess: options.fileAccess } : {}),
+        ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
+      },
       callHooks,
     });
   const registry = new ToolRegistry();

@@ -28,6 +28,8 @@ export interface ApprovalRequest extends ApprovalPrompt {
    * these labels instead of `[y/N/a]`.
    */
   answers?: { yes: string; always: string; no: string };
+  /** The tool call being asked about (an editor face ties the question to the call it shows). */
+  callId?: string;
 }
 
 /** Who answers `ask` questions: the TUI asks a person, print mode refuses. */

@@ -215,6 +215,7 @@ export class ToolExecutor {
         toolName: tool.name,
         ...(review ? { review } : {}),
         ...(guarded.length > 0 ? { protectedPaths: guarded } : {}),
+        ...(ctx.callId ? { callId: ctx.callId } : {}),
       };
       this.deps.callHooks?.asking({ tool, args, callId: ctx.callId }, request);
       const answer = await this.deps.approver.ask(request, ctx.signal);

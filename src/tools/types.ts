@@ -85,6 +85,44 @@ export interface ToolContext {
   sandboxPolicy?: SandboxPolicy;
   /** The id of the tool call being run (the sandbox attributes violations by it). */
   callId?: string;
+  /**
+   * Where read/write/patch get and put a file's text once the root checks passed (an editor's
+   * buffers, over ACP). Absent: the disk, through permissions/root-files.ts.
+   */
+  fileAccess?: FileAccess;
+  /** Where run_shell runs its command line (an editor's terminal, over ACP). Absent: a child process. */
+  commandRunner?: CommandRunner;
+}
+
+/**
+ * Text I/O of a file the tools already resolved and checked inside the root: `path` is its real,
+ * absolute path. Reads see what the editor has (unsaved changes included); writes land there.
+ */
+export interface FileAccess {
+  readText(path: string, signal: AbortSignal): Promise<string>;
+  writeText(path: string, content: string, signal: AbortSignal): Promise<void>;
+}
+
+/** One `/bin/sh -c <line>` run somewhere else than a child process of the agent. */
+export interface CommandRequest {
+  line: string;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** The call it belongs to (the face shows the terminal with that call). */
+  callId?: string;
+}
+
+export interface CommandOutcome {
+  /** Merged stdout and stderr (the runner may keep only its end). */
+  output: string;
+  code: number | null;
+  signal: string | null;
+  stopped: 'timeout' | 'abort' | null;
+}
+
+export interface CommandRunner {
+  run(request: CommandRequest): Promise<CommandOutcome>;
 }
 
 /** A call the model asked for: the provider reassembles it, the executor runs it. */

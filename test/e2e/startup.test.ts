@@ -37,6 +37,8 @@ describe('start-up loads only what the run needs', () => {
     expect(packages).not.toContain('ink');
     expect(packages).not.toContain('react');
     expect(packages).not.toContain('@modelcontextprotocol/sdk');
+    // The editor protocol's SDK is `geekagent acp`'s alone.
+    expect(packages).not.toContain('@agentclientprotocol/sdk');
     // The minified bundle shortens class names; the SDK would name itself by its class.
     expect(fx.fake.requests[0]?.headers['user-agent']).toMatch(
       /^GeekAgent\/\d+\.\d+\.\d+\S* OpenAI\/JS \d+\.\d+/,

@@ -196,6 +196,8 @@ async function readExisting(ctx: ToolContext, absolute: string, label: FileLabel
   if (opened.kind === 'missing') return null;
   if (opened.kind === 'directory') throw new ToolError(`${label.tool}: ${label.requested} is a directory`);
   try {
+    // Checked on disk first (inside the root, regular, one link); the text is the editor's when it has one.
+    if (ctx.fileAccess) return await ctx.fileAccess.readText(opened.real, ctx.signal);
     return await opened.handle.readFile('utf8');
   } finally {
     await opened.handle.close();
@@ -211,7 +213,8 @@ async function apply(edit: PlannedEdit, ctx: ToolContext): Promise<void> {
     throw new ToolError(`${edit.label.tool}: ${edit.label.requested} now leads to a protected path; refused`);
   // Undo first: if recording fails, the file must not change.
   await ctx.undo.record(edit.canonical, edit.previous);
-  await writeInRoot(ctx.sandbox, edit.target, edit.next, edit.label);
+  if (ctx.fileAccess) await ctx.fileAccess.writeText(edit.target, edit.next, ctx.signal);
+  else await writeInRoot(ctx.sandbox, edit.target, edit.next, edit.label);
 }
 
 async function diffPrompt(title: string, edit: PlannedEdit): Promise<ApprovalPrompt> {

@@ -119,6 +119,12 @@ async function readTextFile(absolute: string, requested: string, ctx: ToolContex
         `read: ${requested} is too large (${stats.size} bytes, at most ${READ_MAX_BYTES}); use search to find the part you need`,
       );
     }
+    if (ctx.fileAccess) {
+      // Checked on disk above (inside the root, a regular single-link file); the text is the editor's.
+      const text = await ctx.fileAccess.readText(opened.real, ctx.signal);
+      if (text.slice(0, 8192).includes('\0')) throw new ToolError(`read: ${requested} is a binary file`);
+      return text;
+    }
     const bytes = await handle.readFile({ signal: ctx.signal });
     if (looksBinary(bytes)) throw new ToolError(`read: ${requested} is a binary file`);
     return bytes.toString('utf8');

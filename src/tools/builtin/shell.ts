@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { BoundedText } from '../../util/text.js';
-import { type Tool, ToolError } from '../types.js';
+import { type CommandRunner, type Tool, type ToolContext, ToolError } from '../types.js';
 import { requireString } from './args.js';
 import { confine, reasonOf, runsUnasked, unconfinedReview, wantsUnconfined } from './shell-sandbox.js';
 
@@ -80,16 +80,18 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       let result: ShellResult;
       let note: string | undefined;
       try {
-        result = await runProcess(
-          '/bin/sh',
-          ['-c', confined?.line ?? command],
-          ctx.sandbox.root,
-          ctx.env,
-          ctx.signal,
-          timeoutMs,
-          output,
-          stderr,
-        );
+        result = ctx.commandRunner
+          ? await runElsewhere(ctx.commandRunner, confined?.line ?? command, ctx, timeoutMs, output, stderr)
+          : await runProcess(
+              '/bin/sh',
+              ['-c', confined?.line ?? command],
+              ctx.sandbox.root,
+              ctx.env,
+              ctx.signal,
+              timeoutMs,
+              output,
+              stderr,
+            );
       } finally {
         // Released however the run ended; the note is only wanted from a finished command.
         note = confined?.finish(stderr?.text ?? '');
@@ -153,6 +155,33 @@ export function runProcess(
       resolve({ output, code, signal: exitSignal, stopped });
     });
   });
+}
+
+/** The same run through the face's runner (an editor's terminal): its output arrives whole at the end. */
+async function runElsewhere(
+  runner: CommandRunner,
+  line: string,
+  ctx: ToolContext,
+  timeoutMs: number,
+  output: BoundedText,
+  stderrTap?: TailText,
+): Promise<ShellResult> {
+  const ran = await runner.run({
+    line,
+    cwd: ctx.sandbox.root,
+    timeoutMs,
+    signal: ctx.signal,
+    ...(ctx.callId ? { callId: ctx.callId } : {}),
+  });
+  output.push(ran.output);
+  // A terminal merges the streams: the sandbox looks for its refusals in all of it.
+  stderrTap?.push(ran.output);
+  return {
+    output,
+    code: ran.code,
+    signal: ran.signal as NodeJS.Signals | null,
+    stopped: ran.stopped,
+  };
 }
 
 /** SIGKILL to the whole process group; the group may already be gone. */

@@ -46,6 +46,8 @@ const LAYERS: Record<string, number> = {
   // `geekagent mcp serve`: the built-in tools behind an MCP server (beside app; never imports it).
   serve: 8,
   tui: 9,
+  // `geekagent acp`: the editor face (Agent Client Protocol), beside the TUI.
+  acp: 9,
   cli: 10,
 };
 

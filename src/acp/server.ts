@@ -1,0 +1,148 @@
+/**
+ * `geekagent acp`: GeekAgent as an Agent Client Protocol agent on a byte stream pair (stdio), on
+ * the official SDK's agent side. Owns the connection: `initialize` (version, capabilities, how to
+ * authenticate), the sessions by id (new, load, prompt, cancel), and their end when the client
+ * goes away. Stdout carries only protocol messages: nothing here writes anywhere else but stderr.
+ */
+import path from 'node:path';
+import {
+  type AgentContext,
+  agent,
+  type ClientCapabilities,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+} from '@agentclientprotocol/sdk';
+import { PACKAGE_VERSION } from '../config/version.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import { SessionError } from '../sessions/files.js';
+import { errorMessage } from '../util/errors.js';
+import { AcpSession, type SessionParams } from './session.js';
+
+export interface AcpServerOptions {
+  input: ReadableStream<Uint8Array>;
+  output: WritableStream<Uint8Array>;
+  env: NodeJS.ProcessEnv;
+  tracker: ProcessGroupTracker;
+  /** Logs (never stdout). */
+  log: (line: string) => void;
+}
+
+export interface AcpServer {
+  /** Resolves when the client closed the connection (stdin ended) and every session is shut down. */
+  readonly done: Promise<void>;
+  /** Ends every session (a signal); the connection closes with them. */
+  shutdown(): Promise<void>;
+}
+
+export function startAcpServer(options: AcpServerOptions): AcpServer {
+  const sessions = new Map<string, AcpSession>();
+  /** Sessions still being built: shut down too if the client leaves meanwhile. */
+  const opening = new Set<Promise<AcpSession | undefined>>();
+  let caps: ClientCapabilities | undefined;
+
+  const sessionFor = (id: string): AcpSession => {
+    const session = sessions.get(id);
+    if (!session) throw RequestError.sessionNotFound(id);
+    return session;
+  };
+
+  const open = async (client: AgentContext, params: SessionParams): Promise<AcpSession> => {
+    if (!path.isAbsolute(params.cwd))
+      throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+    const building = AcpSession.open(params, { client, caps, env: options.env, tracker: options.tracker });
+    const tracked = building.catch(() => undefined);
+    opening.add(tracked);
+    try {
+      const session = await building;
+      sessions
+        .get(session.sessionId)
+        ?.close()
+        .catch(() => undefined);
+      sessions.set(session.sessionId, session);
+      return session;
+    } catch (error) {
+      if (error instanceof RequestError) throw error;
+      // A session id that is not there (or not readable) is the client's to fix.
+      if (error instanceof SessionError) throw RequestError.invalidParams({ cwd: params.cwd }, error.message);
+      throw RequestError.internalError({ cwd: params.cwd }, errorMessage(error));
+    } finally {
+      opening.delete(tracked);
+    }
+  };
+
+  const app = agent({ name: 'geekagent' })
+    .onRequest('initialize', ({ params }) => {
+      caps = params.clientCapabilities;
+      return {
+        // The one version this agent speaks: a client that asked for another decides whether to go on.
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+        },
+        authMethods: [
+          {
+            id: 'model-api-key',
+            name: 'Model API key',
+            description:
+              'Set the key of your model provider in the agent environment (OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, per GEEKAGENT_PROVIDER), or name a model in ~/.geekagent/models.json',
+          },
+        ],
+        agentInfo: { name: 'geekagent', title: 'GeekAgent', version: PACKAGE_VERSION },
+      };
+    })
+    // The key comes from the environment: nothing to do, the next prompt says if it is missing.
+    .onRequest('authenticate', () => ({}))
+    .onRequest('session/new', async ({ params, client }) => {
+      const session = await open(client, {
+        cwd: params.cwd,
+        mcpServers: params.mcpServers,
+        start: { kind: 'new' },
+      });
+      session.announce();
+      return { sessionId: session.sessionId, configOptions: await session.configOptions() };
+    })
+    .onRequest('session/load', async ({ params, client }) => {
+      const session = await open(client, {
+        cwd: params.cwd,
+        mcpServers: params.mcpServers,
+        start: { kind: 'resume', id: params.sessionId },
+      });
+      await session.replay();
+      session.announce();
+      return { configOptions: await session.configOptions() };
+    })
+    .onRequest('session/prompt', async ({ params }) => ({
+      stopReason: await sessionFor(params.sessionId).prompt(params.prompt),
+    }))
+    .onRequest('session/set_config_option', async ({ params }) => ({
+      configOptions: await sessionFor(params.sessionId).setConfigOption(params.configId, params.value),
+    }))
+    .onNotification('session/cancel', ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  const connection = app.connect(ndJsonStream(options.output, options.input));
+  let closing: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    closing ??= (async () => {
+      const late = await Promise.all(opening);
+      const all = [...sessions.values(), ...late.filter((session) => session !== undefined)];
+      sessions.clear();
+      await Promise.allSettled(all.map((session) => session.close()));
+    })();
+    return closing;
+  };
+  const done = connection.closed
+    .catch((error: unknown) => options.log(`geekagent acp: connection closed: ${errorMessage(error)}`))
+    .then(shutdown);
+  return {
+    done,
+    shutdown: async () => {
+      await shutdown();
+      connection.close();
+    },
+  };
+}

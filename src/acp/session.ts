@@ -1,0 +1,327 @@
+/**
+ * One ACP session: one App in the session's folder (its trust decided as print mode decides it,
+ * the editor's MCP servers added as the person's own, file and terminal I/O through the editor
+ * when it offers them), one TurnController driving its turns, and every event streamed back as
+ * `session/update`. The ACP session id is the GeekAgent session id, so `session/load` finds it.
+ */
+import {
+  type AgentContext,
+  type ClientCapabilities,
+  type ContentBlock,
+  type McpServer,
+  RequestError,
+  type SessionConfigOption,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import type { AgentEvent } from '../agent/events.js';
+import { type App, createApp } from '../app/create-app.js';
+import { rootOf } from '../app/create-mcp.js';
+import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { CommandTable } from '../commands/types.js';
+import { TodoStore } from '../extensions/todos.js';
+import { refuseSampling } from '../mcp/client-features.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import type { SessionStart } from '../sessions/manager.js';
+import { decideTrust } from '../trust/decide.js';
+import { untrustedNotice } from '../trust/describe.js';
+import { AcpApprover, acpElicitation, permissionAsker } from './approver.js';
+import { clientCommandRunner, clientFileAccess } from './client-io.js';
+import { mcpConfigValue, promptText, replayUpdates } from './convert.js';
+import { EditTracker } from './diffs.js';
+import { MODEL_OPTION, modelOptions, offered } from './models.js';
+import {
+  commandsUpdate,
+  planUpdate,
+  textChunk,
+  thoughtChunk,
+  toolCallEnd,
+  toolCallStart,
+} from './updates.js';
+
+export interface SessionDeps {
+  client: AgentContext;
+  caps: ClientCapabilities | undefined;
+  /** The agent process's environment (never a project's `.env`). */
+  env: NodeJS.ProcessEnv;
+  tracker: ProcessGroupTracker;
+}
+
+export interface SessionParams {
+  cwd: string;
+  mcpServers: readonly McpServer[];
+  start: SessionStart;
+}
+
+export class AcpSession {
+  private app!: App;
+  private controller!: TurnController;
+  private id = '';
+  private busy = false;
+  private cancelled = false;
+  private outcome: TurnOutcome | undefined;
+  /** Said at the start of the first prompt's answer (an untrusted folder, start-up problems). */
+  private readonly firstWords: string[] = [];
+  private readonly terminals = new Map<string, string>();
+  private edits!: EditTracker;
+  private lastCommands = '';
+  private readonly stops: Array<() => void> = [];
+  private sending: Promise<void> = Promise.resolve();
+  /** While set, command output is collected here instead of shown (a config switch's errors). */
+  private capture: string[] | undefined;
+
+  private constructor(private readonly deps: SessionDeps) {}
+
+  static async open(params: SessionParams, deps: SessionDeps): Promise<AcpSession> {
+    const session = new AcpSession(deps);
+    await session.build(params);
+    return session;
+  }
+
+  get sessionId(): string {
+    return this.id;
+  }
+
+  private async build(params: SessionParams): Promise<void> {
+    const { client, caps, env, tracker } = this.deps;
+    const sessionId = () => this.id;
+    // Nobody is asked about the folder: as print mode, an untrusted folder runs without its declarations.
+    const trust = await decideTrust({ projectDir: params.cwd, env });
+    const ignored = untrustedNotice(trust);
+    if (ignored)
+      this.firstWords.push(
+        `${ignored.replace(/^geekagent: /, '')}. To trust it, run \`geekagent trust ${params.cwd}\` in a terminal, then start a new session.`,
+      );
+    const asker = permissionAsker(client, sessionId);
+    const servers = mcpConfigValue(params.mcpServers);
+    this.app = await createApp({
+      cwd: params.cwd,
+      env,
+      trust,
+      approver: new AcpApprover(asker),
+      tracker,
+      session: params.start,
+      features: ({ root }) => ({
+        elicitation: acpElicitation(asker, (text) => this.send(textChunk(`\n${text}\n`))),
+        sampling: refuseSampling,
+        roots: () => [rootOf(root)],
+      }),
+      ...(servers ? { mcpConfig: { values: [servers], strict: false } } : {}),
+      fileAccess: clientFileAccess(caps, client, sessionId),
+      commandRunner: clientCommandRunner(caps, client, sessionId, (callId, terminalId) => {
+        this.terminals.set(callId, terminalId);
+        this.send({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: callId,
+          status: 'in_progress',
+          content: [{ type: 'terminal', terminalId }],
+        });
+      }),
+    });
+    const app = this.app;
+    this.id = app.sessions.currentId;
+    this.edits = new EditTracker(app, clientFileAccess(caps, client, sessionId));
+    for (const notice of app.notices) this.firstWords.push(notice);
+    this.controller = new TurnController(app, {
+      print: (text, kind) => {
+        if (this.capture) {
+          if (kind === 'error') this.capture.push(text);
+          return;
+        }
+        this.send(textChunk(`${text}\n`));
+      },
+      exit: () => undefined,
+      event: (event) => this.onEvent(event),
+      turnEnded: (_input, outcome) => {
+        this.outcome = outcome;
+      },
+    });
+    const todos = new TodoStore(app.conversation);
+    this.stops.push(
+      app.conversation.onChange((change) => {
+        if (change.type === 'state' && change.key === 'todos') this.send(planUpdate(todos.todos));
+      }),
+      app.extensions.onNotice((message) => this.send(textChunk(`\n${message}\n`))),
+      app.extensions.onChange(() => this.sendCommands()),
+    );
+    // Servers start now, as in the TUI: their prompts become commands before the first prompt.
+    app.extensions.start();
+  }
+
+  /** The command list, once the session id is known to the editor (after the response). */
+  announce(): void {
+    setImmediate(() => this.sendCommands());
+  }
+
+  /** `session/load`: the saved conversation again, before the load's answer. */
+  async replay(): Promise<void> {
+    for (const update of replayUpdates(this.app.conversation.messages, this.app.permissions.root))
+      await this.send(update);
+    const todos = new TodoStore(this.app.conversation).todos;
+    if (todos.length > 0) await this.send(planUpdate(todos));
+  }
+
+  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.busy)
+      throw RequestError.invalidRequest(
+        { sessionId: this.id },
+        'a prompt is already running in this session: wait for its answer or send session/cancel',
+      );
+    this.busy = true;
+    this.cancelled = false;
+    this.outcome = undefined;
+    try {
+      for (const words of this.firstWords.splice(0)) await this.send(textChunk(`${words}\n\n`));
+      const text = promptText(blocks);
+      if (text === '') return 'end_turn';
+      if (CommandTable.isCommand(text)) {
+        await this.controller.runCommand(text, { waitReady: true });
+        if (this.cancelled) return 'cancelled';
+      } else {
+        this.outcome = await this.controller.runTurn(text);
+      }
+      this.sendCommands();
+      const reason = this.stopReason();
+      await this.sending;
+      return reason;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private stopReason(): StopReason {
+    const outcome = this.outcome;
+    if (this.cancelled) return 'cancelled';
+    switch (outcome?.kind) {
+      case undefined:
+      case 'completed':
+        return 'end_turn';
+      case 'max_rounds':
+        return 'max_turn_requests';
+      case 'cancelled':
+        return 'cancelled';
+      case 'not_configured':
+        throw RequestError.authRequired({ sessionId: this.id }, outcome.message);
+      case 'failed':
+        this.send(textChunk(`\n${outcome.message}\n`));
+        return 'end_turn';
+    }
+  }
+
+  /** The session's config options (the model select). */
+  configOptions(): Promise<SessionConfigOption[]> {
+    return modelOptions(this.app);
+  }
+
+  /** `session/set_config_option`: a model switch, through the terminal's own `/model`. */
+  async setConfigOption(configId: string, value: unknown): Promise<SessionConfigOption[]> {
+    const options = await this.configOptions();
+    if (configId !== MODEL_OPTION || typeof value !== 'string' || !offered(options, value))
+      throw RequestError.invalidParams({ configId, value }, `no such option or value: ${configId}`);
+    if (this.busy)
+      throw RequestError.invalidRequest({ sessionId: this.id }, 'wait for the running prompt first');
+    const problems: string[] = [];
+    this.capture = problems;
+    try {
+      if (!(await this.controller.runCommand(`/model ${value}`)))
+        throw RequestError.invalidParams(
+          { configId, value },
+          problems.join('; ') || `cannot switch to ${value}`,
+        );
+    } finally {
+      this.capture = undefined;
+    }
+    return this.configOptions();
+  }
+
+  /** `session/cancel`: the running turn (or command) ends; its prompt answers `cancelled`. */
+  cancel(): void {
+    if (!this.busy) return;
+    this.cancelled = true;
+    this.controller.cancel();
+  }
+
+  /** The editor went away or closed the session: stop the turn, the servers, the session file. */
+  async close(): Promise<void> {
+    for (const stop of this.stops.splice(0)) stop();
+    this.controller.close();
+    await this.app.shutdown();
+  }
+
+  private onEvent(event: AgentEvent): void {
+    const root = this.app.permissions.root;
+    switch (event.type) {
+      case 'text':
+        this.send(textChunk(event.delta));
+        return;
+      case 'reasoning':
+        this.send(thoughtChunk(event.delta));
+        return;
+      case 'waiting':
+        this.send(thoughtChunk(`${event.message}\n`));
+        return;
+      case 'notice':
+        this.send(textChunk(`\n${event.message}\n`));
+        return;
+      case 'tool_start':
+        this.edits.start(event.callId, event.name, event.arguments);
+        this.send(toolCallStart(event.callId, event.name, event.arguments, root));
+        return;
+      case 'approval':
+        if (event.answer !== 'no')
+          this.send({ sessionUpdate: 'tool_call_update', toolCallId: event.callId, status: 'in_progress' });
+        return;
+      case 'tool_progress':
+        if (event.progress.message)
+          this.send({
+            sessionUpdate: 'tool_call_update',
+            toolCallId: event.callId,
+            status: 'in_progress',
+            content: [{ type: 'content', content: { type: 'text', text: event.progress.message } }],
+          });
+        return;
+      case 'tool_end': {
+        const terminal = this.terminals.get(event.callId);
+        this.terminals.delete(event.callId);
+        this.send(
+          this.edits.end(event.callId, event.outcome).then((diff) => {
+            const update = toolCallEnd(event.callId, event.outcome, diff);
+            if (terminal && update.sessionUpdate === 'tool_call_update')
+              update.content = [{ type: 'terminal', terminalId: terminal }, ...(update.content ?? [])];
+            return update;
+          }),
+        );
+        return;
+      }
+      case 'compacted':
+        this.send(thoughtChunk('(context compacted)\n'));
+        return;
+      case 'round_start':
+      case 'usage':
+        return;
+    }
+  }
+
+  private sendCommands(): void {
+    const update = commandsUpdate(this.app.extensions.commands);
+    const key = JSON.stringify(update);
+    if (key === this.lastCommands || this.id === '') return;
+    this.lastCommands = key;
+    this.send(update);
+  }
+
+  /**
+   * Updates leave in the order they were made, also one that waits for something (a diff), and
+   * all of a turn's before its prompt's answer (`flush`). A client gone mid-turn is not an error
+   * here: the connection's close ends the session.
+   */
+  private send(update: SessionUpdate | Promise<SessionUpdate | undefined>): Promise<void> {
+    this.sending = this.sending
+      .then(async () => {
+        const ready = await update;
+        if (ready) await this.deps.client.notify('session/update', { sessionId: this.id, update: ready });
+      })
+      .catch(() => undefined);
+    return this.sending;
+  }
+}
