@@ -56,7 +56,15 @@ export class AcpApprover implements Approver {
       title: request.title,
       content: [{ type: 'content', content: { type: 'text', text: request.detail } }],
     };
-    const chosen = await this.asker.ask(toolCall, OPTIONS, signal);
+    // A question with its own answers (leaving plan mode) offers those, and no "always reject".
+    const options = request.answers
+      ? [
+          { optionId: 'allow_once', name: request.answers.yes, kind: 'allow_once' as const },
+          { optionId: 'allow_always', name: request.answers.always, kind: 'allow_always' as const },
+          { optionId: 'reject_once', name: request.answers.no, kind: 'reject_once' as const },
+        ]
+      : OPTIONS;
+    const chosen = await this.asker.ask(toolCall, options, signal);
     signal.throwIfAborted();
     switch (chosen) {
       case 'allow_once':

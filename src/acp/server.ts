@@ -102,7 +102,11 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         start: { kind: 'new' },
       });
       session.announce();
-      return { sessionId: session.sessionId, configOptions: await session.configOptions() };
+      return {
+        sessionId: session.sessionId,
+        configOptions: await session.configOptions(),
+        modes: session.modes(),
+      };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const session = await open(client, {
@@ -112,11 +116,15 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
       });
       await session.replay();
       session.announce();
-      return { configOptions: await session.configOptions() };
+      return { configOptions: await session.configOptions(), modes: session.modes() };
     })
     .onRequest('session/prompt', async ({ params }) => ({
       stopReason: await sessionFor(params.sessionId).prompt(params.prompt),
     }))
+    .onRequest('session/set_mode', ({ params }) => {
+      sessionFor(params.sessionId).setMode(params.modeId);
+      return {};
+    })
     .onRequest('session/set_config_option', async ({ params }) => ({
       configOptions: await sessionFor(params.sessionId).setConfigOption(params.configId, params.value),
     }))

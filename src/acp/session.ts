@@ -11,6 +11,7 @@ import {
   type McpServer,
   RequestError,
   type SessionConfigOption,
+  type SessionModeState,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
@@ -30,6 +31,7 @@ import { clientCommandRunner, clientFileAccess } from './client-io.js';
 import { mcpConfigValue, promptText, replayUpdates } from './convert.js';
 import { EditTracker } from './diffs.js';
 import { MODEL_OPTION, modelOptions, offered } from './models.js';
+import { modeState } from './modes.js';
 import {
   commandsUpdate,
   planUpdate,
@@ -143,6 +145,9 @@ export class AcpSession {
       }),
       app.extensions.onNotice((message) => this.send(textChunk(`\n${message}\n`))),
       app.extensions.onChange(() => this.sendCommands()),
+      app.approvalMode.onChange((mode) =>
+        this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode }),
+      ),
     );
     // Servers start now, as in the TUI: their prompts become commands before the first prompt.
     app.extensions.start();
@@ -211,6 +216,17 @@ export class AcpSession {
   /** The session's config options (the model select). */
   configOptions(): Promise<SessionConfigOption[]> {
     return modelOptions(this.app);
+  }
+
+  /** The approval modes as ACP session modes. */
+  modes(): SessionModeState {
+    return modeState(this.app);
+  }
+
+  /** `session/set_mode`: switches the approval mode (bypass refused in a folder not trusted). */
+  setMode(modeId: string): void {
+    const problem = this.app.approvalMode.set(modeId);
+    if (problem) throw RequestError.invalidParams({ modeId }, problem);
   }
 
   /** `session/set_config_option`: a model switch, through the terminal's own `/model`. */

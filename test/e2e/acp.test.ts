@@ -271,6 +271,44 @@ describe('geekagent acp', () => {
     expect(fx.fake.requests[0]?.body.model).toBe('second-model');
   });
 
+  it('offers the approval modes as session modes: set_mode switches them, leaving plan mode is asked and reported', async () => {
+    const ed = editor({ answers: ['allow_always'] });
+    await ed.initialize();
+    const created = await ed.connection.agent.request('session/new', { cwd: fx.project.dir, mcpServers: [] });
+    expect(created.modes?.currentModeId).toBe('default');
+    expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual(
+      expect.arrayContaining(['default', 'accept-edits', 'plan']),
+    );
+    const id = created.sessionId;
+    await expect(
+      ed.connection.agent.request('session/set_mode', { sessionId: id, modeId: 'nope' }),
+    ).rejects.toMatchObject({ code: -32602 });
+
+    // Plan: a write is refused unasked; the plan is offered, and "accept edits" carries it out.
+    await ed.connection.agent.request('session/set_mode', { sessionId: id, modeId: 'plan' });
+    fx.fake.push(
+      { toolCalls: [call('write', { path: 'plan.txt', content: 'x' })] },
+      { toolCalls: [call('exit_plan_mode', { plan: '1. write plan.txt' })] },
+      { toolCalls: [call('write', { path: 'plan.txt', content: 'x' })] },
+      { text: 'written' },
+    );
+    expect(await ed.prompt(id, 'plan it')).toBe('end_turn');
+    const [planQuestion, ...others] = ed.permissions;
+    expect(others).toEqual([]);
+    expect(planQuestion?.options.map((option) => option.kind)).toEqual([
+      'allow_once',
+      'allow_always',
+      'reject_once',
+    ]);
+    expect(JSON.stringify(planQuestion?.toolCall)).toContain('1. write plan.txt');
+    expect(ed.of(id, 'current_mode_update')).toEqual([
+      expect.objectContaining({ currentModeId: 'plan' }),
+      expect.objectContaining({ currentModeId: 'accept-edits' }),
+    ]);
+    expect(toolMessages(fx.fake.requests[1]!.body).at(-1)).toMatch(/^plan mode: write was not run/);
+    expect(readFileSync(path.join(fx.project.dir, 'plan.txt'), 'utf8')).toBe('x');
+  });
+
   it('session/load replays an earlier session and continues it', async () => {
     fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'noted the number 42' });
     const first = editor();
