@@ -236,6 +236,17 @@ describe('what a command body does', () => {
     );
   });
 
+  it('pre-approves its allowed-tools for its own !`command` lines too (sandbox off, no --allow)', async () => {
+    await fx.project.write(
+      '.geekagent/commands/st.md',
+      '---\nallowed-tools: run_shell\n---\nNow: !`echo granted`\n',
+    );
+    fx.fake.push({ text: 'ok' });
+    const run = await fx.run(['-p', '/st'], { env: { GEEKAGENT_SANDBOX: 'off' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(userText(fx.fake.requests[0]!)).toContain('Now: granted');
+  });
+
   it('uses the command’s model for its turn (the request names it)', async () => {
     await fx.project.write('.geekagent/commands/fast.md', '---\nmodel: other-model\n---\nBe quick.\n');
     fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'quick' });

@@ -42,4 +42,17 @@ describe('custom commands in the TUI', () => {
       'fake-model',
     ]);
   });
+
+  it('asks for a !`command` when the sandbox is off, and sends its output once allowed', async () => {
+    await fx.project.write('.geekagent/commands/status.md', 'Status: !`echo branch-$1`\n');
+    const tui = fx.start({ env: { GEEKAGENT_SANDBOX: 'off' } });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    fx.fake.push({ text: 'status seen' });
+    tui.send('/status main\r');
+    await tui.waitFor('echo branch-main');
+    expect(fx.fake.requests).toHaveLength(0);
+    tui.send('y');
+    await tui.waitFor('status seen');
+    expect(JSON.stringify(fx.fake.requests[0]!.body.messages)).toContain('Status: branch-main');
+  });
 });
