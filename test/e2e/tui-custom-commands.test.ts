@@ -55,4 +55,22 @@ describe('custom commands in the TUI', () => {
     await tui.waitFor('status seen');
     expect(JSON.stringify(fx.fake.requests[0]!.body.messages)).toContain('Status: branch-main');
   });
+
+  it('pre-approves allowed-tools for the command’s turn only: the next message’s run_shell is asked', async () => {
+    await fx.project.write('.geekagent/commands/ship.md', '---\nallowed-tools: run_shell\n---\nShip it.\n');
+    const tui = fx.start({ env: { GEEKAGENT_SANDBOX: 'off' } });
+    await tui.waitFor(/Session [a-z0-9]{8}/);
+    const shell = (word: string) => ({
+      toolCalls: [{ name: 'run_shell', arguments: JSON.stringify({ command: `echo ${word}` }) }],
+    });
+    fx.fake.push(shell('shipped'), { text: 'ship done' }, shell('again'), { text: 'second done' });
+    tui.send('/ship\r');
+    await tui.waitFor('ship done');
+    expect(tui.screen()).not.toContain('Confirm execution?');
+    tui.send('more\r');
+    await tui.waitFor('Confirm execution?');
+    expect(tui.screen()).toContain('echo again');
+    tui.send('n');
+    await tui.waitFor('second done');
+  });
 });
