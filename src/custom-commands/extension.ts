@@ -84,7 +84,8 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
         const expansion = await expandCommand(command.body, args.join(' '), {
           include,
           run: (line) => runShell(line, ctx.signal),
-          note: (message) => ctx.print(visibleLine(message)),
+          // A notice, not command output: print mode's stdout stays the answer (or its JSON).
+          note: (message) => host.notice(visibleLine(message)),
         });
         if (!expansion.ok) {
           ctx.print(`/${command.name}: ${visibleLine(expansion.error)}`, 'error');

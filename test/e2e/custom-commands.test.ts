@@ -158,19 +158,21 @@ describe('what a command body does', () => {
       'Look at @src/a.ts and @$1, also @../outside.txt, @link.txt, @.env and @.geekagent/GeekAgent.json. Mail me@example.com.\n',
     );
     fx.fake.push({ text: 'looked' });
-    const run = await fx.run(['-p', '/look src/a.ts']);
+    const run = await fx.run(['-p', '/look src/a.ts', '--output-format', 'json']);
     expect(run.code, run.stderr).toBe(0);
+    // The notes go to stderr: stdout is the JSON result alone.
+    expect(parseJsonOutput(run).result).toBe('looked');
     const sent = userText(fx.fake.requests[0]!);
     expect(sent).toContain('<file path=\\"src/a.ts\\">\\nexport const a = 1;\\n</file>');
     expect(sent.match(/<file path=/g)).toHaveLength(1);
     expect(sent).not.toContain('OUTSIDE SECRET');
     expect(sent).not.toContain('ENV SECRET');
-    expect(run.stdout).toContain('@../outside.txt not included: outside the project folder');
-    expect(run.stdout).toContain(
+    expect(run.stderr).toContain('@../outside.txt not included: outside the project folder');
+    expect(run.stderr).toContain(
       '@link.txt not included: a symbolic link to a file outside the project folder',
     );
-    expect(run.stdout).toContain('@.env not included: a secret file');
-    expect(run.stdout).toContain('@.geekagent/GeekAgent.json not included: a protected file');
+    expect(run.stderr).toContain('@.env not included: a secret file');
+    expect(run.stderr).toContain('@.geekagent/GeekAgent.json not included: a protected file');
   });
 
   it('asks for a !`command` (sandbox off): refused in print mode without --allow, nothing sent; run with --allow run_shell', async () => {

@@ -114,3 +114,35 @@ describe('allowed-tools', () => {
     expect(typeof readAllowedTools({ a: 'b' })).toBe('string');
   });
 });
+
+describe('the README example', () => {
+  it('reads as documented (comments after values are not part of them)', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { readCommand } = await import('../../../src/custom-commands/parse.js');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'commands-'));
+    const file = path.join(dir, 'review.md');
+    await writeFile(
+      file,
+      [
+        '---',
+        'description: Review a file for bugs          # shown in /help (default: the first line)',
+        'argument-hint: <file> [focus]                # shown after the name in /help',
+        'allowed-tools: read, search, Bash            # pre-approved for this command’s turn only',
+        'model: fast                                  # a models.json name or a model id, this turn only',
+        '---',
+        'Review @$1 with a focus on $2.',
+      ].join('\n'),
+    );
+    const command = await readCommand(file, 'review', 'user', true);
+    expect(command).toMatchObject({
+      status: { kind: 'ok' },
+      description: 'Review a file for bugs',
+      argumentHint: '<file> [focus]',
+      allowedTools: ['read', 'search', 'run_shell'],
+      model: 'fast',
+      body: 'Review @$1 with a focus on $2.',
+    });
+  });
+});
