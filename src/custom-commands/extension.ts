@@ -17,7 +17,7 @@ import type { SlashCommand } from '../commands/types.js';
 import type { Extension, ExtensionSetup } from '../extensions/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import { outputToText } from '../tools/types.js';
-import { visibleLine } from '../util/terminal-text.js';
+import { visible, visibleLine } from '../util/terminal-text.js';
 import { type DiscoverOptions, discoverCommands } from './discover.js';
 import { expandCommand } from './expand.js';
 import { formatCommands } from './format.js';
@@ -92,7 +92,7 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
           return;
         }
         if (!ctx.submit) {
-          ctx.print(expansion.text);
+          ctx.print(visible(expansion.text));
           return;
         }
         if (command.model) {
