@@ -44,7 +44,7 @@ describe('where commands come from', () => {
     expect(userText(fx.fake.requests[0]!)).toContain(
       'Say hello to Ada (family name King Lovelace); all: Ada \\"King Lovelace\\".',
     );
-    // No $ARGUMENTS in the body: the arguments are appended, as Claude Code does.
+    // No $ARGUMENTS in the body: the arguments are appended.
     const shout = await fx.run(['-p', '/shout now']);
     expect(shout.code, shout.stderr).toBe(0);
     expect(userText(fx.fake.requests[1]!)).toContain('Shout the word.\\n\\nARGUMENTS: now');
