@@ -14,6 +14,7 @@ import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { type ModelSettings, resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
 import { userStateDir } from '../config/paths.js';
+import { customCommandsExtension } from '../custom-commands/extension.js';
 import { approvalModeExtension } from '../extensions/approval-mode.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { compactionExtension } from '../extensions/compaction.js';
@@ -376,6 +377,17 @@ export async function createApp(options: AppOptions): Promise<App> {
         });
       },
       initial: options.skills,
+    }),
+    // After skills: a custom command never takes a name a built-in or skill command has.
+    customCommandsExtension({
+      projectDir,
+      userDir,
+      homeDir,
+      projectTrusted: trusted,
+      root: permissions.root,
+      policies,
+      models: choice,
+      executor,
     }),
   );
   extensions.seal();

@@ -70,6 +70,25 @@ export class ModelChoice {
     provider.prepare?.();
     return { ok: true, settings: next };
   }
+
+  /**
+   * Switches for a while (a custom command's `model:`, for its turn); `restore` goes back to
+   * exactly the settings and provider before — unless something switched again in between.
+   */
+  borrow(name: string): { ok: true; restore(): void } | { ok: false; message: string } {
+    const before = this.#settings;
+    const provider = this.provider.current;
+    const result = this.choose(name);
+    if (!result.ok) return result;
+    return {
+      ok: true,
+      restore: () => {
+        if (this.#settings !== result.settings) return;
+        this.#settings = before;
+        this.provider.switchTo(provider);
+      },
+    };
+  }
 }
 
 /** `anthropic · claude-sonnet-4-5` (and the models.json name when it is not the model id). */

@@ -62,7 +62,8 @@ export class PolicyStore implements PolicyLookup {
   private readonly pins: PinStore | undefined;
   /** A background pin write that failed, told with the next verdict. */
   private pinFailure: string | undefined;
-  private preApproved: ((toolName: string) => boolean) | undefined;
+  /** Pre-approvals by who grants them (`skill`, `command`): each asked live on every verdict. */
+  private readonly preApproved = new Map<string, (toolName: string) => boolean>();
   /** Saves run one at a time: each re-reads and rewrites the config file. */
   private persisting: Promise<unknown> = Promise.resolve();
 
@@ -88,18 +89,22 @@ export class PolicyStore implements PolicyLookup {
   explain(toolName: string, preApproval = true): PolicyMatch {
     const decision = this.decisions.get(toolName) ?? Object.freeze(this.decide(toolName));
     this.decisions.set(toolName, decision);
-    // An active skill's `allowed-tools` turns ask into allow; a deny (any layer, default, unknown) stays.
-    if (preApproval && decision.policy !== 'deny' && this.preApproved?.(toolName))
-      return { policy: 'allow', rule: 'allowed-tools', layer: 'skill' };
+    // An active skill's (or a running custom command's) `allowed-tools` turns ask into allow; a
+    // deny (any layer, default, unknown) stays.
+    if (preApproval && decision.policy !== 'deny')
+      for (const [source, match] of this.preApproved)
+        if (match(toolName)) return { policy: 'allow', rule: 'allowed-tools', layer: source };
     return decision;
   }
 
   /**
    * Tools pre-approved while a skill with `allowed-tools` is active (asked live on every verdict, as
-   * the active skills change); undefined: none.
+   * the active skills change); undefined: none. `source` names the granter (`skill`, `command`):
+   * each has its own matcher, shown as the verdict's layer.
    */
-  setPreApproved(match: ((toolName: string) => boolean) | undefined): void {
-    this.preApproved = match;
+  setPreApproved(match: ((toolName: string) => boolean) | undefined, source = 'skill'): void {
+    if (match) this.preApproved.set(source, match);
+    else this.preApproved.delete(source);
   }
 
   /**

@@ -2,7 +2,7 @@
  * What a project folder declares that only takes effect once the person trusts the folder: its
  * MCP servers (`.geekagent/mcp.json`), its `allow` rules (tool and annotation rules), `fetch.allowHosts` and a `root` outside
  * the folder (`.geekagent/GeekAgent.json`), its custom agents (`.geekagent/agents/*.md`: they
- * choose tools and instructions), its project memory (`.geekagent/memory.json`: recalled into the
+ * choose tools and instructions), its custom commands (command-declarations.ts), its project memory (`.geekagent/memory.json`: recalled into the
  * system prompt), the model settings of its `.env`, and its project skills (skill-declarations.ts:
  * each folder, the tools it pre-approves, its executables and servers). Read raw (nothing expanded,
  * nothing run), each as one item with a stable identity and a canonical value to compare. Its
@@ -17,6 +17,7 @@ import { readProjectServers } from '../mcp/config.js';
 import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
+import { commandDeclarations } from './command-declarations.js';
 import { serverSandboxDeclaration } from './sandbox-declarations.js';
 import { skillDeclarations } from './skill-declarations.js';
 
@@ -33,6 +34,7 @@ export type DeclarationKind =
   | 'skillTool'
   | 'skillServer'
   | 'agent'
+  | 'command'
   | 'memory'
   | 'hook';
 
@@ -45,7 +47,7 @@ export interface Declaration {
    * the project folder: its instructions and tools reach the model), `skill-allow:<folder>` (the
    * tools its `allowed-tools` pre-approves), `skill-tool:<folder>:<tool>` (a `tools_exec`
    * executable, by the hash of its content), `skill-server:<folder>:<server>` (a server of its
-   * mcp.json), `agent:<file name>`,
+   * mcp.json), `agent:<file name>`, `command:<path>` (a custom command file, by content hash),
    * `memory` (the project's `.geekagent/memory.json`: recalled into the system prompt),
    * `hook:<event>:<n>` (the n-th command hook of that event: a command the agent runs).
    */
@@ -99,7 +101,16 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
   return {
     projectDir: dir,
     folder,
-    items: [...servers, ...permissions, ...hooks, ...env, ...skillDeclarations(dir), ...agents, ...memory],
+    items: [
+      ...servers,
+      ...permissions,
+      ...hooks,
+      ...env,
+      ...skillDeclarations(dir),
+      ...agents,
+      ...commandDeclarations(dir),
+      ...memory,
+    ],
   };
 }
 

@@ -38,6 +38,8 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   if (count('root') > 0) parts.push('root outside the folder');
   const agents = count('agent');
   if (agents > 0) parts.push(`.geekagent/agents (${plural(agents, 'agent')})`);
+  const commands = count('command');
+  if (commands > 0) parts.push(plural(commands, 'custom command'));
   const env = count('env');
   if (env > 0) parts.push(`.env (${plural(env, 'setting')})`);
   const skills = count('skill');

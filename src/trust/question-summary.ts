@@ -26,6 +26,7 @@ const KIND_LABELS: Record<DeclarationKind, readonly [string, string]> = {
   skillTool: ['skill executable', 'skill executables'],
   skillServer: ['skill MCP server', 'skill MCP servers'],
   agent: ['custom agent', 'custom agents'],
+  command: ['custom command', 'custom commands'],
   memory: ['project memory', 'project memories'],
   hook: ['hook', 'hooks'],
 };

@@ -197,6 +197,8 @@ function wasText(item: Declaration, before: string): string {
       return `.env ${item.name} (a different value)`;
     case 'agent':
       return `${agentText(item.name)} (a different text)`;
+    case 'command':
+      return `${item.text} (a different text)`;
     case 'skill':
     case 'skillAllow':
     case 'skillTool':

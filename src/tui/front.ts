@@ -78,6 +78,10 @@ export class SessionFront implements SessionView {
     this.changed();
   }
 
+  commandNames(): string[] {
+    return this.session?.commandNames?.() ?? [];
+  }
+
   answer(...args: Parameters<KeyTarget['answer']>): void {
     this.session?.answer(...args);
   }

@@ -1,7 +1,8 @@
 /**
  * What each key does: editing keys change the buffer, Enter submits, ↑/↓ walk the history,
  * PgUp/PgDn scroll, Ctrl+O expands the latest reasoning, Ctrl+T opens the pager, Esc / Ctrl+C /
- * Ctrl+D cancel or leave, Shift+Tab cycles the approval mode; with a tool's question open, the key is
+ * Ctrl+D cancel or leave, Tab completes a `/command` name, Shift+Tab cycles the approval mode; with a
+ * tool's question open, the key is
  * the answer. A server's own request (sampling, an elicitation form) can appear while the person is
  * typing, so no key typed for the input line answers it: Tab focuses it (and Tab again goes back to
  * the input); a focused question is answered with ←/→ and Enter, a focused form takes the input
@@ -11,6 +12,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { InputHistory } from './history.js';
 import { CTRL_EXPAND, CTRL_PAGER, type KeyEvent } from './keys.js';
 import * as edit from './line-editor.js';
+import { completeSlash } from './slash-complete.js';
 import type { TrustAnswer } from './types.js';
 
 /** The part of the session keys drive. */
@@ -30,6 +32,8 @@ export interface KeyTarget {
   /** The folder-trust question's answer (start-up only: the front asks it). */
   answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;
+  /** The command table's names, for Tab completion of a `/name` being typed. */
+  commandNames?(): string[];
 }
 
 /** A server's request on screen, answered only by an explicit, focused choice. */
@@ -149,6 +153,11 @@ function namedKey(name: Exclude<KeyEvent, { type: 'text' | 'ctrl' }>['name'], ct
     setBuffer(edit.EMPTY);
     ctx.scroll(0);
     target.submit(buffer.text);
+    return;
+  }
+  if (name === 'tab') {
+    const completed = completeSlash(buffer, target.commandNames?.() ?? []);
+    if (completed) setBuffer(completed);
     return;
   }
   const next =

@@ -133,6 +133,10 @@ export class TuiSession {
   }
 
   /** A keypress answer for the question that was on screen; ignored if that one is gone. */
+  commandNames(): string[] {
+    return this.controller.commands.list().map((command) => command.name);
+  }
+
   answer(answer: ApprovalAnswer, question: ApprovalRequest): void {
     if (this.deps.approver.current() === question) this.deps.approver.answer(answer);
   }

@@ -10,12 +10,15 @@ import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../permissions/types.js';
 import { trustQuestionLines } from '../../trust/describe.js';
+import { cutTo } from '../../util/compact-text.js';
+import { visibleLine } from '../../util/terminal-text.js';
 import { renderBudget, WRAP } from '../clip.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import type { KeyEvent } from '../keys.js';
 import { type Buffer, EMPTY, fromText } from '../line-editor.js';
 import { pagerTarget } from '../pager-keys.js';
+import { candidatesLine, slashCandidates } from '../slash-complete.js';
 import { trustKey, trustMode, useTrustKeys } from '../trust-keys.js';
 import { confirmPrompt, type SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
@@ -223,8 +226,17 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const trustState = trustKeys.get();
   const trustShown = snapshot.trust ? trustMode(trustState, buffer.text !== '') : undefined;
 
+  // A command name being typed: the commands it matches (Tab completes).
+  const candidates =
+    toolQuestion === undefined ? slashCandidates(buffer.text, target.commandNames?.() ?? []) : [];
   const hint =
-    scroll > 0 ? 'scrolled up · PgDn for newer' : snapshot.busy ? 'Esc cancels · Enter queues' : '';
+    scroll > 0
+      ? 'scrolled up · PgDn for newer'
+      : candidates.length > 0
+        ? cutTo(visibleLine(candidatesLine(candidates)), Math.max(0, cols - 6))
+        : snapshot.busy
+          ? 'Esc cancels · Enter queues'
+          : '';
   return (
     <Box flexDirection="column" width={cols} height={rows}>
       <Box flexDirection="row" flexGrow={1} flexShrink={1} overflowY="hidden">

@@ -42,6 +42,8 @@ const LAYERS: Record<string, number> = {
   subagents: 7,
   // Lifecycle hooks: a feature on the seam (their settings reader is config/hook-settings.ts).
   hooks: 7,
+  // Custom Markdown commands (.geekagent/commands, .claude/commands): a feature on the seam, beside skills.
+  'custom-commands': 7,
   app: 8,
   // `geekagent mcp serve`: the built-in tools behind an MCP server (beside app; never imports it).
   serve: 8,
