@@ -20,6 +20,9 @@ export interface PolicyReview {
 
 export interface ApprovalRequest extends ApprovalPrompt {
   toolName: string;
+  /** The call's arguments as parsed, and its id: for an approver that hands the call to a program. */
+  input?: Record<string, unknown>;
+  callId?: string;
   review?: PolicyReview;
   /** Protected paths the call touches (asked even under `allow`). */
   protectedPaths?: string[];

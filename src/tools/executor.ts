@@ -173,6 +173,8 @@ export class ToolExecutor {
         title: this.deps.redact(title),
         detail: this.deps.redact(detail),
         toolName: tool.name,
+        input: args,
+        ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}),
         ...(review ? { review } : {}),
         ...(guarded.length > 0 ? { protectedPaths: guarded } : {}),
       };
