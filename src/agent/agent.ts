@@ -13,13 +13,13 @@ import { type ChatProvider, type ChatRound, ContextOverflowError } from '../prov
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCall, ToolCallOutcome } from '../tools/types.js';
+import { raceAbort } from '../util/race-abort.js';
 import type { Conversation } from './conversation.js';
 import { type AgentEvent, type AgentEventListener, addUsage, emptyUsage } from './events.js';
 import type { HistoryMessage } from './history.js';
 import { type AgentHooks, NO_HOOKS, type RequestScope, type TurnScope } from './hooks.js';
 import { buildSystemPrompt, buildTurnContext } from './system-prompt.js';
 import { messagesChars, toolsChars } from './tokens.js';
-import { raceAbort } from '../util/race-abort.js';
 import { runToolRound } from './tool-round.js';
 
 export const MAX_TOOL_ROUNDS = 30;
@@ -161,7 +161,13 @@ export class Agent {
         ...(calledTools && reply.reasoning !== '' ? { reasoning: reply.reasoning } : {}),
         ...(reply.native !== undefined ? { native: reply.native } : {}),
       });
-      emit({ type: 'round_end', round, text: reply.text, reasoning: reply.reasoning, toolCalls: reply.toolCalls });
+      emit({
+        type: 'round_end',
+        round,
+        text: reply.text,
+        reasoning: reply.reasoning,
+        toolCalls: reply.toolCalls,
+      });
       if (!calledTools) {
         return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
       }

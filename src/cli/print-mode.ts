@@ -16,6 +16,7 @@ import { formatToolLine } from '../tools/format.js';
 import { visible } from '../util/terminal-text.js';
 import { resultObject, TurnTally } from './print-result.js';
 import { progressLine } from './progress-line.js';
+import { jsonLine } from './stream-json-output.js';
 
 /** `stream-json` runs in stream-json.ts; print mode proper is text and json. */
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -101,7 +102,7 @@ function report(
       const { result } = outcome;
       if (outcome.kind === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
       if (format === 'json') {
-        io.stdout.write(`${JSON.stringify(resultObject(app, outcome, tally))}\n`);
+        io.stdout.write(jsonLine(resultObject(app, outcome, tally)));
       } else {
         const text = visible(result.text);
         io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);

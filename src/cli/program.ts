@@ -56,7 +56,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .version(PACKAGE_VERSION, '-v, --version')
     .option('-p, --print [prompt]', 'run one turn non-interactively and exit (prompt from stdin if omitted)')
     .addOption(
-      new Option('--output-format <format>', 'print mode output (stream-json: one JSON object a line, as it happens)')
+      new Option(
+        '--output-format <format>',
+        'print mode output (stream-json: one JSON object a line, as it happens)',
+      )
         .choices(['text', 'json', 'stream-json'])
         .default('text'),
     )

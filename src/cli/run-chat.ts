@@ -13,10 +13,10 @@ import { visibleLine } from '../util/terminal-text.js';
 import { flagOptions } from './flag-options.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
+import type { ChatOptions, CliIO } from './program.js';
 import { runStreamJson } from './stream-json.js';
 import { StreamJsonApprover } from './stream-json-input.js';
 import { JsonLines } from './stream-json-output.js';
-import type { ChatOptions, CliIO } from './program.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());

@@ -41,7 +41,8 @@ function userLine(value: Record<string, unknown>): InputLine {
   if (!isObject(message) || message.role !== 'user') return { kind: 'invalid', message: shape };
   const content = message.content;
   if (typeof content === 'string') return { kind: 'user', text: content };
-  if (!Array.isArray(content)) return { kind: 'invalid', message: `${shape} (content a string or text blocks)` };
+  if (!Array.isArray(content))
+    return { kind: 'invalid', message: `${shape} (content a string or text blocks)` };
   const texts: string[] = [];
   for (const block of content) {
     if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string')
@@ -58,7 +59,8 @@ function controlResponse(value: Record<string, unknown>): InputLine {
   const response = value.response;
   const shape =
     'a control_response is {"type":"control_response","response":{"subtype":"success","request_id":"…","response":{"behavior":"allow"|"deny"}}}';
-  if (!isObject(response) || typeof response.request_id !== 'string') return { kind: 'invalid', message: shape };
+  if (!isObject(response) || typeof response.request_id !== 'string')
+    return { kind: 'invalid', message: shape };
   const requestId = response.request_id;
   if (response.subtype === 'error')
     return {
@@ -68,7 +70,11 @@ function controlResponse(value: Record<string, unknown>): InputLine {
       message: typeof response.error === 'string' ? response.error : 'the client answered with an error',
     };
   const answer = response.response;
-  if (response.subtype !== 'success' || !isObject(answer) || (answer.behavior !== 'allow' && answer.behavior !== 'deny'))
+  if (
+    response.subtype !== 'success' ||
+    !isObject(answer) ||
+    (answer.behavior !== 'allow' && answer.behavior !== 'deny')
+  )
     return { kind: 'invalid', message: shape };
   return {
     kind: 'control_response',
@@ -188,9 +194,10 @@ export class StreamJsonApprover implements Approver {
   refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string {
     const why = this.denials.get(toolName);
     this.denials.delete(toolName);
-    const base = protectedPaths && protectedPaths.length > 0
-      ? `protected path: ${protectedPaths.join(', ')}: refused by the stream-json client`
-      : (review?.refusal ?? `refused by the stream-json client (or pass --allow ${toolName})`);
+    const base =
+      protectedPaths && protectedPaths.length > 0
+        ? `protected path: ${protectedPaths.join(', ')}: refused by the stream-json client`
+        : (review?.refusal ?? `refused by the stream-json client (or pass --allow ${toolName})`);
     return why ? `${base}: ${why}` : base;
   }
 }

@@ -197,7 +197,8 @@ export class StreamJsonEvents {
       this.block++;
       this.blockKind = kind;
     }
-    const body = kind === 'text' ? { type: 'text_delta', text: delta } : { type: 'thinking_delta', thinking: delta };
+    const body =
+      kind === 'text' ? { type: 'text_delta', text: delta } : { type: 'thinking_delta', thinking: delta };
     this.lines.write({
       type: 'stream_event',
       event: { type: 'content_block_delta', index: this.block, delta: body },
@@ -221,7 +222,12 @@ export class StreamJsonEvents {
     // The todo list as it is now, for a runner that shows progress.
     if (outcome.name === 'todo_write' && !outcome.isError) {
       const todos = this.app.conversation.state('todos');
-      this.lines.write({ type: 'system', subtype: 'todos', todos: Array.isArray(todos) ? todos : [], ...this.common });
+      this.lines.write({
+        type: 'system',
+        subtype: 'todos',
+        todos: Array.isArray(todos) ? todos : [],
+        ...this.common,
+      });
     }
   }
 }

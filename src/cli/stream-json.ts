@@ -117,7 +117,8 @@ async function turnsFromInput(
       if (parsed === undefined) continue;
       if (parsed.kind === 'invalid') error(parsed.message);
       else if (parsed.kind === 'control_response') {
-        if (!input.approver.answer(parsed)) error(`no control_request ${JSON.stringify(parsed.requestId)} is waiting`);
+        if (!input.approver.answer(parsed))
+          error(`no control_request ${JSON.stringify(parsed.requestId)} is waiting`);
       } else {
         queue.push(parsed.text);
         wake?.();

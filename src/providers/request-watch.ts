@@ -43,7 +43,10 @@ export class RequestWatch {
    * The stream, each chunk held back while `pace` has the face's output behind (ChatRequest.pace);
    * the idle timer stops meanwhile: the wait is ours, not the server's.
    */
-  async *paced<T>(stream: AsyncIterable<T>, pace: (() => Promise<void> | undefined) | undefined): AsyncGenerator<T> {
+  async *paced<T>(
+    stream: AsyncIterable<T>,
+    pace: (() => Promise<void> | undefined) | undefined,
+  ): AsyncGenerator<T> {
     for await (const item of stream) {
       const wait = pace?.();
       if (wait) {

@@ -63,7 +63,13 @@ export class ToolExecutor {
     };
     const outcome = (decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome => {
       decide(decision);
-      return { name: call.name, arguments: call.arguments, decision, output: this.redactOutput(output), isError };
+      return {
+        name: call.name,
+        arguments: call.arguments,
+        decision,
+        output: this.redactOutput(output),
+        isError,
+      };
     };
 
     const tool = this.deps.registry.get(call.name);

@@ -15,9 +15,11 @@ import { CLI, cliArgs, cliFixture, type RunResult, testEnv } from './harness.js'
 
 const fx = cliFixture({ env: { GEEKAGENT_SANDBOX: 'off' } });
 
+// biome-ignore lint/suspicious/noExplicitAny: lines of many shapes, checked field by field
 type Line = Record<string, any>;
 
-const user = (content: unknown) => `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
+const user = (content: unknown) =>
+  `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
 /** Every stdout line parsed; fails on a line that is not one JSON object. */
@@ -37,7 +39,8 @@ function linesOf(run: Pick<RunResult, 'stdout' | 'stderr'>): Line[] {
     });
 }
 
-const kinds = (lines: Line[]) => lines.map((line) => (line.subtype ? `${line.type}/${line.subtype}` : line.type));
+const kinds = (lines: Line[]) =>
+  lines.map((line) => (line.subtype ? `${line.type}/${line.subtype}` : line.type));
 
 /** A CLI run we talk to: lines as they come, stdin written on demand. */
 interface Live {
@@ -119,7 +122,9 @@ describe('--output-format stream-json', () => {
     expect(init.mcp_servers).toEqual([]);
 
     // Reasoning, then the first round's assistant message, then the call and its result.
-    const thinking = lines.filter((line) => line.type === 'stream_event' && line.event.delta.type === 'thinking_delta');
+    const thinking = lines.filter(
+      (line) => line.type === 'stream_event' && line.event.delta.type === 'thinking_delta',
+    );
     expect(thinking.map((line) => line.event.delta.thinking).join('')).toBe('Look first.');
     const useAt = lines.findIndex((line) => line.type === 'tool_use');
     const resultAt = lines.findIndex((line) => line.type === 'tool_result');
@@ -135,7 +140,9 @@ describe('--output-format stream-json', () => {
     ]);
     expect(lines[resultAt]).toMatchObject({ tool_use_id: use.id, is_error: false, decision: 'allow' });
     expect(lines[resultAt]!.content).toContain('a.txt');
-    const text = lines.filter((line) => line.type === 'stream_event' && line.event.delta.type === 'text_delta');
+    const text = lines.filter(
+      (line) => line.type === 'stream_event' && line.event.delta.type === 'text_delta',
+    );
     expect(text.length).toBeGreaterThan(1);
     expect(text.map((line) => line.event.delta.text).join('')).toBe('There is one file.');
     expect(lines.filter((line) => line.type === 'assistant').at(-1)!.message.content).toEqual([
@@ -172,7 +179,10 @@ describe('--output-format stream-json', () => {
     const run = await fx.run(['-p', 'write it', '--output-format', 'stream-json']);
     expect(run.code, run.stderr).toBe(0);
     const lines = linesOf(run);
-    expect(lines.find((line) => line.type === 'tool_use')).toMatchObject({ name: 'write', decision: 'refused' });
+    expect(lines.find((line) => line.type === 'tool_use')).toMatchObject({
+      name: 'write',
+      decision: 'refused',
+    });
     expect(lines.find((line) => line.type === 'tool_result')!.content).toContain('--allow write');
     expect(existsSync(path.join(fx.project.dir, 'x.txt'))).toBe(false);
   });
@@ -184,6 +194,7 @@ describe('--output-format stream-json', () => {
     const run = await fx.run(['-p', 'read it', '--output-format', 'stream-json']);
     expect(run.code, run.stderr).toBe(0);
     // Nothing but printable text and the line breaks between objects.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/);
     const lines = linesOf(run);
     expect(lines.at(-1)!.result).toBe(evil);
@@ -194,7 +205,12 @@ describe('--output-format stream-json', () => {
 describe('--input-format stream-json', () => {
   it('runs one turn per user line, in one process, the second seeing the first', async () => {
     fx.fake.push({ text: 'first answer' }, { text: 'second answer' });
-    const input = user('first question') + user([{ type: 'text', text: 'second' }, { type: 'text', text: 'question' }]);
+    const input =
+      user('first question') +
+      user([
+        { type: 'text', text: 'second' },
+        { type: 'text', text: 'question' },
+      ]);
     const run = await fx.run(['--input-format', 'stream-json', '--output-format', 'stream-json'], { input });
     expect(run.code, run.stderr).toBe(0);
     const lines = linesOf(run);
@@ -203,10 +219,17 @@ describe('--input-format stream-json', () => {
     expect(results.map((line) => line.result)).toEqual(['first answer', 'second answer']);
     expect(results[0]!.session_id).toBe(results[1]!.session_id);
     expect(fx.fake.requests).toHaveLength(2);
-    const second = fx.fake.requests[1]!.body.messages.map((m) => [m.role, String(m.content)]);
+    const second = fx.fake.requests[1]!.body.messages.map((m): [unknown, string] => [
+      m.role,
+      String(m.content),
+    ]);
     expect(second).toContainEqual(['assistant', 'first answer']);
-    expect(second.some(([role, content]) => role === 'user' && content.includes('first question'))).toBe(true);
-    expect(second.some(([role, content]) => role === 'user' && content.includes('second\n\nquestion'))).toBe(true);
+    expect(second.some(([role, content]) => role === 'user' && content.includes('first question'))).toBe(
+      true,
+    );
+    expect(second.some(([role, content]) => role === 'user' && content.includes('second\n\nquestion'))).toBe(
+      true,
+    );
   });
 
   it('answers a malformed line with an error line and goes on', async () => {
@@ -244,7 +267,11 @@ describe('--input-format stream-json', () => {
     run.send(
       `${JSON.stringify({
         type: 'control_response',
-        response: { subtype: 'success', request_id: ask.request_id, response: { behavior: 'allow', updatedInput: ask.request.input } },
+        response: {
+          subtype: 'success',
+          request_id: ask.request_id,
+          response: { behavior: 'allow', updatedInput: ask.request.input },
+        },
       })}\n`,
     );
     const first = await run.next((line) => line.type === 'result');
@@ -259,7 +286,11 @@ describe('--input-format stream-json', () => {
     run.send(
       `${JSON.stringify({
         type: 'control_response',
-        response: { subtype: 'success', request_id: second.request_id, response: { behavior: 'deny', message: 'not that file' } },
+        response: {
+          subtype: 'success',
+          request_id: second.request_id,
+          response: { behavior: 'deny', message: 'not that file' },
+        },
       })}\n`,
     );
     const denied = await run.next((line) => line.type === 'result', mark);
@@ -272,7 +303,9 @@ describe('--input-format stream-json', () => {
     expect(refusal).toMatchObject({ is_error: true, decision: 'refused' });
     expect(refusal!.content).toContain('not that file');
     // The model was told why.
-    const told = fx.fake.requests[3]!.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const told = fx.fake.requests[3]!.body.messages.filter((m) => m.role === 'tool').map((m) =>
+      String(m.content),
+    );
     expect(told.at(-1)).toContain('not that file');
   });
 
@@ -281,11 +314,15 @@ describe('--input-format stream-json', () => {
     const piece = 'abcdefghijklmnopqrstuvwxyz0123456789 '.repeat(1800).slice(0, 64 * 1024);
     const big = piece.repeat(256);
     fx.fake.push({ text: big, fragmentSize: piece.length });
-    const child = spawn(process.execPath, [CLI, ...cliArgs(['-p', 'go', '--output-format', 'stream-json'], true)], {
-      cwd: fx.project.dir,
-      env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, ...cliArgs(['-p', 'go', '--output-format', 'stream-json'], true)],
+      {
+        cwd: fx.project.dir,
+        env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout.pause();
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
