@@ -187,6 +187,28 @@ describe('--output-format stream-json', () => {
     expect(existsSync(path.join(fx.project.dir, 'x.txt'))).toBe(false);
   });
 
+  it('reports the todo list and a sub-agent\'s progress as they happen', async () => {
+    fx.fake.push(
+      { toolCalls: [call('todo_write', { todos: [{ content: 'look around', status: 'in_progress' }] })] },
+      { toolCalls: [call('delegate_task', { task: 'look around', agent: 'explore' })] },
+      { text: 'done' },
+    );
+    fx.fake.pushFor('explore', { toolCalls: [call('ls', { path: '.' })] }, { text: 'saw it' });
+    const run = await fx.run(['-p', 'plan', '--output-format', 'stream-json', '--allow', 'delegate_task']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = linesOf(run);
+    expect(lines.find((line) => line.subtype === 'todos')!.todos).toEqual([
+      { content: 'look around', status: 'in_progress' },
+    ]);
+    const use = lines.find((line) => line.type === 'tool_use' && line.name === 'delegate_task')!;
+    const progress = lines.filter((line) => line.type === 'tool_progress' && line.tool_use_id === use.id);
+    expect(progress.map((line) => line.message)).toContain('explore: round 1, running ls');
+    const result = lines.find((line) => line.type === 'tool_result' && line.tool_use_id === use.id)!;
+    expect(lines.indexOf(result)).toBeGreaterThan(lines.indexOf(progress.at(-1)!));
+    expect(result.content).toContain('saw it');
+    expect(lines.at(-1)!.agents).toHaveLength(1);
+  });
+
   it('keeps control characters of untrusted text escaped, and the text exact', async () => {
     const evil = 'a\u001b]52;c;aGk=\u0007b\u001b[2J\r\u007f\u0085\u009b\u202e\u2028z';
     await fx.project.write('evil.txt', `${evil}\n`);
