@@ -187,7 +187,7 @@ describe('--output-format stream-json', () => {
     expect(existsSync(path.join(fx.project.dir, 'x.txt'))).toBe(false);
   });
 
-  it('reports the todo list and a sub-agent\'s progress as they happen', async () => {
+  it("reports the todo list and a sub-agent's progress as they happen", async () => {
     fx.fake.push(
       { toolCalls: [call('todo_write', { todos: [{ content: 'look around', status: 'in_progress' }] })] },
       { toolCalls: [call('delegate_task', { task: 'look around', agent: 'explore' })] },
