@@ -13,6 +13,7 @@ import { type ChatProvider, type ChatRound, ContextOverflowError } from '../prov
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCall, ToolCallOutcome } from '../tools/types.js';
+import { raceAbort } from '../util/race-abort.js';
 import type { Conversation } from './conversation.js';
 import { type AgentEvent, type AgentEventListener, addUsage, emptyUsage } from './events.js';
 import type { HistoryMessage } from './history.js';
@@ -59,11 +60,17 @@ export interface TurnOptions {
   onEvent?: AgentEventListener;
   /** The input is what the person typed (see TurnScope.byPerson); false when left out. */
   byPerson?: boolean;
+  /**
+   * The face's output is behind: a promise the turn waits for (before each round and each streamed
+   * chunk) so what it reports never piles up unread; undefined: go on. See ChatRequest.pace.
+   */
+  pace?: () => Promise<void> | undefined;
 }
 
 interface TurnState {
   system: string;
   signal: AbortSignal;
+  pace: (() => Promise<void> | undefined) | undefined;
   turnStart: string;
   emit: (event: AgentEvent) => void;
 }
@@ -111,7 +118,8 @@ export class Agent {
       const context = buildTurnContext(sections);
       const text = await this.hooks.prepareInput(input, scope);
       turnStart = history.append({ role: 'user', text, ...(context !== undefined ? { context } : {}) }).id;
-      return await this.rounds({ system, signal: options.signal, turnStart, emit });
+      const pace = paceWithin(options.pace, options.signal);
+      return await this.rounds({ system, signal: options.signal, pace, turnStart, emit });
     } catch (error) {
       if (turnStart !== undefined) this.takeBack(turnStart);
       throw error;
@@ -136,6 +144,7 @@ export class Agent {
 
     for (let round = 1; ; round++) {
       signal.throwIfAborted();
+      await turn.pace?.();
       await this.hooks.beforeRequest(this.requestScope(turn, 'auto'));
       emit({ type: 'round_start', round });
       const { reply, requestChars } = await this.complete(turn);
@@ -152,6 +161,13 @@ export class Agent {
         // Only tool-call rounds need their reasoning later; a final answer's is dropped (as the API does).
         ...(calledTools && reply.reasoning !== '' ? { reasoning: reply.reasoning } : {}),
         ...(reply.native !== undefined ? { native: reply.native } : {}),
+      });
+      emit({
+        type: 'round_end',
+        round,
+        text: reply.text,
+        reasoning: reply.reasoning,
+        toolCalls: reply.toolCalls,
       });
       if (!calledTools) {
         const more =
@@ -222,6 +238,7 @@ export class Agent {
           onText: (delta) => turn.emit({ type: 'text', delta }),
           onReasoning: (delta) => turn.emit({ type: 'reasoning', delta }),
           onNotice: (message) => turn.emit({ type: 'notice', message }),
+          ...(turn.pace ? { pace: turn.pace } : {}),
           ...this.cacheKey(),
         });
         return { reply, requestChars };
@@ -264,10 +281,23 @@ export class Agent {
       onProgress: (progress) => emit({ type: 'tool_progress', callId: call.id, name: call.name, progress }),
       onApproval: (request, answer) => emit({ type: 'approval', callId: call.id, request, answer }),
       onNotice: (message) => emit({ type: 'notice', message }),
+      onDecision: (decision) => emit({ type: 'tool_decision', callId: call.id, name: call.name, decision }),
     });
     emit({ type: 'tool_end', callId: call.id, outcome, elapsedMs: Date.now() - started });
     return outcome;
   }
+}
+
+/** The face's pace, given up on when the turn is cancelled (a reader that never reads again). */
+function paceWithin(
+  pace: (() => Promise<void> | undefined) | undefined,
+  signal: AbortSignal,
+): (() => Promise<void> | undefined) | undefined {
+  if (!pace) return undefined;
+  return () => {
+    const wait = pace();
+    return wait ? raceAbort(wait, signal) : undefined;
+  };
 }
 
 function toolMessage(call: ToolCall, outcome: ToolCallOutcome): Message {

@@ -4,7 +4,7 @@
  */
 import type { Usage } from '../providers/messages.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../tools/approval.js';
-import type { ToolCallOutcome, ToolProgress } from '../tools/types.js';
+import type { ToolCall, ToolCallOutcome, ToolDecision, ToolProgress } from '../tools/types.js';
 
 /** What a compaction did, for the transcript line and the panel. */
 export interface CompactionReport {
@@ -25,7 +25,11 @@ export type AgentEvent =
   | { type: 'text'; delta: string }
   /** The model's reasoning (`reasoning_content`), streamed for display; never sent back by a face. */
   | { type: 'reasoning'; delta: string }
+  /** The model's reply of one round is complete (and in the history): its text and the calls it asks for. */
+  | { type: 'round_end'; round: number; text: string; reasoning: string; toolCalls: ToolCall[] }
   | { type: 'tool_start'; callId: string; name: string; arguments: string }
+  /** The permission layer let the call run (allow, approved) or not (deny, refused); once per call. */
+  | { type: 'tool_decision'; callId: string; name: string; decision: ToolDecision }
   | { type: 'tool_progress'; callId: string; name: string; progress: ToolProgress }
   | { type: 'approval'; callId: string; request: ApprovalRequest; answer: ApprovalAnswer }
   | { type: 'tool_end'; callId: string; outcome: ToolCallOutcome; elapsedMs: number }

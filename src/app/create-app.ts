@@ -32,7 +32,7 @@ import { loadHooks } from '../hooks/config.js';
 import { hooksExtension } from '../hooks/extension.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
-import { ApprovalMode } from '../permissions/approval-mode.js';
+import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
@@ -470,11 +470,3 @@ function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
   }
   return false;
 }
-
-/** The approval modes as Claude Code's hooks name them (`permission_mode`). */
-const CLAUDE_MODE_NAMES = {
-  default: 'default',
-  'accept-edits': 'acceptEdits',
-  plan: 'plan',
-  bypass: 'bypassPermissions',
-} as const;

@@ -31,6 +31,8 @@ export interface TurnFace {
   event?(event: AgentEvent): void;
   turnEnded?(input: string, outcome: TurnOutcome): void;
   queueChanged?(queued: readonly string[]): void;
+  /** The face's output is behind: the turn waits for this promise (see TurnOptions.pace). */
+  pace?(): Promise<void> | undefined;
 }
 
 export type TurnApp = Pick<App, 'agent' | 'settings' | 'extensions'>;
@@ -176,6 +178,7 @@ export class TurnController {
         signal: abort.signal,
         byPerson,
         onEvent: (event) => this.face.event?.(event),
+        ...(this.face.pace ? { pace: () => this.face.pace?.() } : {}),
       });
       outcome = { kind: result.status === 'max_rounds' ? 'max_rounds' : 'completed', result };
     } catch (error) {

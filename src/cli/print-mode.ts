@@ -7,18 +7,19 @@
  * text, for scripts that want the raw bytes.
  */
 
-import type { TurnResult } from '../agent/agent.js';
 import { type AgentEvent, describeCompaction } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
 import { formatToolLine } from '../tools/format.js';
-import { outputToText } from '../tools/types.js';
 import { visible } from '../util/terminal-text.js';
+import { resultObject, TurnTally } from './print-result.js';
 import { progressLine } from './progress-line.js';
+import { jsonLine } from './stream-json-output.js';
 
-export type OutputFormat = 'text' | 'json';
+/** `stream-json` runs in stream-json.ts; print mode proper is text and json. */
+export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 export interface PrintIO {
   stdout: NodeJS.WritableStream;
@@ -46,24 +47,24 @@ export class PrintModeApprover implements Approver {
 export async function runPrint(
   app: App,
   input: string,
-  format: OutputFormat,
+  format: 'text' | 'json',
   io: PrintIO,
   signal: AbortSignal,
 ): Promise<number> {
   let code = 0;
-  // The turn's reasoning, for the JSON output only (text output shows the answer alone).
-  const reasoning = new ReasoningLog();
+  // The turn's reasoning, rounds and duration, for the JSON output (text output shows the answer alone).
+  const tally = new TurnTally();
   const stopNotices = app.extensions.onNotice((message) => io.stderr.write(`${visible(message)}\n`));
   const controller = new TurnController(app, {
     print: (text, kind) => (kind === 'error' ? io.stderr : io.stdout).write(`${visible(text)}\n`),
     exit: () => undefined,
     progress: progressLine(io.stderr),
     event: (event) => {
-      reasoning.apply(event);
+      tally.apply(event);
       progress(event, io, format);
     },
     turnEnded: (_input, outcome) => {
-      code = report(app, outcome, format, io, reasoning.text);
+      code = report(app, outcome, format, io, tally);
     },
   });
   const cancel = () => controller.cancel();
@@ -84,9 +85,9 @@ export async function runPrint(
 function report(
   app: App,
   outcome: TurnOutcome,
-  format: OutputFormat,
+  format: 'text' | 'json',
   io: PrintIO,
-  reasoning: string,
+  tally: TurnTally,
 ): number {
   switch (outcome.kind) {
     case 'not_configured':
@@ -101,7 +102,7 @@ function report(
       const { result } = outcome;
       if (outcome.kind === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
       if (format === 'json') {
-        io.stdout.write(`${JSON.stringify(toJson(result, app, reasoning))}\n`);
+        io.stdout.write(jsonLine(resultObject(app, outcome, tally)));
       } else {
         const text = visible(result.text);
         io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
@@ -111,52 +112,11 @@ function report(
   }
 }
 
-/** Collects the streamed reasoning of every round of the turn, rounds apart by a blank line. */
-class ReasoningLog {
-  text = '';
-  private roundHas = false;
-
-  apply(event: AgentEvent): void {
-    if (event.type === 'round_start') this.roundHas = false;
-    if (event.type !== 'reasoning') return;
-    if (!this.roundHas && this.text !== '') this.text += '\n\n';
-    this.roundHas = true;
-    this.text += event.delta;
-  }
-}
-
-function progress(event: AgentEvent, io: PrintIO, format: OutputFormat): void {
+function progress(event: AgentEvent, io: PrintIO, format: 'text' | 'json'): void {
   if (format === 'json') return;
   if (event.type === 'waiting' || event.type === 'notice') io.stderr.write(`${visible(event.message)}\n`);
   if (event.type === 'compacted') io.stderr.write(`${describeCompaction(event.report)}\n`);
   // formatToolLine escapes the name and result itself.
   if (event.type === 'tool_end')
     io.stderr.write(`${formatToolLine(event.outcome.name, event.outcome.output)}\n`);
-}
-
-function toJson(result: TurnResult, app: App, reasoning: string): Record<string, unknown> {
-  return {
-    result: result.text,
-    reasoning,
-    tool_calls: result.toolCalls.map((call) => ({
-      name: call.name,
-      arguments: parsedOrRaw(call.arguments),
-      decision: call.decision,
-      result: outputToText(call.output),
-      is_error: call.isError,
-    })),
-    // Always there for scripts: 0 when the provider reported no cache reads.
-    usage: { ...result.usage, cached_tokens: result.usage.cached_tokens ?? 0 },
-    session_id: app.sessions.currentId,
-    ...app.extensions.reportFields(),
-  };
-}
-
-/** Arguments as the object the model meant, or the raw text when it sent broken JSON. */
-function parsedOrRaw(raw: string): unknown {
-  try {
-    return raw.trim() === '' ? {} : JSON.parse(raw);
-  } catch {
-    return raw;
-  }
 }

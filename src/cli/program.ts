@@ -21,6 +21,8 @@ export interface CliIO {
 export interface ChatOptions {
   print?: string | boolean;
   outputFormat: OutputFormat;
+  /** `--input-format stream-json`: turns (and approval answers) as JSON lines on stdin. */
+  inputFormat: 'text' | 'stream-json';
   allow: string[];
   deny: string[];
   /** `--allow-protected` paths (relative to the project folder). */
@@ -57,7 +59,20 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .version(PACKAGE_VERSION, '-v, --version')
     .option('-p, --print [prompt]', 'run one turn non-interactively and exit (prompt from stdin if omitted)')
     .addOption(
-      new Option('--output-format <format>', 'print mode output').choices(['text', 'json']).default('text'),
+      new Option(
+        '--output-format <format>',
+        'print mode output (stream-json: one JSON object a line, as it happens)',
+      )
+        .choices(['text', 'json', 'stream-json'])
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'print mode input (stream-json: user messages and approval answers as JSON lines on stdin; needs --output-format stream-json)',
+      )
+        .choices(['text', 'stream-json'])
+        .default('text'),
     )
     .option('--allow <pattern>', 'allow a tool (or pattern such as mcp_demo_*) for this run', collect, [])
     .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])

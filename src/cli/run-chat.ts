@@ -14,6 +14,9 @@ import { flagOptions } from './flag-options.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
+import { runStreamJson } from './stream-json.js';
+import { StreamJsonApprover } from './stream-json-input.js';
+import { JsonLines } from './stream-json-output.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
@@ -22,8 +25,15 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
   // The named provider's SDK now; one that only `.env` or models.json names loads once the app
   // knows it (prepare below).
   if (asksModel) preloadProvider(options.provider ?? io.env.GEEKAGENT_PROVIDER);
-  const prompt = typeof options.print === 'string' ? options.print : await readAll(io.stdin);
-  if (prompt.trim() === '') {
+  const streamInput = options.inputFormat === 'stream-json';
+  if (streamInput && options.outputFormat !== 'stream-json') {
+    io.stderr.write('--input-format stream-json needs --output-format stream-json\n');
+    return 1;
+  }
+  // Stream input: stdin carries the turns (and approval answers), read as they come.
+  const prompt =
+    typeof options.print === 'string' ? options.print : streamInput ? '' : await readAll(io.stdin);
+  if (prompt.trim() === '' && !streamInput) {
     io.stderr.write('no prompt: pass -p "<prompt>" or pipe one on stdin\n');
     return 1;
   }
@@ -31,6 +41,9 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
   return withProcessScope(io.stderr, async ({ tracker, onShutdown }) => {
     const turn = new AbortController();
     let app: App | undefined;
+    // stream-json: stdout carries JSON lines only, from before the app exists (its approver writes them).
+    const lines = options.outputFormat === 'stream-json' ? new JsonLines(io.stdout) : undefined;
+    const approver = lines && streamInput ? new StreamJsonApprover(lines) : new PrintModeApprover();
     onShutdown(async () => {
       turn.abort();
       await app?.shutdown();
@@ -43,13 +56,17 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
       app = await createApp({
         ...flagOptions(cwd, options, io),
         trust,
-        approver: new PrintModeApprover(),
+        approver,
         tracker,
         features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
       });
       for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
       if (asksModel) app.provider.prepare?.();
-      return await runPrint(app, prompt, options.outputFormat, io, turn.signal);
+      if (lines) {
+        const input = approver instanceof StreamJsonApprover ? { stream: io.stdin, approver } : undefined;
+        return await runStreamJson(app, { lines, prompt, ...(input ? { input } : {}) }, turn.signal);
+      }
+      return await runPrint(app, prompt, options.outputFormat === 'json' ? 'json' : 'text', io, turn.signal);
     } catch (error) {
       io.stderr.write(`${describeStartupError(error)}\n`);
       return 1;

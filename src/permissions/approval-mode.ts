@@ -20,6 +20,14 @@ export const MODE_DESCRIPTIONS: Record<ApprovalModeName, string> = {
   bypass: 'run everything without asking, except deny rules and protected paths',
 };
 
+/** The modes as Claude Code names them (hooks' `permission_mode`, stream-json's `permissionMode`). */
+export const CLAUDE_MODE_NAMES: Record<ApprovalModeName, string> = {
+  default: 'default',
+  'accept-edits': 'acceptEdits',
+  plan: 'plan',
+  bypass: 'bypassPermissions',
+};
+
 /** Edits that accept-edits lets through: file tools that stay inside the root. */
 const EDIT_TOOLS = new Set(['write', 'patch']);
 

@@ -95,7 +95,7 @@ export class OpenAIRequester {
     let round: ChatRound;
     try {
       const stream = await client.chat.completions.create(params, { signal: requestAbort.signal });
-      round = await readRound(stream, request.onText, request.onReasoning, signal);
+      round = await readRound(watch.paced(stream, request.pace), request.onText, request.onReasoning, signal);
     } catch (error) {
       if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
       throw classifyOverflow(

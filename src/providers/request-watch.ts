@@ -39,6 +39,29 @@ export class RequestWatch {
     this.#timer = undefined;
   }
 
+  /**
+   * The stream, each chunk held back while `pace` has the face's output behind (ChatRequest.pace);
+   * the idle timer stops meanwhile: the wait is ours, not the server's.
+   */
+  async *paced<T>(
+    stream: AsyncIterable<T>,
+    pace: (() => Promise<void> | undefined) | undefined,
+  ): AsyncGenerator<T> {
+    for await (const item of stream) {
+      const wait = pace?.();
+      if (wait) {
+        this.stop();
+        try {
+          await wait;
+        } finally {
+          this.#touch();
+          if (!this.#timedOut) this.#arm(this.idleMs);
+        }
+      }
+      yield item;
+    }
+  }
+
   /** The error the person sees when the timer fired. */
   timeoutError(): ProviderError {
     return new ProviderError(

@@ -29,6 +29,12 @@ export interface ChatRequest {
    */
   onNotice?: (message: string) => void;
   /**
+   * The face's output is behind (a stream-json consumer that stops reading): a promise the stream
+   * waits for before its next chunk, so unread output never piles up; undefined: go on. The idle
+   * timeout does not run meanwhile.
+   */
+  pace?: () => Promise<void> | undefined;
+  /**
    * Stable for a whole session (the session id): providers that route requests to a prompt cache
    * by key (OpenAI's `prompt_cache_key`) send it.
    */

@@ -20,6 +20,12 @@ export interface PolicyReview {
 
 export interface ApprovalRequest extends ApprovalPrompt {
   toolName: string;
+  /**
+   * The call's arguments as parsed, and its id: for an approver that hands the call to a program
+   * (stream-json's `can_use_tool`) or ties the question to the call it shows (an editor).
+   */
+  input?: Record<string, unknown>;
+  callId?: string;
   review?: PolicyReview;
   /** Protected paths the call touches (asked even under `allow`). */
   protectedPaths?: string[];
@@ -28,8 +34,6 @@ export interface ApprovalRequest extends ApprovalPrompt {
    * these labels instead of `[y/N/a]`.
    */
   answers?: { yes: string; always: string; no: string };
-  /** The tool call being asked about (an editor face ties the question to the call it shows). */
-  callId?: string;
 }
 
 /** Who answers `ask` questions: the TUI asks a person, print mode refuses. */

@@ -50,6 +50,8 @@ export interface ExecuteHooks {
   onApproval?: (request: ApprovalRequest, answer: ApprovalAnswer) => void;
   /** Something the person should know that is not the tool's result. */
   onNotice?: (message: string) => void;
+  /** How the permission layer settled the call: before it runs, or with its refusal. Once per call. */
+  onDecision?: (decision: ToolDecision) => void;
 }
 
 export class ToolExecutor {
@@ -59,13 +61,22 @@ export class ToolExecutor {
   constructor(private readonly deps: ExecutorDeps) {}
 
   async execute(call: ToolCall, signal: AbortSignal, hooks: ExecuteHooks = {}): Promise<ToolCallOutcome> {
-    const outcome = (decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome => ({
-      name: call.name,
-      arguments: call.arguments,
-      decision,
-      output: this.redactOutput(output),
-      isError,
-    });
+    let decided = false;
+    const decide = (decision: ToolDecision) => {
+      if (decided) return;
+      decided = true;
+      hooks.onDecision?.(decision);
+    };
+    const outcome = (decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome => {
+      decide(decision);
+      return {
+        name: call.name,
+        arguments: call.arguments,
+        decision,
+        output: this.redactOutput(output),
+        isError,
+      };
+    };
 
     const tool = this.deps.registry.get(call.name);
     if (!tool) {
@@ -151,6 +162,7 @@ export class ToolExecutor {
     }
 
     if (signal.aborted) return outcome(decision, 'cancelled before the tool ran', true);
+    decide(decision);
     try {
       const output = await raceAbort(
         Promise.resolve().then(() => tool.run(args, ctx)),
@@ -213,9 +225,10 @@ export class ToolExecutor {
         title: this.deps.redact(title),
         detail: this.deps.redact(detail),
         toolName: tool.name,
+        input: args,
+        ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}),
         ...(review ? { review } : {}),
         ...(guarded.length > 0 ? { protectedPaths: guarded } : {}),
-        ...(ctx.callId ? { callId: ctx.callId } : {}),
       };
       this.deps.callHooks?.asking({ tool, args, callId: ctx.callId }, request);
       const answer = await this.deps.approver.ask(request, ctx.signal);

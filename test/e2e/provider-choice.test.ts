@@ -200,6 +200,10 @@ describe('usage', () => {
       completion_tokens: 15,
       total_tokens: 2215,
       cached_tokens: 1600,
+      // Claude Code's names for the same counts (input_tokens: not read from the cache).
+      input_tokens: 600,
+      output_tokens: 15,
+      cache_read_input_tokens: 1600,
     });
 
     fx.fake.push({ text: 'no cache info' });

@@ -101,7 +101,7 @@ export class AnthropicRequester {
     let round: ChatRound;
     try {
       const stream = await client.messages.create(params, { signal: requestAbort.signal });
-      round = await readRound(stream, request.onText, request.onReasoning, signal);
+      round = await readRound(watch.paced(stream, request.pace), request.onText, request.onReasoning, signal);
     } catch (error) {
       if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
       throw this.#redacted(mapFailure(error, context));

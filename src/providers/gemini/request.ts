@@ -113,7 +113,7 @@ export class GeminiRequester {
       });
       const round = await readGeminiRound(
         (async function* () {
-          for await (const chunk of stream) {
+          for await (const chunk of watch.paced(stream, request.pace)) {
             streamed = true;
             yield chunk;
           }

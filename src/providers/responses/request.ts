@@ -111,7 +111,12 @@ export class ResponsesRequester {
     let round: ChatRound;
     try {
       const stream = await client.responses.create(params, { signal: requestAbort.signal });
-      round = await readResponsesRound(stream, request.onText, request.onReasoning, signal);
+      round = await readResponsesRound(
+        watch.paced(stream, request.pace),
+        request.onText,
+        request.onReasoning,
+        signal,
+      );
     } catch (error) {
       if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
       const mapped = classifyOverflow(error, mapFailure(error, signal, baseURL));

@@ -1,0 +1,156 @@
+/**
+ * Print mode with `--output-format stream-json`: stdout carries only JSON lines — `system`/`init`
+ * first, the turn's events as they happen, a `result` line per turn — for scripts and CI runners.
+ * With `--input-format stream-json` the turns come from stdin, one after another in one process,
+ * until stdin closes, and a tool that needs a question is asked in-band (control_request); without
+ * it there is the one prompt, and such a tool is refused as print mode does. Turns wait while the
+ * reader is behind (JsonLines.pace): output never piles up, and the session file is written apart.
+ */
+import type { App } from '../app/create-app.js';
+import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { CommandTable } from '../commands/types.js';
+import { errorMessage } from '../util/errors.js';
+import { resultObject, TurnTally } from './print-result.js';
+import { inputLines, MAX_INPUT_LINE, parseInputLine, type StreamJsonApprover } from './stream-json-input.js';
+import { initLine, type JsonLines, StreamJsonEvents } from './stream-json-output.js';
+
+export interface StreamJsonRun {
+  lines: JsonLines;
+  /** `-p "…"`: the first (without stream input, the only) turn. */
+  prompt?: string;
+  /** `--input-format stream-json`: stdin, and the approver that asks over it. */
+  input?: { stream: NodeJS.ReadableStream; approver: StreamJsonApprover };
+}
+
+/** Runs the turns and returns the exit code: 1 when a turn or command failed. */
+export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortSignal): Promise<number> {
+  const { lines } = run;
+  const sessionId = () => app.sessions.currentId;
+  const system = (subtype: string, fields: Record<string, unknown>) =>
+    lines.write({ type: 'system', subtype, ...fields, session_id: sessionId() });
+  let failed = false;
+  let exit = false;
+  let turns = 0;
+  let tally = new TurnTally();
+  let events = new StreamJsonEvents(app, lines);
+  const stopNotices = app.extensions.onNotice((message) => system('notice', { message }));
+  const controller = new TurnController(app, {
+    print: (text, kind) => system('command_output', { kind, text }),
+    exit: () => {
+      exit = true;
+    },
+    turnStarted: () => {
+      turns++;
+      tally = new TurnTally();
+      events = new StreamJsonEvents(app, lines);
+    },
+    event: (event) => {
+      tally.apply(event);
+      events.event(event);
+    },
+    turnEnded: (_input, outcome: TurnOutcome) => {
+      if (outcome.kind !== 'completed' && outcome.kind !== 'max_rounds') failed = true;
+      lines.write(resultObject(app, outcome, tally));
+    },
+    pace: () => lines.pace(),
+  });
+  const cancel = () => controller.cancel();
+  signal.addEventListener('abort', cancel, { once: true });
+
+  const one = async (text: string) => {
+    if (!CommandTable.isCommand(text)) {
+      await controller.runTurn(text);
+      return;
+    }
+    const started = Date.now();
+    const before = turns;
+    const ok = await controller.runCommand(text.trim(), { waitReady: true });
+    if (!ok) failed = true;
+    // A command that ran no turn (a prompt command's turn has its own result) still gets one.
+    if (turns === before)
+      lines.write({
+        type: 'result',
+        subtype: ok ? 'success' : 'error_during_execution',
+        is_error: !ok,
+        exit_reason: 'command',
+        result: '',
+        num_turns: 0,
+        duration_ms: Date.now() - started,
+        session_id: sessionId(),
+      });
+  };
+
+  try {
+    // The MCP servers' start-up settled first, so init lists their tools and status.
+    await app.extensions.ready(signal);
+    lines.write(initLine(app));
+    if (run.prompt !== undefined && run.prompt.trim() !== '') await one(run.prompt);
+    if (run.input) await turnsFromInput(run.input, one, system, () => exit || signal.aborted);
+    await raceSignal(lines.flushed(), signal);
+    return failed ? 1 : 0;
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    stopNotices();
+  }
+}
+
+/** Reads stdin while turns run (answers arrive mid-turn); runs the queued messages in order. */
+async function turnsFromInput(
+  input: NonNullable<StreamJsonRun['input']>,
+  one: (text: string) => Promise<void>,
+  system: (subtype: string, fields: Record<string, unknown>) => void,
+  stop: () => boolean,
+): Promise<void> {
+  const queue: string[] = [];
+  let closed = false;
+  let wake: (() => void) | undefined;
+  let lineNo = 0;
+  const error = (message: string) => system('error', { message: `stdin line ${lineNo}: ${message}` });
+  const tooLong = (bytes: number) => {
+    lineNo++;
+    error(`longer than ${MAX_INPUT_LINE} bytes (${bytes} read): skipped`);
+  };
+  const reading = (async () => {
+    for await (const line of inputLines(input.stream, tooLong)) {
+      lineNo++;
+      const parsed = parseInputLine(line);
+      if (parsed === undefined) continue;
+      if (parsed.kind === 'invalid') error(parsed.message);
+      else if (parsed.kind === 'control_response') {
+        if (!input.approver.answer(parsed))
+          error(`no control_request ${JSON.stringify(parsed.requestId)} is waiting`);
+      } else {
+        queue.push(parsed.text);
+        wake?.();
+      }
+    }
+  })()
+    .catch((failure: unknown) => system('error', { message: `stdin: ${errorMessage(failure)}` }))
+    .finally(() => {
+      closed = true;
+      input.approver.close();
+      wake?.();
+    });
+
+  while (!stop()) {
+    const next = queue.shift();
+    if (next !== undefined) {
+      await one(next);
+      continue;
+    }
+    if (closed) break;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    wake = undefined;
+  }
+  if (closed) await reading;
+}
+
+function raceSignal(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    void work.then(resolve, resolve);
+  });
+}
