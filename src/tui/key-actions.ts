@@ -25,6 +25,10 @@ export interface KeyTarget {
   formInput(text: string): void;
   /** Ctrl+O: expands or collapses the latest reasoning block. */
   toggleReasoning?(): void;
+  /** A command's list was answered: the option's index, or undefined (dismissed). */
+  choose?(index: number | undefined): void;
+  /** Esc Esc on an empty input line while nothing runs: opens `/rewind`. */
+  escapeTwice?(): void;
   /** The folder-trust question's answer (start-up only: the front asks it). */
   answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;
