@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { userSessionsDir } from '../helpers/session-files.js';
+import { runCli } from './harness.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const fx = tuiFixture({ cols: 120, rows: 40, args: ['--allow', 'write'] });
@@ -194,5 +195,11 @@ describe('/rewind in the TUI', () => {
     await rewind(tui, 1, 2);
     await tui.waitFor('files the agent created, removed: notes.txt');
     expect(contentOf('notes.txt')).toBeNull();
+  });
+
+  it('print mode says /rewind is interactive only', async () => {
+    const run = await runCli(['-p', '/rewind'], { project: fx.project, modelUrl: fx.fake.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('/rewind picks a message interactively and is not available in print mode');
   });
 });
