@@ -64,6 +64,7 @@ export class Conversation {
       }
       if (
         change.type === 'truncate' ||
+        change.type === 'rewind' ||
         (change.type === 'replace' && !SIZE_KEEPING_REPLACEMENTS.has(change.reason))
       ) {
         this.basis = undefined;

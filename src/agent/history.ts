@@ -1,6 +1,6 @@
 /**
  * The history model: the conversation as provider-neutral messages with ids. Every change is one
- * of four operations (append, truncate, replace a range, load), reported to listeners as data —
+ * of five operations (append, truncate, rewind, replace a range, load), reported to listeners as data —
  * the session log records them, and replaying them (`applyChange`) rebuilds the same history.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,11 @@ export type HistoryChange =
   | { type: 'append'; message: HistoryMessage }
   /** Keep messages up to and including `after`; null keeps none (a reset). */
   | { type: 'truncate'; after: string | null }
+  /**
+   * `/rewind`: message `to` (a user message) and everything after it are dropped. Recorded as its
+   * own kind so a session file shows where the person went back to (the lines stay in the file).
+   */
+  | { type: 'rewind'; to: string }
   /** Messages `from`..`to` (inclusive) became `messages` (compaction: a summary, pruned outputs). */
   | { type: 'replace'; from: string; to: string; messages: HistoryMessage[]; reason: string }
   /** The whole history was swapped for another (a session was opened): nothing new to record. */
@@ -61,6 +66,15 @@ export class History {
     if (next.length === this.list.length) return;
     this.list = next;
     this.emit({ type: 'truncate', after });
+  }
+
+  /** Goes back to before message `to` (it and what follows are dropped); false if it is not here. */
+  rewindTo(to: string): boolean {
+    if (this.indexOf(to) < 0) return false;
+    const change: HistoryChange = { type: 'rewind', to };
+    this.list = applyChange(this.list, change);
+    this.emit(change);
+    return true;
   }
 
   /** Replaces messages `from`..`to` (inclusive, in order) with `messages` (given fresh ids). */
@@ -121,6 +135,10 @@ export function applyChange(list: readonly HistoryMessage[], change: HistoryChan
       if (change.after === null) return [];
       const at = list.findIndex((message) => message.id === change.after);
       return at < 0 ? [...list] : list.slice(0, at + 1);
+    }
+    case 'rewind': {
+      const at = list.findIndex((message) => message.id === change.to);
+      return at < 0 ? [...list] : list.slice(0, at);
     }
     case 'replace': {
       const from = list.findIndex((message) => message.id === change.from);

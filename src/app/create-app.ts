@@ -51,6 +51,8 @@ import { RagStore } from '../rag/store.js';
 import type { SandboxMode } from '../sandbox/index.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
+import { Rewinder } from '../sessions/rewind.js';
+import { rewindExtension } from '../sessions/rewind-extension.js';
 import { skillsExtension } from '../skills/extension.js';
 import { loadAgents } from '../subagents/definitions.js';
 import { agentLimits, agentsExtension } from '../subagents/extension.js';
@@ -289,6 +291,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       whenToolsReady: (signal, notify) => waitForServers(mcp, signal, notify),
     }),
     sessionsExtension(sessions),
+    rewindExtension(new Rewinder({ conversation, sessions, undo })),
     modelChoiceExtension(choice, {
       conversation,
       explicit: options.model !== undefined || options.provider !== undefined,

@@ -6,7 +6,7 @@
  */
 import type { TurnResult } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
-import { CommandTable, type OutputKind } from '../commands/types.js';
+import { type ChoiceRequest, CommandTable, type OutputKind } from '../commands/types.js';
 import { missingKeyMessage } from '../config/model-settings.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
 import type { App } from './create-app.js';
@@ -27,6 +27,10 @@ export interface TurnFace {
   exit(): void;
   /** A command's progress line (`run` tells one command's line from the next one's). */
   progress?(run: number, text: string, final: boolean): void;
+  /** A command asks the person to pick from a list (interactive faces only). */
+  choose?(request: ChoiceRequest, signal: AbortSignal): Promise<number | undefined>;
+  /** A command puts text into the input line. */
+  setInput?(text: string): void;
   turnStarted?(input: string): void;
   event?(event: AgentEvent): void;
   turnEnded?(input: string, outcome: TurnOutcome): void;
@@ -95,6 +99,7 @@ export class TurnController {
     const run = ++this.commandRuns;
     this.commandAborts.add(abort);
     let failed = false;
+    const face = this.face;
     try {
       if (options.waitReady && (!known || known.needsReady)) await this.app.extensions.ready(abort.signal);
       await commands.dispatch(input, {
@@ -106,6 +111,8 @@ export class TurnController {
         },
         exit: () => this.face.exit(),
         progress: (text, final) => this.face.progress?.(run, text, final),
+        ...(face.choose ? { choose: (request: ChoiceRequest) => face.choose!(request, abort.signal) } : {}),
+        ...(face.setInput ? { setInput: (text: string) => face.setInput!(text) } : {}),
         // A prompt command's text is the person's next message.
         submit: async (text, submitted) => {
           const byPerson = submitted?.typed === true;

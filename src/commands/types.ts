@@ -6,6 +6,12 @@
 
 export type OutputKind = 'system' | 'error';
 
+/** A list for the person to pick one line of (`/rewind`'s messages). Lines are drawn as given: escape them. */
+export interface ChoiceRequest {
+  title: string;
+  options: readonly string[];
+}
+
 export interface CommandContext {
   /** Writes a line (or block) to the transcript / stdout. */
   print(text: string, kind?: OutputKind): void;
@@ -24,6 +30,14 @@ export interface CommandContext {
    * text is what the person typed after the command (not the command's own text).
    */
   submit?: (text: string, options?: { typed?: boolean }) => Promise<void>;
+  /**
+   * Asks the person to pick one of a list (↑/↓, Enter); resolves with its index, or undefined
+   * when they dismissed it (Esc) or the command was cancelled. Absent where nobody can be asked
+   * (print mode).
+   */
+  choose?(request: ChoiceRequest): Promise<number | undefined>;
+  /** Puts text into the input line for the person to edit and send; absent without one. */
+  setInput?(text: string): void;
   /** Cancels a long command (Esc, Ctrl+C, a signal). */
   signal: AbortSignal;
 }

@@ -1,7 +1,8 @@
 /**
  * The session file format: JSON Lines, one event per line, append-only. The first line names the
  * session; every later line is one conversation change (agent/conversation.ts) — an appended
- * message, a rollback, a compaction's range replacement, a usage report. Replaying the lines
+ * message, a rollback, a `/rewind` (the messages it went back over stay in the file, dropped by
+ * replay), a compaction's range replacement, a usage report. Replaying the lines
  * rebuilds the conversation; a line that does not parse (the torn last line of a killed run) is
  * skipped and counted, never fatal.
  */
@@ -67,6 +68,7 @@ function buildLogSchemas() {
   const eventSchema = z.discriminatedUnion('type', [
     z.object({ type: z.literal('append'), message: messageSchema }),
     z.object({ type: z.literal('truncate'), after: z.nullable(z.string()) }),
+    z.object({ type: z.literal('rewind'), to: z.string() }),
     z.object({
       type: z.literal('replace'),
       from: z.string(),
@@ -121,6 +123,8 @@ export interface Replayed {
   turns: number;
   /** Lines that could not be read (a torn last line after a kill, or damage). */
   skipped: number;
+  /** Every user message's id in the order it was sent, rewound and rolled-back ones too. */
+  userOrder: string[];
 }
 
 /** Rebuilds a conversation from a session file's text. */
@@ -136,6 +140,7 @@ export function replay(text: string): Replayed {
   let title = '';
   let turns = 0;
   let skipped = 0;
+  const userOrder: string[] = [];
   const state: Record<string, unknown> = {};
   const schemas = logSchemas();
   const lines = text.split('\n');
@@ -168,6 +173,7 @@ export function replay(text: string): Replayed {
         messages.push(event.message as HistoryMessage);
         if (event.message.role === 'user') {
           turns++;
+          userOrder.push(event.message.id);
           if (title === '') title = event.message.text;
         }
         break;
@@ -179,6 +185,15 @@ export function replay(text: string): Replayed {
         const removed = messages.slice(at + 1);
         turns -= removed.filter((m) => m.role === 'user').length;
         messages = messages.slice(0, at + 1);
+        contextCurrent = false;
+        basis = undefined;
+        break;
+      }
+      case 'rewind': {
+        const at = messages.findIndex((m) => m.id === event.to);
+        if (at < 0) break;
+        turns -= messages.slice(at).filter((m) => m.role === 'user').length;
+        messages = messages.slice(0, at);
         contextCurrent = false;
         basis = undefined;
         break;
@@ -230,6 +245,7 @@ export function replay(text: string): Replayed {
     title: titleOf(title),
     turns: Math.max(0, turns),
     skipped,
+    userOrder,
   };
 }
 

@@ -63,6 +63,8 @@ export class Sessions {
   private turns = 0;
   /** User messages the history holds now: how many a rollback removed is the difference. */
   private userMessages = 0;
+  /** Every user message of this session (rewound ones too) → when it was sent, 0 first. */
+  private userOrder = new Map<string, number>();
 
   private constructor(
     private readonly store: SessionStore,
@@ -77,6 +79,7 @@ export class Sessions {
       if (line) this.write(line);
       if (change.type === 'append') {
         if (change.message.role !== 'user') return;
+        this.userOrder.set(change.message.id, this.userOrder.size);
         this.turns++;
         this.userMessages++;
         if (this.title === '') {
@@ -87,7 +90,8 @@ export class Sessions {
       }
       if (change.type === 'usage' || change.type === 'state') return;
       const now = options.conversation.messages.filter((message) => message.role === 'user').length;
-      if (change.type === 'truncate') this.turns = Math.max(0, this.turns - (this.userMessages - now));
+      if (change.type === 'truncate' || change.type === 'rewind')
+        this.turns = Math.max(0, this.turns - (this.userMessages - now));
       this.userMessages = now;
     });
   }
@@ -166,6 +170,7 @@ export class Sessions {
     this.indexed = true;
     const { conversation } = this.options;
     this.turns = replayed.turns;
+    this.userOrder = new Map(replayed.userOrder.map((messageId, index) => [messageId, index]));
     conversation.restore(replayed.state);
     // Recorded in the session's own file (the switch came first), so the log stays valid too.
     const repaired = conversation.history.repairToolResults();
@@ -261,6 +266,15 @@ export class Sessions {
     return undefined;
   }
 
+  /**
+   * Where a user message of this session comes in the order they were sent (rewound ones
+   * included): which later turns' file writes a rewind to it takes back. Undefined: not this
+   * session's.
+   */
+  sentOrder(messageId: string): number | undefined {
+    return this.userOrder.get(messageId);
+  }
+
   /** `/reset`: the conversation starts over in the same session (the file keeps the transcript). */
   reset(): void {
     this.options.conversation.history.truncateAfter(null);
@@ -284,6 +298,7 @@ export class Sessions {
     this.indexed = false;
     this.broken = false;
     this.turns = 0;
+    this.userOrder = new Map();
   }
 
   private fileFor(id: string): AppendFile {

@@ -46,8 +46,11 @@ export interface PathSandbox {
 
 /** A record of a confirmed file change, so `/undo` can restore it. */
 export interface UndoRecorder {
-  /** Call before changing `absolutePath`; `previous` is its content, or null if it did not exist. */
-  record(absolutePath: string, previous: string | null): Promise<void>;
+  /**
+   * Call before changing `absolutePath`; `previous` is its content, or null if it did not exist;
+   * `next` what is about to be written (a rewind checks the file still holds it).
+   */
+  record(absolutePath: string, previous: string | null, next?: string): Promise<void>;
 }
 
 /**

@@ -131,6 +131,14 @@ export class SessionFront implements SessionView {
     this.session?.formInput(text);
   }
 
+  choose(index: number | undefined): void {
+    this.session?.choose?.(index);
+  }
+
+  escapeTwice(): void {
+    this.session?.escapeTwice?.();
+  }
+
   toggleReasoning(): void {
     this.session?.toggleReasoning?.();
   }

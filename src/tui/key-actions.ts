@@ -29,6 +29,10 @@ export interface KeyTarget {
   toggleReasoning?(): void;
   /** Shift+Tab: the next approval mode (absent before the app is up). */
   cycleMode?(): void;
+  /** A command's list was answered: the option's index, or undefined (dismissed). */
+  choose?(index: number | undefined): void;
+  /** Esc Esc on an empty input line while nothing runs: opens `/rewind`. */
+  escapeTwice?(): void;
   /** The folder-trust question's answer (start-up only: the front asks it). */
   answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;

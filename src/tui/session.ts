@@ -11,6 +11,7 @@ import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import { describeOpened } from '../sessions/extension.js';
 import type { TuiApprover } from './approver.js';
+import { TuiChooser } from './chooser.js';
 import type { TuiElicitor } from './elicitor.js';
 import { GREETING, GREETING_HINT } from './front.js';
 import type { InputHistory } from './history.js';
@@ -43,6 +44,10 @@ export class TuiSession {
   private readonly listeners = new Set<() => void>();
   private readonly unsubscribers: Array<() => void> = [];
   private readonly view: TurnView;
+  /** Lists commands ask the person to pick from (`/rewind`). */
+  private readonly chooser = new TuiChooser();
+  /** Text a command put into the input line, with a new id each time. */
+  private inputFill: { id: number; text: string } | undefined;
   private readonly controller: TurnController;
   private turnStartedAt: number | undefined;
   private exitRequested = false;
@@ -77,6 +82,11 @@ export class TuiSession {
       },
       turnEnded: (_input, outcome) => this.turnEnded(outcome),
       queueChanged: () => this.refresh(),
+      choose: (request, signal) => this.chooser.ask(request, signal),
+      setInput: (text) => {
+        this.inputFill = { id: (this.inputFill?.id ?? 0) + 1, text };
+        this.refresh();
+      },
     });
     this.current = this.build();
   }
@@ -90,6 +100,7 @@ export class TuiSession {
     this.unsubscribers.push(app.extensions.onChange(() => this.refresh()));
     this.unsubscribers.push(app.extensions.onNotice((message, kind) => this.notice(message, kind)));
     this.unsubscribers.push(this.deps.approver.onChange(() => this.refresh()));
+    this.unsubscribers.push(this.chooser.onChange(() => this.refresh()));
     if (elicitor) this.unsubscribers.push(elicitor.onChange(() => this.refresh()));
     this.refresh();
     app.extensions.start();
@@ -151,6 +162,21 @@ export class TuiSession {
   /** Shift+Tab: the next approval mode; the panel's Mode row shows it (the extension redraws). */
   cycleMode(): void {
     this.deps.app.approvalMode.cycle();
+    this.refresh();
+  }
+
+  /** A command's list on screen was answered (an index) or dismissed (undefined). */
+  choose(index: number | undefined): void {
+    this.chooser.answer(index);
+  }
+
+  /** Esc Esc on an empty input line while nothing runs: `/rewind`'s picker, when it is there. */
+  escapeTwice(): void {
+    if (this.exitRequested || this.controller.busy || this.chooser.current()) return;
+    if (!this.controller.commands.get('rewind')) return;
+    this.transcript.line('user', '/rewind');
+    void this.controller.submit('/rewind');
+    this.refresh();
   }
 
   /** Enter while a form is open. */
@@ -171,6 +197,8 @@ export class TuiSession {
 
   /** Ctrl+C: cancels what is running, or leaves when nothing is. */
   interrupt(): void {
+    // A list on screen is dismissed first: Ctrl+C there must not end the session.
+    if (this.chooser.answer(undefined)) return;
     if (this.controller.busy || this.deps.approver.current()) this.cancel();
     else this.requestExit();
   }
@@ -287,6 +315,8 @@ export class TuiSession {
       question: approver.current(),
       questionExplicit: approver.currentIsExplicit(),
       form: this.deps.elicitor?.current(),
+      choice: this.chooser.current(),
+      inputFill: this.inputFill,
       panel: {
         model: app.settings.apiKey ? `${app.provider.name} · ${app.provider.model}` : undefined,
         cachedPercent: cachedPercent(app.conversation.lastUsage),

@@ -6,6 +6,7 @@ import type { PanelRow } from '../extensions/types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { ToolProgress } from '../tools/types.js';
 import type { FolderTrust } from '../trust/decide.js';
+import type { ChoiceView } from './chooser.js';
 import type { FormView } from './elicitor.js';
 
 /**
@@ -75,6 +76,10 @@ export interface SessionSnapshot {
   trust?: TrustQuestionView;
   /** An open elicitation form, if any (shown when no confirmation is open). */
   form: FormView | undefined;
+  /** A command's list to pick from (`/rewind`), if one is open. */
+  choice?: ChoiceView;
+  /** Text a command put into the input line (a rewound message), a new id each time. */
+  inputFill?: { id: number; text: string };
   panel: PanelData;
 }
 

@@ -212,7 +212,7 @@ async function apply(edit: PlannedEdit, ctx: ToolContext): Promise<void> {
   if (protectedNow.some((shown) => !ctx.approvedProtected?.includes(shown)))
     throw new ToolError(`${edit.label.tool}: ${edit.label.requested} now leads to a protected path; refused`);
   // Undo first: if recording fails, the file must not change.
-  await ctx.undo.record(edit.canonical, edit.previous);
+  await ctx.undo.record(edit.canonical, edit.previous, edit.next);
   if (ctx.fileAccess) await ctx.fileAccess.writeText(edit.target, edit.next, ctx.signal);
   else await writeInRoot(ctx.sandbox, edit.target, edit.next, edit.label);
 }

@@ -4,7 +4,8 @@
  * the input buffer, the scroll position, and whether a server's request — or a tool's question
  * that appeared while the person was typing — has the focus (then the person's draft waits aside
  * while a form uses the input line). At start-up the folder-trust question takes the question's
- * place (its keys: trust-keys.ts).
+ * place (its keys: trust-keys.ts). A command's list (`/rewind`) takes it too, and the keys
+ * (choice-keys.ts); Esc Esc on an empty input line while nothing runs opens `/rewind`.
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
@@ -12,6 +13,7 @@ import type { ApprovalRequest } from '../../permissions/types.js';
 import { trustQuestionLines } from '../../trust/describe.js';
 import { cutTo } from '../../util/compact-text.js';
 import { visibleLine } from '../../util/terminal-text.js';
+import { useChoiceList, useEscapeTwice } from '../choice-keys.js';
 import { renderBudget, WRAP } from '../clip.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
@@ -22,6 +24,7 @@ import { candidatesLine, slashCandidates } from '../slash-complete.js';
 import { trustKey, trustMode, useTrustKeys } from '../trust-keys.js';
 import { confirmPrompt, type SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
+import { CHOICE_HINT, ChoiceList } from './ChoiceList.js';
 import { FormBody } from './FormBody.js';
 import { InputLine } from './InputLine.js';
 import { Pager, pagerRows } from './Pager.js';
@@ -56,6 +59,9 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   /** The pager (Ctrl+T): which text, and its first row shown. */
   const [pager, setPagerState] = useState<PagerOpen | undefined>(undefined);
   const trustKeys = useTrustKeys(snapshot.trust);
+  const choice = snapshot.choice;
+  const list = useChoiceList(choice, target);
+  const escapes = useEscapeTwice(target);
   // A tool's question takes keys as answers; a server's own request only an explicit choice. So
   // does a tool's question that appears while the person is typing: a queued message such as
   // "yes, and…" or "add tests" must not answer y or a(lways) with its first letter.
@@ -95,7 +101,9 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     entries: snapshot.entries,
     trust: snapshot.trust,
     open: snapshot.question,
+    busy: false,
   });
+  latest.current.busy = snapshot.busy;
   latest.current.entries = snapshot.entries;
   latest.current.trust = snapshot.trust;
   latest.current.open = snapshot.question;
@@ -109,6 +117,13 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     latest.current.buffer = next;
     setBufferState(next);
   };
+  // A command put text into the input line (a rewound message comes back to be edited).
+  const fillId = snapshot.inputFill?.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per fill, by its id
+  useEffect(() => {
+    if (snapshot.inputFill === undefined) return;
+    setBuffer(fromText(snapshot.inputFill.text));
+  }, [fillId]);
   const restoreDraft = () => {
     const draft = latest.current.draft;
     if (draft === undefined) return;
@@ -204,7 +219,15 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     ) {
       return;
     }
+    if (list.key(event)) return;
     const current = latest.current.request;
+    const idleAndEmpty =
+      !latest.current.busy &&
+      latest.current.buffer.text === '' &&
+      latest.current.open === undefined &&
+      current === undefined &&
+      !latest.current.trust;
+    if (escapes.key(event, idleAndEmpty)) return;
     handleKey(event, {
       form: latest.current.question === undefined && current?.kind === 'form' && current.focused,
       target,
@@ -236,7 +259,9 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
         ? cutTo(visibleLine(candidatesLine(candidates)), Math.max(0, cols - 6))
         : snapshot.busy
           ? 'Esc cancels · Enter queues'
-          : '';
+          : escapes.armed && !choice
+            ? 'Esc again to rewind'
+            : '';
   return (
     <Box flexDirection="column" width={cols} height={rows}>
       <Box flexDirection="row" flexGrow={1} flexShrink={1} overflowY="hidden">
@@ -270,7 +295,14 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
               queued={snapshot.queued}
               waitingForAnswer={snapshot.question !== undefined}
             />
-            {snapshot.trust && trustShown ? (
+            {choice ? (
+              <ChoiceList
+                choice={choice}
+                selected={list.selected}
+                maxLines={questionLines}
+                width={pagerWidth}
+              />
+            ) : snapshot.trust && trustShown ? (
               <TrustQuestionBody
                 view={snapshot.trust}
                 width={pagerWidth - 1}
@@ -290,7 +322,9 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       {/* The rule and the input never give up rows: the transcript above shrinks instead. */}
       <Box flexDirection="column" flexShrink={0}>
         <Rule cols={cols} hint={hint} />
-        {trustShown === 'focused' ? (
+        {choice ? (
+          <Text color="yellow">{CHOICE_HINT}</Text>
+        ) : trustShown === 'focused' ? (
           <TrustChoiceLine choice={trustState.choice} />
         ) : trustShown === 'keys' ? (
           <TrustKeysLine />
