@@ -28,6 +28,7 @@ import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
+import { mentionsExtension } from '../mentions/extension.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
@@ -101,6 +102,8 @@ export interface AppOptions {
   skills?: string[];
   /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
   mcpConfig?: McpConfigFlags;
+  /** `--image FILE` (repeatable): images attached to the first message the person sends. */
+  images?: string[];
 }
 
 export interface App {
@@ -247,6 +250,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       acceptsMedia: provider.acceptsMedia,
       trust,
       describeMore: () => describeDeferral(deferred),
+    }),
+    mentionsExtension({
+      root: permissions.root,
+      cwd: projectDir,
+      userDir,
+      provider,
+      redact,
+      isResourceServer: (name) => mcp.connection(name) !== undefined,
+      images: options.images,
     }),
     toolSearchExtension({
       deferred,

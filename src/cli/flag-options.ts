@@ -24,6 +24,7 @@ export function flagOptions(
   | 'session'
   | 'skills'
   | 'mcpConfig'
+  | 'images'
 > {
   return {
     cwd,
@@ -37,6 +38,7 @@ export function flagOptions(
     sandboxMode: options.sandbox,
     skills: options.skill,
     mcpConfig: mcpConfigFlags(options),
+    images: options.image,
     session:
       options.resume !== undefined
         ? { kind: 'resume', id: options.resume }

@@ -14,6 +14,9 @@ import type { Tool } from '../tools/types.js';
 
 export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
 
+/** Completions for an `@` word (see ExtensionSetup.completion). */
+export type MentionCompleter = (word: string) => Promise<string[]>;
+
 /** What a sub-agent run's hooks may need to know of it. */
 export interface SubAgentScope {
   /** The model the child talks to (its agent may name another than the main one). */
@@ -101,6 +104,11 @@ export interface ExtensionSetup {
      */
     toolDeferral(defer: (tool: Tool) => boolean, last?: (tool: Tool) => number | undefined): void;
   };
+  /**
+   * Offers completions for a word the person is typing that starts with `@` (a file, an MCP
+   * resource): each a whole replacement for the word; a folder ends in `/` (completion goes on).
+   */
+  completion(complete: MentionCompleter): void;
   /** A field of print mode's JSON result (`"todos"`), read when the turn ends. */
   report(key: string, value: () => unknown): void;
   /** Panel rows or commands changed: the faces redraw. */

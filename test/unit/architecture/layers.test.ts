@@ -39,6 +39,8 @@ const LAYERS: Record<string, number> = {
   // Skills are a feature on the seam, beside sessions (it only sees the session's id).
   skills: 7,
   subagents: 7,
+  // `@path` mentions and attached images: a feature on the seam (reads files like the file tools).
+  mentions: 7,
   app: 8,
   // `geekagent mcp serve`: the built-in tools behind an MCP server (beside app; never imports it).
   serve: 8,
