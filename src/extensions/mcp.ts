@@ -50,11 +50,13 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       });
       // `@` in the TUI completes resources as `@<server>:<uri>` (what the mention below reads).
       host.completion(async (word) =>
-        manager.statuses().flatMap((status) =>
-          (manager.connection(status.name)?.extras.resources ?? [])
-            .map((resource) => `@${status.name}:${resource.uri}`)
-            .filter((mention) => mention.startsWith(word)),
-        ),
+        manager
+          .statuses()
+          .flatMap((status) =>
+            (manager.connection(status.name)?.extras.resources ?? [])
+              .map((resource) => `@${status.name}:${resource.uri}`)
+              .filter((mention) => mention.startsWith(word)),
+          ),
       );
       host.hooks.input(async (input, turn) => {
         if (!mentionsResources(input)) return input;

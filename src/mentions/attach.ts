@@ -65,7 +65,8 @@ export async function attachPath(name: string, ctx: AttachContext): Promise<Atta
   if (state) return { kind: 'refused', reason: state };
   const stats = await lstat(real).catch(() => undefined);
   if (stats?.isDirectory()) return folderListing(real, relative, ctx);
-  if (isSecretFile(relative) || isSecretFile(realRelative)) return { kind: 'refused', reason: SECRET_FILE_REASON };
+  if (isSecretFile(relative) || isSecretFile(realRelative))
+    return { kind: 'refused', reason: SECRET_FILE_REASON };
   const read = await readBytesInsideRoot(absolute, ctx.realRoot, MENTION_IMAGE_BYTES);
   if (read.kind === 'missing') return read;
   if (read.kind === 'refused') return read;
@@ -75,7 +76,10 @@ export async function attachPath(name: string, ctx: AttachContext): Promise<Atta
     return { kind: 'image', mimeType, data: read.bytes };
   }
   if (looksBinary(read.bytes)) {
-    return { kind: 'refused', reason: 'a binary file (only text files and png/jpeg/gif/webp images are attached)' };
+    return {
+      kind: 'refused',
+      reason: 'a binary file (only text files and png/jpeg/gif/webp images are attached)',
+    };
   }
   const ignored = await ctx.ignore.ignored(absolute, false);
   return textFile(relative, read.bytes, read.size, ignored, ctx);

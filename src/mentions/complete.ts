@@ -31,7 +31,10 @@ export async function completePath(word: string, ctx: AttachContext): Promise<st
     if (entry.isSymbolicLink()) {
       const target = await realpath(absolute).catch(() => undefined);
       if (target === undefined || !isInside(ctx.realRoot, target)) continue;
-      isDir = (await readdir(target).then(() => true).catch(() => false)) === true;
+      isDir =
+        (await readdir(target)
+          .then(() => true)
+          .catch(() => false)) === true;
     }
     if (await ctx.ignore.ignored(absolute, isDir)) continue;
     out.push(`${folder}${entry.name}${isDir ? '/' : ''}`);

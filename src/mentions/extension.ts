@@ -70,7 +70,11 @@ async function attachAll(turn: TurnScope, flagged: string[], options: MentionsOp
       return;
     }
     imageBytes += attachment.data.length;
-    turn.attachImage?.({ name: label, mimeType: attachment.mimeType, data: attachment.data.toString('base64') });
+    turn.attachImage?.({
+      name: label,
+      mimeType: attachment.mimeType,
+      data: attachment.data.toString('base64'),
+    });
     turn.notify(`attached image ${label} (${attachment.mimeType}, ${size(attachment.data.length)})`);
   };
   const refused = (label: string, reason: string): void => {

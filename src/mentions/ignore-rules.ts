@@ -36,7 +36,13 @@ export class IgnoreRules {
     );
     // A folder ignored above hides everything in it.
     for (let depth = 1; depth < dirs.length; depth++) {
-      if (this.verdict(dirs[depth]!, true, scopes.filter((s) => s.dir.length < dirs[depth]!.length)))
+      if (
+        this.verdict(
+          dirs[depth]!,
+          true,
+          scopes.filter((s) => s.dir.length < dirs[depth]!.length),
+        )
+      )
         return true;
     }
     return this.verdict(absolute, isDir, scopes);

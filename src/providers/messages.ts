@@ -82,7 +82,11 @@ export function imagePlaceholder(image: UserImage): string {
 }
 
 /** The user message's text, with placeholders for its images when they are not sent. */
-export function userTextWithoutImages(message: { text: string; context?: string; images?: UserImage[] }): string {
+export function userTextWithoutImages(message: {
+  text: string;
+  context?: string;
+  images?: UserImage[];
+}): string {
   const images = message.images ?? [];
   const text = userMessageText(message);
   return images.length === 0 ? text : [text, ...images.map(imagePlaceholder)].join('\n');

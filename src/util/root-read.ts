@@ -112,7 +112,13 @@ export async function readBytesInsideRoot(
       if (bytesRead === 0) break;
       done += bytesRead;
     }
-    return { kind: 'bytes', bytes: buffer.subarray(0, done), real, cut: stats.size > maxBytes, size: stats.size };
+    return {
+      kind: 'bytes',
+      bytes: buffer.subarray(0, done),
+      real,
+      cut: stats.size > maxBytes,
+      size: stats.size,
+    };
   } finally {
     await handle.close();
   }
