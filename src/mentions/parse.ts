@@ -23,7 +23,7 @@ export function findMentions(input: string): MentionToken[] {
   const out: MentionToken[] = [];
   for (const match of input.matchAll(MENTION)) {
     const quoted = match[1] ?? match[2];
-    const path = quoted ?? unescape(match[3] ?? '');
+    const path = quoted ?? unescapeShell(match[3] ?? '');
     if (path === '') continue;
     out.push({ raw: match[0], path, trimmed: quoted ? path : path.replace(TRAILING, '') });
   }
@@ -65,10 +65,10 @@ function firstWord(text: string): string | undefined {
     return end > 1 ? text.slice(1, end) : undefined;
   }
   const match = /^(?:\\ |[^\s])+/.exec(text);
-  return match ? unescape(match[0]) : undefined;
+  return match ? unescapeShell(match[0]) : undefined;
 }
 
 /** Shell-style escapes a terminal adds to a pasted path (`\ `, `\(`) become the characters. */
-function unescape(text: string): string {
+function unescapeShell(text: string): string {
   return text.replace(/\\(.)/g, '$1');
 }

@@ -5,7 +5,8 @@
  * the answer. A server's own request (sampling, an elicitation form) can appear while the person is
  * typing, so no key typed for the input line answers it: Tab focuses it (and Tab again goes back to
  * the input); a focused question is answered with ←/→ and Enter, a focused form takes the input
- * line; Esc declines/cancels it. The decisions are the session's; this only routes keys to them.
+ * line; Esc declines/cancels it. Tab otherwise completes an `@` word (completion.ts). The
+ * decisions are the session's; this only routes keys to them.
  */
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { InputHistory } from './history.js';
@@ -25,6 +26,8 @@ export interface KeyTarget {
   formInput(text: string): void;
   /** Ctrl+O: expands or collapses the latest reasoning block. */
   toggleReasoning?(): void;
+  /** Completions for an `@` word in the input line (files, folders, MCP resources). */
+  complete?(word: string): Promise<string[]>;
   /** The folder-trust question's answer (start-up only: the front asks it). */
   answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;
@@ -58,6 +61,8 @@ export interface KeyContext {
   scroll(pages: 1 | -1 | 0): void;
   /** Ctrl+T: opens the newest long entry in the pager. */
   openPager?(): void;
+  /** Tab with nothing else to focus: completes the `@` word before the cursor. */
+  complete?(): void;
 }
 
 export function handleKey(event: KeyEvent, ctx: KeyContext): void {
@@ -74,6 +79,10 @@ export function handleKey(event: KeyEvent, ctx: KeyContext): void {
   if (ctx.question) {
     ctx.target.answer(answerFor(event), ctx.question);
     ctx.answered();
+    return;
+  }
+  if (event.type === 'key' && event.name === 'tab' && !ctx.form) {
+    ctx.complete?.();
     return;
   }
   if (event.type === 'text') {

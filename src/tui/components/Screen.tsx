@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../permissions/types.js';
 import { trustQuestionLines } from '../../trust/describe.js';
 import { renderBudget, WRAP } from '../clip.js';
+import { applyCompletion, mentionWordAt } from '../completion.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import type { KeyEvent } from '../keys.js';
@@ -25,6 +26,7 @@ import { Pager, pagerRows } from './Pager.js';
 import { Panel } from './Panel.js';
 import { layoutDetail, QuestionBody } from './Question.js';
 import { ChoiceLine, RequestHint } from './ServerRequest.js';
+import { Suggestions } from './Suggestions.js';
 import { Transcript } from './Transcript.js';
 import { TrustChoiceLine, TrustKeysLine, TrustQuestionBody, trustKeysRows } from './TrustQuestion.js';
 
@@ -52,6 +54,8 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const [focus, setFocusState] = useState<Focus | undefined>(undefined);
   /** The pager (Ctrl+T): which text, and its first row shown. */
   const [pager, setPagerState] = useState<PagerOpen | undefined>(undefined);
+  /** Tab's completions for an `@` word, when several are left (cleared by the next key). */
+  const [suggestions, setSuggestions] = useState<readonly string[]>([]);
   const trustKeys = useTrustKeys(snapshot.trust);
   // A tool's question takes keys as answers; a server's own request only an explicit choice. So
   // does a tool's question that appears while the person is typing: a queued message such as
@@ -183,7 +187,24 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     const id = pagerTarget(latest.current.entries);
     if (id !== undefined) setPager({ id, top: 0 });
   };
+  const complete = () => {
+    const before = latest.current.buffer;
+    const at = mentionWordAt(before);
+    if (!at || !target.complete) return;
+    void target.complete(at.word).then(
+      (candidates) => {
+        // Typed on meanwhile: the completion is for a word that is gone.
+        if (latest.current.buffer !== before) return;
+        const done = applyCompletion(before, at, candidates);
+        setBuffer(done.buffer);
+        setSuggestions(done.shown);
+      },
+      () => undefined,
+    );
+  };
   useKeys((event) => {
+    if (!(event.type === 'key' && event.name === 'tab'))
+      setSuggestions((shown) => (shown.length > 0 ? [] : shown));
     const open = latest.current.pager;
     if (open && !(event.type === 'ctrl' && event.letter === 'c')) {
       pagerKey(event, open);
@@ -217,6 +238,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       setBuffer,
       scroll: scrollBy,
       openPager,
+      complete,
     });
   });
   const shownInPager = pager === undefined ? undefined : pagerText(pager, snapshot.entries);
@@ -287,6 +309,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
         ) : (
           <InputLine buffer={buffer} question={toolQuestion !== undefined} />
         )}
+        {suggestions.length > 0 ? <Suggestions items={suggestions} width={cols} /> : null}
       </Box>
     </Box>
   );
