@@ -67,10 +67,15 @@ export async function attachPath(name: string, ctx: AttachContext): Promise<Atta
   if (stats?.isDirectory()) return folderListing(real, relative, ctx);
   if (isSecretFile(relative) || isSecretFile(realRelative))
     return { kind: 'refused', reason: SECRET_FILE_REASON };
-  const read = await readBytesInsideRoot(absolute, ctx.realRoot, MENTION_IMAGE_BYTES);
-  if (read.kind === 'missing') return read;
-  if (read.kind === 'refused') return read;
+  // A text file is read only as far as it is attached; an image (known by its first bytes) whole.
+  let read = await readBytesInsideRoot(absolute, ctx.realRoot, MENTION_TEXT_BYTES + 1);
+  if (read.kind !== 'bytes') return read;
   const mimeType = sniffImage(read.bytes);
+  if (mimeType && read.cut) {
+    read = await readBytesInsideRoot(absolute, ctx.realRoot, MENTION_IMAGE_BYTES);
+    if (read.kind !== 'bytes') return read;
+    if (!stillImage(read.bytes, mimeType)) return { kind: 'refused', reason: 'changing while being read' };
+  }
   if (mimeType) {
     if (read.cut) return { kind: 'refused', reason: `an image over ${MENTION_IMAGE_BYTES / 1024 / 1024} MB` };
     return { kind: 'image', mimeType, data: read.bytes };
@@ -83,6 +88,11 @@ export async function attachPath(name: string, ctx: AttachContext): Promise<Atta
   }
   const ignored = await ctx.ignore.ignored(absolute, false);
   return textFile(relative, read.bytes, read.size, ignored, ctx);
+}
+
+/** The image's own type again after the whole read (the file may have changed in between). */
+function stillImage(bytes: Buffer, mimeType: string): boolean {
+  return sniffImage(bytes) === mimeType;
 }
 
 /**
@@ -129,7 +139,7 @@ function textFile(
   ignored: boolean,
   ctx: AttachContext,
 ): Attachment {
-  const cut = bytes.length > MENTION_TEXT_BYTES;
+  const cut = size > MENTION_TEXT_BYTES;
   let text = bytes.subarray(0, MENTION_TEXT_BYTES).toString('utf8');
   if (ctx.redact) text = ctx.redact(text);
   const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
