@@ -251,15 +251,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       trust,
       describeMore: () => describeDeferral(deferred),
     }),
-    mentionsExtension({
-      root: permissions.root,
-      cwd: projectDir,
-      userDir,
-      provider,
-      redact,
-      isResourceServer: (name) => mcp.connection(name) !== undefined,
-      images: options.images,
-    }),
+    mentionsExtension(permissions.root, { projectDir, userDir, provider, redact, mcp }, options.images),
     toolSearchExtension({
       deferred,
       whenToolsReady: (signal, notify) => waitForServers(mcp, signal, notify),

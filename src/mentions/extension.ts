@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { TurnScope } from '../agent/hooks.js';
 import type { Extension } from '../extensions/types.js';
+import type { McpManager } from '../mcp/manager.js';
 import { imageProblem } from '../providers/image-limits.js';
 import type { ChatProvider } from '../providers/types.js';
 import { type Attachment, attachContext, attachPastedImage, attachPath } from './attach.js';
@@ -18,23 +19,27 @@ import { findMentions, pastedPath, resourceServerOf } from './parse.js';
 export interface MentionsOptions {
   /** The permission root: mentions are relative to it and stay inside it. */
   root: string;
-  /** Where `--image` paths are relative to (the working folder). */
-  cwd: string;
+  /** The working folder: `--image` paths are relative to it. */
+  projectDir: string;
   /** The user state folder, never attached. */
   userDir: string;
   /** Read at each turn: a `/model` switch changes what may be sent. */
   provider: Pick<ChatProvider, 'name' | 'model' | 'acceptsMedia'>;
   redact?: (text: string) => string;
   /** `@<name>:…` is a resource mention when `name` is a configured MCP server. */
-  isResourceServer(name: string): boolean;
-  /** `--image FILE` (repeatable): attached to the first message the person sends. */
-  images?: readonly string[];
+  mcp: Pick<McpManager, 'connection'>;
 }
 
 type ImageAttachment = Extract<Attachment, { kind: 'image' }>;
 
-export function mentionsExtension(options: MentionsOptions): Extension {
-  let pendingImages = [...(options.images ?? [])];
+/** `images`: `--image FILE` (repeatable), attached to the first message the person sends. */
+export function mentionsExtension(
+  root: string,
+  rest: Omit<MentionsOptions, 'root'>,
+  images: readonly string[] = [],
+): Extension {
+  const options: MentionsOptions = { root, ...rest };
+  let pendingImages = [...images];
   return {
     name: 'mentions',
     setup(host) {
@@ -83,7 +88,7 @@ async function attachAll(turn: TurnScope, flagged: string[], options: MentionsOp
   };
 
   for (const file of flagged) {
-    const attachment = await attachPastedImage(path.resolve(options.cwd, file));
+    const attachment = await attachPastedImage(path.resolve(options.projectDir, file));
     if (attachment.kind === 'image') image(file, attachment);
     else refused(file, attachment.kind === 'refused' ? attachment.reason : 'no such file');
   }
@@ -96,7 +101,7 @@ async function attachAll(turn: TurnScope, flagged: string[], options: MentionsOp
   const seen = new Set<string>();
   for (const token of findMentions(turn.input)) {
     const server = resourceServerOf(token);
-    if (server !== undefined && options.isResourceServer(server)) continue;
+    if (server !== undefined && options.mcp.connection(server) !== undefined) continue;
     let name = token.path;
     let attachment = await attachPath(name, ctx);
     if (attachment.kind === 'missing' && token.trimmed !== name && token.trimmed !== '') {
