@@ -8,7 +8,7 @@
  * compacted and retried once. A failed or cancelled turn takes its own messages back out of the history.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import type { Message, Usage } from '../providers/messages.js';
+import type { Message, Usage, UserImage } from '../providers/messages.js';
 import { type ChatProvider, type ChatRound, ContextOverflowError } from '../providers/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -103,11 +103,13 @@ export class Agent {
       options.onEvent?.(event);
       this.hooks.onEvent(event);
     };
+    const images: UserImage[] = [];
     const scope: TurnScope = {
       input,
       byPerson: options.byPerson === true,
       signal: options.signal,
       notify: (message) => emit({ type: 'notice', message }),
+      attachImage: (image) => images.push(image),
     };
     let turnStart: string | undefined;
     try {
@@ -117,7 +119,12 @@ export class Agent {
       const system = buildSystemPrompt({ root: this.deps.root, now: this.sessionDate }, sections);
       const context = buildTurnContext(sections);
       const text = await this.hooks.prepareInput(input, scope);
-      turnStart = history.append({ role: 'user', text, ...(context !== undefined ? { context } : {}) }).id;
+      turnStart = history.append({
+        role: 'user',
+        text,
+        ...(context !== undefined ? { context } : {}),
+        ...(images.length > 0 ? { images } : {}),
+      }).id;
       const pace = paceWithin(options.pace, options.signal);
       return await this.rounds({ system, signal: options.signal, pace, turnStart, emit });
     } catch (error) {

@@ -5,6 +5,7 @@
  * once per turn, beforeRequest before every model request, beforeStop when an answer would end the
  * turn, onEvent for everything the turn reports.
  */
+import type { UserImage } from '../providers/messages.js';
 import type { Conversation } from './conversation.js';
 import type { AgentEvent } from './events.js';
 
@@ -34,6 +35,11 @@ export interface TurnScope {
   signal: AbortSignal;
   /** A line for the person that is not part of the answer (`attached @demo:…`). */
   notify(message: string): void;
+  /**
+   * Attaches an image to the turn's user message (an input rewrite that found `@shot.png`); the
+   * caller has checked the model takes it. Absent where a turn cannot carry images.
+   */
+  attachImage?(image: UserImage): void;
 }
 
 export interface RequestScope {

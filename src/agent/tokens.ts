@@ -10,6 +10,11 @@ import { outputToText } from '../tools/types.js';
 export const DEFAULT_TOKENS_PER_CHAR = 0.25;
 /** Per-message framing the wire format adds (role, separators): a few tokens each. */
 const MESSAGE_OVERHEAD_CHARS = 16;
+/**
+ * What an attached image is counted as: about 1,600 tokens (a large image on the Anthropic and
+ * OpenAI scales), never its base64 length, which no API bills.
+ */
+const IMAGE_CHARS = 6_400;
 /** A reported ratio outside this is a server's accounting quirk, not a property of the text. */
 const MIN_RATIO = 0.05;
 const MAX_RATIO = 2;
@@ -20,7 +25,9 @@ export function messageChars(message: Message): number {
     case 'summary':
       return message.text.length + MESSAGE_OVERHEAD_CHARS;
     case 'user':
-      return userMessageText(message).length + MESSAGE_OVERHEAD_CHARS;
+      return (
+        userMessageText(message).length + (message.images?.length ?? 0) * IMAGE_CHARS + MESSAGE_OVERHEAD_CHARS
+      );
     case 'assistant': {
       let chars = message.text.length + (message.reasoning?.length ?? 0) + MESSAGE_OVERHEAD_CHARS;
       for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length + 24;

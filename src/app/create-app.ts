@@ -32,6 +32,7 @@ import { loadHooks } from '../hooks/config.js';
 import { hooksExtension } from '../hooks/extension.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
+import { mentionsExtension } from '../mentions/extension.js';
 import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
 import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
@@ -114,6 +115,8 @@ export interface AppOptions {
   /** An editor face's file text I/O and command runner (ACP); default: the disk, child processes. */
   fileAccess?: FileAccess;
   commandRunner?: CommandRunner;
+  /** `--image FILE` (repeatable): images attached to the first message the person sends. */
+  images?: string[];
 }
 
 export interface App {
@@ -286,6 +289,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       trust,
       describeMore: () => describeDeferral(deferred),
     }),
+    mentionsExtension(permissions.root, { projectDir, userDir, provider, redact, mcp }, options.images),
     toolSearchExtension({
       deferred,
       whenToolsReady: (signal, notify) => waitForServers(mcp, signal, notify),

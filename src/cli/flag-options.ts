@@ -25,6 +25,7 @@ export function flagOptions(
   | 'session'
   | 'skills'
   | 'mcpConfig'
+  | 'images'
 > {
   return {
     cwd,
@@ -39,6 +40,7 @@ export function flagOptions(
     approvalMode: options.approvalMode,
     skills: options.skill,
     mcpConfig: mcpConfigFlags(options),
+    images: options.image,
     session:
       options.resume !== undefined
         ? { kind: 'resume', id: options.resume }

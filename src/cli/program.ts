@@ -48,6 +48,8 @@ export interface ChatOptions {
   sandbox?: 'workspace-write' | 'read-only' | 'off';
   /** `--approval-mode MODE`: default, accept-edits, plan or bypass. */
   approvalMode?: string;
+  /** `--image FILE` (repeatable): images attached to the first message. */
+  image: string[];
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -94,6 +96,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .option('-c, --continue', 'continue the latest session of this folder (print mode too)')
     .option('--resume <id>', 'continue the session with this id (print mode too)')
     .option('--skill <name>', 'activate a skill for this run (repeatable; see /skills)', collect, [])
+    .option(
+      '--image <file>',
+      'attach an image (png, jpeg, gif, webp) to the first message, for a model that takes images (repeatable)',
+      collect,
+      [],
+    )
     .option(
       '--mcp-config <file-or-json>',
       'MCP servers for this run only: a JSON file or inline JSON {"mcpServers": {...}} (repeatable; no folder trust needed)',

@@ -79,9 +79,12 @@ export class CommandTable {
     return [...this.commands.values()];
   }
 
-  /** True when `input` is a command line (`/name …`), whether or not the name is known. */
+  /**
+   * True when `input` is a command line (`/name …`), whether or not the name is known. A first
+   * word with a second `/` is a path (a pasted `/tmp/shot.png`), not a command.
+   */
   static isCommand(input: string): boolean {
-    return /^\/[^\s/]/.test(input.trim());
+    return /^\/[^\s/]+(\s|$)/.test(input.trim());
   }
 
   async dispatch(input: string, ctx: CommandContext): Promise<void> {

@@ -17,6 +17,7 @@ import type {
   BeforeRequestHook,
   Extension,
   ExtensionSetup,
+  MentionCompleter,
   PanelRow,
   StopHook,
   SubAgentScope,
@@ -47,6 +48,7 @@ export class ExtensionHost {
   private readonly subAgentStops: StopHook[] = [];
   private readonly filters: Array<(tool: Tool) => boolean> = [];
   private readonly reports = new Map<string, () => unknown>();
+  private readonly completers: MentionCompleter[] = [];
   private readonly changeListeners = new Set<() => void>();
   private readonly noticeListeners = new Set<NoticeListener>();
   /** Notices given before any face listened (during setup): handed to the first listener. */
@@ -140,6 +142,12 @@ export class ExtensionHost {
     const out: Record<string, unknown> = {};
     for (const [key, value] of this.reports) out[key] = value();
     return out;
+  }
+
+  /** Every extension's completions for an `@` word, in registration order, each once (at most 100). */
+  async complete(word: string): Promise<string[]> {
+    const all = await Promise.all(this.completers.map((complete) => complete(word).catch(() => [])));
+    return [...new Set(all.flat())].slice(0, 100);
   }
 
   /** The face is up: extensions start their background work (once). */
@@ -246,6 +254,9 @@ export class ExtensionHost {
         toolDeferral: (defer, last) => {
           registry.setDeferFilter(defer, last);
         },
+      },
+      completion: (complete) => {
+        this.completers.push(complete);
       },
       report: (key, value) => {
         this.reports.set(key, value);

@@ -48,6 +48,16 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       host.hooks.beforeRequest((request) => waitForServers(manager, request.signal, request.waiting), {
         subAgents: 'same',
       });
+      // `@` in the TUI completes resources as `@<server>:<uri>` (what the mention below reads).
+      host.completion(async (word) =>
+        manager
+          .statuses()
+          .flatMap((status) =>
+            (manager.connection(status.name)?.extras.resources ?? [])
+              .map((resource) => `@${status.name}:${resource.uri}`)
+              .filter((mention) => mention.startsWith(word)),
+          ),
+      );
       host.hooks.input(async (input, turn) => {
         if (!mentionsResources(input)) return input;
         await waitForServers(manager, turn.signal, turn.notify);

@@ -18,6 +18,8 @@ export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
 
 /** A turn would end (`subAgent`: a sub-agent's run, by agent name); a text back makes it go on. */
 export type StopHook = (stop: StopScope & { subAgent?: string }) => Promise<string | undefined>;
+/** Completions for an `@` word (see ExtensionSetup.completion). */
+export type MentionCompleter = (word: string) => Promise<string[]>;
 
 /** What a sub-agent run's hooks may need to know of it. */
 export interface SubAgentScope {
@@ -121,6 +123,11 @@ export interface ExtensionSetup {
      */
     toolDeferral(defer: (tool: Tool) => boolean, last?: (tool: Tool) => number | undefined): void;
   };
+  /**
+   * Offers completions for a word the person is typing that starts with `@` (a file, an MCP
+   * resource): each a whole replacement for the word; a folder ends in `/` (completion goes on).
+   */
+  completion(complete: MentionCompleter): void;
   /** A field of print mode's JSON result (`"todos"`), read when the turn ends. */
   report(key: string, value: () => unknown): void;
   /** Panel rows or commands changed: the faces redraw. */

@@ -42,6 +42,8 @@ export type Message =
        * request so the provider's prompt cache holds; not shown as the person's words.
        */
       context?: string;
+      /** Images the person attached (`@shot.png`, a pasted path, `--image`), in order (see UserImage). */
+      images?: UserImage[];
     }
   | {
       role: 'assistant';
@@ -61,6 +63,34 @@ export type Message =
   | { role: 'summary'; text: string };
 
 export type MessageRole = Message['role'];
+
+/**
+ * An image the person attached to a message: base64 data and its type, read from the file's own
+ * bytes (never its name). Kept in the history and the session file as it is (each one capped by
+ * the provider's limit when attached), so a continued session sends it again.
+ */
+export interface UserImage {
+  /** The path as the person gave it (for notes and the placeholder a text-only model gets). */
+  name: string;
+  mimeType: string;
+  data: string;
+}
+
+/** What stands for an image a model cannot take (a text-only model after a switch). */
+export function imagePlaceholder(image: UserImage): string {
+  return `[image ${image.name} (${image.mimeType}) not sent: this model does not accept images]`;
+}
+
+/** The user message's text, with placeholders for its images when they are not sent. */
+export function userTextWithoutImages(message: {
+  text: string;
+  context?: string;
+  images?: UserImage[];
+}): string {
+  const images = message.images ?? [];
+  const text = userMessageText(message);
+  return images.length === 0 ? text : [text, ...images.map(imagePlaceholder)].join('\n');
+}
 
 /** The text a user message is sent as: its turn context first (when any), then the person's words. */
 export function userMessageText(message: { text: string; context?: string }): string {

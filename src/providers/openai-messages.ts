@@ -10,7 +10,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { outputToText } from '../tools/types.js';
-import { type Message, SUMMARY_PREFIX, userMessageText } from './messages.js';
+import { type Message, SUMMARY_PREFIX, userMessageText, userTextWithoutImages } from './messages.js';
 import type { ProviderTool } from './types.js';
 
 type ToolMessage = Extract<Message, { role: 'tool' }>;
@@ -35,7 +35,7 @@ export function toOpenAIMessages(
       continue;
     }
     flushRun();
-    out.push(convert(message));
+    out.push(convert(message, acceptsMedia));
   }
   flushRun();
   return out;
@@ -48,14 +48,30 @@ export function toOpenAITools(tools: readonly ProviderTool[]): ChatCompletionFun
   }));
 }
 
-function convert(message: Exclude<Message, ToolMessage>): ChatCompletionMessageParam {
+function convert(message: Exclude<Message, ToolMessage>, acceptsMedia: boolean): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.text };
     case 'summary':
       return { role: 'system', content: `${SUMMARY_PREFIX}\n${message.text}` };
-    case 'user':
-      return { role: 'user', content: userMessageText(message) };
+    case 'user': {
+      const images = message.images ?? [];
+      if (images.length === 0) return { role: 'user', content: userMessageText(message) };
+      if (!acceptsMedia) return { role: 'user', content: userTextWithoutImages(message) };
+      // The person's images go in their own message as data URLs, after its text.
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: userMessageText(message) },
+          ...images.map(
+            (image): ChatCompletionContentPart => ({
+              type: 'image_url',
+              image_url: { url: `data:${image.mimeType};base64,${image.data}` },
+            }),
+          ),
+        ],
+      };
+    }
     case 'assistant': {
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: message.text };

@@ -45,7 +45,14 @@ function buildLogSchemas() {
 
   const messageSchema = z.union([
     z.object({ id: z.string(), role: z.enum(['system', 'summary']), text: z.string() }),
-    z.object({ id: z.string(), role: z.literal('user'), text: z.string(), context: z.optional(z.string()) }),
+    z.object({
+      id: z.string(),
+      role: z.literal('user'),
+      text: z.string(),
+      context: z.optional(z.string()),
+      // Attached images, base64 (each capped by its provider's limit when attached).
+      images: z.optional(z.array(z.object({ name: z.string(), mimeType: z.string(), data: z.string() }))),
+    }),
     z.object({
       id: z.string(),
       role: z.literal('assistant'),

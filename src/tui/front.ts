@@ -82,6 +82,11 @@ export class SessionFront implements SessionView {
     return this.session?.commandNames?.() ?? [];
   }
 
+  /** Nothing to complete from before the session exists. */
+  complete(word: string): Promise<string[]> {
+    return this.session?.complete?.(word) ?? Promise.resolve([]);
+  }
+
   answer(...args: Parameters<KeyTarget['answer']>): void {
     this.session?.answer(...args);
   }

@@ -6,13 +6,14 @@
  * the answer. A server's own request (sampling, an elicitation form) can appear while the person is
  * typing, so no key typed for the input line answers it: Tab focuses it (and Tab again goes back to
  * the input); a focused question is answered with ←/→ and Enter, a focused form takes the input
- * line; Esc declines/cancels it. The decisions are the session's; this only routes keys to them.
+ * line; Esc declines/cancels it. Tab otherwise completes an `@` word (completion.ts). The
+ * decisions are the session's; this only routes keys to them.
  */
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { InputHistory } from './history.js';
 import { CTRL_EXPAND, CTRL_PAGER, type KeyEvent } from './keys.js';
 import * as edit from './line-editor.js';
-import { completeSlash } from './slash-complete.js';
+import { completeSlash, slashCandidates } from './slash-complete.js';
 import type { TrustAnswer } from './types.js';
 
 /** The part of the session keys drive. */
@@ -33,6 +34,8 @@ export interface KeyTarget {
   choose?(index: number | undefined): void;
   /** Esc Esc on an empty input line while nothing runs: opens `/rewind`. */
   escapeTwice?(): void;
+  /** Completions for an `@` word in the input line (files, folders, MCP resources). */
+  complete?(word: string): Promise<string[]>;
   /** The folder-trust question's answer (start-up only: the front asks it). */
   answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;
@@ -68,6 +71,8 @@ export interface KeyContext {
   scroll(pages: 1 | -1 | 0): void;
   /** Ctrl+T: opens the newest long entry in the pager. */
   openPager?(): void;
+  /** Tab with nothing else to focus: completes the `@` word before the cursor. */
+  complete?(): void;
 }
 
 export function handleKey(event: KeyEvent, ctx: KeyContext): void {
@@ -84,6 +89,15 @@ export function handleKey(event: KeyEvent, ctx: KeyContext): void {
   if (ctx.question) {
     ctx.target.answer(answerFor(event), ctx.question);
     ctx.answered();
+    return;
+  }
+  if (event.type === 'key' && event.name === 'tab' && !ctx.form) {
+    // A `/name` being typed completes from the command table; else the `@` word before the cursor.
+    const names = ctx.target.commandNames?.() ?? [];
+    if (slashCandidates(ctx.buffer.text, names).length > 0) {
+      const completed = completeSlash(ctx.buffer, names);
+      if (completed) ctx.setBuffer(completed);
+    } else ctx.complete?.();
     return;
   }
   if (event.type === 'text') {
@@ -157,11 +171,6 @@ function namedKey(name: Exclude<KeyEvent, { type: 'text' | 'ctrl' }>['name'], ct
     setBuffer(edit.EMPTY);
     ctx.scroll(0);
     target.submit(buffer.text);
-    return;
-  }
-  if (name === 'tab') {
-    const completed = completeSlash(buffer, target.commandNames?.() ?? []);
-    if (completed) setBuffer(completed);
     return;
   }
   const next =

@@ -174,6 +174,9 @@ function decodeSequence(sequence: string): KeyEvent[] {
   if (body !== sequence && !/[\r\n]/.test(body)) {
     return [...textEvents(body, false), { type: 'key', name: 'enter' }];
   }
+  // The same for Tab (completion): a word typed fast, then Tab, is the word and the key.
+  if (/^[^\r\n\t]+\t$/.test(sequence))
+    return [...textEvents(sequence.slice(0, -1), false), { type: 'key', name: 'tab' }];
   const paste = /[\r\n]/.test(sequence);
   return textEvents(paste ? normaliseNewlines(sequence) : sequence, paste);
 }

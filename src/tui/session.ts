@@ -134,6 +134,10 @@ export class TuiSession {
   }
 
   /** Enter: a command runs now; a message starts a turn, or queues behind the running one. */
+  complete(word: string): Promise<string[]> {
+    return this.deps.app.extensions.complete(word);
+  }
+
   submit(input: string): void {
     if (this.exitRequested || input.trim() === '') return;
     void this.deps.history.add(input);

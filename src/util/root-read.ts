@@ -59,6 +59,22 @@ export type InsideRead =
  * special file or a hard-linked file is refused with the reason, never read.
  */
 export async function readInsideRoot(file: string, realRoot: string, maxBytes: number): Promise<InsideRead> {
+  const read = await readBytesInsideRoot(file, realRoot, maxBytes);
+  if (read.kind !== 'bytes') return read;
+  return { kind: 'text', text: read.bytes.toString('utf8'), real: read.real, cut: read.cut };
+}
+
+export type InsideBytes =
+  | Exclude<InsideRead, { kind: 'text' }>
+  /** `size`: the whole file's (the bytes stop at `maxBytes`). */
+  | { kind: 'bytes'; bytes: Buffer; real: string; cut: boolean; size: number };
+
+/** `readInsideRoot` for bytes (an attached image, a file that may be binary). */
+export async function readBytesInsideRoot(
+  file: string,
+  realRoot: string,
+  maxBytes: number,
+): Promise<InsideBytes> {
   const own = await lstat(file).catch(() => undefined);
   if (own === undefined) return { kind: 'missing' };
   const link = own.isSymbolicLink();
@@ -97,19 +113,20 @@ export async function readInsideRoot(file: string, realRoot: string, maxBytes: n
       done += bytesRead;
     }
     return {
-      kind: 'text',
-      text: buffer.subarray(0, done).toString('utf8'),
+      kind: 'bytes',
+      bytes: buffer.subarray(0, done),
       real,
       cut: stats.size > maxBytes,
+      size: stats.size,
     };
   } finally {
     await handle.close();
   }
 }
 
-const missing: InsideRead = { kind: 'missing' };
+const missing: InsideBytes = { kind: 'missing' };
 
-function refused(reason: string): InsideRead {
+function refused(reason: string): InsideBytes {
   return { kind: 'refused', reason };
 }
 

@@ -16,7 +16,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import { type ContentPart, mediaPlaceholder, outputToText } from '../../tools/types.js';
-import { type Message, SUMMARY_PREFIX, userMessageText } from '../messages.js';
+import { type Message, SUMMARY_PREFIX, userMessageText, userTextWithoutImages } from '../messages.js';
 
 export type ThinkingBlock = ThinkingBlockParam | RedactedThinkingBlockParam;
 
@@ -56,7 +56,7 @@ export function toAnthropicConversation(
         push('user', [text(`${SUMMARY_PREFIX}\n${message.text}`)]);
         break;
       case 'user':
-        push('user', [text(userMessageText(message))]);
+        push('user', userBlocks(message, acceptsMedia));
         break;
       case 'assistant':
         push('assistant', assistantBlocks(message));
@@ -69,6 +69,22 @@ export function toAnthropicConversation(
   pairToolResults(turns);
   if (turns[0]?.role === 'assistant') turns.unshift({ role: 'user', content: [text(CONTINUED)] });
   return { system, messages: turns };
+}
+
+/** The person's words, then their images as base64 image blocks (placeholders for a text-only model). */
+function userBlocks(message: Extract<Message, { role: 'user' }>, acceptsMedia: boolean): ContentBlockParam[] {
+  const images = message.images ?? [];
+  if (images.length === 0) return [text(userMessageText(message))];
+  if (!acceptsMedia) return [text(userTextWithoutImages(message))];
+  return [
+    text(userMessageText(message)),
+    ...images.map(
+      (image): ImageBlockParam => ({
+        type: 'image',
+        source: { type: 'base64', media_type: image.mimeType as 'image/png', data: image.data },
+      }),
+    ),
+  ];
 }
 
 /** The thinking blocks this provider stored on an assistant message; [] for anyone else's. */

@@ -8,7 +8,7 @@
 import type { Content, Part } from '@google/genai';
 import type { ToolCall } from '../../tools/types.js';
 import { outputToText } from '../../tools/types.js';
-import { type Message, SUMMARY_PREFIX, userMessageText } from '../messages.js';
+import { type Message, SUMMARY_PREFIX, userMessageText, userTextWithoutImages } from '../messages.js';
 
 /** What the gemini provider keeps on an assistant message: the model turn's parts as received. */
 export interface GeminiNative {
@@ -55,7 +55,7 @@ export function toGeminiContents(messages: readonly Message[], acceptsMedia: boo
         push('user', [{ text: `${SUMMARY_PREFIX}\n${message.text}` }]);
         break;
       case 'user':
-        push('user', [{ text: userMessageText(message) }]);
+        push('user', userParts(message, acceptsMedia));
         break;
       case 'assistant':
         push('model', modelParts(message, callIds));
@@ -68,6 +68,17 @@ export function toGeminiContents(messages: readonly Message[], acceptsMedia: boo
   }
   push('user', media);
   return { systemInstruction: system.length > 0 ? system.join('\n\n') : undefined, contents };
+}
+
+/** The person's words, then their images as inlineData parts (placeholders for a text-only model). */
+function userParts(message: Extract<Message, { role: 'user' }>, acceptsMedia: boolean): Part[] {
+  const images = message.images ?? [];
+  if (images.length === 0) return [{ text: userMessageText(message) }];
+  if (!acceptsMedia) return [{ text: userTextWithoutImages(message) }];
+  return [
+    { text: userMessageText(message) },
+    ...images.map((image) => ({ inlineData: { mimeType: image.mimeType, data: image.data } })),
+  ];
 }
 
 /** The model turn: Gemini's own parts when they still match the message, else rebuilt. */

@@ -11,7 +11,13 @@ import type {
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { type ContentPart, outputToText, type ToolOutput } from '../../tools/types.js';
-import { type Message, type NativeState, SUMMARY_PREFIX, userMessageText } from '../messages.js';
+import {
+  type Message,
+  type NativeState,
+  SUMMARY_PREFIX,
+  userMessageText,
+  userTextWithoutImages,
+} from '../messages.js';
 
 export const RESPONSES_KIND = 'openai-responses';
 
@@ -40,7 +46,7 @@ export function toResponsesInput(messages: readonly Message[], acceptsMedia: boo
         input.push({ type: 'message', role: 'developer', content: `${SUMMARY_PREFIX}\n${message.text}` });
         break;
       case 'user':
-        input.push({ type: 'message', role: 'user', content: userMessageText(message) });
+        input.push(userItem(message, acceptsMedia));
         break;
       case 'assistant':
         input.push(...reasoningItems(message.native));
@@ -59,6 +65,25 @@ export function toResponsesInput(messages: readonly Message[], acceptsMedia: boo
     }
   }
   return { instructions, input };
+}
+
+/** The person's message: text alone, or input_text then input_image parts (data URLs). */
+function userItem(message: Extract<Message, { role: 'user' }>, acceptsMedia: boolean): ResponseInputItem {
+  const images = message.images ?? [];
+  if (images.length === 0) return { type: 'message', role: 'user', content: userMessageText(message) };
+  if (!acceptsMedia) return { type: 'message', role: 'user', content: userTextWithoutImages(message) };
+  return {
+    type: 'message',
+    role: 'user',
+    content: [
+      { type: 'input_text', text: userMessageText(message) },
+      ...images.map((image) => ({
+        type: 'input_image' as const,
+        image_url: `data:${image.mimeType};base64,${image.data}`,
+        detail: 'auto' as const,
+      })),
+    ],
+  };
 }
 
 /** This provider's reasoning items from a NativeState; nothing for another provider's state. */

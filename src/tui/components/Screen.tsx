@@ -15,6 +15,7 @@ import { cutTo } from '../../util/compact-text.js';
 import { visibleLine } from '../../util/terminal-text.js';
 import { useChoiceList, useEscapeTwice } from '../choice-keys.js';
 import { renderBudget, WRAP } from '../clip.js';
+import { applyCompletion, mentionWordAt } from '../completion.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import type { KeyEvent } from '../keys.js';
@@ -31,6 +32,7 @@ import { Pager, pagerRows } from './Pager.js';
 import { Panel } from './Panel.js';
 import { layoutDetail, QuestionBody } from './Question.js';
 import { ChoiceLine, RequestHint } from './ServerRequest.js';
+import { Suggestions } from './Suggestions.js';
 import { Transcript } from './Transcript.js';
 import { TrustChoiceLine, TrustKeysLine, TrustQuestionBody, trustKeysRows } from './TrustQuestion.js';
 
@@ -58,6 +60,8 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const [focus, setFocusState] = useState<Focus | undefined>(undefined);
   /** The pager (Ctrl+T): which text, and its first row shown. */
   const [pager, setPagerState] = useState<PagerOpen | undefined>(undefined);
+  /** Tab's completions for an `@` word, when several are left (cleared by the next key). */
+  const [suggestions, setSuggestions] = useState<readonly string[]>([]);
   const trustKeys = useTrustKeys(snapshot.trust);
   const choice = snapshot.choice;
   const list = useChoiceList(choice, target);
@@ -201,7 +205,24 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     const id = pagerTarget(latest.current.entries);
     if (id !== undefined) setPager({ id, top: 0 });
   };
+  const complete = () => {
+    const before = latest.current.buffer;
+    const at = mentionWordAt(before);
+    if (!at || !target.complete) return;
+    void target.complete(at.word).then(
+      (candidates) => {
+        // Typed on meanwhile: the completion is for a word that is gone.
+        if (latest.current.buffer !== before) return;
+        const done = applyCompletion(before, at, candidates);
+        setBuffer(done.buffer);
+        setSuggestions(done.shown);
+      },
+      () => undefined,
+    );
+  };
   useKeys((event) => {
+    if (!(event.type === 'key' && event.name === 'tab'))
+      setSuggestions((shown) => (shown.length > 0 ? [] : shown));
     const open = latest.current.pager;
     if (open && !(event.type === 'ctrl' && event.letter === 'c')) {
       pagerKey(event, open);
@@ -243,6 +264,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       setBuffer,
       scroll: scrollBy,
       openPager,
+      complete,
     });
   });
   const shownInPager = pager === undefined ? undefined : pagerText(pager, snapshot.entries);
@@ -337,6 +359,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
             prompt={toolQuestion ? confirmPrompt(toolQuestion) : undefined}
           />
         )}
+        {suggestions.length > 0 ? <Suggestions items={suggestions} width={cols} /> : null}
       </Box>
     </Box>
   );

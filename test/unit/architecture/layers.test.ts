@@ -44,6 +44,8 @@ const LAYERS: Record<string, number> = {
   hooks: 7,
   // Custom Markdown commands (.geekagent/commands, .claude/commands): a feature on the seam, beside skills.
   'custom-commands': 7,
+  // `@path` mentions and attached images: a feature on the seam (reads files like the file tools).
+  mentions: 7,
   app: 8,
   // `geekagent mcp serve`: the built-in tools behind an MCP server (beside app; never imports it).
   serve: 8,

@@ -12,7 +12,11 @@ import {
 import { type FakeModel, type FakeStep, startFakeModel } from '../../fixtures/fake-model.js';
 
 const fakes: FakeModel[] = [];
-const PNG = Buffer.from('fake png bytes').toString('base64');
+// The PNG signature first: the fake, like the API, looks at the bytes of an image it is sent.
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('png'),
+]).toString('base64');
 
 async function start(steps: FakeStep[]): Promise<FakeModel> {
   const fake = await startFakeModel(steps);
