@@ -1,11 +1,12 @@
 /**
  * What the editor sends, in GeekAgent's terms: a prompt's content blocks become the user message's
- * text (resource links named, embedded resources inlined, media described), and the MCP servers of
+ * text (resource links named, embedded resources inlined, images handed to the turn), and the MCP servers of
  * `session/new` become one `--mcp-config` value (source `cli`: the person's own servers, no folder
  * trust needed). A saved conversation becomes the updates that replay it (`session/load`).
  */
 import type { ContentBlock, McpServer, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { HistoryMessage } from '../agent/history.js';
+import type { UserImage } from '../providers/messages.js';
 import { outputContent, toolCallStart } from './updates.js';
 
 export function promptText(blocks: readonly ContentBlock[]): string {
@@ -25,8 +26,10 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         break;
       }
       case 'image':
+        // Handed to the turn (promptImages): the model gets it if it takes images, else a note.
+        break;
       case 'audio':
-        parts.push(`[attached ${block.type} (${block.mimeType}): this agent cannot take ${block.type}s yet]`);
+        parts.push(`[attached audio (${block.mimeType}): this agent cannot take audio]`);
         break;
     }
   }
@@ -111,4 +114,19 @@ export function replayUpdates(messages: readonly HistoryMessage[], root: string)
     }
   }
   return updates;
+}
+
+/** The prompt's image blocks, named for notes (their type is checked from their bytes later). */
+export function promptImages(blocks: readonly ContentBlock[]): UserImage[] {
+  return blocks.flatMap((block, index) =>
+    block.type === 'image'
+      ? [
+          {
+            name: block.uri ? uriPath(block.uri) : `image ${index + 1}`,
+            mimeType: block.mimeType,
+            data: block.data,
+          },
+        ]
+      : [],
+  );
 }

@@ -79,7 +79,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
         },
         authMethods: [

@@ -28,7 +28,7 @@ import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { AcpApprover, acpElicitation, permissionAsker } from './approver.js';
 import { clientCommandRunner, clientFileAccess } from './client-io.js';
-import { mcpConfigValue, promptText, replayUpdates } from './convert.js';
+import { mcpConfigValue, promptImages, promptText, replayUpdates } from './convert.js';
 import { EditTracker } from './diffs.js';
 import { MODEL_OPTION, modelOptions, offered } from './models.js';
 import { modeState } from './modes.js';
@@ -178,12 +178,13 @@ export class AcpSession {
     try {
       for (const words of this.firstWords.splice(0)) await this.send(textChunk(`${words}\n\n`));
       const text = promptText(blocks);
-      if (text === '') return 'end_turn';
+      const images = promptImages(blocks);
+      if (text === '' && images.length === 0) return 'end_turn';
       if (CommandTable.isCommand(text)) {
         await this.controller.runCommand(text, { waitReady: true });
         if (this.cancelled) return 'cancelled';
       } else {
-        this.outcome = await this.controller.runTurn(text);
+        this.outcome = await this.controller.runTurn(text, true, { images });
       }
       this.sendCommands();
       const reason = this.stopReason();

@@ -65,6 +65,8 @@ export interface TurnOptions {
    * chunk) so what it reports never piles up unread; undefined: go on. See ChatRequest.pace.
    */
   pace?: () => Promise<void> | undefined;
+  /** Images the face handed over with the input (an editor's pasted image); see TurnScope.images. */
+  images?: readonly UserImage[];
 }
 
 interface TurnState {
@@ -110,6 +112,7 @@ export class Agent {
       signal: options.signal,
       notify: (message) => emit({ type: 'notice', message }),
       attachImage: (image) => images.push(image),
+      ...(options.images?.length ? { images: options.images } : {}),
     };
     let turnStart: string | undefined;
     try {

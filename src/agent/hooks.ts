@@ -40,6 +40,11 @@ export interface TurnScope {
    * caller has checked the model takes it. Absent where a turn cannot carry images.
    */
   attachImage?(image: UserImage): void;
+  /**
+   * Images the face handed over with the input (an editor's prompt), not yet checked: the feature
+   * that attaches images checks each against the model (see attachImage) or says why not.
+   */
+  images?: readonly UserImage[];
 }
 
 export interface RequestScope {

@@ -8,6 +8,7 @@ import type { TurnResult } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import { type ChoiceRequest, CommandTable, type OutputKind } from '../commands/types.js';
 import { missingKeyMessage } from '../config/model-settings.js';
+import type { UserImage } from '../providers/messages.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
 import type { App } from './create-app.js';
 import { describeTurnError } from './errors.js';
@@ -37,6 +38,12 @@ export interface TurnFace {
   queueChanged?(queued: readonly string[]): void;
   /** The face's output is behind: the turn waits for this promise (see TurnOptions.pace). */
   pace?(): Promise<void> | undefined;
+}
+
+/** What a face may hand over with the input besides its text. */
+export interface TurnExtras {
+  /** Images the face received with the message (an editor's prompt): checked before sending. */
+  images?: readonly UserImage[];
 }
 
 export type TurnApp = Pick<App, 'agent' | 'settings' | 'extensions'>;
@@ -137,8 +144,8 @@ export class TurnController {
    * Runs one turn now (the caller made sure none is running), then the next queued message.
    * `byPerson`: the person typed `input` (a face's input line, `-p`, stdin); a command's text is not.
    */
-  async runTurn(input: string, byPerson = true): Promise<TurnOutcome> {
-    const outcome = await this.turn(input, byPerson);
+  async runTurn(input: string, byPerson = true, extra: TurnExtras = {}): Promise<TurnOutcome> {
+    const outcome = await this.turn(input, byPerson, extra);
     const next = this.queue.shift();
     if (next !== undefined) {
       this.face.queueChanged?.(this.queued);
@@ -165,7 +172,7 @@ export class TurnController {
     this.cancel();
   }
 
-  private async turn(input: string, byPerson: boolean): Promise<TurnOutcome> {
+  private async turn(input: string, byPerson: boolean, extra: TurnExtras = {}): Promise<TurnOutcome> {
     this.face.turnStarted?.(input);
     if (!this.app.settings.apiKey) {
       // Nothing would reach the model; say why instead of failing after the MCP wait.
@@ -186,6 +193,7 @@ export class TurnController {
         byPerson,
         onEvent: (event) => this.face.event?.(event),
         ...(this.face.pace ? { pace: () => this.face.pace?.() } : {}),
+        ...(extra.images?.length ? { images: extra.images } : {}),
       });
       outcome = { kind: result.status === 'max_rounds' ? 'max_rounds' : 'completed', result };
     } catch (error) {

@@ -12,8 +12,15 @@ import type { Extension } from '../extensions/types.js';
 import type { McpManager } from '../mcp/manager.js';
 import { imageProblem } from '../providers/image-limits.js';
 import type { ChatProvider } from '../providers/types.js';
-import { type Attachment, attachContext, attachPastedImage, attachPath } from './attach.js';
+import {
+  type Attachment,
+  attachContext,
+  attachPastedImage,
+  attachPath,
+  MENTION_IMAGE_BYTES,
+} from './attach.js';
 import { completePath } from './complete.js';
+import { sniffImage } from './image-type.js';
 import { findMentions, pastedPath, resourceServerOf } from './parse.js';
 
 export interface MentionsOptions {
@@ -87,6 +94,15 @@ async function attachAll(turn: TurnScope, flagged: string[], options: MentionsOp
     blocks.push(`[${label} not attached: ${reason}]`);
   };
 
+  // Images an editor sent with its prompt: their type from their bytes, never from what it says.
+  for (const given of turn.images ?? []) {
+    const data = Buffer.from(given.data, 'base64');
+    const mimeType = sniffImage(data);
+    if (mimeType === undefined) refused(given.name, 'not a png, jpeg, gif or webp image');
+    else if (data.length > MENTION_IMAGE_BYTES)
+      refused(given.name, `larger than ${size(MENTION_IMAGE_BYTES)}`);
+    else image(given.name, { kind: 'image', mimeType, data });
+  }
   for (const file of flagged) {
     const attachment = await attachPastedImage(path.resolve(options.projectDir, file));
     if (attachment.kind === 'image') image(file, attachment);

@@ -11,6 +11,7 @@ import {
   type ClientCapabilities,
   type ClientConnection,
   client,
+  type InitializeResponse,
   ndJsonStream,
   PROTOCOL_VERSION,
   type RequestPermissionRequest,
@@ -57,7 +58,7 @@ export interface Editor {
   toolContents(sessionId: string): ToolCallContent[];
   /** All agent_message_chunk text of one session. */
   text(sessionId: string): string;
-  initialize(): Promise<void>;
+  initialize(): Promise<InitializeResponse>;
   newSession(mcpServers?: unknown[]): Promise<string>;
   prompt(sessionId: string, text: string): Promise<string>;
   /** Closes stdin and resolves with the exit code. */
@@ -204,12 +205,11 @@ export function startEditor(options: EditorOptions): Editor {
             : '',
         )
         .join(''),
-    initialize: async () => {
-      await connection.agent.request('initialize', {
+    initialize: () =>
+      connection.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
         clientCapabilities: options.caps ?? {},
-      });
-    },
+      }),
     newSession: async (mcpServers = []) => {
       const answer = await connection.agent.request('session/new', {
         cwd: options.project.dir,

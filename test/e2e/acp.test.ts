@@ -309,6 +309,37 @@ describe('geekagent acp', () => {
     expect(readFileSync(path.join(fx.project.dir, 'plan.txt'), 'utf8')).toBe('x');
   });
 
+  it('an image in the prompt reaches a model that takes images; one that does not gets a note, nothing sent', async () => {
+    // A real 1x1 PNG (the fake, as the API, sniffs the bytes).
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+      'base64',
+    ).toString('base64');
+    const prompt = (sessionId: string, ed: Editor) =>
+      ed.connection.agent.request('session/prompt', {
+        sessionId,
+        prompt: [
+          { type: 'text', text: 'what is this?' },
+          { type: 'image', mimeType: 'image/png', data: png, uri: 'file:///tmp/shot.png' },
+        ],
+      });
+    fx.fake.push({ text: 'a dot' }, { text: 'no eyes' });
+    const seeing = editor({ env: { GEEKAGENT_ACCEPTS_MEDIA: '1' } });
+    const init = await seeing.initialize();
+    expect(JSON.stringify(init)).toContain('"image":true');
+    const id = await seeing.newSession();
+    expect((await prompt(id, seeing)).stopReason).toBe('end_turn');
+    const sent = JSON.stringify(fx.fake.requests[0]!.body.messages);
+    expect(sent).toContain(`data:image/png;base64,${png}`);
+
+    const blind = editor({ env: { GEEKAGENT_ACCEPTS_MEDIA: '0' } });
+    await blind.initialize();
+    const other = await blind.newSession();
+    expect((await prompt(other, blind)).stopReason).toBe('end_turn');
+    expect(JSON.stringify(fx.fake.requests[1]!.body.messages)).not.toContain('data:image/png');
+    expect(JSON.stringify(blind.of(other, 'agent_message_chunk'))).toContain('not attached: /tmp/shot.png');
+  });
+
   it('session/load replays an earlier session and continues it', async () => {
     fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'noted the number 42' });
     const first = editor();
