@@ -4,18 +4,13 @@
  * no links), the deepest file with an opinion winning as in git.
  */
 import path from 'node:path';
-import type { Ignore } from 'ignore';
 import { readWalkedFile } from '../permissions/root-files.js';
+import { type IgnoreScope, isIgnoredBy } from '../util/gitignore-verdict.js';
 
 const MAX_IGNORE_BYTES = 1024 * 1024;
 
-interface Scope {
-  dir: string;
-  rules: Ignore;
-}
-
 export class IgnoreRules {
-  private readonly scopes = new Map<string, Promise<Scope | undefined>>();
+  private readonly scopes = new Map<string, Promise<IgnoreScope | undefined>>();
 
   constructor(
     private readonly root: string,
@@ -32,12 +27,12 @@ export class IgnoreRules {
     const dirs = [this.root];
     for (const part of parts.slice(0, -1)) dirs.push(path.join(dirs.at(-1)!, part));
     const scopes = (await Promise.all(dirs.map((dir) => this.scope(dir)))).filter(
-      (scope): scope is Scope => scope !== undefined,
+      (scope): scope is IgnoreScope => scope !== undefined,
     );
     // A folder ignored above hides everything in it.
     for (let depth = 1; depth < dirs.length; depth++) {
       if (
-        this.verdict(
+        isIgnoredBy(
           dirs[depth]!,
           true,
           scopes.filter((s) => s.dir.length < dirs[depth]!.length),
@@ -45,21 +40,10 @@ export class IgnoreRules {
       )
         return true;
     }
-    return this.verdict(absolute, isDir, scopes);
+    return isIgnoredBy(absolute, isDir, scopes);
   }
 
-  private verdict(absolute: string, isDir: boolean, scopes: Scope[]): boolean {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const scope = scopes[i]!;
-      const relative = path.relative(scope.dir, absolute).split(path.sep).join('/') + (isDir ? '/' : '');
-      const verdict = scope.rules.test(relative);
-      if (verdict.unignored) return false;
-      if (verdict.ignored) return true;
-    }
-    return false;
-  }
-
-  private scope(dir: string): Promise<Scope | undefined> {
+  private scope(dir: string): Promise<IgnoreScope | undefined> {
     let scope = this.scopes.get(dir);
     if (!scope) {
       scope = (async () => {

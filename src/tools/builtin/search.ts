@@ -7,8 +7,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Ignore } from 'ignore';
 import { openInRoot, readWalkedFile, realRootOf } from '../../permissions/root-files.js';
+import { type IgnoreScope, isIgnoredBy } from '../../util/gitignore-verdict.js';
 import { type Tool, ToolError } from '../types.js';
 import { errnoCode, looksBinary, optionalString, requireString } from './args.js';
 import { compareStrings } from './files.js';
@@ -20,11 +20,6 @@ const LINE_TEXT_LIMIT = 200;
 const READ_CONCURRENCY = 16;
 
 /** The rules of one .gitignore, which apply to paths relative to the folder holding it. */
-interface IgnoreScope {
-  dir: string;
-  rules: Ignore;
-}
-
 interface Match {
   file: string;
   line: number;
@@ -119,7 +114,7 @@ function compilePattern(pattern: string): { regex: RegExp; note?: string } {
  */
 async function scopesFor(root: string, start: string, realRoot: string): Promise<IgnoreScope[]> {
   const scopes = await scopesAbove(root, start, realRoot);
-  return start !== root && isIgnored(start, true, scopes) ? [] : scopes;
+  return start !== root && isIgnoredBy(start, true, scopes) ? [] : scopes;
 }
 
 async function scopesAbove(root: string, start: string, realRoot: string): Promise<IgnoreScope[]> {
@@ -175,25 +170,13 @@ async function collectFiles(
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.isSymbolicLink()) continue;
     const absolute = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!isIgnored(absolute, true, scopes)) subdirs.push(absolute);
-    } else if (entry.isFile() && !isIgnored(absolute, false, scopes)) {
+      if (!isIgnoredBy(absolute, true, scopes)) subdirs.push(absolute);
+    } else if (entry.isFile() && !isIgnoredBy(absolute, false, scopes)) {
       files.push(absolute);
     }
   }
   const nested = await Promise.all(subdirs.map((subdir) => collectFiles(subdir, scopes, realRoot, signal)));
   return files.concat(...nested);
-}
-
-/** The deepest .gitignore with an opinion wins, as in git (a `!rule` below re-includes). */
-function isIgnored(absolute: string, isDir: boolean, scopes: IgnoreScope[]): boolean {
-  for (let i = scopes.length - 1; i >= 0; i--) {
-    const scope = scopes[i]!;
-    const relative = path.relative(scope.dir, absolute).split(path.sep).join('/') + (isDir ? '/' : '');
-    const verdict = scope.rules.test(relative);
-    if (verdict.unignored) return false;
-    if (verdict.ignored) return true;
-  }
-  return false;
 }
 
 async function searchFile(file: string, regex: RegExp, realRoot: string): Promise<Match[]> {
