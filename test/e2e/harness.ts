@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 import { assertFreshDist } from '../helpers/fresh-dist.js';
 
@@ -16,8 +16,10 @@ import { CLI, DEMO_SERVER, FIXTURE_SERVERS, REPO_ROOT } from '../helpers/paths.j
 
 export { CLI, DEMO_SERVER, FIXTURE_SERVERS, REPO_ROOT };
 
-// Every end-to-end file imports this harness: none runs an older dist/ than the sources.
-assertFreshDist(REPO_ROOT);
+// Every end-to-end file imports this harness: none runs an older dist/ than the sources the run
+// started on (test/helpers/source-stamp-setup.ts), so editing while the suite runs changes nothing.
+const stampAtStart = inject('sourceStampAtStart');
+assertFreshDist(REPO_ROOT, stampAtStart ? JSON.parse(stampAtStart) : undefined);
 
 export interface Project {
   dir: string;

@@ -7,7 +7,8 @@ import path from 'node:path';
 // @ts-expect-error: a build script without types.
 import { STAMP_FILE, sourceStamp, staleInputs } from '../../scripts/source-stamp.mjs';
 
-export function assertFreshDist(root: string): void {
+/** `sources`: the tree's stamp to compare with (default: computed now). */
+export function assertFreshDist(root: string, sources?: Record<string, string>): void {
   let built: Record<string, string>;
   try {
     built = JSON.parse(readFileSync(path.join(root, STAMP_FILE), 'utf8'));
@@ -16,7 +17,7 @@ export function assertFreshDist(root: string): void {
       `dist/ has no ${STAMP_FILE} (not built, or built before the stamp): run \`npm run build\``,
     );
   }
-  const stale: string[] = staleInputs(built, sourceStamp(root));
+  const stale: string[] = staleInputs(built, sources ?? sourceStamp(root));
   if (stale.length > 0)
     throw new Error(
       `dist/ is older than the sources (${stale.slice(0, 5).join(', ')}${stale.length > 5 ? `, and ${stale.length - 5} more` : ''} changed since the last build): run \`npm run build\``,
