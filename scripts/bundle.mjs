@@ -15,6 +15,7 @@ import {
   englishOnlyZod,
   fixedReactBuild,
   inkWithoutTopLevelAwait,
+  inProcessWhich,
   quickEmojiCheck,
   sameStylesFirst,
   yogaSync,
@@ -70,6 +71,7 @@ const patches = [
   inkWithoutTopLevelAwait,
   fixedReactBuild,
   sameStylesFirst,
+  inProcessWhich,
   lightWebGlobals,
 ];
 

@@ -229,3 +229,53 @@ export const fixedReactBuild = {
     }));
   },
 };
+
+/**
+ * @anthropic-ai/sandbox-runtime finds `bash` (and, on start, bwrap, socat and rg) with `whichSync`,
+ * which runs `which` as a child process when not under Bun: one blocking process start inside every
+ * confined command's wrap (~5 ms idle, far more on a busy machine — bench row Z1). The same lookup
+ * in process: the first PATH entry holding an executable regular file of that name (a name with a
+ * slash is checked as given), as `which` answers.
+ */
+const WHICH_IMPORT = "import { spawnSync } from 'node:child_process';";
+const WHICH_SPAWN = `    const result = spawnSync('which', [bin], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 1000,
+    });
+    if (result.status === 0 && result.stdout) {
+        return result.stdout.trim();
+    }
+    return null;`;
+const WHICH_IN_PROCESS = `    const candidates = bin.includes('/')
+        ? [bin]
+        : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, bin));
+    for (const candidate of candidates) {
+        try {
+            if (!statSync(candidate).isFile()) continue;
+            accessSync(candidate, fsConstants.X_OK);
+            return candidate;
+        } catch {
+            // Not there, or not executable: the next PATH entry.
+        }
+    }
+    return null;`;
+export const patchSandboxWhich = (source, file) =>
+  replaceCounted('in-process-which', file, source, [
+    {
+      find: WHICH_IMPORT,
+      replace:
+        "import { accessSync, constants as fsConstants, statSync } from 'node:fs';\nimport { delimiter, join } from 'node:path';",
+    },
+    { find: WHICH_SPAWN, replace: WHICH_IN_PROCESS },
+  ]);
+export const SANDBOX_WHICH_FILE = /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]dist[\\/]utils[\\/]which\.js$/;
+export const inProcessWhich = {
+  name: 'in-process-which',
+  setup(build) {
+    build.onLoad({ filter: SANDBOX_WHICH_FILE }, (args) => ({
+      contents: patchSandboxWhich(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
+  },
+};

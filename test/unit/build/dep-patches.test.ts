@@ -4,16 +4,19 @@
  * the build naming the patch and the file instead of half-applying, and the emoji shortcut
  * measures the same widths as the unpatched string-width copies.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  inProcessWhich,
   patchInkReconciler,
   patchReactEntry,
+  patchSandboxWhich,
   patchStringWidth,
   patchStyledChars,
   patchYogaBinary,
@@ -25,6 +28,7 @@ import {
 
 const modules = path.resolve('node_modules');
 const INK_STRING_WIDTH = path.join(modules, 'string-width', 'index.js');
+const SANDBOX_WHICH = path.join(modules, '@anthropic-ai/sandbox-runtime/dist/utils/which.js');
 const WRAP_ANSI_STRING_WIDTH = path.join(modules, 'wrap-ansi', 'node_modules', 'string-width', 'index.js');
 
 type Patch = (source: string, file: string) => string;
@@ -42,6 +46,7 @@ const REAL_FILES: Array<[string, Patch, string]> = [
   ['react entry', patchReactEntry, path.join(modules, 'react/index.js')],
   ['react-reconciler entry', patchReactEntry, path.join(modules, 'react-reconciler/index.js')],
   ['scheduler entry', patchReactEntry, path.join(modules, 'scheduler/index.js')],
+  ['sandbox-runtime which', patchSandboxWhich, SANDBOX_WHICH],
 ];
 
 const dirs: string[] = [];
@@ -110,5 +115,36 @@ describe('dependency patches on the installed files', () => {
       const original = await bundle(file, `${name}-plain`, []);
       expect(samples.map(patched)).toEqual(samples.map(original));
     }
+  });
+
+  it('finds executables in process as `which` does, without starting it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'dep-patches-which-'));
+    dirs.push(dir);
+    const outfile = path.join(dir, 'which.mjs');
+    await build({
+      entryPoints: [SANDBOX_WHICH],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      plugins: [inProcessWhich],
+      logLevel: 'silent',
+    });
+    const bundled = readFileSync(outfile, 'utf8');
+    expect(bundled).not.toContain('spawnSync');
+    const { whichSync } = (await import(pathToFileURL(outfile).href)) as {
+      whichSync(bin: string): string | null;
+    };
+    const which = (bin: string): string | null => {
+      try {
+        return execFileSync('which', [bin], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      } catch {
+        return null;
+      }
+    };
+    const notExecutable = path.join(dir, 'plain-file');
+    await writeFile(notExecutable, 'x');
+    for (const bin of ['sh', 'node', 'bash', 'no-such-tool-here', '/bin/sh', notExecutable, dir])
+      expect(whichSync(bin)).toBe(which(bin));
   });
 });
