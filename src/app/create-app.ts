@@ -11,7 +11,7 @@ import { Compactor } from '../agent/compaction.js';
 import { Conversation } from '../agent/conversation.js';
 import { resolveCompactionSettings } from '../config/compaction-settings.js';
 import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
-import { type ModelSettings, resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
+import { resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
 import { userStateDir } from '../config/paths.js';
 import { customCommandsExtension } from '../custom-commands/extension.js';
@@ -30,7 +30,6 @@ import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import { loadHooks } from '../hooks/config.js';
 import { hooksExtension } from '../hooks/extension.js';
-import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import { mentionsExtension } from '../mentions/extension.js';
 import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
@@ -39,120 +38,27 @@ import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
 import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
-import { createRedactor, type Redactor } from '../permissions/redact.js';
-import type { RootSandbox } from '../permissions/sandbox.js';
+import { createRedactor } from '../permissions/redact.js';
 import { createToolRuntime } from '../permissions/tool-runtime.js';
-import type { Approver } from '../permissions/types.js';
-import type { UndoStack } from '../permissions/undo.js';
-import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
-import type { ChatProvider } from '../providers/types.js';
 import { RagStore } from '../rag/store.js';
-import type { SandboxMode } from '../sandbox/index.js';
 import { sessionsExtension } from '../sessions/extension.js';
-import { type Opened, type SessionStart, Sessions } from '../sessions/manager.js';
+import { Sessions } from '../sessions/manager.js';
 import { Rewinder } from '../sessions/rewind.js';
 import { rewindExtension } from '../sessions/rewind-extension.js';
 import { skillsExtension } from '../skills/extension.js';
 import { loadAgents } from '../subagents/definitions.js';
 import { agentLimits, agentsExtension } from '../subagents/extension.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
-import type { ToolExecutor } from '../tools/executor.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { CommandRunner, FileAccess } from '../tools/types.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
-import { type FolderTrust, trustedByPerson } from '../trust/decide.js';
+import { trustedByPerson } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
-import {
-  createMcpManager,
-  type McpConfigFlags,
-  nonInteractiveFeatures,
-  startSkillServers,
-} from './create-mcp.js';
+import type { App, AppOptions } from './app.js';
+import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 
-export interface AppOptions {
-  cwd: string;
-  homeDir?: string;
-  /**
-   * The real environment: tools and MCP servers inherit from it, and `GEEKAGENT_HOME` is read from
-   * it. Never changed here; a trusted project's `.env` only feeds the model settings.
-   */
-  env: NodeJS.ProcessEnv;
-  /**
-   * Whether the folder's declarations (project servers, allow rules, a root outside it, `.env`)
-   * apply: see `decideTrust`. Untrusted, the run goes on without them.
-   */
-  trust: FolderTrust;
-  model?: string;
-  baseURL?: string;
-  /** `--provider`: which model API (see config/provider-kinds.ts). */
-  provider?: string;
-  /** `--allow` / `--deny` patterns, layered above the config files for this run. */
-  allow?: string[];
-  deny?: string[];
-  /** `--allow-protected` paths: protected paths (.geekagent/, .env) this run may change unasked. */
-  allowProtected?: string[];
-  /** `--sandbox MODE`: the command sandbox's mode for this run. */
-  sandboxMode?: SandboxMode;
-  /** `--approval-mode MODE`: the run's first approval mode (else the user's `approvalMode`). */
-  approvalMode?: string;
-  approver: Approver;
-  /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
-  tracker: ProcessGroupTracker;
-  /**
-   * How this face answers servers' requests (elicitation, sampling); default: nobody to ask, so
-   * decline. Gets the provider (sampling answers with the configured model) and the root.
-   */
-  features?: (context: { provider: ChatProvider; root: string }) => ClientFeatures;
-  /** Which session the run continues (`--continue`, `--resume <id>`); a new one by default. */
-  session?: SessionStart;
-  /** `--skill <name>` (repeatable): skills active from the start of the run. */
-  skills?: string[];
-  /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
-  mcpConfig?: McpConfigFlags;
-  /** An editor face's file text I/O and command runner (ACP); default: the disk, child processes. */
-  fileAccess?: FileAccess;
-  commandRunner?: CommandRunner;
-  /** `--image FILE` (repeatable): images attached to the first message the person sends. */
-  images?: string[];
-}
-
-export interface App {
-  readonly projectDir: string;
-  readonly homeDir: string;
-  /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
-  readonly userDir: string;
-  readonly trust: FolderTrust;
-  /** Start-up problems worth a person's attention (e.g. a server-name conflict), shown by the face. */
-  readonly notices: readonly string[];
-  readonly settings: ModelSettings;
-  readonly permissions: PermissionConfig;
-  readonly policies: PolicyStore;
-  /**
-   * The approval mode (default, accept-edits, plan, bypass): `current`, `modes`, `set(mode)` (an
-   * error text when refused), `cycle()`, `onChange(listener)`. Every executor consults it.
-   */
-  readonly approvalMode: ApprovalMode;
-  readonly sandbox: RootSandbox;
-  readonly undo: UndoStack;
-  readonly redact: Redactor;
-  readonly registry: ToolRegistry;
-  readonly executor: ToolExecutor;
-  readonly provider: ChatProvider;
-  readonly conversation: Conversation;
-  readonly agent: Agent;
-  readonly mcp: McpManager;
-  /** What every feature contributed: commands, panel rows, notices; the agent's hooks. */
-  readonly extensions: ExtensionHost;
-  /** The run's session: its id, and the file every conversation change is appended to. */
-  readonly sessions: Sessions;
-  /** The session the run started in, when it continued one (for the face to say so). */
-  readonly opened: Opened | undefined;
-  /** Releases every extension (stops MCP servers, closes the session file); safe to call twice. */
-  shutdown(): Promise<void>;
-}
+export type { App, AppOptions } from './app.js';
 
 export async function createApp(options: AppOptions): Promise<App> {
   const projectDir = path.resolve(options.cwd);

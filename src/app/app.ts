@@ -1,0 +1,108 @@
+/**
+ * What the composition root takes and gives: `AppOptions` (what a face passes to `createApp`) and
+ * `App` (the finished object graph the faces use). Types only; `create-app.ts` builds it.
+ */
+import type { Agent } from '../agent/agent.js';
+import type { Conversation } from '../agent/conversation.js';
+import type { ModelSettings } from '../config/model-settings.js';
+import type { ExtensionHost } from '../extensions/host.js';
+import type { ClientFeatures } from '../mcp/client-features.js';
+import type { McpManager } from '../mcp/manager.js';
+import type { ApprovalMode } from '../permissions/approval-mode.js';
+import type { PermissionConfig } from '../permissions/config.js';
+import type { PolicyStore } from '../permissions/policy.js';
+import type { Redactor } from '../permissions/redact.js';
+import type { RootSandbox } from '../permissions/sandbox.js';
+import type { Approver } from '../permissions/types.js';
+import type { UndoStack } from '../permissions/undo.js';
+import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import type { ChatProvider } from '../providers/types.js';
+import type { SandboxMode } from '../sandbox/index.js';
+import type { Opened, SessionStart, Sessions } from '../sessions/manager.js';
+import type { ToolExecutor } from '../tools/executor.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { CommandRunner, FileAccess } from '../tools/types.js';
+import type { FolderTrust } from '../trust/decide.js';
+import type { McpConfigFlags } from './create-mcp.js';
+
+export interface AppOptions {
+  cwd: string;
+  homeDir?: string;
+  /**
+   * The real environment: tools and MCP servers inherit from it, and `GEEKAGENT_HOME` is read from
+   * it. Never changed here; a trusted project's `.env` only feeds the model settings.
+   */
+  env: NodeJS.ProcessEnv;
+  /**
+   * Whether the folder's declarations (project servers, allow rules, a root outside it, `.env`)
+   * apply: see `decideTrust`. Untrusted, the run goes on without them.
+   */
+  trust: FolderTrust;
+  model?: string;
+  baseURL?: string;
+  /** `--provider`: which model API (see config/provider-kinds.ts). */
+  provider?: string;
+  /** `--allow` / `--deny` patterns, layered above the config files for this run. */
+  allow?: string[];
+  deny?: string[];
+  /** `--allow-protected` paths: protected paths (.geekagent/, .env) this run may change unasked. */
+  allowProtected?: string[];
+  /** `--sandbox MODE`: the command sandbox's mode for this run. */
+  sandboxMode?: SandboxMode;
+  /** `--approval-mode MODE`: the run's first approval mode (else the user's `approvalMode`). */
+  approvalMode?: string;
+  approver: Approver;
+  /** Every process group the run starts (MCP servers) is registered here, so none outlives it. */
+  tracker: ProcessGroupTracker;
+  /**
+   * How this face answers servers' requests (elicitation, sampling); default: nobody to ask, so
+   * decline. Gets the provider (sampling answers with the configured model) and the root.
+   */
+  features?: (context: { provider: ChatProvider; root: string }) => ClientFeatures;
+  /** Which session the run continues (`--continue`, `--resume <id>`); a new one by default. */
+  session?: SessionStart;
+  /** `--skill <name>` (repeatable): skills active from the start of the run. */
+  skills?: string[];
+  /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
+  mcpConfig?: McpConfigFlags;
+  /** An editor face's file text I/O and command runner (ACP); default: the disk, child processes. */
+  fileAccess?: FileAccess;
+  commandRunner?: CommandRunner;
+  /** `--image FILE` (repeatable): images attached to the first message the person sends. */
+  images?: string[];
+}
+
+export interface App {
+  readonly projectDir: string;
+  readonly homeDir: string;
+  /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
+  readonly userDir: string;
+  readonly trust: FolderTrust;
+  /** Start-up problems worth a person's attention (e.g. a server-name conflict), shown by the face. */
+  readonly notices: readonly string[];
+  readonly settings: ModelSettings;
+  readonly permissions: PermissionConfig;
+  readonly policies: PolicyStore;
+  /**
+   * The approval mode (default, accept-edits, plan, bypass): `current`, `modes`, `set(mode)` (an
+   * error text when refused), `cycle()`, `onChange(listener)`. Every executor consults it.
+   */
+  readonly approvalMode: ApprovalMode;
+  readonly sandbox: RootSandbox;
+  readonly undo: UndoStack;
+  readonly redact: Redactor;
+  readonly registry: ToolRegistry;
+  readonly executor: ToolExecutor;
+  readonly provider: ChatProvider;
+  readonly conversation: Conversation;
+  readonly agent: Agent;
+  readonly mcp: McpManager;
+  /** What every feature contributed: commands, panel rows, notices; the agent's hooks. */
+  readonly extensions: ExtensionHost;
+  /** The run's session: its id, and the file every conversation change is appended to. */
+  readonly sessions: Sessions;
+  /** The session the run started in, when it continued one (for the face to say so). */
+  readonly opened: Opened | undefined;
+  /** Releases every extension (stops MCP servers, closes the session file); safe to call twice. */
+  shutdown(): Promise<void>;
+}
