@@ -1,6 +1,40 @@
 /** Test helpers: wait for a condition with a deadline (never a fixed sleep), and process liveness. */
 import { readdirSync, readFileSync } from 'node:fs';
 
+/**
+ * Waits until `check` stops throwing, re-checking it each time `subscribe`'s event fires (a frame
+ * drawn, a session change): event-ordered, so a busy machine makes it slower, never failing. The
+ * only clock is a stuck-guard far above any real wait (and under the 60 s test timeout), so a
+ * check that never passes fails with its own message rather than a bare timeout.
+ */
+export function untilEvent(
+  subscribe: (listener: () => void) => () => void,
+  check: () => void,
+  stuckAfterMs = 45_000,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let lastError: unknown;
+    let unsubscribe = () => {};
+    const guard = setTimeout(() => {
+      unsubscribe();
+      reject(lastError ?? new Error('the condition never held'));
+    }, stuckAfterMs);
+    const attempt = () => {
+      try {
+        check();
+      } catch (error) {
+        lastError = error;
+        return;
+      }
+      clearTimeout(guard);
+      unsubscribe();
+      resolve();
+    };
+    unsubscribe = subscribe(attempt);
+    attempt();
+  });
+}
+
 export async function waitFor<T>(
   condition: () => T | undefined | false | Promise<T | undefined | false>,
   options: { timeoutMs?: number; what?: string } = {},

@@ -161,9 +161,12 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     latest.current.scroll = next;
     setScrollState(next);
   };
-  // Each step of a focused form starts the input line with the field's default.
+  // Each step of a focused form starts the input line with the field's default. Effects run after
+  // the frame: keys in between may already have given the focus back (Enter, Tab), and then the
+  // restored draft stays.
   useEffect(() => {
-    if (formKey === undefined) return;
+    if (formKey === undefined || latest.current.request?.kind !== 'form' || !latest.current.request.focused)
+      return;
     latest.current.buffer = fromText(formPrefill);
     setBufferState(latest.current.buffer);
   }, [formKey, formPrefill]);

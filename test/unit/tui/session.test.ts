@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app/create-app.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
 import { trustedForRun } from '../../../src/trust/decide.js';
@@ -15,6 +15,7 @@ import { InputHistory } from '../../../src/tui/history.js';
 import { TuiSession } from '../../../src/tui/session.js';
 import type { Entry } from '../../../src/tui/types.js';
 import { type FakeModel, startFakeModel } from '../../fixtures/fake-model.js';
+import { untilEvent } from '../../helpers/wait.js';
 
 let fake: FakeModel;
 let base: string;
@@ -68,7 +69,8 @@ async function session(
     tracker.dispose();
   });
   const lines = () => tui.snapshot().entries.map(entryLine);
-  const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000 });
+  // Re-checked on each change of the session's view: a busy machine makes it later, never failing.
+  const until = (check: () => void) => untilEvent(tui.subscribe, check);
   return { tui, lines, until };
 }
 
@@ -116,6 +118,9 @@ describe('TuiSession', () => {
     await until(() => expect(lines()).toContain('model:Tools ready.'));
     expect(lines()).toContain('system:waiting for MCP servers: demo');
     expect(mcpRow(tui)).toBe('demo(2)');
+    // Ordered by what the model saw, not by a clock: the request went out once the server was up.
+    const tools = fake.requests[0]!.body.tools?.map((tool) => (tool.function as { name: string }).name);
+    expect(tools).toEqual(expect.arrayContaining(['mcp_demo_word_count', 'mcp_demo_dice']));
   });
 
   it('asks before a write, records the answer, and runs the tool on y', async () => {
