@@ -64,17 +64,19 @@ function promptCommand(manager: McpManager, server: string, prompt: Prompt): Sla
         ctx.print(`${values} (usage: /${name}${argsUsage ? ` ${argsUsage}` : ''})`, 'error');
         return;
       }
-      await manager.connection(server)?.ensureStarted();
-      const client = manager.connection(server)?.connectedClient;
-      if (!client) {
-        ctx.print(`MCP server ${server} is not connected`, 'error');
+      const connection = manager.connection(server);
+      if (!connection) {
+        ctx.print(`MCP server ${server} is not configured any more`, 'error');
         return;
       }
       let text: string;
       try {
-        text = promptText(await client.getPrompt({ name: prompt.name, arguments: values }));
+        // Through the connection: it starts an idle server, applies the server's timeout, and
+        // cancels the request when the command is cancelled.
+        text = promptText(await connection.getPrompt(prompt.name, values, ctx.signal));
       } catch (error) {
-        ctx.print(`prompt ${prompt.name} of ${server} failed: ${errorMessage(error)}`, 'error');
+        if (ctx.signal.aborted) return;
+        ctx.print(`/${name}: ${errorMessage(error)}`, 'error');
         return;
       }
       if (!ctx.submit) {

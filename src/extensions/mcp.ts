@@ -147,7 +147,7 @@ function mcpCommand(
         const connection = manager.connection(server);
         await connection?.ensureStarted();
         ctx.print(
-          connection?.connectedClient
+          connection?.state.state === 'connected'
             ? describeResources(connection)
             : `MCP server ${server} is not connected`,
         );

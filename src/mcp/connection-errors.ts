@@ -24,7 +24,18 @@ export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-export function unavailableMessage(server: string, state: ServerState, file: string): string {
+/** Why a request cannot go out now; a failed server's message points at its log when it has one. */
+export function unavailableMessage(
+  server: string,
+  state: ServerState,
+  file: string,
+  logHint?: string,
+): string {
+  const message = unavailableReason(server, state, file);
+  return logHint && state.state === 'failed' ? `${message} (its log: ${logHint})` : message;
+}
+
+function unavailableReason(server: string, state: ServerState, file: string): string {
   const prefix = `MCP server ${server} is not connected`;
   switch (state.state) {
     case 'failed':
@@ -46,7 +57,8 @@ export function unavailableMessage(server: string, state: ServerState, file: str
 
 export interface CallContext {
   server: string;
-  toolName: string;
+  /** The request as the person reads it: `tools/call "echo"`, `prompts/get "review"`. */
+  request: string;
   timeoutMs: number;
   file: string;
   exitReason: string | undefined;
@@ -55,7 +67,7 @@ export interface CallContext {
 
 export function callErrorMessage(sdk: SdkErrors, error: unknown, c: CallContext): string {
   const { McpError, ErrorCode } = sdk;
-  const call = `tools/call "${c.toolName}"`;
+  const call = c.request;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     // Progress kept restarting the timeout until the cap on a whole call (sdk-call.ts).
     const cap = (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout;

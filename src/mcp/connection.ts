@@ -1,13 +1,14 @@
 /**
  * One MCP server's connection lifecycle on the SDK `Client`: connect within the start-up deadline,
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
- * backoff (bounded; when and how often: restart-schedule.ts), and fail calls fast with the reason
- * while the server is down. A server with
- * a cached listing starts `idle` and connects on first use (one shared start for every caller).
+ * backoff (bounded; when and how often: restart-schedule.ts), and fail requests fast with the reason
+ * while the server is down. The `Client` never leaves this class: tool calls, prompts and resource
+ * reads all go through `request` (timeout, cancellation, start on first use, reconnect). A server
+ * with a cached listing starts `idle` and connects on first use (one shared start for every caller).
  * The SDK itself (`connection-sdk.ts`) is imported by the first connect: an idle server costs none.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import {
@@ -38,7 +39,7 @@ import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from
 import type * as ConnectionSdk from './connection-sdk.js';
 import { CoalescingTransport } from './notification-flow.js';
 import { RestartSchedule } from './restart-schedule.js';
-import { callThroughSdk } from './sdk-call.js';
+import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport } from './transports.js';
@@ -134,8 +135,8 @@ export class McpConnection {
     return this.starting;
   }
 
-  /** The SDK client while connected (resources, prompts and the like go through it). */
-  get connectedClient(): Client | undefined {
+  /** The SDK client while connected; it never leaves this class (requests go through `request`). */
+  private get connectedClient(): Client | undefined {
     return this.stateValue.state === 'connected' ? this.client : undefined;
   }
 
@@ -159,23 +160,64 @@ export class McpConnection {
     await this.disconnect();
   }
 
-  async callTool(
+  callTool(
     toolName: string,
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    return this.request(`tools/call "${toolName}"`, options.signal, (client, timeoutMs) =>
+      callThroughSdk(client, toolName, args, timeoutMs, options),
+    );
+  }
+
+  /** `prompts/get`, with the same start on first use, timeout, cancellation and errors as a call. */
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+    return this.request(`prompts/get "${name}"`, signal, (client, timeoutMs) =>
+      getPromptThroughSdk(client, name, args, timeoutMs, signal),
+    );
+  }
+
+  /** `resources/read`, likewise. */
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.request(`resources/read "${uri}"`, signal, (client, timeoutMs) =>
+      readResourceThroughSdk(client, uri, timeoutMs, signal),
+    );
+  }
+
+  /** Tells the server its roots changed, if it is connected (one that connects later asks anyway). */
+  async notifyRootsChanged(): Promise<void> {
+    if (this.options.definition.roots !== false)
+      await this.connectedClient?.sendRootsListChanged().catch(() => undefined);
+  }
+
+  /**
+   * Every request to the server goes through here: an idle server starts first, one that is down
+   * fails fast with why (and its restart), a lost remote connection schedules a reconnect, and a
+   * failure becomes a message naming the server, the request and the fix.
+   */
+  private async request<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    send: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
     if (this.stateValue.state === 'idle' || this.starting) await this.ensureStarted();
     const client = this.connectedClient;
     const sdk = this.sdk;
-    if (!client || !sdk) throw new ToolError(this.unavailableMessage());
+    const { definition, logHint } = this.options;
+    if (!client || !sdk)
+      throw new ToolError(unavailableMessage(this.name, this.stateValue, definition.file, logHint));
     try {
-      return await callThroughSdk(client, toolName, args, this.options.definition.timeoutMs, options);
+      return await send(client, definition.timeoutMs);
     } catch (error) {
-      if (options.signal?.aborted) throw error;
-      if (this.options.definition.transport !== 'stdio' && isNetworkFailure(error)) {
+      if (signal?.aborted) throw error;
+      if (definition.transport !== 'stdio' && isNetworkFailure(error)) {
         this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
       }
-      throw new ToolError(this.describeCallError(sdk, error, toolName));
+      const { timeoutMs, file } = definition;
+      const context = { server: this.name, request: what, timeoutMs, file, state: this.stateValue };
+      throw new ToolError(
+        callErrorMessage(sdk, error, { ...context, exitReason: this.opened?.exitReason() }),
+      );
     }
   }
 
@@ -209,7 +251,14 @@ export class McpConnection {
     if (outcome.error instanceof sdk.UnauthorizedError) {
       this.setState({ state: 'needs_auth', error: loginHint(sdk, this.name, outcome.error) });
     } else {
-      this.setState({ state: 'failed', error: this.failureReason(sdk, outcome, opened), during });
+      const target = this.urlOf();
+      const context = {
+        definition,
+        exitReason: opened.exitReason(),
+        target,
+        lastStderr: lastServerLine(this.options.log),
+      };
+      this.setState({ state: 'failed', error: startupFailureReason(sdk, outcome, context), during });
     }
     return false;
   }
@@ -365,32 +414,5 @@ export class McpConnection {
   private setState(state: ServerState): void {
     this.stateValue = state;
     this.options.onChange(state, this.catalog);
-  }
-
-  private unavailableMessage(): string {
-    const message = unavailableMessage(this.name, this.stateValue, this.options.definition.file);
-    const { logHint } = this.options;
-    return logHint && this.stateValue.state === 'failed' ? `${message} (its log: ${logHint})` : message;
-  }
-
-  private describeCallError(sdk: typeof ConnectionSdk, error: unknown, toolName: string): string {
-    const { definition } = this.options;
-    return callErrorMessage(sdk, error, {
-      server: this.name,
-      toolName,
-      timeoutMs: definition.timeoutMs,
-      file: definition.file,
-      exitReason: this.opened?.exitReason(),
-      state: this.stateValue,
-    });
-  }
-
-  private failureReason(sdk: typeof ConnectionSdk, failure: StartFailure, opened: OpenedTransport): string {
-    return startupFailureReason(sdk, failure, {
-      definition: this.options.definition,
-      exitReason: opened.exitReason(),
-      target: this.urlOf(),
-      lastStderr: lastServerLine(this.options.log),
-    });
   }
 }

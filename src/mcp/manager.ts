@@ -197,13 +197,7 @@ export class McpManager {
 
   /** Tells every connected server that the roots changed (the permission root moved). */
   async notifyRootsChanged(): Promise<void> {
-    await Promise.all(
-      this.slots.map((slot) =>
-        slot.connection?.definition.roots === false
-          ? undefined
-          : slot.connection?.connectedClient?.sendRootsListChanged().catch(() => undefined),
-      ),
-    );
+    await Promise.all(this.slots.map((slot) => slot.connection?.notifyRootsChanged()));
   }
 
   async shutdown(): Promise<void> {

@@ -3,7 +3,6 @@
  * tools (list resources and templates; read one by URI), and `@<server>:<uri>` mentions in the
  * user's input that attach the resource's content to the message.
  */
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { outputToText, type Tool, ToolError, type ToolOutput } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import type { McpConnection } from './connection.js';
@@ -22,18 +21,8 @@ export async function readResource(
   uri: string,
   options: { acceptsMedia: boolean; signal?: AbortSignal; redact?: (text: string) => string },
 ): Promise<ToolOutput> {
-  await connection.ensureStarted();
-  const client = connection.connectedClient;
-  if (!client) throw new ToolError(`MCP server ${connection.name} is not connected`);
-  let result: ReadResourceResult;
-  try {
-    result = await client.readResource(
-      { uri },
-      { signal: options.signal, timeout: connection.definition.timeoutMs },
-    );
-  } catch (error) {
-    throw new ToolError(`MCP server ${connection.name} could not read ${uri}: ${errorMessage(error)}`);
-  }
+  // The connection's errors name the server, the URI and the fix.
+  const result = await connection.readResource(uri, options.signal);
   // Resource contents render exactly like embedded resources in tool results.
   const converted = convertCallToolResult(
     { content: result.contents.map((resource) => ({ type: 'resource', resource })) },

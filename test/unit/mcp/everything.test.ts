@@ -189,10 +189,7 @@ describe.each([
   it('lists prompts and gets one with arguments', async () => {
     const connection = await connect(entry());
     expect(connection.extras.prompts.map((p) => p.name)).toContain('args-prompt');
-    const result = await connection.connectedClient!.getPrompt({
-      name: 'args-prompt',
-      arguments: { city: 'Paris' },
-    });
+    const result = await connection.getPrompt('args-prompt', { city: 'Paris' });
     expect(JSON.stringify(result.messages)).toContain('Paris');
   });
 
