@@ -57,7 +57,7 @@ describe('usage names', () => {
     fx.fake.push({ text: 'Colour blue, cat Tom.' }, { text: 'Blue.' });
     const resumed = await fx.run(['-p', 'Which colour?', '--resume', 'oldusage', '--output-format', 'json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const out = parseJsonOutput(resumed);
+    const out = parseJsonOutput(resumed) as ReturnType<typeof parseJsonOutput> & { session_id: string };
     expect(out.result).toBe('Blue.');
     expect(out.session_id).toBe('oldusage');
     expect(fx.fake.requests).toHaveLength(2);
