@@ -102,11 +102,11 @@ export class Conversation {
   /** A request's usage: totals grow, the context fill is what it reported, the ratio is learnt. */
   recordUsage(round: Usage, requestChars: number): Usage {
     this.usage = addUsage(this.usage, round);
-    this.context = round.prompt_tokens;
+    this.context = round.inputTokens;
     this.last = round;
-    this.ratio = observedRatio(round.prompt_tokens, requestChars) ?? this.ratio;
+    this.ratio = observedRatio(round.inputTokens, requestChars) ?? this.ratio;
     const afterId = this.history.last?.id ?? null;
-    if (round.prompt_tokens > 0) this.basis = { promptTokens: round.prompt_tokens, afterId };
+    if (round.inputTokens > 0) this.basis = { promptTokens: round.inputTokens, afterId };
     this.emit({ type: 'usage', usage: round, requestChars, afterId });
     return this.usage;
   }

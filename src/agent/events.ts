@@ -39,25 +39,25 @@ export type AgentEvent =
 export type AgentEventListener = (event: AgentEvent) => void;
 
 export function emptyUsage(): Usage {
-  return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
   const sum: Usage = {
-    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
-    completion_tokens: a.completion_tokens + b.completion_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
   };
   // Unknown stays unknown until some request reports it; then the unknown ones count as none.
-  if (a.cached_tokens !== undefined || b.cached_tokens !== undefined)
-    sum.cached_tokens = (a.cached_tokens ?? 0) + (b.cached_tokens ?? 0);
+  if (a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined)
+    sum.cachedInputTokens = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
   return sum;
 }
 
-/** The share of `usage`'s prompt tokens read from the provider's cache, in whole percent; undefined when not reported. */
+/** The share of `usage`'s input tokens read from the provider's cache, in whole percent; undefined when not reported. */
 export function cachedPercent(usage: Usage | undefined): number | undefined {
-  if (usage?.cached_tokens === undefined || usage.prompt_tokens <= 0) return undefined;
-  return Math.round((Math.min(usage.cached_tokens, usage.prompt_tokens) / usage.prompt_tokens) * 100);
+  if (usage?.cachedInputTokens === undefined || usage.inputTokens <= 0) return undefined;
+  return Math.round((Math.min(usage.cachedInputTokens, usage.inputTokens) / usage.inputTokens) * 100);
 }
 
 /** The transcript's line for a compaction: what happened and how much room it made. */

@@ -73,18 +73,19 @@ export function resultObject(app: App, outcome: TurnOutcome, tally: TurnTally): 
 }
 
 /**
- * GeekAgent's usage (prompt_tokens …, cached_tokens always there: 0 when the provider reported no
- * cache reads) and Claude Code's names for the same counts: input_tokens is the input not read from
- * the cache, as Anthropic counts it.
+ * The documented JSON names for a `Usage` (providers/messages.ts): GeekAgent's (prompt_tokens …,
+ * cached_tokens always there: 0 when the provider reported no cache reads) and Claude Code's names
+ * for the same counts: input_tokens is the input not read from the cache, as Anthropic counts it.
+ * The JSON keeps these names whatever the internal ones are: scripts read them.
  */
 function usageObject(usage: Usage | undefined): Record<string, number> {
-  const prompt = usage?.prompt_tokens ?? 0;
-  const cached = usage?.cached_tokens ?? 0;
-  const completion = usage?.completion_tokens ?? 0;
+  const prompt = usage?.inputTokens ?? 0;
+  const cached = usage?.cachedInputTokens ?? 0;
+  const completion = usage?.outputTokens ?? 0;
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
-    total_tokens: usage?.total_tokens ?? 0,
+    total_tokens: usage?.totalTokens ?? 0,
     cached_tokens: cached,
     input_tokens: Math.max(0, prompt - cached),
     output_tokens: completion,

@@ -7,13 +7,17 @@
 import type { ProviderKind } from '../config/provider-kinds.js';
 import type { ToolCall, ToolOutput } from '../tools/types.js';
 
+/**
+ * One request's (or a sum's) token counts in GeekAgent's own names; each provider maps its wire
+ * names here, and the print JSON maps back to its documented names (cli/print-result.ts).
+ */
 export interface Usage {
   /** Every input token of the request, cached ones included. */
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  /** Input tokens the provider read from its prompt cache (part of prompt_tokens); absent: unknown. */
-  cached_tokens?: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** Input tokens the provider read from its prompt cache (part of inputTokens); absent: unknown. */
+  cachedInputTokens?: number;
 }
 
 /**

@@ -153,14 +153,14 @@ function toUsage(raw: NonNullable<ChatCompletionChunk['usage']>): Usage {
   const prompt = raw.prompt_tokens ?? 0;
   const completion = raw.completion_tokens ?? 0;
   const usage: Usage = {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: raw.total_tokens ?? prompt + completion,
+    inputTokens: prompt,
+    outputTokens: completion,
+    totalTokens: raw.total_tokens ?? prompt + completion,
   };
   // OpenAI puts prompt-cache hits in the details; DeepSeek (the default endpoint) in its own field.
   const cached =
     raw.prompt_tokens_details?.cached_tokens ??
     (raw as { prompt_cache_hit_tokens?: unknown }).prompt_cache_hit_tokens;
-  if (typeof cached === 'number' && Number.isFinite(cached) && cached >= 0) usage.cached_tokens = cached;
+  if (typeof cached === 'number' && Number.isFinite(cached) && cached >= 0) usage.cachedInputTokens = cached;
   return usage;
 }

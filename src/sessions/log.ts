@@ -8,6 +8,7 @@
  */
 
 import type { ConversationChange, ConversationState, UsageBasis } from '../agent/conversation.js';
+import { addUsage, emptyUsage } from '../agent/events.js';
 import type { HistoryMessage } from '../agent/history.js';
 import { messagesChars, observedRatio } from '../agent/tokens.js';
 import { PROVIDER_KINDS } from '../config/provider-kinds.js';
@@ -29,12 +30,21 @@ export interface SessionHeader {
  * a new session (most runs) never reads a log.
  */
 function buildLogSchemas() {
-  const usageSchema = z.object({
-    prompt_tokens: z.number(),
-    completion_tokens: z.number(),
-    total_tokens: z.number(),
-    cached_tokens: z.optional(z.number()),
-  });
+  // Usage in today's names, or in the OpenAI wire names files written before them used.
+  const usageSchema = z.union([
+    z.object({
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      totalTokens: z.number(),
+      cachedInputTokens: z.optional(z.number()),
+    }),
+    z.object({
+      prompt_tokens: z.number(),
+      completion_tokens: z.number(),
+      total_tokens: z.number(),
+      cached_tokens: z.optional(z.number()),
+    }),
+  ]);
 
   const contentPart = z.union([
     z.object({ type: z.literal('text'), text: z.string() }),
@@ -99,7 +109,21 @@ function buildLogSchemas() {
     created: z.string(),
     cwd: z.string(),
   });
-  return { event: eventSchema, header: headerSchema };
+  return { event: eventSchema, header: headerSchema, usage: usageSchema };
+}
+
+type LoggedUsage = z.infer<ReturnType<typeof buildLogSchemas>['usage']>;
+
+/** A logged usage report in today's names, whichever names its line was written with. */
+export function usageOfLine(logged: LoggedUsage): Usage {
+  if ('inputTokens' in logged) return logged;
+  const usage: Usage = {
+    inputTokens: logged.prompt_tokens,
+    outputTokens: logged.completion_tokens,
+    totalTokens: logged.total_tokens,
+  };
+  if (logged.cached_tokens !== undefined) usage.cachedInputTokens = logged.cached_tokens;
+  return usage;
 }
 
 let builtSchemas: ReturnType<typeof buildLogSchemas> | undefined;
@@ -138,7 +162,7 @@ export interface Replayed {
 export function replay(text: string): Replayed {
   let header: SessionHeader | undefined;
   let messages: HistoryMessage[] = [];
-  let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  let usage = emptyUsage();
   let ratio: number | undefined;
   let context = 0;
   /** The last usage report still describes the history (no compaction or reset since). */
@@ -217,22 +241,20 @@ export function replay(text: string): Replayed {
         contextCurrent = false;
         break;
       }
-      case 'usage':
-        usage = {
-          prompt_tokens: usage.prompt_tokens + event.usage.prompt_tokens,
-          completion_tokens: usage.completion_tokens + event.usage.completion_tokens,
-          total_tokens: usage.total_tokens + event.usage.total_tokens,
-        };
-        ratio = observedRatio(event.usage.prompt_tokens, event.requestChars) ?? ratio;
-        context = event.usage.prompt_tokens;
+      case 'usage': {
+        const round = usageOfLine(event.usage);
+        usage = addUsage(usage, round);
+        ratio = observedRatio(round.inputTokens, event.requestChars) ?? ratio;
+        context = round.inputTokens;
         contextCurrent = true;
-        if (event.usage.prompt_tokens > 0) {
+        if (round.inputTokens > 0) {
           basis = {
-            promptTokens: event.usage.prompt_tokens,
+            promptTokens: round.inputTokens,
             afterId: event.afterId ?? messages.at(-1)?.id ?? null,
           };
         }
         break;
+      }
       case 'state':
         state[event.key] = event.value;
         break;

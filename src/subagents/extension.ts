@@ -151,7 +151,7 @@ function ownTools(context: Context, definition: AgentDefinition, depth: number):
 
 /** The header line, then the answer (cut with a note when it is too long for the parent's history). */
 export function childResult(run: ChildRun): string {
-  const tokens = run.usage.total_tokens.toLocaleString('en-US');
+  const tokens = run.usage.totalTokens.toLocaleString('en-US');
   const rounds = `${run.rounds} round${run.rounds === 1 ? '' : 's'}`;
   const status = run.status === 'completed' ? '' : ` · ${run.status.replace('_', ' ')}`;
   const header = `[agent ${run.agent} · ${rounds} · ${tokens} tokens${status}]`;
@@ -171,7 +171,13 @@ function runJson(run: ChildRun): Record<string, unknown> {
     status: run.status,
     result: run.text,
     rounds: run.rounds,
-    usage: run.usage,
+    // The report's documented names (README), not the internal Usage names.
+    usage: {
+      prompt_tokens: run.usage.inputTokens,
+      completion_tokens: run.usage.outputTokens,
+      total_tokens: run.usage.totalTokens,
+      ...(run.usage.cachedInputTokens !== undefined ? { cached_tokens: run.usage.cachedInputTokens } : {}),
+    },
     tool_calls: run.toolCalls.map((call) => ({
       name: call.name,
       arguments: call.arguments,

@@ -328,7 +328,7 @@ export class TuiSession {
         contextTokens: app.conversation.contextTokens,
         contextWindow: app.provider.contextWindow,
         turnTokens: this.view.turnTokens,
-        totalTokens: app.conversation.totalUsage.total_tokens,
+        totalTokens: app.conversation.totalUsage.totalTokens,
         rows: app.extensions.panelRows(),
       },
     };

@@ -95,8 +95,8 @@ export class TurnView {
         this.transcript.line('tool', formatToolLine(event.outcome.name, event.outcome.output));
         return;
       case 'usage':
-        this.tokens = event.turn.total_tokens;
-        this.outputTokens = event.turn.completion_tokens;
+        this.tokens = event.turn.totalTokens;
+        this.outputTokens = event.turn.outputTokens;
         this.usage = event.turn;
         return;
       case 'compacted':

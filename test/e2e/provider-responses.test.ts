@@ -126,12 +126,11 @@ describe('the OpenAI Responses provider', () => {
     expect(result.code, result.stderr).toBe(0);
     const { usage } = parseJsonOutput(result) as unknown as { usage: Record<string, number> };
     expect(usage).toMatchObject({ prompt_tokens: 1_200, completion_tokens: 30, total_tokens: 1_230 });
-    // The JSON `cached_tokens` field is another helper's; when it is there it carries the API's count.
-    if ('cached_tokens' in usage) expect(usage.cached_tokens).toBe(1_024);
-    // The session's usage record has the cached count already.
+    expect(usage.cached_tokens).toBe(1_024);
+    // The session's usage record has the cached count too (in the session file's own names).
     const dir = userSessionsDir(project);
     const [file] = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
-    expect(readFileSync(path.join(dir, file!), 'utf8')).toContain('"cached_tokens":1024');
+    expect(readFileSync(path.join(dir, file!), 'utf8')).toContain('"cachedInputTokens":1024');
   });
 
   it('a 401 names OPENAI_API_KEY and hides the key the body echoes', async () => {

@@ -145,14 +145,14 @@ function startBlock(block: { type: string } & Record<string, unknown>): Block {
   }
 }
 
-/** prompt_tokens counts every input token, the cache's reads and writes included. */
+/** inputTokens counts every input token, the cache's reads and writes included. */
 export function toUsage(input: InputUsage, output: number): Usage {
   const prompt = input.input + input.cacheWrite + input.cacheRead;
   return {
-    prompt_tokens: prompt,
-    completion_tokens: output,
-    total_tokens: prompt + output,
-    cached_tokens: input.cacheRead,
+    inputTokens: prompt,
+    outputTokens: output,
+    totalTokens: prompt + output,
+    cachedInputTokens: input.cacheRead,
   };
 }
 

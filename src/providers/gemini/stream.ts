@@ -135,11 +135,11 @@ function toUsage(raw: NonNullable<GenerateContentResponse['usageMetadata']>): Us
   const prompt = (raw.promptTokenCount ?? 0) + (raw.toolUsePromptTokenCount ?? 0);
   const completion = (raw.candidatesTokenCount ?? 0) + (raw.thoughtsTokenCount ?? 0);
   const usage: Usage = {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: raw.totalTokenCount ?? prompt + completion,
+    inputTokens: prompt,
+    outputTokens: completion,
+    totalTokens: raw.totalTokenCount ?? prompt + completion,
   };
-  if (raw.cachedContentTokenCount !== undefined) usage.cached_tokens = raw.cachedContentTokenCount;
+  if (raw.cachedContentTokenCount !== undefined) usage.cachedInputTokens = raw.cachedContentTokenCount;
   return usage;
 }
 

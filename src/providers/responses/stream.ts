@@ -136,11 +136,11 @@ function failure(error: (Pick<ResponseError, 'message'> & { code: string | null 
 
 function toUsage(raw: ResponseUsage): Usage {
   const usage: Usage = {
-    prompt_tokens: raw.input_tokens,
-    completion_tokens: raw.output_tokens,
-    total_tokens: raw.total_tokens ?? raw.input_tokens + raw.output_tokens,
+    inputTokens: raw.input_tokens,
+    outputTokens: raw.output_tokens,
+    totalTokens: raw.total_tokens ?? raw.input_tokens + raw.output_tokens,
   };
   const cached = raw.input_tokens_details?.cached_tokens;
-  if (typeof cached === 'number') usage.cached_tokens = cached;
+  if (typeof cached === 'number') usage.cachedInputTokens = cached;
   return usage;
 }

@@ -224,9 +224,9 @@ describe('Agent.runTurn', () => {
       signal: new AbortController().signal,
       onEvent: (e) => e.type === 'usage' && usages.push(e),
     });
-    expect(result.usage).toEqual({ prompt_tokens: 30, completion_tokens: 5, total_tokens: 35 });
+    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 5, totalTokens: 35 });
     expect(usages).toHaveLength(2);
-    expect(conversation.totalUsage.total_tokens).toBe(35);
+    expect(conversation.totalUsage.totalTokens).toBe(35);
     expect(conversation.contextTokens).toBe(20);
   });
 

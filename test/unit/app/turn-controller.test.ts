@@ -36,7 +36,7 @@ function setup(options: { apiKey?: string } = {}) {
               status: 'completed',
               text,
               toolCalls: [],
-              usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+              usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
             }),
           fail: reject,
         };

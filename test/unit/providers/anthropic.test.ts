@@ -255,7 +255,7 @@ describe('the provider against the fake Messages API', () => {
     expect(reasoning.join('')).toBe('think');
     expect(round.text).toBe('hi');
     expect(round.toolCalls).toEqual([call('t1', '{"path":"a"}'), call('t2', '{"path":"b"}')]);
-    expect(round.usage?.cached_tokens).toBe(0);
+    expect(round.usage?.cachedInputTokens).toBe(0);
     expect(round.native?.provider).toBe('anthropic');
     const [block] = (round.native?.data ?? []) as Array<{ thinking: string; signature: string }>;
     expect(block?.thinking).toBe('think');
@@ -279,8 +279,8 @@ describe('the provider against the fake Messages API', () => {
     history[1] = { role: 'assistant', text: 'hi', toolCalls: round.toolCalls, native: round.native };
     const next = await provider(fake).complete(request(history));
     expect(next.text).toBe('ok');
-    expect(next.usage?.cached_tokens).toBeGreaterThan(0);
-    expect(next.usage?.prompt_tokens).toBe(
+    expect(next.usage?.cachedInputTokens).toBeGreaterThan(0);
+    expect(next.usage?.inputTokens).toBe(
       Object.values(fake.requests.at(-1)?.usage ?? {}).reduce((sum, n) => sum + n, 0),
     );
   });

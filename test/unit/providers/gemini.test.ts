@@ -128,10 +128,10 @@ describe('readGeminiRound', () => {
     ]);
     expect(round.finishReason).toBe('tool_calls');
     expect(round.usage).toEqual({
-      prompt_tokens: 100,
-      completion_tokens: 15,
-      total_tokens: 115,
-      cached_tokens: 60,
+      inputTokens: 100,
+      outputTokens: 15,
+      totalTokens: 115,
+      cachedInputTokens: 60,
     });
     expect(round.native).toEqual({
       provider: 'gemini',

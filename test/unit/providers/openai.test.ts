@@ -71,7 +71,7 @@ describe('OpenAIChatProvider', () => {
       text: 'Hello from the model',
       reasoning: '',
       toolCalls: [],
-      usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+      usage: { inputTokens: 9, outputTokens: 4, totalTokens: 13 },
       finishReason: 'stop',
     });
     const body = fake.requests[0]?.body;

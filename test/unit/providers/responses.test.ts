@@ -181,10 +181,10 @@ describe('readResponsesRound', () => {
     ]);
     expect(round.finishReason).toBe('tool_calls');
     expect(round.usage).toEqual({
-      prompt_tokens: 100,
-      completion_tokens: 7,
-      total_tokens: 107,
-      cached_tokens: 64,
+      inputTokens: 100,
+      outputTokens: 7,
+      totalTokens: 107,
+      cachedInputTokens: 64,
     });
     expect(round.native).toEqual({ provider: 'openai-responses', data: { reasoning: [reasoningItem] } });
   });

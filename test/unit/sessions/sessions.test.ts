@@ -61,7 +61,7 @@ function turn(conversation: Conversation, text: string) {
     toolCalls: [{ id: `c-${text}`, name: 'read', arguments: '{}' }],
   });
   history.append({ role: 'tool', callId: `c-${text}`, name: 'read', output: 'file body' });
-  conversation.recordUsage({ prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 }, 500);
+  conversation.recordUsage({ inputTokens: 100, outputTokens: 5, totalTokens: 105 }, 500);
   history.append({ role: 'assistant', text: `answer to ${text}` });
 }
 
@@ -95,7 +95,7 @@ describe('Sessions', () => {
     expect(again.conversation.messages.map((m) => m.role)).toEqual(
       first.conversation.messages.map((m) => m.role),
     );
-    expect(again.conversation.totalUsage.total_tokens).toBe(210);
+    expect(again.conversation.totalUsage.totalTokens).toBe(210);
     expect(again.conversation.tokensPerChar).toBe(0.2);
   });
 
