@@ -60,4 +60,17 @@ describe('loading agents', () => {
       },
     ]);
   });
+
+  it('reads Claude Code tool names in `tools` as GeekAgent’s (one pattern syntax everywhere)', async () => {
+    await writeFile(
+      path.join(dir, 'c.md'),
+      '---\ndescription: claude style\ntools: Read, Grep, mcp_demo_*\n---\n',
+    );
+    const catalog = await loadAgents({ user: dir });
+    expect(catalog.agents.find((agent) => agent.name === 'c')!.tools).toEqual([
+      'read',
+      'search',
+      'mcp_demo_*',
+    ]);
+  });
 });
