@@ -6,13 +6,16 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fromClaudeToolName } from '../util/tool-pattern.js';
 import type { FrontValue } from './skill-frontmatter.js';
 
-/** A list, or a string of names separated by spaces or commas (the spec's `allowed-tools: a b`). */
+/**
+ * A list, or a string of names separated by spaces or commas (the spec's `allowed-tools: a b`);
+ * Claude Code's names (`Read`, `Bash`) read as GeekAgent's, as skills written for it use them.
+ */
 export function toolList(value: FrontValue): string[] | null {
-  if (Array.isArray(value)) return value.filter((item) => item !== '');
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter((item) => item !== '');
-  return null;
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[\s,]+/) : null;
+  return items === null ? null : items.filter((item) => item !== '').map(fromClaudeToolName);
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Extension, ExtensionSetup } from '../extensions/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import { outputToText } from '../tools/types.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
+import { toolPatternMatches } from '../util/tool-pattern.js';
 import { type DiscoverOptions, discoverCommands } from './discover.js';
 import { expandCommand } from './expand.js';
 import { formatCommands } from './format.js';
@@ -150,7 +151,7 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
           'error',
         );
       options.policies.setPreApproved(
-        (name) => grant?.tools.some((pattern) => matchesPattern(pattern, name)) === true,
+        (name) => grant?.tools.some((pattern) => toolPatternMatches(pattern, name)) === true,
         'command',
       );
       // A turn that is not the command's own (a message queued behind it) gets no grant.
@@ -170,10 +171,4 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
       });
     },
   };
-}
-
-/** `*` matches any run of characters; everything else literally (as skills' and agents' patterns). */
-export function matchesPattern(pattern: string, name: string): boolean {
-  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`).test(name);
 }

@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { FrontmatterError, type FrontValue, parseFrontmatter } from '../config/skill-frontmatter.js';
 import { errorMessage } from '../util/errors.js';
+import { fromClaudeToolName } from '../util/tool-pattern.js';
 
 /** A command file larger than this is refused (a prompt, not a document). */
 export const MAX_COMMAND_BYTES = 64 * 1024;
@@ -39,21 +40,6 @@ export interface CustomCommand {
   status: CommandStatus;
 }
 
-/** Claude Code's tool names, for files written for it. */
-const CLAUDE_TOOLS: Record<string, string> = {
-  Bash: 'run_shell',
-  Read: 'read',
-  Write: 'write',
-  Edit: 'patch',
-  MultiEdit: 'patch',
-  Glob: 'glob',
-  Grep: 'search',
-  LS: 'ls',
-  WebFetch: 'fetch',
-  TodoWrite: 'todo_write',
-  Task: 'delegate_task',
-};
-
 /**
  * `allowed-tools`: a list, or one line split at commas outside parentheses (and at spaces between
  * plain names). `Bash(git status:*)` is Claude Code's argument scope: GeekAgent's rules name whole
@@ -71,7 +57,7 @@ export function readAllowedTools(value: FrontValue): { tools: string[]; ignored:
       ignored.push(raw);
       continue;
     }
-    const name = CLAUDE_TOOLS[raw] ?? raw;
+    const name = fromClaudeToolName(raw);
     if (!/^[A-Za-z0-9_*:/.-]+$/.test(name)) return `allowed-tools: "${raw}" is not a tool name or pattern`;
     tools.push(name);
   }

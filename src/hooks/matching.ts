@@ -4,22 +4,11 @@
  * is not a valid expression matches its exact text. A tool is known by its model-facing name and
  * by the names a Claude Code script would use: `mcp__<server>__<tool>` for an MCP tool, and
  * Claude Code's own names of the built-in tools (`Bash` for run_shell, `Edit` for patch, …).
+ * Deliberately not util/tool-pattern.ts (every other tool pattern's `*` glob): hook files are
+ * shared with Claude Code, whose matchers are regular expressions.
  */
 import type { Tool } from '../tools/types.js';
-
-/** Claude Code's tool names for GeekAgent's built-in tools (only for matching). */
-const CLAUDE_NAMES: Record<string, readonly string[]> = {
-  run_shell: ['Bash'],
-  write: ['Write'],
-  patch: ['Edit', 'MultiEdit'],
-  read: ['Read'],
-  glob: ['Glob'],
-  search: ['Grep'],
-  ls: ['LS'],
-  fetch: ['WebFetch'],
-  delegate_task: ['Task'],
-  todo_write: ['TodoWrite'],
-};
+import { CLAUDE_TOOL_NAMES } from '../util/tool-pattern.js';
 
 export type Matcher = (names: readonly string[]) => boolean;
 
@@ -37,7 +26,7 @@ export function compileMatcher(pattern: string): Matcher {
 
 /** Every name a matcher may know `tool` by. */
 export function toolNames(tool: Pick<Tool, 'name' | 'origin'>): string[] {
-  const names = [tool.name, ...(CLAUDE_NAMES[tool.name] ?? [])];
+  const names = [tool.name, ...(CLAUDE_TOOL_NAMES[tool.name] ?? [])];
   if (tool.origin?.kind === 'mcp') names.push(`mcp__${tool.origin.server}__${tool.origin.tool}`);
   return names;
 }

@@ -4,6 +4,7 @@
  * (`mcp:<server>/<tool>`, the server's own tool name); each kind only ever matches its own kind of
  * subject, so `*` or `mcp_*` never read an identity and `mcp:gh/*` never reads a model name.
  */
+import { wildcardRegExp } from '../util/tool-pattern.js';
 import type { Policy } from './types.js';
 
 /** What one rule says for one subject. */
@@ -42,7 +43,7 @@ export class CompiledRules {
 
   constructor(rules: Record<string, Policy>) {
     for (const [rule, policy] of Object.entries(rules)) {
-      if (rule.includes('*')) this.patterns.push({ pattern: rule, regex: patternToRegex(rule), policy });
+      if (rule.includes('*')) this.patterns.push({ pattern: rule, regex: wildcardRegExp(rule), policy });
       else this.exact.set(rule, policy);
     }
     this.patterns.sort((a, b) => compareSpecificity(a.pattern, b.pattern) || compareCodeUnits(a, b));
@@ -84,15 +85,6 @@ export class CompiledRules {
 
 function sameKind(rule: string, subject: string): boolean {
   return isIdentityRule(rule) === isIdentityRule(subject);
-}
-
-/** `*` is any run of characters (even none); everything else is literal, regex metacharacters too. */
-function patternToRegex(pattern: string): RegExp {
-  const body = pattern
-    .split('*')
-    .map((literal) => literal.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${body}$`, 's');
 }
 
 /**

@@ -4,6 +4,7 @@
  * fewer hosts, `autoAllow: false`), and `--sandbox MODE` picks the mode for one run.
  */
 import * as z from '../util/schema.js';
+import { toolPatternMatches } from '../util/tool-pattern.js';
 import { DEFAULT_SANDBOX_POLICY, type SandboxMode, type SandboxPolicy } from './types.js';
 
 export const SANDBOX_MODES = ['workspace-write', 'read-only', 'off'] as const;
@@ -93,12 +94,5 @@ export function runSandboxMode(
 /** `allowUnconfined` patterns: `*` is any text, the rest literal; the whole line must match. */
 export function matchesCommandPattern(patterns: readonly string[], command: string): boolean {
   const line = command.trim();
-  return patterns.some((pattern) => {
-    const source = pattern
-      .trim()
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('[\\s\\S]*');
-    return new RegExp(`^${source}$`).test(line);
-  });
+  return patterns.some((pattern) => toolPatternMatches(pattern.trim(), line));
 }

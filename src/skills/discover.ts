@@ -161,13 +161,3 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
     return { ...base, status: { kind: 'error', message: errorMessage(error), line } };
   }
 }
-
-/** `*` matches any run of characters; everything else literally. */
-export function matchesPattern(pattern: string, name: string): boolean {
-  const regex = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`);
-  return regex.test(name);
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-}

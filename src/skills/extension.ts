@@ -24,9 +24,10 @@ import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
+import { toolPatternMatches } from '../util/tool-pattern.js';
 import { ActiveSkills } from './active.js';
 import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
-import { type DiscoverOptions, discoverSkills, matchesPattern, type Skill } from './discover.js';
+import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
 import { skillTool } from './skill-tools.js';
 
@@ -269,7 +270,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
           (skill) =>
             granted.has(skill.name) &&
             skill.preApproved &&
-            skill.whitelist?.some((pattern) => matchesPattern(pattern, name)),
+            skill.whitelist?.some((pattern) => toolPatternMatches(pattern, name)),
         ),
       );
       host.hooks.toolFilter((tool) => {
@@ -277,7 +278,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
         if (tool.name === USE_SKILL || tool.name === TOOL_SEARCH) return true;
         const limits = limiting();
         const allowed = () =>
-          limits.some((skill) => skill.whitelist!.some((pattern) => matchesPattern(pattern, tool.name)));
+          limits.some((skill) => skill.whitelist!.some((pattern) => toolPatternMatches(pattern, tool.name)));
         // A skill's own tools and servers' tools are there while it is active, whatever the
         // whitelists — but one the model loaded does not widen a whitelist the person chose.
         if (serverTool(tool.name) || toolNames.includes(tool.name)) {

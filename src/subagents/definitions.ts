@@ -8,6 +8,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../util/errors.js';
+import { fromClaudeToolName } from '../util/tool-pattern.js';
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js';
 
 export const DEFAULT_AGENT = 'explore';
@@ -145,13 +146,10 @@ function stringField(value: FrontmatterValue | undefined): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** No `tools` line: the default agent's read-only set. */
+/** No `tools` line: the default agent's read-only set. Claude Code's names (`Read`) read as ours. */
 function listField(value: FrontmatterValue | undefined): string[] | undefined {
   if (value === undefined) return [...READ_ONLY_TOOLS, '@readonly-mcp'];
-  if (Array.isArray(value)) return value.filter((item) => item !== '');
   // `tools: read, glob` is accepted too.
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
+  const items = Array.isArray(value) ? value : value.split(',').map((item) => item.trim());
+  return items.filter((item) => item !== '').map(fromClaudeToolName);
 }

@@ -11,9 +11,9 @@ import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { Limiter } from '../util/limiter.js';
 import { visible } from '../util/terminal-text.js';
+import { toolPatternMatches } from '../util/tool-pattern.js';
 import { type AgentCatalog, type AgentDefinition, DEFAULT_AGENT } from './definitions.js';
 import { type ChildRun, type RunnerDeps, runChild } from './runner.js';
-import { matchesPattern } from './tool-view.js';
 
 /** How much of a child's answer enters the parent's history. */
 export const MAX_ANSWER_CHARS = 20_000;
@@ -145,7 +145,7 @@ function delegateTool(context: Context, depth: number): Tool {
 /** A deeper delegate_task, when the depth allows it and the agent's tools name it. */
 function ownTools(context: Context, definition: AgentDefinition, depth: number): Tool[] {
   if (depth + 1 >= context.limits.maxDepth) return [];
-  if (!definition.tools.some((pattern) => matchesPattern('delegate_task', pattern))) return [];
+  if (!definition.tools.some((pattern) => toolPatternMatches(pattern, 'delegate_task'))) return [];
   return [delegateTool(context, depth + 1)];
 }
 

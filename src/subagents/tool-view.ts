@@ -6,6 +6,7 @@
  */
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
+import { toolPatternMatches } from '../util/tool-pattern.js';
 
 export interface ViewOptions {
   patterns: readonly string[];
@@ -16,12 +17,6 @@ export interface ViewOptions {
 }
 
 const NOT_INHERITED = new Set(['delegate_task', 'todo_write', 'exit_plan_mode']);
-
-export function matchesPattern(name: string, pattern: string): boolean {
-  if (!pattern.includes('*')) return name === pattern;
-  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`).test(name);
-}
 
 export class ToolView extends ToolRegistry {
   private readonly own: Map<string, Tool>;
@@ -41,7 +36,7 @@ export class ToolView extends ToolRegistry {
     // exit_plan_mode: leaving plan mode is the person's answer to the main agent's plan.
     if (NOT_INHERITED.has(name)) return false;
     return this.options.patterns.some((pattern) =>
-      pattern === '@readonly-mcp' ? this.options.isReadOnlyMcp(name) : matchesPattern(name, pattern),
+      pattern === '@readonly-mcp' ? this.options.isReadOnlyMcp(name) : toolPatternMatches(pattern, name),
     );
   }
 

@@ -148,6 +148,19 @@ describe('skills', () => {
     expect(systemPrompt(fx.fake.requests[3]!)).not.toContain('Read, never write.');
   });
 
+  it('a skill written for Claude Code (`allowed-tools: Read Grep`) limits to read and search, not to nothing', async () => {
+    await fx.project.write(
+      '.claude/skills/finder/SKILL.md',
+      spec('finder', 'Finds things', 'Read Grep', 'Look, never touch.'),
+    );
+    expect((await run(['-p', '/use finder'])).stdout).toContain(
+      'skill finder is active (tools: read, search)',
+    );
+    fx.fake.push({ text: 'looked' });
+    await run(['-p', 'find it', '-c']);
+    expect(toolNames(fx.fake.requests[0]!)).toEqual(['read', 'search', 'use_skill']);
+  });
+
   it('the model activates a skill with use_skill; it stays active through --continue and compaction', async () => {
     await fx.project.write(
       '.agents/skills/pdf/SKILL.md',

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../../src/subagents/definitions.js';
 import { parseFrontmatter } from '../../src/subagents/frontmatter.js';
-import { matchesPattern } from '../../src/subagents/tool-view.js';
 
 describe('agent frontmatter', () => {
   it('reads strings, inline and block lists, quotes and comments', () => {
@@ -61,15 +60,17 @@ describe('loading agents', () => {
       },
     ]);
   });
-});
 
-describe('tool patterns', () => {
-  it('matches names and * patterns literally otherwise', () => {
-    expect(matchesPattern('mcp_demo_dice', 'mcp_demo_*')).toBe(true);
-    expect(matchesPattern('mcp_demo2_dice', 'mcp_demo_*')).toBe(false);
-    expect(matchesPattern('read', 'read')).toBe(true);
-    expect(matchesPattern('readx', 'read')).toBe(false);
-    expect(matchesPattern('a.b', 'a.*')).toBe(true);
-    expect(matchesPattern('axb', 'a.b')).toBe(false);
+  it('reads Claude Code tool names in `tools` as GeekAgent’s (one pattern syntax everywhere)', async () => {
+    await writeFile(
+      path.join(dir, 'c.md'),
+      '---\ndescription: claude style\ntools: Read, Grep, mcp_demo_*\n---\n',
+    );
+    const catalog = await loadAgents({ user: dir });
+    expect(catalog.agents.find((agent) => agent.name === 'c')!.tools).toEqual([
+      'read',
+      'search',
+      'mcp_demo_*',
+    ]);
   });
 });
