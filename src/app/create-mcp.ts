@@ -159,7 +159,8 @@ async function ownSandbox(
 type ServerSandboxOptions = Pick<
   McpRuntimeOptions,
   'projectDir' | 'homeDir' | 'userDir' | 'env' | 'projectTrusted' | 'sandboxMode'
->;
+> &
+  Partial<Pick<McpRuntimeOptions, 'tracker'>>;
 
 /**
  * The command sandbox servers run in when no tool runtime made one: the user's `sandbox` settings
@@ -183,6 +184,8 @@ export async function createServerSandbox(options: ServerSandboxOptions): Promis
     userStateDir: options.userDir,
     stateDirs: [path.join(options.projectDir, '.geekagent')],
     env: options.env,
+    // The library's proxy bridges (a server allowed a host) die with the run, as in the agent's runtime.
+    ...(options.tracker ? { onHelperProcess: (pid: number) => options.tracker?.addProcess(pid) } : {}),
   });
 }
 
