@@ -10,11 +10,9 @@ import type { ApprovalRequest } from '../../../src/permissions/types.js';
 import { TuiApprover } from '../../../src/tui/approver.js';
 import { AnsweredQuestion, QuestionBody } from '../../../src/tui/components/Question.js';
 import { Screen } from '../../../src/tui/components/Screen.js';
-import { colourOf, plain, recordingTarget, snapshot } from './helpers.js';
+import { colourOf, drawInColour, plain, recordingTarget, snapshot } from './helpers.js';
 
-vi.hoisted(() => {
-  process.env.FORCE_COLOR = '1';
-});
+drawInColour();
 
 const rendered: Array<{ unmount(): void }> = [];
 afterEach(() => {

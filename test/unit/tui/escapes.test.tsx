@@ -5,7 +5,7 @@
  */
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src/permissions/types.js';
 import { Activity } from '../../../src/tui/components/Activity.js';
 import { FormBody } from '../../../src/tui/components/FormBody.js';
@@ -15,11 +15,9 @@ import { Transcript } from '../../../src/tui/components/Transcript.js';
 import type { FormView } from '../../../src/tui/elicitor.js';
 import { panelRows } from '../../../src/tui/panel-lines.js';
 import type { Entry, LineKind } from '../../../src/tui/types.js';
-import { colourOf, panelData, plain, withMarkdown } from './helpers.js';
+import { colourOf, drawInColour, panelData, plain, withMarkdown } from './helpers.js';
 
-vi.hoisted(() => {
-  process.env.FORCE_COLOR = '1';
-});
+drawInColour();
 
 const ESC = '\u001b';
 const BEL = '\u0007';

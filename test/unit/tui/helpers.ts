@@ -3,8 +3,10 @@
  * calls, and a reader for the foreground colour a piece of text was drawn in.
  */
 import { stripVTControlCharacters } from 'node:util';
+import chalk from 'chalk';
 import { marked } from 'marked';
 import { createElement, type ReactElement } from 'react';
+import { afterAll, beforeAll } from 'vitest';
 import { PANEL_ORDER, type PanelRow } from '../../../src/extensions/types.js';
 import type { ServerState, ServerStatus } from '../../../src/mcp/status.js';
 import type { ApprovalAnswer } from '../../../src/permissions/types.js';
@@ -12,6 +14,22 @@ import { MarkdownLexer } from '../../../src/tui/components/Markdown.js';
 import { InputHistory } from '../../../src/tui/history.js';
 import type { KeyTarget } from '../../../src/tui/key-actions.js';
 import type { PanelData, SessionSnapshot } from '../../../src/tui/types.js';
+
+/**
+ * Draws this file's frames in 16 colours. Ink's chalk reads the terminal's colour support once, when
+ * it is first loaded, and the fast tier shares loaded modules between test files (no isolation), so
+ * FORCE_COLOR set by one file comes too late: set chalk's level for this file and put it back.
+ */
+export function drawInColour(): void {
+  let saved = chalk.level;
+  beforeAll(() => {
+    saved = chalk.level;
+    chalk.level = 1;
+  });
+  afterAll(() => {
+    chalk.level = saved;
+  });
+}
 
 /** `node` with marked's lexer provided, as mount.tsx provides it once loaded. */
 export function withMarkdown(node: ReactElement): ReactElement {

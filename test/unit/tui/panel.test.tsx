@@ -1,15 +1,13 @@
 /** The side panel: its lines in order, MCP states, root shortening, and hiding on narrow terminals. */
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { panelMcpLine } from '../../../src/mcp/status.js';
 import { Panel } from '../../../src/tui/components/Panel.js';
 import { Screen } from '../../../src/tui/components/Screen.js';
 import { shortenPath } from '../../../src/tui/panel-lines.js';
-import { connected, panelData, plain, recordingTarget, snapshot, status } from './helpers.js';
+import { connected, drawInColour, panelData, plain, recordingTarget, snapshot, status } from './helpers.js';
 
-vi.hoisted(() => {
-  process.env.FORCE_COLOR = '1';
-});
+drawInColour();
 
 const rendered: Array<{ unmount(): void }> = [];
 afterEach(() => {

@@ -4,18 +4,16 @@
  */
 import { Box } from 'ink';
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { describeServers } from '../../../src/mcp/describe.js';
 import { Transcript } from '../../../src/tui/components/Transcript.js';
 import { TranscriptStore } from '../../../src/tui/transcript-store.js';
 import { TurnView } from '../../../src/tui/turn-view.js';
 import type { Entry } from '../../../src/tui/types.js';
-import { colourOf, connected, plain, status, withMarkdown } from './helpers.js';
+import { colourOf, connected, drawInColour, plain, status, withMarkdown } from './helpers.js';
 
-vi.hoisted(() => {
-  process.env.FORCE_COLOR = '1';
-});
+drawInColour();
 
 const rendered: Array<{ unmount(): void }> = [];
 afterEach(() => {
