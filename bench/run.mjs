@@ -1,13 +1,14 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag, tui, launch, cache, sandbox).
+// sessions, lazy, toolbytes, rag, tui, launch, cache, sandbox, latency).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
 import { benchCache } from './cache.mjs';
 import { benchCalls } from './calls.mjs';
 import { benchConnect } from './connect.mjs';
+import { cancelLatency, resultConversion } from './latency.mjs';
 import { benchLazyStartup } from './lazy-startup.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
 import { benchMemory } from './memory.mjs';
@@ -33,6 +34,7 @@ const ALL = [
   'tui',
   'cache',
   'sandbox',
+  'latency',
 ];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
@@ -398,6 +400,32 @@ try {
       q.confined.asked === 0 && q.confined.calls === 20,
     );
     notes.push(`Z2: commands that failed under the sandbox: ${q.confined.failed} (of ${q.confined.calls})`);
+  });
+
+  await section('latency', async () => {
+    const cancel = await cancelLatency();
+    row(
+      'L1',
+      'TUI: Ctrl+C during a 4 MB stream → cancelled on screen',
+      fmtMs(cancel.median),
+      '1 s',
+      cancel.median / 1000,
+      '≤ 1 s',
+      cancel.median <= 1000,
+    );
+    const cut = resultConversion();
+    row(
+      'L2',
+      'MCP: cut a 10 MB result, one part + 1,000 parts',
+      fmtMs(cut.median),
+      '1 s',
+      cut.median / 1000,
+      '≤ 1 s',
+      cut.median <= 1000,
+    );
+    notes.push(
+      `L: were bounds in tui-fluid and mcp/results tests; samples L1 [${list(cancel.samples)}] L2 [${list(cut.samples)}] ms`,
+    );
   });
 
   await section('sessions', async () => {

@@ -5,7 +5,7 @@
  * `terminal/*` — and record what the agent asked for. Every stdout line is kept raw too, so a
  * test can check that stdout carries nothing but JSON-RPC.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import {
   type ClientCapabilities,
@@ -19,7 +19,8 @@ import {
   type SessionUpdate,
   type ToolCallContent,
 } from '@agentclientprotocol/sdk';
-import { CLI, type Project, testEnv } from './harness.js';
+import { afterEach } from 'vitest';
+import { CLI, type CliFixture, type Project, testEnv } from './harness.js';
 
 export interface EditorOptions {
   project: Project;
@@ -66,12 +67,42 @@ export interface Editor {
   exited: Promise<number | null>;
 }
 
-export function startEditor(options: EditorOptions): Editor {
-  const child = spawn(process.execPath, [CLI, 'acp'], {
+/** The built `geekagent acp` on the project and model, over pipes, as an editor starts it. */
+export function spawnAcp(
+  options: Pick<EditorOptions, 'project' | 'modelUrl' | 'env'>,
+): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [CLI, 'acp'], {
     cwd: options.project.dir,
     env: testEnv({ project: options.project, modelUrl: options.modelUrl, env: options.env }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * The editors of one test file, on `fx`'s project and model: after each test every editor's stdin
+ * is closed (the agent exits by itself) and one still running after 5 s is killed.
+ */
+export function editorFixture(fx: CliFixture): (options?: Partial<EditorOptions>) => Editor {
+  const editors: Editor[] = [];
+  afterEach(async () => {
+    for (const editor of editors.splice(0)) {
+      editor.child.stdin?.end();
+      if (editor.child.exitCode === null) {
+        const timer = setTimeout(() => editor.child.kill('SIGKILL'), 5000);
+        await editor.exited;
+        clearTimeout(timer);
+      }
+    }
+  });
+  return (options = {}) => {
+    const started = startEditor({ project: fx.project, modelUrl: fx.fake.url, ...options });
+    editors.push(started);
+    return started;
+  };
+}
+
+export function startEditor(options: EditorOptions): Editor {
+  const child = spawnAcp(options);
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;

@@ -7,30 +7,13 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from '../helpers/wait.js';
-import { type Editor, startEditor } from './acp-client.js';
+import { type Editor, editorFixture } from './acp-client.js';
 import { cliFixture, FIXTURE_SERVERS, REPO_ROOT, toolMessages } from './harness.js';
 
 const fx = cliFixture();
-const editors: Editor[] = [];
-
-afterEach(async () => {
-  for (const editor of editors.splice(0)) {
-    editor.child.stdin?.end();
-    if (editor.child.exitCode === null) {
-      const timer = setTimeout(() => editor.child.kill('SIGKILL'), 5000);
-      await editor.exited;
-      clearTimeout(timer);
-    }
-  }
-});
-
-function editor(options: Partial<Parameters<typeof startEditor>[0]> = {}): Editor {
-  const started = startEditor({ project: fx.project, modelUrl: fx.fake.url, ...options });
-  editors.push(started);
-  return started;
-}
+const editor = editorFixture(fx);
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 

@@ -203,10 +203,10 @@ describe('lifecycle hooks', () => {
     const command = `echo $$ > ${shPid}; sleep 300 & echo $! > ${sleepPid}; wait`;
     await userHooks({ PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command, timeout: 1 }] }] });
     fx.fake.push({ toolCalls: [call('get_current_time', {})] }, { text: 'done' });
-    const started = Date.now();
+    // The hook sleeps 300 s: the run finishing at all (the harness gives up after 45 s) is its 1 s
+    // timeout at work, whatever the machine's load.
     const run = await fx.run(['-p', 'time?', '--output-format', 'json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(20_000);
     const out = parseJsonOutput(run);
     // The hook said nothing: the call ran under its policy.
     expect(out.tool_calls[0]).toMatchObject({ name: 'get_current_time', decision: 'allow', is_error: false });

@@ -5,6 +5,7 @@
  * elicitation accepted and declined), the root sandbox and protected paths, folder trust, and a
  * clean exit with no process left when the client closes stdin.
  */
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
+import { settles } from '../helpers/wait.js';
 import {
   CLI,
   createProject,
@@ -294,10 +296,16 @@ describe('geekagent mcp serve (SDK client)', () => {
     const serverPid = served.transport.pid;
     expect(serverPid).toBeTypeOf('number');
 
-    const started = Date.now();
+    // Close stdin ourselves and watch the exit: no one sends a signal (the SDK's close() would
+    // send SIGTERM after 2 s, so a clock there fails on a busy machine), and exit code 0 with no
+    // signal means the server ended on its own.
+    const child = (served.transport as unknown as { _process: ChildProcess })._process;
+    const exit = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (code, signal) => resolve([code, signal])),
+    );
+    child.stdin!.end();
+    expect(await settles(exit, 'the server to exit after its stdin closed')).toEqual([0, null]);
     await served.client.close();
-    // The SDK sends SIGTERM after 2 s: closing sooner means the server ended on its own.
-    expect(Date.now() - started).toBeLessThan(2000);
     await running;
     await until(() => !alive(serverPid!), 'the server to be gone');
     await until(() => !alive(shellPid), 'the shell command to be killed');

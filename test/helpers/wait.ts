@@ -35,6 +35,22 @@ export function untilEvent(
   });
 }
 
+/**
+ * `promise`'s value, or a failure naming `what` once it has not settled after `stuckAfterMs`: a
+ * stuck-guard for something that would otherwise hang the test, never a speed goal (those are bench
+ * rows), so it sits far above any real wait and under the 60 s test timeout.
+ */
+export function settles<T>(promise: Promise<T>, what: string, stuckAfterMs = 30_000): Promise<T> {
+  let guard: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    guard = setTimeout(
+      () => reject(new Error(`still waiting after ${stuckAfterMs} ms for ${what}`)),
+      stuckAfterMs,
+    );
+  });
+  return Promise.race([promise, stuck]).finally(() => clearTimeout(guard));
+}
+
 export async function waitFor<T>(
   condition: () => T | undefined | false | Promise<T | undefined | false>,
   options: { timeoutMs?: number; what?: string } = {},

@@ -228,11 +228,10 @@ describe('McpManager', () => {
   it('restarts a crashed server with backoff; calls meanwhile fail fast; names stay', async () => {
     const m = await start({ crash: node(path.join(FIXTURES, 'crash.mjs')) }, { restartDelayMs: 400 });
     const before = registry.list().map((t) => t.name);
-    const started = Date.now();
+    // The exit ends the call (this message), not the request timeout.
     await expect(run('mcp_crash_crash')).rejects.toThrow(
       'MCP server crash went away during tools/call "crash": server exited with code 3',
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
     const state = m.status('crash')!.state;
     expect(state).toMatchObject({
       state: 'failed',

@@ -202,17 +202,15 @@ describe('convertCallToolResult', () => {
     expect(result.output).toBe('abc\n(result truncated: showing about 1 of 6 tokens; 20 characters cut)');
   });
 
-  it('handles a 10 MB result quickly', () => {
+  // How fast is bench row L2 (`npm run bench latency`): a busy machine must not fail this test.
+  it('cuts a 10 MB result, one part or a thousand, to the limit', () => {
     const big = 'line of output\n'.repeat(700_000);
     expect(big.length).toBeGreaterThan(10_000_000);
     const parts = Array.from({ length: 1000 }, () => ({ type: 'text', text: big.slice(0, 10_000) }));
-    const started = performance.now();
     const single = convertCallToolResult({ content: [{ type: 'text', text: big }] }, text);
     const many = convertCallToolResult({ content: parts }, text);
-    const elapsed = performance.now() - started;
     expect(typeof single.output === 'string' && single.output.length).toBeLessThan(100_200);
     expect(single.truncatedChars).toBe(big.length - 100_000);
     expect(many.truncatedChars).toBe(1000 * 10_000 + 999 - 100_000);
-    expect(elapsed).toBeLessThan(1000);
   });
 });

@@ -345,13 +345,12 @@ describe('OpenAIChatProvider message conversion', () => {
 
   it('times out a server that never sends headers, without retrying past the timeout', async () => {
     const fake = await start([{ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' }]);
-    const started = performance.now();
     const error = await failure(provider(fake, { requestTimeoutMs: 300, maxRetries: 2 }).complete(request()));
     expect((error as Error).message).toBe(
       `model request timed out: no data for 0.3 s from ${fake.url} (GEEKAGENT_REQUEST_TIMEOUT)`,
     );
+    // One request: a retry would have sent a second to the silent server.
     expect(fake.requests).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('keeps a slow stream that sends within the timeout, however long it takes in total', async () => {
