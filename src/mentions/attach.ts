@@ -10,7 +10,7 @@ import path from 'node:path';
 import { looksBinary } from '../tools/builtin/args.js';
 import { isInside, readBytesInsideRoot } from '../util/root-read.js';
 import { isSecretFile, SECRET_FILE_REASON } from '../util/secret-files.js';
-import { IgnoreRules } from './ignore-rules.js';
+import { type GitignoreCache, IgnoreRules } from './ignore-rules.js';
 import { sniffImage } from './image-type.js';
 
 /** A text file is attached up to this many bytes, with a note where it was cut. */
@@ -36,13 +36,15 @@ export interface AttachContext {
   redact?: (text: string) => string;
 }
 
+/** `gitignores`: the project's .gitignore files as read before (none: read afresh). */
 export async function attachContext(
   root: string,
   userDir: string,
   redact?: (text: string) => string,
+  gitignores?: GitignoreCache,
 ): Promise<AttachContext> {
   const realRoot = await realpath(root).catch(() => root);
-  return { root, realRoot, userDir, ignore: new IgnoreRules(root, realRoot), redact };
+  return { root, realRoot, userDir, ignore: new IgnoreRules(root, realRoot, gitignores), redact };
 }
 
 /** The mention `name` (relative to the root, as typed) as an attachment. */

@@ -20,6 +20,7 @@ import {
   MENTION_IMAGE_BYTES,
 } from './attach.js';
 import { completePath } from './complete.js';
+import { GitignoreCache } from './ignore-rules.js';
 import { sniffImage } from './image-type.js';
 import { findMentions, pastedPath, resourceServerOf } from './parse.js';
 
@@ -46,18 +47,20 @@ export function mentionsExtension(
   images: readonly string[] = [],
 ): Extension {
   const options: MentionsOptions = { root, ...rest };
+  // Every turn and every Tab consults the .gitignore files: read once, re-read when changed.
+  const gitignores = new GitignoreCache();
   let pendingImages = [...images];
   return {
     name: 'mentions',
     setup(host) {
       host.completion(async (word) =>
-        completePath(word, await attachContext(options.root, options.userDir, options.redact)),
+        completePath(word, await attachContext(options.root, options.userDir, options.redact, gitignores)),
       );
       host.hooks.input(async (text, turn) => {
         if (!turn.byPerson) return text;
         const flagged = pendingImages;
         pendingImages = [];
-        const blocks = await attachAll(turn, flagged, options);
+        const blocks = await attachAll(turn, flagged, options, gitignores);
         return blocks.length === 0 ? text : `${text}\n\n${blocks.join('\n\n')}`;
       });
     },
@@ -65,8 +68,13 @@ export function mentionsExtension(
 }
 
 /** Attaches what the turn's input (and `--image`) names; returns the blocks for the model. */
-async function attachAll(turn: TurnScope, flagged: string[], options: MentionsOptions): Promise<string[]> {
-  const ctx = await attachContext(options.root, options.userDir, options.redact);
+async function attachAll(
+  turn: TurnScope,
+  flagged: string[],
+  options: MentionsOptions,
+  gitignores: GitignoreCache,
+): Promise<string[]> {
+  const ctx = await attachContext(options.root, options.userDir, options.redact, gitignores);
   const blocks: string[] = [];
   let imageBytes = 0;
   const image = (label: string, attachment: ImageAttachment): void => {

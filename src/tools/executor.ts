@@ -16,6 +16,7 @@ import type {
   PolicyVerdict,
 } from './approval.js';
 import type { BeforeToolCall, ToolCallHooks, ToolCallInfo } from './call-hooks.js';
+import { type CallFacts, decideCall } from './decide.js';
 import type { ToolRegistry } from './registry.js';
 import {
   type ApprovalPrompt,
@@ -96,42 +97,47 @@ export class ToolExecutor {
     }
     const verdict = await verdictOf(this.deps.policies, call.name);
     if (verdict.notice) hooks.onNotice?.(verdict.notice);
-    if (verdict.policy === 'deny')
-      return outcome('deny', `permission denied: tool ${call.name} is not allowed`, true);
-    // The approval mode: plan refuses what is not read-only; accept-edits and bypass lift an ask.
-    const moded = this.deps.mode?.judge(tool, verdict);
-    if (moded && 'refuse' in moded) return outcome('refused', moded.refuse, true);
-    const policy = moded?.policy ?? verdict.policy;
-
-    const args = parseArguments(call);
-    if (typeof args === 'string') return outcome(policy === 'allow' ? 'allow' : 'refused', args, true);
+    // Whether the call is allowed, denied or asked is decideCall's; this method gathers its facts.
+    const parsed = parseArguments(call);
+    const facts: CallFacts = {
+      toolName: call.name,
+      rules: verdict,
+      ...(this.deps.mode ? { mode: this.deps.mode.judge(tool, verdict) } : {}),
+      ...(typeof parsed === 'string' ? { argumentsError: parsed } : {}),
+    };
+    const ruled = decideCall(facts);
+    if (ruled.kind === 'stop') return outcome(ruled.decision, ruled.message, true);
+    // decideCall stops on arguments that did not parse (a string), so these did.
+    const args = parsed as Record<string, unknown>;
 
     const info: ToolCallInfo = { tool, args, callId: call.id };
-    // A hook's deny beats any allow; its allow never beats a deny rule (checked above), a
-    // protected path or a tool's own reason to ask; its ask forces the question.
-    const hooked = await this.beforeHooks(info, signal);
+    const hook = (await this.beforeHooks(info, signal)) ?? null;
+    facts.hook = hook;
     if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
-    if (hooked?.decision === 'deny')
-      return outcome('deny', hooked.reason ?? `blocked by a hook: tool ${call.name}`, true);
+    const hooked = decideCall(facts);
+    if (hooked.kind === 'stop') return outcome(hooked.decision, hooked.message, true);
 
     const ctx: ToolContext = { ...this.deps.context, signal, onProgress: hooks.onProgress, callId: call.id };
-    // Protected paths (.geekagent/, .env, ~/.geekagent) are asked even under `allow`.
     const guarded = await protectedTargets(tool, args, ctx);
     ctx.approvedProtected = guarded;
-    // The tool's own reason to ask for this call (asked even under `allow`, like protected paths).
-    // Only built-in tools give one, and only MCP tools get pin reviews: the two never meet.
-    const asked = await askReason(tool, args, ctx);
-    const review = asked ?? verdict.review ?? hookReview(hooked);
+    const toolReview = await askReason(tool, args, ctx);
+    const sandbox = hooked.kind === 'need' && hooked.fact === 'checks' && hooked.sandbox;
+    const final = decideCall({
+      ...facts,
+      hook,
+      checks: {
+        protectedPaths: guarded,
+        ...(toolReview ? { toolReview } : {}),
+        runsUnasked: sandbox && (await runsUnasked(tool, args, ctx)),
+      },
+    });
+    if (final.kind === 'stop') return outcome(final.decision, final.message, true);
     let decision: ToolDecision = 'allow';
-    const mustAsk = guarded.length > 0 || asked !== undefined || hooked?.decision === 'ask';
-    // A changed MCP definition (a review) is asked whatever a hook says.
-    const hookAllows = hooked?.decision === 'allow' && verdict.review === undefined;
-    // A confined command runs unasked under the default `ask`, not under an `ask` someone wrote.
-    const unasked = policy === 'ask' && !verdict.configured && (await runsUnasked(tool, args, ctx));
-    if (mustAsk || (policy === 'ask' && !hookAllows && !unasked)) {
+    if (final.kind === 'ask') {
+      const { review, protectedPaths } = final;
       let answer: ApprovalAnswer;
       try {
-        answer = await this.askInTurn(tool, args, ctx, hooks, review, guarded);
+        answer = await this.askInTurn(tool, args, ctx, hooks, review, protectedPaths);
       } catch (error) {
         if (signal.aborted) return outcome('refused', 'cancelled before the tool ran', true);
         // A tool that cannot describe the call (a patch that does not apply) says why itself.
@@ -142,7 +148,7 @@ export class ToolExecutor {
         const message = this.deps.approver.refusalMessage(
           call.name,
           review,
-          guarded.length > 0 ? guarded : undefined,
+          protectedPaths.length > 0 ? protectedPaths : undefined,
         );
         return outcome('refused', message, true);
       }
@@ -249,16 +255,6 @@ export class ToolExecutor {
         part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part,
     );
   }
-}
-
-/** A hook's `ask`, with its reason above the question (print mode refuses with it). */
-function hookReview(hooked: BeforeToolCall | undefined): PolicyReview | undefined {
-  if (hooked?.decision !== 'ask') return undefined;
-  const why = hooked.reason ? `: ${hooked.reason}` : '';
-  return {
-    reason: `a hook asks about this call${why}`,
-    refusal: `refused: a hook asks the person about this call${why}, and there is nobody to ask in this run`,
-  };
 }
 
 /** The store's verdict, or just its policy when the lookup has no pins to check. */

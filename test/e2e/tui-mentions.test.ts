@@ -50,4 +50,36 @@ describe('@ completion in the TUI', () => {
     expect(String(user?.content)).toContain('export const APP = 1;');
     expect(String(user?.content)).toContain('the notes');
   });
+
+  it('sees a .gitignore edited between two Tabs, and at the next turn', async () => {
+    await fx.project.write('.gitignore', 'src/gen/\n');
+    await fx.project.write('src/app.ts', 'a\n');
+    await fx.project.write('src/gen/out.ts', 'generated\n');
+    fx.fake.push({ text: 'first' }, { text: 'second' });
+    const tui = fx.start();
+    // The panel's mode row comes with the session: Tab completes from then on.
+    await tui.waitFor(/Mode\s+default/);
+    // Only app.ts is left: it is taken whole.
+    tui.send('@src/\t');
+    await tui.waitFor('› @src/app.ts');
+    // The rule is gone: the next Tab offers both.
+    await fx.project.write('.gitignore', '# nothing ignored now\n');
+    tui.send('@src/\t');
+    await tui.waitFor('@src/app.ts  @src/gen/');
+    tui.send('gen/out.ts');
+    tui.send(KEYS.enter);
+    await tui.waitFor('first');
+    expect(tui.screen()).not.toContain('ignored by .gitignore');
+    // Ignored again: the next turn's mention says so.
+    await fx.project.write('.gitignore', 'src/gen/\n');
+    tui.send('@src/gen/out.ts');
+    tui.send(KEYS.enter);
+    await tui.waitFor('attached @src/gen/out.ts (1 line; ignored by .gitignore)');
+    await tui.waitFor('second');
+    const sent = fx.fake.requests
+      .at(-1)!
+      .body.messages.filter((m) => m.role === 'user')
+      .at(-1);
+    expect(String(sent?.content)).toContain('ignored by .gitignore');
+  });
 });

@@ -5,23 +5,22 @@
  * that appeared while the person was typing — has the focus (then the person's draft waits aside
  * while a form uses the input line). At start-up the folder-trust question takes the question's
  * place (its keys: trust-keys.ts). A command's list (`/rewind`) takes it too, and the keys
- * (choice-keys.ts); Esc Esc on an empty input line while nothing runs opens `/rewind`.
+ * (choice-keys.ts); Esc Esc on an empty input line while nothing runs opens `/rewind`. The rule's
+ * hint and Tab's suggestions under the input: hint-line.tsx.
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../permissions/types.js';
 import { trustQuestionLines } from '../../trust/describe.js';
-import { cutTo } from '../../util/compact-text.js';
-import { visibleLine } from '../../util/terminal-text.js';
 import { useChoiceList, useEscapeTwice } from '../choice-keys.js';
 import { renderBudget, WRAP } from '../clip.js';
-import { applyCompletion, mentionWordAt } from '../completion.js';
+import { hintText, Rule, useMentionCompletion } from '../hint-line.js';
 import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import type { KeyEvent } from '../keys.js';
 import { type Buffer, EMPTY, fromText } from '../line-editor.js';
 import { pagerTarget } from '../pager-keys.js';
-import { candidatesLine, slashCandidates } from '../slash-complete.js';
+import { slashCandidates } from '../slash-complete.js';
 import { trustKey, trustMode, useTrustKeys } from '../trust-keys.js';
 import { confirmPrompt, type SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
@@ -60,8 +59,6 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   const [focus, setFocusState] = useState<Focus | undefined>(undefined);
   /** The pager (Ctrl+T): which text, and its first row shown. */
   const [pager, setPagerState] = useState<PagerOpen | undefined>(undefined);
-  /** Tab's completions for an `@` word, when several are left (cleared by the next key). */
-  const [suggestions, setSuggestions] = useState<readonly string[]>([]);
   const trustKeys = useTrustKeys(snapshot.trust);
   const choice = snapshot.choice;
   const list = useChoiceList(choice, target);
@@ -208,24 +205,13 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
     const id = pagerTarget(latest.current.entries);
     if (id !== undefined) setPager({ id, top: 0 });
   };
-  const complete = () => {
-    const before = latest.current.buffer;
-    const at = mentionWordAt(before);
-    if (!at || !target.complete) return;
-    void target.complete(at.word).then(
-      (candidates) => {
-        // Typed on meanwhile: the completion is for a word that is gone.
-        if (latest.current.buffer !== before) return;
-        const done = applyCompletion(before, at, candidates);
-        setBuffer(done.buffer);
-        setSuggestions(done.shown);
-      },
-      () => undefined,
-    );
-  };
+  const { suggestions, complete, keySeen } = useMentionCompletion(
+    target,
+    () => latest.current.buffer,
+    setBuffer,
+  );
   useKeys((event) => {
-    if (!(event.type === 'key' && event.name === 'tab'))
-      setSuggestions((shown) => (shown.length > 0 ? [] : shown));
+    keySeen(event);
     const open = latest.current.pager;
     if (open && !(event.type === 'ctrl' && event.letter === 'c')) {
       pagerKey(event, open);
@@ -277,16 +263,13 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   // A command name being typed: the commands it matches (Tab completes).
   const candidates =
     toolQuestion === undefined ? slashCandidates(buffer.text, target.commandNames?.() ?? []) : [];
-  const hint =
-    scroll > 0
-      ? 'scrolled up · PgDn for newer'
-      : candidates.length > 0
-        ? cutTo(visibleLine(candidatesLine(candidates)), Math.max(0, cols - 6))
-        : snapshot.busy
-          ? 'Esc cancels · Enter queues'
-          : escapes.armed && !choice
-            ? 'Esc again to rewind'
-            : '';
+  const hint = hintText({
+    scroll,
+    candidates,
+    busy: snapshot.busy,
+    rewindArmed: escapes.armed && !choice,
+    cols,
+  });
   return (
     <Box flexDirection="column" width={cols} height={rows}>
       <Box flexDirection="row" flexGrow={1} flexShrink={1} overflowY="hidden">
@@ -372,11 +355,6 @@ function pagerText(open: PagerOpen, entries: SessionSnapshot['entries']): string
   if ('text' in open) return open.text;
   const entry = entries.find((candidate) => candidate.id === open.id);
   return entry && entry.kind !== 'question' ? entry.text : undefined;
-}
-
-function Rule({ cols, hint }: { cols: number; hint: string }) {
-  const label = hint && hint.length + 4 < cols ? `── ${hint} ` : '';
-  return <Text dimColor>{label + '─'.repeat(Math.max(0, cols - label.length))}</Text>;
 }
 
 /**
