@@ -136,9 +136,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     resumed: opened !== undefined,
     permissionMode: () => CLAUDE_MODE_NAMES[approvalMode.current],
   });
-  // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
+  // Hooks run in setup order, which each extension declares (`after` / `before`: hooks first, tool
+  // search and compaction after MCP, skills then custom commands last), not this list's order.
   await extensions.add(
-    // First: a UserPromptSubmit hook's block comes before any other work of the turn.
     hooks,
     toolExtensions.builtinTools,
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
@@ -199,18 +199,18 @@ export async function createApp(options: AppOptions): Promise<App> {
       agentLimits(env),
     ),
     compactionExtension(
-      new Compactor({
-        provider,
-        // Read at each check: a switch brings its model's window.
-        get contextWindow() {
-          return provider.contextWindow;
-        },
-        settings: compaction,
-        before: (trigger, focus, signal) => hooks.preCompact(trigger, focus, signal),
-      }),
+      (before) =>
+        new Compactor({
+          provider,
+          // Read at each check: a switch brings its model's window.
+          get contextWindow() {
+            return provider.contextWindow;
+          },
+          settings: compaction,
+          before,
+        }),
       conversation,
     ),
-    // Last: a skill's `/<name>` command takes only a name no other extension's command has.
     skillsExtension({
       cwd: projectDir,
       projectDir,
@@ -245,7 +245,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       initial: options.skills,
     }),
-    // After skills: a custom command never takes a name a built-in or skill command has.
     customCommandsExtension({
       projectDir,
       userDir,
