@@ -1,8 +1,9 @@
 /**
- * The composition root: builds the object graph for one project folder (settings, permissions,
- * sandbox, undo, registry, executor, provider, conversation, agent) and the extensions every
- * feature plugs in through (built-in tools, AGENTS.md, MCP, sessions, compaction). Faces (print
- * mode, TUI) receive the finished App; nothing here talks to the terminal.
+ * The composition root: from the shared bootstrap (boot/bootstrap.ts: folder, permissions,
+ * policies, redaction, tool runtime, host), builds the rest of the object graph for one project
+ * folder (model settings, approval mode, provider, MCP, conversation, sessions, agent) and lists
+ * the extensions every feature plugs in through; they declare their own order. Faces (print mode,
+ * TUI, ACP) receive the finished App; nothing here talks to the terminal.
  */
 import os from 'node:os';
 import path from 'node:path';
