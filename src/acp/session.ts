@@ -160,7 +160,7 @@ export class AcpSession {
 
   /** `session/load`: the saved conversation again, before the load's answer. */
   async replay(): Promise<void> {
-    for (const update of replayUpdates(this.app.conversation.messages, this.app.permissions.root))
+    for (const update of replayUpdates(this.app.conversation.messages, this.app.root))
       await this.send(update);
     const todos = new TodoStore(this.app.conversation).todos;
     if (todos.length > 0) await this.send(planUpdate(todos));
@@ -266,7 +266,7 @@ export class AcpSession {
   }
 
   private onEvent(event: AgentEvent): void {
-    const root = this.app.permissions.root;
+    const root = this.app.root;
     switch (event.type) {
       case 'text':
         this.send(textChunk(event.delta));

@@ -9,17 +9,12 @@ import type { ExtensionHost } from '../extensions/host.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ApprovalMode } from '../permissions/approval-mode.js';
-import type { PermissionConfig } from '../permissions/config.js';
-import type { PolicyStore } from '../permissions/policy.js';
-import type { Redactor } from '../permissions/redact.js';
 import type { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver } from '../permissions/types.js';
-import type { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { ChatProvider } from '../providers/types.js';
 import type { SandboxMode } from '../sandbox/index.js';
 import type { Opened, SessionStart, Sessions } from '../sessions/manager.js';
-import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
 import type { FolderTrust } from '../trust/decide.js';
@@ -72,30 +67,34 @@ export interface AppOptions {
   images?: string[];
 }
 
+/**
+ * What the faces (print mode, stream-json, the TUI, ACP) and the turn controller read; the rest of
+ * the object graph (policies, executor, undo, redaction) stays inside, reached through extensions.
+ */
 export interface App {
   readonly projectDir: string;
-  readonly homeDir: string;
-  /** `$GEEKAGENT_HOME` or `~/.geekagent`. */
+  /** `$GEEKAGENT_HOME` or `~/.geekagent` (ACP lists the person's named models from it). */
   readonly userDir: string;
-  readonly trust: FolderTrust;
   /** Start-up problems worth a person's attention (e.g. a server-name conflict), shown by the face. */
   readonly notices: readonly string[];
+  /** The model settings now (a `/model` switch changes them): the key, its variable, the model. */
   readonly settings: ModelSettings;
-  readonly permissions: PermissionConfig;
-  readonly policies: PolicyStore;
+  /** The root every file tool is confined to (the project folder unless the config moves it). */
+  readonly root: string;
   /**
    * The approval mode (default, accept-edits, plan, bypass): `current`, `modes`, `set(mode)` (an
    * error text when refused), `cycle()`, `onChange(listener)`. Every executor consults it.
    */
   readonly approvalMode: ApprovalMode;
+  /** The root's file access (ACP reads a file's old text through it for a diff). */
   readonly sandbox: RootSandbox;
-  readonly undo: UndoStack;
-  readonly redact: Redactor;
+  /** The tools (stream-json's init line lists the visible ones). */
   readonly registry: ToolRegistry;
-  readonly executor: ToolExecutor;
+  /** The switchable model (name, model, window; `prepare()` loads its client early). */
   readonly provider: ChatProvider;
   readonly conversation: Conversation;
   readonly agent: Agent;
+  /** The MCP servers (stream-json's init line lists their states). */
   readonly mcp: McpManager;
   /** What every feature contributed: commands, panel rows, notices; the agent's hooks. */
   readonly extensions: ExtensionHost;

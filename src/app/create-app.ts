@@ -1,30 +1,26 @@
 /**
- * The composition root: builds the object graph for one project folder (settings, permissions,
- * sandbox, undo, registry, executor, provider, conversation, agent) and the extensions every
- * feature plugs in through (built-in tools, AGENTS.md, MCP, sessions, compaction). Faces (print
- * mode, TUI) receive the finished App; nothing here talks to the terminal.
+ * The composition root: from the shared bootstrap (boot/bootstrap.ts: folder, permissions,
+ * policies, redaction, tool runtime, host), builds the rest of the object graph for one project
+ * folder (model settings, approval mode, provider, MCP, conversation, sessions, agent) and lists
+ * the extensions every feature plugs in through; they declare their own order. Faces (print mode,
+ * TUI, ACP) receive the finished App; nothing here talks to the terminal.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { Agent } from '../agent/agent.js';
 import { Compactor } from '../agent/compaction.js';
 import { Conversation } from '../agent/conversation.js';
+import { bootTools, openFolder } from '../boot/bootstrap.js';
 import { resolveCompactionSettings } from '../config/compaction-settings.js';
-import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
-import { userStateDir } from '../config/paths.js';
 import { customCommandsExtension } from '../custom-commands/extension.js';
 import { approvalModeExtension } from '../extensions/approval-mode.js';
-import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
-import { ExtensionHost } from '../extensions/host.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
-import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
 import { ModelChoice, modelChoiceExtension } from '../extensions/model-choice.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
-import { ragExtension } from '../extensions/rag.js';
 import { sandboxExtension } from '../extensions/sandbox.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
@@ -33,16 +29,9 @@ import { hooksExtension } from '../hooks/extension.js';
 import type { McpManager } from '../mcp/manager.js';
 import { mentionsExtension } from '../mentions/extension.js';
 import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
-import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
-import { BUILTIN_POLICIES } from '../permissions/defaults.js';
-import { policyLayers } from '../permissions/layers.js';
-import { mcpPinsFile, PinStore } from '../permissions/pins.js';
-import { PolicyStore } from '../permissions/policy.js';
-import { createRedactor } from '../permissions/redact.js';
-import { createToolRuntime } from '../permissions/tool-runtime.js';
+import type { PermissionConfig } from '../permissions/config.js';
 import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
-import { RagStore } from '../rag/store.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { Sessions } from '../sessions/manager.js';
 import { Rewinder } from '../sessions/rewind.js';
@@ -50,28 +39,15 @@ import { rewindExtension } from '../sessions/rewind-extension.js';
 import { skillsExtension } from '../skills/extension.js';
 import { loadAgents } from '../subagents/definitions.js';
 import { agentLimits, agentsExtension } from '../subagents/extension.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
-import { permissionsUnderTrust } from '../trust/apply.js';
 import { trustedByPerson } from '../trust/decide.js';
-import { allowDeclaration } from '../trust/declarations.js';
-import { checkStateDir } from '../util/state-dir.js';
 import type { App, AppOptions } from './app.js';
 import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 
 export type { App, AppOptions } from './app.js';
 
 export async function createApp(options: AppOptions): Promise<App> {
-  const projectDir = path.resolve(options.cwd);
-  const homeDir = options.homeDir ?? os.homedir();
-  const env = options.env;
-  // A planted `.geekagent` link would aim every state and config write elsewhere: refuse it first.
-  await checkStateDir(projectDir);
-  // From the real environment only: a project's .env must not move the protected user folder.
-  const userDir = userStateDir(env, homeDir);
-  const trust = options.trust;
-  const trusted = trust.state === 'trusted';
-  // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
-  const settingsEnv = withDotEnvSettings(env, trusted ? readModelDotEnv(projectDir) : {});
+  const folder = await openFolder({ ...options, homeDir: options.homeDir ?? os.homedir() });
+  const { projectDir, homeDir, userDir, env, trust, trusted, settingsEnv } = folder;
   // The person's own file only (user state folder), never the project's.
   const named = await loadNamedModels(userDir);
   const notices: string[] = [];
@@ -83,46 +59,26 @@ export async function createApp(options: AppOptions): Promise<App> {
   );
   const compaction = resolveCompactionSettings(settingsEnv);
 
-  const permissions = permissionsUnderTrust(
-    await loadPermissionConfig({ projectDir, homeDir, userDir }),
-    trust,
-    projectDir,
-  );
-  const policies = new PolicyStore({
-    layers: policyLayers(permissions, options),
-    defaults: { ...BUILTIN_POLICIES },
-    persistAllow: async (rule) => {
-      await saveAllowRule(permissions.projectFile, rule);
-      // The person's own answer: a trusted folder stays trusted with it.
-      if (trust.state === 'trusted')
-        await trust.remember?.([allowDeclaration(permissions.projectFile, rule)]);
-    },
-    pins: new PinStore(mcpPinsFile(projectDir)),
-  });
-  const redact = createRedactor(settingsEnv);
   const approvalMode = new ApprovalMode({
     trustedByPerson: trustedByPerson(trust),
     // `mcp` is built below; this runs only when a tool is called.
     isReadOnlyMcp: (name) => readOnlyMcpTool(mcp, name),
   });
-  notices.push(...startApprovalMode(approvalMode, options.approvalMode, permissions));
-  const runtime = createToolRuntime({
-    projectDir,
-    userDir,
-    homeDir,
-    sandboxMode: options.sandboxMode,
+  const {
     permissions,
-    allowProtected: options.allowProtected,
     policies,
-    approver: options.approver,
-    mode: approvalMode,
     redact,
-    env,
+    runtime,
+    host: extensions,
+    toolExtensions,
+  } = await bootTools(folder, {
+    ...options,
+    remember: true,
+    mode: approvalMode,
     onHelperProcess: (pid) => options.tracker.addProcess(pid),
-    fileAccess: options.fileAccess,
-    commandRunner: options.commandRunner,
   });
-  const { sandbox, undo, registry, executor, fetchAllowHosts, executorFor } = runtime;
+  notices.push(...startApprovalMode(approvalMode, options.approvalMode, permissions));
+  const { undo, registry, executor, executorFor } = runtime;
 
   const cacheKeyMode = promptCacheKeyMode(settingsEnv);
   if (cacheKeyMode.problem) notices.push(cacheKeyMode.problem);
@@ -160,7 +116,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
   });
   const conversation = new Conversation();
-  const extensions = new ExtensionHost({ registry, policies, toolCalls: runtime.callHooks });
   const { sessions, opened } = await Sessions.create({
     projectDir,
     userDir,
@@ -182,14 +137,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     resumed: opened !== undefined,
     permissionMode: () => CLAUDE_MODE_NAMES[approvalMode.current],
   });
-  // Order matters: hooks run in it (wait for MCP servers before measuring the request to compact).
+  // Hooks run in setup order, which each extension declares (`after` / `before`: hooks first, tool
+  // search and compaction after MCP, skills then custom commands last), not this list's order.
   await extensions.add(
-    // First: a UserPromptSubmit hook's block comes before any other work of the turn.
     hooks,
-    builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
+    toolExtensions.builtinTools,
     projectInstructionsExtension({ cwd: projectDir, root: permissions.root, userDir, env }),
-    memoryExtension(createMemoryBank({ projectDir, userDir, redact }), memoryTrustOptions(trust, projectDir)),
-    ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
+    toolExtensions.memory,
+    toolExtensions.rag,
     mcpExtension(mcp, {
       acceptsMedia: provider.acceptsMedia,
       trust,
@@ -245,18 +200,18 @@ export async function createApp(options: AppOptions): Promise<App> {
       agentLimits(env),
     ),
     compactionExtension(
-      new Compactor({
-        provider,
-        // Read at each check: a switch brings its model's window.
-        get contextWindow() {
-          return provider.contextWindow;
-        },
-        settings: compaction,
-        before: (trigger, focus, signal) => hooks.preCompact(trigger, focus, signal),
-      }),
+      (before) =>
+        new Compactor({
+          provider,
+          // Read at each check: a switch brings its model's window.
+          get contextWindow() {
+            return provider.contextWindow;
+          },
+          settings: compaction,
+          before,
+        }),
       conversation,
     ),
-    // Last: a skill's `/<name>` command takes only a name no other extension's command has.
     skillsExtension({
       cwd: projectDir,
       projectDir,
@@ -291,7 +246,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       initial: options.skills,
     }),
-    // After skills: a custom command never takes a name a built-in or skill command has.
     customCommandsExtension({
       projectDir,
       userDir,
@@ -318,21 +272,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   let shutdown: Promise<void> | undefined;
   return {
     projectDir,
-    homeDir,
     userDir,
-    trust,
     notices,
     get settings() {
       return choice.settings;
     },
-    permissions,
-    policies,
+    root: permissions.root,
     approvalMode,
-    sandbox,
-    undo,
-    redact,
+    sandbox: runtime.sandbox,
     registry,
-    executor,
     provider,
     conversation,
     agent,

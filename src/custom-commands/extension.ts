@@ -136,6 +136,8 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
 
   return {
     name: 'custom-commands',
+    // A custom command never takes a name a built-in or skill command has.
+    after: ['skills'],
     async setup(setup) {
       host = setup;
       await refresh();

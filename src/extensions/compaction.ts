@@ -7,12 +7,22 @@ import type { Compactor } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
 import { describeCompaction } from '../agent/events.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
-import type { Extension } from './types.js';
+import type { BeforeCompactHook, Extension } from './types.js';
 
-export function compactionExtension(compactor: Compactor, conversation: Conversation): Extension {
+/**
+ * `build` makes the compactor with `before`: the seam's `beforeCompact` hooks (PreCompact),
+ * whichever extension registered them.
+ */
+export function compactionExtension(
+  build: (before: BeforeCompactHook) => Compactor,
+  conversation: Conversation,
+): Extension {
   return {
     name: 'compaction',
+    // The request is measured once servers are up and deferred tools are chosen: it is what is sent.
+    after: ['mcp', 'tool-search'],
     setup(host) {
+      const compactor = build((trigger, focus, signal) => host.compacting(trigger, focus, signal));
       // A sub-agent's conversation has a window to fit too: it is compacted by a compactor of its
       // own (its failures must not stop the main conversation's automatic compaction), against its
       // model's window and summarised by its model.

@@ -13,7 +13,9 @@ import { ToolCallHooks } from '../tools/call-hooks.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
+import { orderExtensions } from './order.js';
 import type {
+  BeforeCompactHook,
   BeforeRequestHook,
   Extension,
   ExtensionSetup,
@@ -64,6 +66,7 @@ export class ExtensionHost {
   }
 
   private readonly exitCommand: SlashCommand;
+  private readonly compactHooks: BeforeCompactHook[] = [];
 
   /** The hooks the agent calls, combining every extension's in registration order. */
   readonly hooks: AgentHooks = {
@@ -111,9 +114,12 @@ export class ExtensionHost {
     return (stop) => combineStops(this.subAgentStops, { ...stop, subAgent: agent });
   }
 
-  /** Adds extensions in order (order matters: hooks run in it). */
+  /**
+   * Adds extensions in their declared order (`after` / `before`; else as given): hooks run in it.
+   * Throws before any setup on a name not added or a cycle.
+   */
   async add(...extensions: Extension[]): Promise<void> {
-    for (const extension of extensions) {
+    for (const extension of orderExtensions(this.names, extensions)) {
       this.extensions.push(extension);
       await extension.setup(this.setupFor());
     }
@@ -254,6 +260,9 @@ export class ExtensionHost {
         toolDeferral: (defer, last) => {
           registry.setDeferFilter(defer, last);
         },
+        beforeCompact: (hook) => {
+          this.compactHooks.push(hook);
+        },
       },
       completion: (complete) => {
         this.completers.push(complete);
@@ -263,6 +272,9 @@ export class ExtensionHost {
       },
       changed: () => this.changed(),
       notice: (message, kind) => this.notice(message, kind ?? 'system'),
+      compacting: async (trigger, focus, signal) => {
+        for (const hook of this.compactHooks) await hook(trigger, focus, signal).catch(() => undefined);
+      },
     };
   }
 }

@@ -42,6 +42,8 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
   const { deferred } = options;
   return {
     name: 'tool-search',
+    // MCP servers still starting are waited for first: their tools are what gets deferred.
+    after: ['mcp'],
     setup(host) {
       if (deferred.mode === 'off') return;
       host.tools.add(toolSearchTool(deferred), 'allow');

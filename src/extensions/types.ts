@@ -6,7 +6,7 @@
  * `dispose` releases what it holds. Built-in tools, AGENTS.md, MCP, sessions and compaction are
  * all extensions; `createApp` lists them, the faces read the host.
  */
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent, CompactionReport } from '../agent/events.js';
 import type { PromptSection, RequestScope, StopScope, TurnScope } from '../agent/hooks.js';
 import type { SlashCommand } from '../commands/types.js';
 import type { ChatProvider } from '../providers/types.js';
@@ -15,6 +15,13 @@ import type { ToolCallHook } from '../tools/call-hooks.js';
 import type { Tool } from '../tools/types.js';
 
 export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
+
+/** A compaction is about to run (automatic, on overflow or `/compact [focus]`). */
+export type BeforeCompactHook = (
+  trigger: CompactionReport['trigger'],
+  focus: string | undefined,
+  signal: AbortSignal,
+) => Promise<void>;
 
 /** A turn would end (`subAgent`: a sub-agent's run, by agent name); a text back makes it go on. */
 export type StopHook = (stop: StopScope & { subAgent?: string }) => Promise<string | undefined>;
@@ -122,6 +129,8 @@ export interface ExtensionSetup {
      * later, so loading one keeps the tool list's prefix).
      */
     toolDeferral(defer: (tool: Tool) => boolean, last?: (tool: Tool) => number | undefined): void;
+    /** Runs before each compaction (PreCompact hooks), in registration order; a failure does not stop it. */
+    beforeCompact(hook: BeforeCompactHook): void;
   };
   /**
    * Offers completions for a word the person is typing that starts with `@` (a file, an MCP
@@ -134,6 +143,8 @@ export interface ExtensionSetup {
   changed(): void;
   /** A line for the person outside any turn's answer (a session could not be saved). */
   notice(message: string, kind?: 'system' | 'error'): void;
+  /** The compaction extension says a compaction is about to run: every `beforeCompact` hook runs. */
+  compacting: BeforeCompactHook;
 }
 
 export interface Extension {
@@ -144,4 +155,11 @@ export interface Extension {
   /** Resolves once the extension can serve commands (non-interactive faces wait for it). */
   ready?(signal: AbortSignal): Promise<void>;
   dispose?(): Promise<void>;
+  /**
+   * Extensions whose setup (and so whose hooks) must come before this one's, by name: the host
+   * orders by these, not by the list's order. A name not added, or a cycle, is an error at start-up.
+   */
+  readonly after?: readonly string[];
+  /** Extensions whose setup and hooks must come after this one's (its hooks run first). */
+  readonly before?: readonly string[];
 }

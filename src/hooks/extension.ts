@@ -3,10 +3,9 @@
  * too) through the seam's `toolCall`, UserPromptSubmit and SessionStart's context as a turn prompt
  * section (a block ends the turn before anything is sent), Stop / SubagentStop through the seam's
  * `stop`, Notification when a question waits and when a turn ends, SessionEnd on dispose,
- * PreCompact through `preCompact` (the compactor's `before`). `/hooks` lists them with their last
+ * PreCompact through the seam's `beforeCompact`. `/hooks` lists them with their last
  * result. The engine (engine.ts) runs the commands.
  */
-import type { CompactionReport } from '../agent/events.js';
 import type { SlashCommand } from '../commands/types.js';
 import type { HookEvent } from '../config/hook-settings.js';
 import { type Extension, PROMPT_ORDER } from '../extensions/types.js';
@@ -31,18 +30,20 @@ export interface HooksExtensionOptions {
   permissionMode?: () => string;
 }
 
-export interface HooksExtension extends Extension {
-  /** Runs the PreCompact hooks (the compactor calls it before each compaction). */
-  preCompact(
-    trigger: CompactionReport['trigger'],
-    focus: string | undefined,
-    signal: AbortSignal,
-  ): Promise<void>;
-}
-
 const BLOCKED_PROMPT = 'prompt blocked by a UserPromptSubmit hook';
 
-export function hooksExtension(options: HooksExtensionOptions): HooksExtension {
+/** Every other extension with a prompt section: the hooks' section runs before theirs. */
+const HOOKS_BEFORE = [
+  'project-instructions',
+  'memory',
+  'tool-search',
+  'todos',
+  'approval-mode',
+  'skills',
+  'custom-commands',
+] as const;
+
+export function hooksExtension(options: HooksExtensionOptions): Extension {
   // Hooks outside a turn (Notification, SessionStart) end with the run.
   const background = new AbortController();
   let engine: HookEngine | undefined;
@@ -72,6 +73,8 @@ export function hooksExtension(options: HooksExtensionOptions): HooksExtension {
 
   return {
     name: 'hooks',
+    // A UserPromptSubmit hook's block comes before any other work of the turn (every other prompt section).
+    before: HOOKS_BEFORE,
     setup(host) {
       if (options.loaded.hooks.length === 0) {
         for (const problem of options.loaded.problems) host.notice(problem, 'error');
@@ -96,6 +99,15 @@ export function hooksExtension(options: HooksExtensionOptions): HooksExtension {
       for (const problem of options.loaded.problems) host.notice(problem, 'error');
       host.commands.add(hooksCommand(run));
       host.hooks.toolCall(toolCallHook(run, notify));
+      host.hooks.beforeCompact(async (trigger, focus, signal) => {
+        if (!run.has('PreCompact')) return;
+        const kind = trigger === 'manual' ? 'manual' : 'auto';
+        await run.run(
+          'PreCompact',
+          { trigger: kind, custom_instructions: focus ?? '' },
+          { signal, targets: [kind] },
+        );
+      });
       host.hooks.prompt(async (turn) => {
         const context = firstTurn ? [...(await startSession())] : [];
         firstTurn = false;
@@ -136,15 +148,6 @@ export function hooksExtension(options: HooksExtensionOptions): HooksExtension {
     },
     start() {
       void startSession();
-    },
-    preCompact: async (trigger, focus, signal) => {
-      if (!engine?.has('PreCompact')) return;
-      const kind = trigger === 'manual' ? 'manual' : 'auto';
-      await engine.run(
-        'PreCompact',
-        { trigger: kind, custom_instructions: focus ?? '' },
-        { signal, targets: [kind] },
-      );
     },
     async dispose() {
       const run = engine;

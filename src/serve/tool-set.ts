@@ -6,28 +6,13 @@
  * and redaction — all behind the agent's ToolExecutor. Tools that need a conversation or a model
  * (todo_write, delegate_task) are not part of it.
  */
-import path from 'node:path';
-import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
-import { userStateDir } from '../config/paths.js';
-import { builtinToolsExtension } from '../extensions/builtin-tools.js';
-import { ExtensionHost } from '../extensions/host.js';
-import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
-import { ragExtension } from '../extensions/rag.js';
-import { loadPermissionConfig } from '../permissions/config.js';
-import { BUILTIN_POLICIES } from '../permissions/defaults.js';
-import { policyLayers } from '../permissions/layers.js';
-import { PolicyStore } from '../permissions/policy.js';
-import { createRedactor } from '../permissions/redact.js';
-import { createToolRuntime } from '../permissions/tool-runtime.js';
+import { bootTools, openFolder } from '../boot/bootstrap.js';
+import type { PolicyStore } from '../permissions/policy.js';
 import type { Approver } from '../permissions/types.js';
-import { RagStore } from '../rag/store.js';
 import type { SandboxMode } from '../sandbox/index.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { Tool } from '../tools/types.js';
-import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
-import { checkStateDir } from '../util/state-dir.js';
 import { SERVED_TOOL_HINTS, type ServedHints } from './hints.js';
 
 export interface ToolSetOptions {
@@ -64,35 +49,10 @@ export interface ToolSet {
 }
 
 export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
-  const projectDir = path.resolve(options.projectDir);
-  await checkStateDir(projectDir);
-  const userDir = userStateDir(options.env, options.homeDir);
-  const trusted = options.trust.state === 'trusted';
-  const permissions = permissionsUnderTrust(
-    await loadPermissionConfig({ projectDir, homeDir: options.homeDir, userDir }),
-    options.trust,
-    projectDir,
-  );
-  const policies = new PolicyStore({
-    layers: policyLayers(permissions, options),
-    defaults: { ...BUILTIN_POLICIES },
-    // No "always" answers here: an elicitation's yes holds for that one call.
-  });
-  // As in the agent: a trusted `.env`'s model key is a secret to hide in output, never tool env.
-  const redact = createRedactor(withDotEnvSettings(options.env, trusted ? readModelDotEnv(projectDir) : {}));
-  const { undo, registry, executor, fetchAllowHosts, commandSandbox, sandboxNotices } = createToolRuntime({
-    projectDir,
-    userDir,
-    homeDir: options.homeDir,
-    ...(options.sandboxMode ? { sandboxMode: options.sandboxMode } : {}),
-    permissions,
-    allowProtected: options.allowProtected,
-    policies,
-    approver: options.approver,
-    redact,
-    env: options.env,
-  });
-  const host = new ExtensionHost({ registry, policies });
+  const folder = await openFolder({ ...options, cwd: options.projectDir });
+  // No "always" answers here: an elicitation's yes holds for that one call.
+  const { permissions, policies, runtime, host, toolExtensions } = await bootTools(folder, options);
+  const { registry, executor, commandSandbox, sandboxNotices } = runtime;
   host.onNotice((message) => options.notice(message));
   for (const message of sandboxNotices) options.notice(message);
   // Said once on stderr, as the agent's start line: a shell that cannot be confined is asked.
@@ -101,14 +61,7 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
     options.notice(
       `sandbox unavailable (${status.reason}): run_shell asks before every command. Fix: ${status.fix}`,
     );
-  await host.add(
-    builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
-    memoryExtension(
-      createMemoryBank({ projectDir, userDir, redact }),
-      memoryTrustOptions(options.trust, projectDir),
-    ),
-    ragExtension({ store: new RagStore(projectDir), root: permissions.root, allowHosts: fetchAllowHosts }),
-  );
+  await host.add(toolExtensions.builtinTools, toolExtensions.memory, toolExtensions.rag);
   const tools: ServedTool[] = [];
   const unannotated: string[] = [];
   for (const tool of registry.list()) {

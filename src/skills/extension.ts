@@ -60,6 +60,24 @@ export interface SkillsOptions extends DiscoverOptions {
   initial?: readonly string[];
 }
 
+/** Every extension with commands of its own: they are set up before skills pick their names. */
+const SKILLS_AFTER = [
+  'hooks',
+  'builtin-tools',
+  'project-instructions',
+  'memory',
+  'rag',
+  'mcp',
+  'sessions',
+  'rewind',
+  'model-choice',
+  'todos',
+  'approval-mode',
+  'sandbox',
+  'agents',
+  'compaction',
+] as const;
+
 export function skillsExtension(options: SkillsOptions): Extension {
   const store = new ActiveSkills(options.conversation, options.projectDir);
   /** Activated by the person between turns (/use, /<name>, --skill): pre-approved in the next turn. */
@@ -217,6 +235,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
 
   return {
     name: 'skills',
+    // A skill's `/<name>` command takes only a name no other extension's command has.
+    after: SKILLS_AFTER,
     async setup(setup) {
       host = setup;
       // A cloned repository's own state files choose nothing: the old file only in a trusted folder.

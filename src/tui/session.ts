@@ -324,7 +324,7 @@ export class TuiSession {
       panel: {
         model: app.settings.apiKey ? `${app.provider.name} · ${app.provider.model}` : undefined,
         cachedPercent: cachedPercent(app.conversation.lastUsage),
-        root: app.permissions.root,
+        root: app.root,
         contextTokens: app.conversation.contextTokens,
         contextWindow: app.provider.contextWindow,
         turnTokens: this.view.turnTokens,

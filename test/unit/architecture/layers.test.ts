@@ -46,6 +46,8 @@ const LAYERS: Record<string, number> = {
   'custom-commands': 7,
   // `@path` mentions and attached images: a feature on the seam (reads files like the file tools).
   mentions: 7,
+  // The bootstrap the agent and `mcp serve` share: folder, permissions, policies, tool runtime, host.
+  boot: 7.5,
   app: 8,
   // `geekagent mcp serve`: the built-in tools behind an MCP server (beside app; never imports it).
   serve: 8,

@@ -1,0 +1,159 @@
+/**
+ * The one bootstrap of a project folder, shared by the agent (app/create-app.ts) and `geekagent
+ * mcp serve` (serve/tool-set.ts). It builds the parts in layer order, each from what it needs:
+ * `openFolder` (the `.geekagent` check, the user state folder, trust, the settings environment),
+ * then `bootTools` (permissions under trust → policies → redaction → the tool runtime → the
+ * extension host and the tool extensions both offer). What differs between the two is an option:
+ * the agent remembers "always" answers and pins MCP definitions, `mcp serve` does neither.
+ */
+import path from 'node:path';
+import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
+import { userStateDir } from '../config/paths.js';
+import { builtinToolsExtension } from '../extensions/builtin-tools.js';
+import { ExtensionHost } from '../extensions/host.js';
+import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
+import { ragExtension } from '../extensions/rag.js';
+import type { Extension } from '../extensions/types.js';
+import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
+import { BUILTIN_POLICIES } from '../permissions/defaults.js';
+import { policyLayers } from '../permissions/layers.js';
+import { mcpPinsFile, PinStore } from '../permissions/pins.js';
+import { PolicyStore } from '../permissions/policy.js';
+import { createRedactor, type Redactor } from '../permissions/redact.js';
+import { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from '../permissions/tool-runtime.js';
+import { RagStore } from '../rag/store.js';
+import { createBuiltinTools } from '../tools/builtin/index.js';
+import { permissionsUnderTrust } from '../trust/apply.js';
+import type { FolderTrust } from '../trust/decide.js';
+import { allowDeclaration } from '../trust/declarations.js';
+import { checkStateDir } from '../util/state-dir.js';
+
+export interface Folder {
+  readonly projectDir: string;
+  readonly homeDir: string;
+  /** `$GEEKAGENT_HOME` or `~/.geekagent`, from the real environment only. */
+  readonly userDir: string;
+  /** The real environment: tools and servers inherit it. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly trust: FolderTrust;
+  readonly trusted: boolean;
+  /** The real environment plus a trusted `.env`'s model settings: for settings and redaction only. */
+  readonly settingsEnv: NodeJS.ProcessEnv;
+}
+
+/** The folder a run works in: refused when its `.geekagent` is planted; the `.env` read only when trusted. */
+export async function openFolder(options: {
+  cwd: string;
+  homeDir: string;
+  env: NodeJS.ProcessEnv;
+  trust: FolderTrust;
+}): Promise<Folder> {
+  const projectDir = path.resolve(options.cwd);
+  // A planted `.geekagent` link would aim every state and config write elsewhere: refuse it first.
+  await checkStateDir(projectDir);
+  const trusted = options.trust.state === 'trusted';
+  return {
+    projectDir,
+    homeDir: options.homeDir,
+    // From the real environment only: a project's .env must not move the protected user folder.
+    userDir: userStateDir(options.env, options.homeDir),
+    env: options.env,
+    trust: options.trust,
+    trusted,
+    // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
+    settingsEnv: withDotEnvSettings(options.env, trusted ? readModelDotEnv(projectDir) : {}),
+  };
+}
+
+export interface BootToolsOptions
+  extends Pick<
+    ToolRuntimeOptions,
+    | 'sandboxMode'
+    | 'allowProtected'
+    | 'approver'
+    | 'mode'
+    | 'onHelperProcess'
+    | 'fileAccess'
+    | 'commandRunner'
+  > {
+  /** `--allow` / `--deny` patterns: a cli layer above the config files (a deny anywhere still wins). */
+  allow?: readonly string[];
+  deny?: readonly string[];
+  /**
+   * The agent: an "always" answer is saved to the project's GeekAgent.json (a trusted folder stays
+   * trusted with it) and MCP definitions are checked against their pins. Left out (`mcp serve`):
+   * an answer holds for its one call.
+   */
+  remember?: boolean;
+}
+
+export interface BootedTools {
+  readonly permissions: PermissionConfig;
+  readonly policies: PolicyStore;
+  readonly redact: Redactor;
+  readonly runtime: ToolRuntime;
+  readonly host: ExtensionHost;
+  /** Built-in tools, memory and the knowledge base: for the caller's extension list (in this order). */
+  readonly toolExtensions: {
+    readonly builtinTools: Extension;
+    readonly memory: Extension;
+    readonly rag: Extension;
+  };
+}
+
+export async function bootTools(folder: Folder, options: BootToolsOptions): Promise<BootedTools> {
+  const { projectDir, homeDir, userDir, trust, env } = folder;
+  const permissions = permissionsUnderTrust(
+    await loadPermissionConfig({ projectDir, homeDir, userDir }),
+    trust,
+    projectDir,
+  );
+  const policies = new PolicyStore({
+    layers: policyLayers(permissions, options),
+    defaults: { ...BUILTIN_POLICIES },
+    ...(options.remember
+      ? {
+          persistAllow: async (rule: string) => {
+            await saveAllowRule(permissions.projectFile, rule);
+            // The person's own answer: a trusted folder stays trusted with it.
+            if (trust.state === 'trusted')
+              await trust.remember?.([allowDeclaration(permissions.projectFile, rule)]);
+          },
+          pins: new PinStore(mcpPinsFile(projectDir)),
+        }
+      : {}),
+  });
+  // A trusted `.env`'s model key is a secret to hide in output, never tool env.
+  const redact = createRedactor(folder.settingsEnv);
+  const runtime = createToolRuntime({
+    projectDir,
+    userDir,
+    homeDir,
+    ...(options.sandboxMode ? { sandboxMode: options.sandboxMode } : {}),
+    permissions,
+    allowProtected: options.allowProtected,
+    policies,
+    approver: options.approver,
+    mode: options.mode,
+    redact,
+    env,
+    onHelperProcess: options.onHelperProcess,
+    fileAccess: options.fileAccess,
+    commandRunner: options.commandRunner,
+  });
+  const host = new ExtensionHost({ registry: runtime.registry, policies, toolCalls: runtime.callHooks });
+  const { undo, fetchAllowHosts } = runtime;
+  const toolExtensions = {
+    builtinTools: builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
+    memory: memoryExtension(
+      createMemoryBank({ projectDir, userDir, redact }),
+      memoryTrustOptions(trust, projectDir),
+    ),
+    rag: ragExtension({
+      store: new RagStore(projectDir),
+      root: permissions.root,
+      allowHosts: fetchAllowHosts,
+    }),
+  };
+  return { permissions, policies, redact, runtime, host, toolExtensions };
+}
