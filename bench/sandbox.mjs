@@ -3,9 +3,12 @@
 // a scripted 20-command print-mode session, with the sandbox (workspace-write) and without
 // (`--sandbox off`): print mode refuses what it would have to ask, so each refusal is a question.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import vm from 'node:vm';
 import { CLI, median, now, ROOT, tempDir } from './lib.mjs';
 
 const COMMANDS = 100;
@@ -20,10 +23,24 @@ function runShell(line, cwd) {
   });
 }
 
+/**
+ * The library as the CLI runs it: the shipped bundle dist/cli/lib/sandbox.cjs (with its build
+ * patches, e.g. the in-process `which`), loaded the way src/cli/launch/code-cache.ts loads it.
+ */
+function shippedSandboxLibrary() {
+  const file = path.join(ROOT, 'dist', 'cli', 'lib', 'sandbox.cjs');
+  const bundle = vm.runInThisContext(readFileSync(file, 'utf8'), { filename: file });
+  const module = { exports: {} };
+  bundle(module.exports, createRequire(file), module, file, path.dirname(file));
+  return module.exports['@anthropic-ai/sandbox-runtime'].SandboxManager;
+}
+
 export async function benchSandboxCost() {
   const { createCommandSandbox, DEFAULT_SANDBOX_POLICY } = await import(
     path.join(ROOT, 'dist', 'sandbox', 'index.js')
   );
+  const { backendOver } = await import(path.join(ROOT, 'dist', 'sandbox', 'srt-backend.js'));
+  const manager = shippedSandboxLibrary();
   const base = await tempDir('sandbox');
   const root = path.join(base, 'project');
   const home = path.join(base, 'home');
@@ -36,6 +53,7 @@ export async function benchSandboxCost() {
     userStateDir: path.join(home, '.geekagent'),
     stateDirs: [path.join(root, '.geekagent')],
     env: process.env,
+    loadBackend: async () => backendOver(manager),
   });
   const status = await sandbox.ready();
   if (status.kind !== 'confined')

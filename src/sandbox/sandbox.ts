@@ -8,7 +8,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../util/errors.js';
+import { scanDangerous } from './dangerous.js';
 import { explainStderr } from './explain.js';
+import {
+  fixedCommand,
+  type LineMounts,
+  lineMounts,
+  mountsGone,
+  prepareMounts,
+  removeMounts,
+  type Snapshot,
+  snapshot,
+  unchanged,
+  withCommand,
+} from './line-cache.js';
 import { denyReadPaths, expandHome, protectedWritePaths } from './paths.js';
 import { bwrapOverride, probeSandbox } from './probe.js';
 import type { Backend, BackendFilesystem } from './srt-backend.js';
@@ -46,7 +59,12 @@ class LibrarySandbox implements CommandSandbox {
   private starting: Promise<SandboxStatus> | undefined;
   private backend: Backend | undefined;
   private tempDir: string | undefined;
-  private readonly running = new Set<string>();
+  /** Running confined commands, by id: the mounts to remove after a reused line, if reused. */
+  private readonly running = new Map<string, LineMounts | undefined>();
+  /** Lines the library wrapped whose cleanup has not run (it counts them). */
+  private freshPending = 0;
+  private readonly reusedPending = new Set<LineMounts>();
+  private cached: CachedLine | undefined;
   private hosts: string[];
   private readonly denyRead: string[];
 
@@ -131,10 +149,11 @@ class LibrarySandbox implements CommandSandbox {
           : 'the sandbox is off; the command did not run',
       );
     }
+    const backend = this.backend;
     const added = (options.allowHosts ?? []).filter((host) => !this.hosts.includes(host));
     if (added.length > 0) {
       this.hosts = [...this.hosts, ...added];
-      this.backend.setHosts(this.hosts);
+      backend.setHosts(this.hosts);
     }
     const resolve = (entry: string) => path.resolve(options.cwd, entry);
     const filesystem = this.filesystem(
@@ -144,12 +163,39 @@ class LibrarySandbox implements CommandSandbox {
     );
     if (options.allowRead?.length) filesystem.allowRead = options.allowRead.map(resolve);
     // The library points TMPDIR at a folder shared by every sandbox; ours is private to this run.
-    const line = this.tempDir
-      ? `TMPDIR=${shellQuote(this.tempDir)}; export TMPDIR\n${commandLine}`
-      : commandLine;
-    this.running.add(options.id);
+    const prelude = this.tempDir ? `TMPDIR=${shellQuote(this.tempDir)}; export TMPDIR\n` : '';
+    // The library protects .git/hooks, rc files… found from the process's cwd; the root's and
+    // those in every writable folder are added here (dangerous.ts), and their trees watched for a
+    // reused line: the library's count only inside writable folders, where the cwd is scanned too.
+    const cwd = process.cwd();
+    const writable = [...filesystem.allowWrite, ...libraryPaths()];
+    const projects = [this.options.root, ...(writable.some((w) => isAtOrUnder(cwd, w)) ? [cwd] : [])];
+    const bases = [...new Set([...projects, ...writable])];
+    const scans = bases.map((base) => scanDangerous(base, projects.includes(base)));
+    filesystem.denyWrite = [...new Set([...filesystem.denyWrite, ...scans.flatMap((scan) => scan.denies)])];
+    const key = JSON.stringify([filesystem, this.hosts, bases, cwd, process.env]);
+    const reusable = backend.reusable() && this.running.size === 0;
+    const cached = this.cached;
+    if (reusable && cached?.usable && cached.key === key && unchanged(cached.snapshot)) {
+      if (prepareMounts(cached.mounts)) {
+        this.running.set(options.id, cached.mounts);
+        return withCommand(cached.line, commandLine);
+      }
+    }
+    const watch = reusable && scans.every((scan) => scan.complete) && !hasGlob(filesystem);
+    // Before the library looks: a change after this shows at the next command.
+    const before = watch ? snapshot([...namedPaths(filesystem), ...libraryPaths()]) : undefined;
+    if (before) this.cached = undefined;
+    this.running.set(options.id, undefined);
     try {
-      return await this.backend.wrap(line, filesystem, options.id, commandLine);
+      const line = before
+        ? await backend.wrap(fixedCommand(prelude), filesystem, options.id, commandLine)
+        : await backend.wrap(`${prelude}${commandLine}`, filesystem, options.id, commandLine);
+      this.freshPending++;
+      if (!before) return line;
+      const mounts = lineMounts(line);
+      if (mounts) this.cached = { key, line, snapshot: before, mounts, usable: false };
+      return withCommand(line, commandLine);
     } catch (error) {
       this.running.delete(options.id);
       throw error;
@@ -157,9 +203,20 @@ class LibrarySandbox implements CommandSandbox {
   }
 
   release(id: string): void {
-    if (!this.running.delete(id)) return;
-    // The library's mount points are shared: removed only when no confined command runs.
-    if (this.running.size === 0) this.backend?.cleanupMounts();
+    if (!this.running.has(id)) return;
+    const reused = this.running.get(id);
+    this.running.delete(id);
+    if (reused) this.reusedPending.add(reused);
+    // Mount points are shared: removed only when no confined command runs (a mount point removed
+    // under a running bubblewrap detaches its bind there).
+    if (this.running.size > 0) return;
+    // The library counts its wraps and cleans up on the last call.
+    for (; this.freshPending > 0; this.freshPending--) this.backend?.cleanupMounts();
+    for (const mounts of this.reusedPending) removeMounts(mounts);
+    this.reusedPending.clear();
+    // A fresh line becomes reusable once its first run's mounts are all gone again.
+    if (this.cached && !this.cached.usable) this.cached.usable = mountsGone(this.cached.mounts);
+    if (this.cached && !this.cached.usable) this.cached = undefined;
   }
 
   explainFailure(id: string, stderr: string): string | undefined {
@@ -177,6 +234,10 @@ class LibrarySandbox implements CommandSandbox {
     const backend = this.backend;
     this.backend = undefined;
     this.running.clear();
+    this.cached = undefined;
+    for (const mounts of this.reusedPending) removeMounts(mounts);
+    this.reusedPending.clear();
+    this.freshPending = 0;
     if (backend) {
       backend.cleanupMounts();
       await backend.reset().catch(() => undefined);
@@ -184,6 +245,44 @@ class LibrarySandbox implements CommandSandbox {
     if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
     this.tempDir = undefined;
   }
+}
+
+interface CachedLine {
+  /** The inputs the line was built from. */
+  key: string;
+  /** The line around `fixedCommand`. */
+  line: string;
+  /** The files it was built from. */
+  snapshot: Snapshot;
+  mounts: LineMounts;
+  /** Its first run's mounts were cleaned up: it may run again. */
+  usable: boolean;
+}
+
+/** Every path the filesystem lists: what the library stats, resolves and binds. */
+function namedPaths(filesystem: BackendFilesystem): string[] {
+  return [
+    ...filesystem.denyRead,
+    ...(filesystem.allowRead ?? []),
+    ...filesystem.allowWrite,
+    ...filesystem.denyWrite,
+  ];
+}
+
+/** The library's own writable paths (getDefaultWritePaths), looked at on every wrap. */
+function libraryPaths(): string[] {
+  const home = os.homedir();
+  return ['/tmp/claude', path.join(home, '.npm', '_logs'), path.join(home, '.claude', 'debug')];
+}
+
+function isAtOrUnder(p: string, dir: string): boolean {
+  const relative = path.relative(dir, p);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** A glob in a path is expanded against the file tree by the library: not watched, not reused. */
+function hasGlob(filesystem: BackendFilesystem): boolean {
+  return namedPaths(filesystem).some((p) => /[*?[\]]/.test(p));
 }
 
 async function defaultBackend(): Promise<Backend> {

@@ -25,6 +25,11 @@ export interface BackendConfig {
 export interface Backend {
   initialize(config: BackendConfig): Promise<void>;
   wrap(commandLine: string, filesystem: BackendFilesystem, id: string, text: string): Promise<string>;
+  /**
+   * A wrapped line depends on nothing but its inputs and the files (no proxy attribution by
+   * command: no host is allowed), so it may run other commands (line-cache.ts).
+   */
+  reusable(): boolean;
   setHosts(hosts: string[]): void;
   annotate(id: string, stderr: string): string;
   cleanupMounts(): void;
@@ -36,6 +41,11 @@ export interface Backend {
 }
 
 export function createBackend(): Backend {
+  return backendOver(SandboxManager);
+}
+
+/** Over a given copy of the library: the bench hands in the shipped bundle's (dist/cli/lib). */
+export function backendOver(manager: typeof SandboxManager): Backend {
   let base: SandboxRuntimeConfig | undefined;
   const runtimeConfig = (config: BackendConfig): SandboxRuntimeConfig => ({
     network: { allowedDomains: [...config.allowHosts], deniedDomains: [] },
@@ -54,27 +64,28 @@ export function createBackend(): Backend {
   return {
     async initialize(config) {
       base = runtimeConfig(config);
-      await SandboxManager.initialize(libraryConfig(base));
+      await manager.initialize(libraryConfig(base));
     },
     async wrap(commandLine, filesystem, id, text) {
       const offline = bridgeless();
-      const line = await SandboxManager.wrapWithSandbox(commandLine, undefined, { filesystem }, undefined, {
+      const line = await manager.wrapWithSandbox(commandLine, undefined, { filesystem }, undefined, {
         commandId: id,
         commandText: text,
       });
       return offline ? withoutNetwork(line) : line;
     },
+    reusable: bridgeless,
     setHosts(hosts) {
       if (!base) return;
       base = { ...base, network: { ...base.network, allowedDomains: [...hosts] } };
-      SandboxManager.updateConfig(libraryConfig(base));
+      manager.updateConfig(libraryConfig(base));
     },
-    annotate: (id, stderr) => SandboxManager.annotateStderrWithSandboxFailures(id, stderr),
-    cleanupMounts: () => SandboxManager.cleanupAfterCommand(),
-    reset: () => SandboxManager.reset(),
+    annotate: (id, stderr) => manager.annotateStderrWithSandboxFailures(id, stderr),
+    cleanupMounts: () => manager.cleanupAfterCommand(),
+    reset: () => manager.reset(),
     helperPids: () => childrenNamed('socat'),
     dependencyErrors(bwrapPath) {
-      const check = SandboxManager.checkDependencies();
+      const check = manager.checkDependencies();
       if (!bwrapPath) return check;
       // checkDependencies() looks on PATH; an explicit bubblewrap is judged by the config's path.
       const errors = check.errors.filter((error) => !/bubblewrap|bwrap/i.test(error));

@@ -1,0 +1,111 @@
+/**
+ * The command sandbox's reused line (src/sandbox/line-cache.ts) with the real library and
+ * bubblewrap: the same inputs give the same line, each command still runs as itself and nothing
+ * mounted stays behind; a change of what is denied or allowed between two commands is never served
+ * by the old line; a name the old line binds from that someone else took is never trusted.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCommandSandbox } from '../../src/sandbox/index.js';
+import { probeSandbox } from '../../src/sandbox/probe.js';
+import {
+  type CommandSandbox,
+  DEFAULT_SANDBOX_POLICY,
+  type SandboxWrapOptions,
+} from '../../src/sandbox/types.js';
+
+let base: string;
+let root: string;
+let home: string;
+let sandbox: CommandSandbox;
+let count = 0;
+
+beforeAll(() => {
+  const probe = probeSandbox(process.env);
+  if (probe.problem)
+    throw new Error(`the sandbox cannot run on this machine: ${probe.problem} (${probe.fix})`);
+});
+
+beforeEach(() => {
+  base = mkdtempSync(path.join(os.tmpdir(), 'geekagent-reuse-'));
+  root = path.join(base, 'project');
+  home = path.join(base, 'home');
+  mkdirSync(root, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  sandbox = createCommandSandbox({
+    policy: DEFAULT_SANDBOX_POLICY,
+    root,
+    home,
+    userStateDir: path.join(home, '.geekagent'),
+    stateDirs: [path.join(root, '.geekagent')],
+    env: process.env,
+  });
+});
+
+afterEach(async () => {
+  await sandbox.dispose();
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** Wraps and runs `command` (no single quotes in it), then releases it. */
+async function run(command: string, options: Partial<SandboxWrapOptions> = {}) {
+  const id = `reuse-${count++}`;
+  const line = await sandbox.wrap(command, { id, cwd: root, ...options });
+  const result = spawnSync('bash', ['-c', line], { cwd: root, encoding: 'utf8' });
+  sandbox.release(id);
+  const prefix = `GEEKAGENT_SANDBOXED_COMMAND='${command}' `;
+  return { wrapped: line.startsWith(prefix) ? line.slice(prefix.length) : line, ...result };
+}
+
+const emptySource = (line: string) => line.match(/\/[\w./-]*\/claude-empty-\w+/)?.[0];
+
+describe('a reused sandbox line', () => {
+  it('is the same for the same inputs, runs each command as itself and leaves no mount behind', async () => {
+    const first = await run('echo one');
+    const second = await run('echo two > made.txt; cat made.txt');
+    expect(first.stdout).toBe('one\n');
+    expect(second.stdout).toBe('two\n');
+    expect(second.wrapped).toBe(first.wrapped);
+    expect(readdirSync(root)).toEqual(['made.txt']);
+    const source = emptySource(first.wrapped);
+    expect(source).toBeDefined();
+    expect(existsSync(source as string)).toBe(false);
+    // The command's own variable is not handed on to what it runs.
+    const third = await run('env | grep -c GEEKAGENT_SANDBOXED_COMMAND || true');
+    expect(third.stdout.trim()).toBe('0');
+    // Still confined: the protected files stay unwritable.
+    const fourth = await run('echo x > .bashrc; echo y > .geekagent; cat .bashrc .geekagent; echo end');
+    expect(fourth.wrapped).toBe(first.wrapped);
+    expect(fourth.stdout).toBe('end\n');
+    expect(readdirSync(root)).toEqual(['made.txt']);
+  });
+
+  it('is not used when a denied path or an allowed host is added between two commands', async () => {
+    writeFileSync(path.join(root, 'secret.txt'), 'SECRET-5f3a\n');
+    const first = await run('cat secret.txt');
+    expect(first.stdout).toBe('SECRET-5f3a\n');
+    const denied = await run('cat secret.txt', { denyRead: ['secret.txt'] });
+    expect(denied.stdout).not.toContain('SECRET');
+    expect(denied.wrapped).not.toBe(first.wrapped);
+    const hosts = await run('echo hosts', { allowHosts: ['example.com'] });
+    expect(hosts.stdout).toBe('hosts\n');
+    expect(hosts.wrapped).not.toBe(first.wrapped);
+    expect(hosts.wrapped).toContain('HTTP_PROXY');
+  });
+
+  it('never binds from an empty-folder name that someone else took between two commands', async () => {
+    const first = await run('true');
+    const source = emptySource(first.wrapped) as string;
+    expect(existsSync(source)).toBe(false);
+    // Planted where the old line binds an empty folder over the absent `.claude`.
+    writeFileSync(path.join(home, 'marker-91c2'), '');
+    symlinkSync(home, source);
+    const second = await run('ls -A .claude');
+    expect(second.stdout).not.toContain('marker-91c2');
+    expect(second.wrapped).not.toBe(first.wrapped);
+    rmSync(source);
+  });
+});
