@@ -13,6 +13,9 @@ import type { ChatProvider } from '../providers/types.js';
 import type { Policy } from '../tools/approval.js';
 import type { ToolCallHook } from '../tools/call-hooks.js';
 import type { Tool } from '../tools/types.js';
+import type { DynamicToolSet } from './tool-set.js';
+
+export type { DynamicToolSet, ToolPin } from './tool-set.js';
 
 export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
 
@@ -77,6 +80,11 @@ export interface ExtensionSetup {
     /** Registers `tool`; `policy` is its default (configured rules still win). */
     add(tool: Tool, policy: Policy): void;
     remove(name: string): void;
+    /**
+     * The tools `owner` adds, changes and removes while the agent runs (MCP servers connecting,
+     * re-listing, skill servers starting and stopping): one set per owner.
+     */
+    set(owner: string): DynamicToolSet;
   };
   commands: {
     add(command: SlashCommand): void;

@@ -74,6 +74,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
   /** Skill name → its servers, started while it is active. */
   const running = new Map<string, Promise<SkillServersHandle | undefined>>();
   const handles = new Map<string, SkillServersHandle>();
+  /** Skill name → its servers stopping: started again only once they are down (the names are free). */
+  const stopped = new Map<string, Promise<void>>();
 
   /** Servers run for exactly the active skills that declare some. */
   const syncServers = async (wanted: Skill[]) => {
@@ -83,24 +85,29 @@ export function skillsExtension(options: SkillsOptions): Extension {
       if (names.has(name)) continue;
       running.delete(name);
       handles.delete(name);
-      stopping.push(started.then((handle) => handle?.stop()));
+      const stop = started.then((handle) => handle?.stop());
+      stopped.set(name, stop);
+      stopping.push(stop);
     }
     for (const skill of wanted) {
       const start = options.startServers;
       if (!skill.mcpFile || !start || running.has(skill.name)) continue;
       const file = skill.mcpFile;
+      const down = stopped.get(skill.name) ?? Promise.resolve();
       running.set(
         skill.name,
-        start({ ...skill, mcpFile: file }).then(
-          (handle) => {
-            if (running.has(skill.name)) handles.set(skill.name, handle);
-            return handle;
-          },
-          (error: unknown) => {
-            host.notice(`skill ${skill.name}: ${visibleLine(errorMessage(error))}`, 'error');
-            return undefined;
-          },
-        ),
+        down
+          .then(() => start({ ...skill, mcpFile: file }))
+          .then(
+            (handle) => {
+              if (running.has(skill.name)) handles.set(skill.name, handle);
+              return handle;
+            },
+            (error: unknown) => {
+              host.notice(`skill ${skill.name}: ${visibleLine(errorMessage(error))}`, 'error');
+              return undefined;
+            },
+          ),
       );
     }
     await Promise.all(stopping);

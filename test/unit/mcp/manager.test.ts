@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createToolSet } from '../../../src/extensions/tool-set.js';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
 import * as connections from '../../../src/mcp/connection-layer.js';
 import { McpManager } from '../../../src/mcp/manager.js';
@@ -57,8 +58,10 @@ async function start(servers: Record<string, unknown>, options: { restartDelayMs
   const entries = await loadMcpConfig({ projectDir: dir, homeDir: path.join(dir, 'home'), env: process.env });
   manager = new McpManager({
     entries,
-    registry,
-    policies: { ensureToolPolicy: (name, policy) => policies.set(name, policy) },
+    tools: createToolSet(
+      { registry, policies: { ensureToolPolicy: (name, policy) => policies.set(name, policy) } },
+      'mcp',
+    ),
     connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, '.geekagent', 'logs'),
@@ -197,11 +200,17 @@ describe('McpManager', () => {
       // Only gh_x runs (as `mcp call gh_x …` would), but gh is still configured.
       entries: entries.filter((entry) => entry.name === 'gh_x'),
       serverNames: entries.map((entry) => entry.name),
-      registry,
-      policies: {
-        ensureToolPolicy: (name, policy) => policies.set(name, policy),
-        registerMcpTool: (name, server, definition) => identities.set(name, `${server}/${definition.name}`),
-      },
+      tools: createToolSet(
+        {
+          registry,
+          policies: {
+            ensureToolPolicy: (name, policy) => policies.set(name, policy),
+            registerMcpTool: (name, server, definition) =>
+              identities.set(name, `${server}/${definition.name}`),
+          },
+        },
+        'mcp',
+      ),
       connections,
       createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
       logDir: undefined,
