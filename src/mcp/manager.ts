@@ -7,7 +7,6 @@
  * servers join and leave while it runs (an active skill's): they show and count like the others.
  */
 import os from 'node:os';
-import path from 'node:path';
 import { errorMessage } from '../util/errors.js';
 import { Limiter } from '../util/limiter.js';
 import type { Redactor } from '../util/redact.js';
@@ -15,9 +14,14 @@ import type { Catalog } from './catalog.js';
 import type { ClientFeatures } from './client-features.js';
 import type { ServerConfigEntry } from './config.js';
 import type { McpConnection } from './connection.js';
-import type * as ConnectionLayerModule from './connection-layer.js';
 import type { RestartPolicy } from './connection-options.js';
-import { ServerLog } from './server-log.js';
+import {
+  type ConnectionLayer,
+  createServerSlot,
+  type LoadedLayer,
+  type ServerSlot,
+  type SlotKind,
+} from './server-slot.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
 import { type CachedListing, sameListing, writeCachedListing } from './tool-cache.js';
 import { saveToolOutput } from './tool-output.js';
@@ -29,6 +33,8 @@ import type { TransportFactory } from './transports.js';
  * others behind it, while most servers finish their CPU-heavy start well within it.
  */
 const SLOT_HOLD_MAX_MS = 2_000;
+
+export type { ConnectionLayer, LoadedLayer } from './server-slot.js';
 
 export interface McpManagerOptions {
   entries: readonly ServerConfigEntry[];
@@ -67,15 +73,6 @@ export interface McpManagerOptions {
   afterShutdown?: () => Promise<void>;
 }
 
-/** `connection-layer.ts`: what connecting a server takes (it loads the SDK on the first connect). */
-export type ConnectionLayer = Pick<typeof ConnectionLayerModule, 'McpConnection'>;
-
-/** The connection layer with the transports its connections open. */
-export interface LoadedLayer {
-  connections: ConnectionLayer;
-  createTransport: TransportFactory;
-}
-
 /** Servers added while the manager runs (`addServers`): they leave together. */
 export interface McpServerGroup {
   whenSettled(): Promise<void>;
@@ -83,32 +80,6 @@ export interface McpServerGroup {
   toolNames(): string[];
   /** Stops its servers and removes their tools. */
   remove(): Promise<void>;
-}
-
-interface ServerSlot {
-  entry: ServerConfigEntry;
-  connection: McpConnection | undefined;
-  log: ServerLog;
-  /** Model-visible names this server currently has in the registry. */
-  registered: Set<string>;
-  warnings: string[];
-  started: Promise<void> | undefined;
-  /** Started on first use from a cached listing: no model request waits for it. */
-  lazy: boolean;
-  /** What the cache holds for this server (kept in step with its listings). */
-  cached: CachedListing | undefined;
-  /** The group it was added with (`skill dice`); undefined for the configured servers. */
-  group: string | undefined;
-  /** Left the manager: a listing that lands now registers nothing. */
-  removed: boolean;
-}
-
-/** How a slot is made: its group's server names (tool names stay apart from them), lazy or not. */
-interface SlotKind {
-  names: readonly string[];
-  group?: string;
-  lazy?: ReadonlyMap<string, CachedListing>;
-  features?: ClientFeatures;
 }
 
 export class McpManager {
@@ -126,11 +97,6 @@ export class McpManager {
     this.limiter = new Limiter(options.concurrency ?? Math.max(1, os.availableParallelism()));
     this.tools = options.tools ?? namesOnlySink();
     this.attached = options.tools !== undefined;
-    this.layer = Promise.resolve(
-      options.connections
-        ? { connections: options.connections, createTransport: options.createTransport }
-        : undefined,
-    );
     // The tool list's order follows the config, not which server's tools registered first.
     this.tools.order(this.configuredNames());
     const kind = { names: this.configuredNames(), lazy: options.lazy, features: options.features };
@@ -138,6 +104,7 @@ export class McpManager {
       connections: options.connections,
       createTransport: options.createTransport,
     };
+    this.layer = Promise.resolve(layer);
     this.slots = options.entries.map((entry) => this.createSlot(entry, kind, layer));
   }
 
@@ -310,47 +277,13 @@ export class McpManager {
   }
 
   private createSlot(entry: ServerConfigEntry, kind: SlotKind, layer: LoadedLayer | undefined): ServerSlot {
-    const logFile = this.options.logDir
-      ? path.join(this.options.logDir, `${safeFileName(entry.name)}.log`)
-      : undefined;
-    const slot: ServerSlot = {
-      entry,
-      connection: undefined,
-      log: new ServerLog(entry.name, logFile, { redact: this.options.redact }),
-      registered: new Set(),
-      warnings: [],
-      started: undefined,
-      lazy: false,
-      cached: undefined,
-      group: kind.group,
-      removed: false,
-    };
-    if (entry.kind === 'ok') {
-      const cached = kind.lazy?.get(entry.name);
-      slot.lazy = cached !== undefined && !entry.definition.disabled;
-      slot.cached = cached;
-      if (!layer) throw new Error('McpManager: a server needs the connection layer (options.connections)');
-      const features = kind.features;
-      slot.connection = new layer.connections.McpConnection({
-        definition: { ...entry.definition, otherServers: kind.names.filter((name) => name !== entry.name) },
-        clientInfo: { name: 'geekagent', version: this.options.clientVersion },
-        createTransport: layer.createTransport,
-        log: slot.log,
-        restartPolicy: this.options.restartPolicy,
-        configureClient: features
-          ? (client, sdk) =>
-              sdk.configureClientFeatures(client, entry.name, features, slot.log, {
-                roots: entry.definition.roots !== false,
-              })
-          : undefined,
-        onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
-        lazyFrom: slot.lazy ? cached : undefined,
-        logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
-      });
-      const state = slot.connection.state;
-      if (state.state === 'idle')
-        this.syncTools(slot, { tools: state.tools, warnings: slot.connection.warnings });
-    }
+    const slot = createServerSlot(entry, kind, layer, {
+      ...this.options,
+      onChange: (slot, state, catalog) => this.onConnectionChange(slot, state, catalog),
+    });
+    const state = slot.connection?.state;
+    if (state?.state === 'idle')
+      this.syncTools(slot, { tools: state.tools, warnings: slot.connection!.warnings });
     return slot;
   }
 
@@ -422,8 +355,4 @@ function delay(ms: number): Promise<void> {
 
 function fileOf(entry: ServerConfigEntry): string {
   return entry.kind === 'ok' ? entry.definition.file : entry.file;
-}
-
-function safeFileName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_.-]/g, '_');
 }

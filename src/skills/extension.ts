@@ -362,6 +362,12 @@ export function skillsExtension(options: SkillsOptions): Extension {
         },
       });
     },
+    // Commands that need the servers (`/mcp`) see the active skills' too, started and settled.
+    ready: async () => {
+      await Promise.all(
+        [...running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
+      );
+    },
     dispose: () => {
       unsubscribe?.();
       return syncServers([]);
