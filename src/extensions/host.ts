@@ -1,6 +1,7 @@
 /**
  * The extension host: runs each extension's setup and keeps what it contributed — tools in the
- * registry (with default policies), commands in the one command table, panel rows, and the hooks,
+ * registry (with default policies; the dynamic tool sets of tool-set.ts, one per owner), commands
+ * in the one command table, panel rows, and the hooks,
  * combined into the single `AgentHooks` the agent calls. Faces read commands, panel rows and
  * notices from here; createApp builds it; dispose releases every extension, newest first.
  */

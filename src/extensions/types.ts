@@ -1,6 +1,6 @@
 /**
  * The one shape a feature plugs in through. An extension's `setup` registers what it contributes
- * — tools (with a default policy), slash commands, side-panel rows and hooks on the turn (system
+ * — tools (with a default policy; a set that changes at run time, as MCP's), slash commands, side-panel rows and hooks on the turn (system
  * prompt sections, input rewriting, a before-request hook, a stop hook, turn events, a tool filter,
  * hooks around each tool call) — and
  * `dispose` releases what it holds. Built-in tools, AGENTS.md, MCP, sessions and compaction are
