@@ -106,8 +106,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,
-    registry,
-    policies,
     acceptsMedia: provider.acceptsMedia,
     redact,
     features: (options.features ?? (({ root }) => nonInteractiveFeatures(root, false)))({
@@ -228,19 +226,16 @@ export async function createApp(options: AppOptions): Promise<App> {
           throw new Error(
             `the servers of its mcp.json are not started: --strict-mcp-config uses only --mcp-config servers`,
           );
+        // The run's one manager: `/mcp`, the panel and the read-only check see the skill's servers.
         return startSkillServers({
+          manager: mcp,
+          skill: skill.name,
           file: skill.mcpFile,
           skillDir: skill.dir,
           source: skill.source,
           projectDir,
           userDir,
           env,
-          tracker: options.tracker,
-          registry,
-          policies,
-          acceptsMedia: provider.acceptsMedia,
-          redact,
-          sandbox: serverSandbox,
           homeDir,
         });
       },

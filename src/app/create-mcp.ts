@@ -1,6 +1,7 @@
 /**
  * Builds the MCP manager for a project folder: reads both mcp.json files and wires connections to
- * the registry, the policy defaults and the process tracker. Shared by the agent and the
+ * the process tracker (their tools reach the registry through the MCP extension's tool set); an
+ * active skill's servers join the same manager (`startSkillServers`). Shared by the agent and the
  * `geekagent mcp` subcommands.
  */
 import path from 'node:path';
@@ -21,7 +22,7 @@ import {
   type ServerNameConflict,
   userConfinesProjectServers,
 } from '../mcp/config.js';
-import { type ConnectionLayer, McpManager, type McpManagerOptions } from '../mcp/manager.js';
+import { type ConnectionLayer, type LoadedLayer, McpManager } from '../mcp/manager.js';
 import type { ServerSandboxer } from '../mcp/sandbox-launch.js';
 import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/tool-cache.js';
 import type { TransportFactory } from '../mcp/transports.js';
@@ -29,7 +30,6 @@ import { readSandboxSections } from '../permissions/config.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { CommandSandbox, SandboxMode } from '../sandbox/index.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { visibleLine } from '../util/terminal-text.js';
 
 export interface McpRuntimeOptions {
@@ -43,8 +43,6 @@ export interface McpRuntimeOptions {
   notice?: (message: string) => void;
   env: NodeJS.ProcessEnv;
   tracker: ProcessGroupTracker;
-  registry: ToolRegistry;
-  policies: McpManagerOptions['policies'];
   acceptsMedia: boolean;
   /** Where a login may happen now (`mcp login`); background connects report needs_auth instead. */
   prompter?: AuthorizationPrompter;
@@ -114,21 +112,24 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     options.lazy ? cachedListings(cacheDir, selected) : undefined,
     options.sandbox ? undefined : ownSandbox(selected, options),
   ]);
+  const transports = (loaded: LayerModule) =>
+    loaded.createTransportFactory(
+      options.tracker,
+      { authDir: authDirectory(options.userDir), prompter: options.prompter },
+      options.sandbox ?? owned,
+    );
   return new McpManager({
     entries: selected,
     cacheDir,
     lazy,
     serverNames: entries.map((entry) => entry.name),
-    registry: options.registry,
-    policies: options.policies,
     connections: layer,
-    createTransport: layer
-      ? layer.createTransportFactory(
-          options.tracker,
-          { authDir: authDirectory(options.userDir), prompter: options.prompter },
-          options.sandbox ?? owned,
-        )
-      : noTransport,
+    createTransport: layer ? transports(layer) : noTransport,
+    // A skill's servers may join a manager that started with none.
+    loadConnections: async (): Promise<LoadedLayer> => {
+      const loaded = await import('../mcp/connection-layer.js');
+      return { connections: loaded, createTransport: transports(loaded) };
+    },
     logDir: path.join(options.projectDir, '.geekagent', 'logs'),
     projectDir: options.projectDir,
     acceptsMedia: options.acceptsMedia,
@@ -227,13 +228,13 @@ function withCommandLine(
  * The SDK side of the MCP client, loaded only when there is a server to connect: a run without
  * servers (print mode's common case) never loads the SDK.
  */
-async function connectionLayer(
-  entries: readonly ServerConfigEntry[],
-): Promise<(ConnectionLayer & { createTransportFactory: CreateTransportFactory }) | undefined> {
+async function connectionLayer(entries: readonly ServerConfigEntry[]): Promise<LayerModule | undefined> {
   return entries.some((entry) => entry.kind === 'ok') ? import('../mcp/connection-layer.js') : undefined;
 }
 
-type CreateTransportFactory = typeof import('../mcp/connection-layer.js').createTransportFactory;
+type LayerModule = ConnectionLayer & {
+  createTransportFactory: typeof import('../mcp/connection-layer.js').createTransportFactory;
+};
 
 /** Never called: a manager without servers opens no transport. */
 const noTransport: TransportFactory = () => {
@@ -298,19 +299,16 @@ export interface SkillServers {
 }
 
 export interface SkillServerOptions {
+  /** The run's manager: the skill's servers join it (`/mcp`, the panel and approval see them). */
+  manager: McpManager;
+  /** The skill's name: its servers' group (`skill <name>` in `/mcp`). */
+  skill: string;
   file: string;
   skillDir: string;
   source: 'project' | 'user';
   projectDir: string;
   userDir: string;
   env: NodeJS.ProcessEnv;
-  tracker: ProcessGroupTracker;
-  registry: ToolRegistry;
-  policies: McpManagerOptions['policies'];
-  acceptsMedia: boolean;
-  redact: Redactor;
-  /** The run's command sandbox: a confined server of the skill runs in it. */
-  sandbox?: ServerSandboxer;
   homeDir: string;
 }
 
@@ -321,33 +319,6 @@ export async function startSkillServers(options: SkillServerOptions): Promise<Sk
     userDir: options.userDir,
   });
   const entries = await loadSkillServers(options.file, { ...options, confineProjectServers });
-  const layer = await connectionLayer(entries);
-  const manager = new McpManager({
-    entries,
-    registry: options.registry,
-    policies: options.policies,
-    connections: layer,
-    createTransport: layer
-      ? layer.createTransportFactory(
-          options.tracker,
-          { authDir: authDirectory(options.userDir) },
-          options.sandbox,
-        )
-      : noTransport,
-    logDir: path.join(options.projectDir, '.geekagent', 'logs'),
-    acceptsMedia: options.acceptsMedia,
-    clientVersion: PACKAGE_VERSION,
-    redact: options.redact,
-  });
-  manager.start();
-  return {
-    whenSettled: () => manager.whenSettled(),
-    // Tools and resource tools alike: whatever the servers put in the registry belongs to the skill.
-    toolNames: () => manager.registeredToolNames(),
-    stop: async () => {
-      await manager.shutdown();
-      // Read after the shutdown: a listing that landed while it stopped is removed too.
-      for (const name of manager.registeredToolNames()) options.registry.unregister(name);
-    },
-  };
+  const group = await options.manager.addServers(`skill ${options.skill}`, entries);
+  return { whenSettled: group.whenSettled, toolNames: group.toolNames, stop: group.remove };
 }

@@ -7,7 +7,6 @@ import { createMcpManager, type McpConfigFlags, nonInteractiveFeatures } from '.
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { SandboxMode } from '../sandbox/index.js';
-import { ToolRegistry } from '../tools/registry.js';
 import { decideTrust, type FolderTrust } from '../trust/decide.js';
 import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
@@ -65,8 +64,6 @@ export async function withManager<T>(
       notice: (message) => ctx.io.stderr.write(`geekagent: ${message}\n`),
       env: ctx.io.env,
       tracker: scope.tracker,
-      registry: new ToolRegistry(),
-      policies: { ensureToolPolicy: () => undefined },
       acceptsMedia: false,
       prompter,
       features: nonInteractiveFeatures(projectDir, false),

@@ -1,6 +1,7 @@
 /**
  * The extension host: runs each extension's setup and keeps what it contributed — tools in the
- * registry (with default policies), commands in the one command table, panel rows, and the hooks,
+ * registry (with default policies; the dynamic tool sets of tool-set.ts, one per owner), commands
+ * in the one command table, panel rows, and the hooks,
  * combined into the single `AgentHooks` the agent calls. Faces read commands, panel rows and
  * notices from here; createApp builds it; dispose releases every extension, newest first.
  */
@@ -8,12 +9,12 @@ import type { AgentEvent } from '../agent/events.js';
 import type { AgentHooks, PromptSection, RequestScope, StopScope, TurnScope } from '../agent/hooks.js';
 import { coreCommands } from '../commands/builtin.js';
 import { CommandTable, type SlashCommand } from '../commands/types.js';
-import type { Policy } from '../tools/approval.js';
 import { ToolCallHooks } from '../tools/call-hooks.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { orderExtensions } from './order.js';
+import { createToolSet, type DynamicToolSet, type ToolSetDeps } from './tool-set.js';
 import type {
   BeforeCompactHook,
   BeforeRequestHook,
@@ -27,7 +28,7 @@ import type {
 
 export interface HostDeps {
   registry: ToolRegistry;
-  policies: { ensureToolPolicy(toolName: string, policy: Policy): void };
+  policies: ToolSetDeps['policies'];
   /** The executors' hooks around each call (the tool runtime's); a set of its own when left out. */
   toolCalls?: ToolCallHooks;
 }
@@ -56,6 +57,8 @@ export class ExtensionHost {
   /** Notices given before any face listened (during setup): handed to the first listener. */
   private readonly early: Array<[string, 'system' | 'error']> = [];
   private started = false;
+  /** Owner → its dynamic tool set (one per owner, however often asked for). */
+  private readonly toolSets = new Map<string, DynamicToolSet>();
 
   constructor(private readonly deps: HostDeps) {
     this.toolCalls = deps.toolCalls ?? new ToolCallHooks();
@@ -128,6 +131,19 @@ export class ExtensionHost {
   /** Every extension is in: the command table is complete. */
   seal(): void {
     if (!this.commands.get(this.exitCommand.name)) this.commands.register(this.exitCommand);
+  }
+
+  /**
+   * The tool set `owner` changes at run time (ExtensionSetup.tools.set), for a part built before
+   * its extension's setup.
+   */
+  toolSet(owner: string): DynamicToolSet {
+    let set = this.toolSets.get(owner);
+    if (!set) {
+      set = createToolSet(this.deps, owner);
+      this.toolSets.set(owner, set);
+    }
+    return set;
   }
 
   get names(): string[] {
@@ -215,6 +231,7 @@ export class ExtensionHost {
         remove: (name) => {
           registry.unregister(name);
         },
+        set: (owner) => this.toolSet(owner),
       },
       commands: {
         add: (command) => {

@@ -3,7 +3,9 @@
  * list on first use); every model request waits until those without a cache have settled (so the
  * model sees their tools); `@server:uri` mentions attach resources to
  * the input; each server prompt is a slash command; `/mcp` inspects them; the panel's MCP row.
- * The manager itself (mcp/manager.ts) keeps the registry in step with the servers' tools.
+ * The manager (mcp/manager.ts) keeps the extension's dynamic tool set (`tools.set('mcp')`) in step
+ * with the servers' tools — the configured ones' and those an active skill adds — and never
+ * touches the registry itself; the extension owns its lifecycle (start, ready, dispose).
  */
 import type { SlashCommand } from '../commands/types.js';
 import { describeServer, describeServers } from '../mcp/describe.js';
@@ -28,6 +30,7 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
   return {
     name: 'mcp',
     setup(host) {
+      manager.attach(host.tools.set('mcp'));
       const prompts = new Set<string>();
       unsubscribe = manager.onChange(() => {
         syncPromptCommands(host.commands, manager, prompts);

@@ -1,6 +1,6 @@
 /**
  * The one shape a feature plugs in through. An extension's `setup` registers what it contributes
- * — tools (with a default policy), slash commands, side-panel rows and hooks on the turn (system
+ * — tools (with a default policy; a set that changes at run time, as MCP's), slash commands, side-panel rows and hooks on the turn (system
  * prompt sections, input rewriting, a before-request hook, a stop hook, turn events, a tool filter,
  * hooks around each tool call) — and
  * `dispose` releases what it holds. Built-in tools, AGENTS.md, MCP, sessions and compaction are
@@ -13,6 +13,9 @@ import type { ChatProvider } from '../providers/types.js';
 import type { Policy } from '../tools/approval.js';
 import type { ToolCallHook } from '../tools/call-hooks.js';
 import type { Tool } from '../tools/types.js';
+import type { DynamicToolSet } from './tool-set.js';
+
+export type { DynamicToolSet, ToolPin } from './tool-set.js';
 
 export type BeforeRequestHook = (request: RequestScope) => Promise<void>;
 
@@ -84,6 +87,11 @@ export interface ExtensionSetup {
     /** Registers `tool`; `policy` is its default (configured rules still win). */
     add(tool: Tool, policy: Policy): void;
     remove(name: string): void;
+    /**
+     * The tools `owner` adds, changes and removes while the agent runs (MCP servers connecting,
+     * re-listing, skill servers starting and stopping): one set per owner.
+     */
+    set(owner: string): DynamicToolSet;
   };
   commands: {
     add(command: SlashCommand): void;

@@ -31,16 +31,17 @@ export function stateLabel(state: ServerState): string {
 export function describeServer(status: ServerStatus, options: { descriptions?: boolean } = {}): string[] {
   const s = status.state;
   const name = visibleLine(status.name);
+  const group = status.group ? `, ${visibleLine(status.group)}` : '';
   if (s.state === 'failed' || s.state === 'needs_auth')
-    return [`× ${name}: ${stateLabel(s)}`, ...warningLines(status)];
-  const confined = status.sandboxed ? ', sandboxed' : '';
-  if (s.state !== 'connected' && s.state !== 'idle') return [`${name} (${stateLabel(s)}${confined})`];
+    return [`× ${name}${group ? ` (${group.slice(2)})` : ''}: ${stateLabel(s)}`, ...warningLines(status)];
+  const extra = `${status.sandboxed ? ', sandboxed' : ''}${group}`;
+  if (s.state !== 'connected' && s.state !== 'idle') return [`${name} (${stateLabel(s)}${extra})`];
   const tools = s.tools.map((tool) =>
     options.descriptions && tool.description
       ? `  ${visibleLine(tool.modelName)} — ${firstLine(tool.description)}`
       : `  ${visibleLine(tool.modelName)}`,
   );
-  return [`${name} (${stateLabel(s)}${confined})`, ...tools, ...warningLines(status)];
+  return [`${name} (${stateLabel(s)}${extra})`, ...tools, ...warningLines(status)];
 }
 
 function warningLines(status: ServerStatus): string[] {

@@ -1,15 +1,12 @@
 /**
  * The MCP manager: owns every server connection of one agent. Connects them in the background
  * with about one connect per core in flight — except lazy servers with a cached tool list, whose
- * tools are registered from the cache and which start on first use — keeps the tool registry in
- * step with each server's tools (and the cache with each listing), and answers "have the servers
- * without a cache settled?" for the first model request.
+ * tools are registered from the cache and which start on first use — keeps its tool set (the
+ * seam's, see tool-sink.ts) in step with each server's tools (and the cache with each listing),
+ * and answers "have the servers without a cache settled?" for the first model request. Groups of
+ * servers join and leave while it runs (an active skill's): they show and count like the others.
  */
 import os from 'node:os';
-import path from 'node:path';
-import type { ToolDefinition } from '../permissions/pins.js';
-import type { Policy } from '../permissions/types.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { errorMessage } from '../util/errors.js';
 import { Limiter } from '../util/limiter.js';
 import type { Redactor } from '../util/redact.js';
@@ -17,14 +14,18 @@ import type { Catalog } from './catalog.js';
 import type { ClientFeatures } from './client-features.js';
 import type { ServerConfigEntry } from './config.js';
 import type { McpConnection } from './connection.js';
-import type * as ConnectionLayerModule from './connection-layer.js';
 import type { RestartPolicy } from './connection-options.js';
-import { createResourceTools } from './resources.js';
-import { ServerLog } from './server-log.js';
+import {
+  type ConnectionLayer,
+  createServerSlot,
+  type LoadedLayer,
+  type ServerSlot,
+  type SlotKind,
+} from './server-slot.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
-import { type AdapterOptions, createMcpTool } from './tool-adapter.js';
 import { type CachedListing, sameListing, writeCachedListing } from './tool-cache.js';
 import { saveToolOutput } from './tool-output.js';
+import { type McpToolSink, namesOnlySink, syncServerTools } from './tool-sink.js';
 import type { TransportFactory } from './transports.js';
 
 /**
@@ -33,16 +34,20 @@ import type { TransportFactory } from './transports.js';
  */
 const SLOT_HOLD_MAX_MS = 2_000;
 
+export type { ConnectionLayer, LoadedLayer } from './server-slot.js';
+
 export interface McpManagerOptions {
   entries: readonly ServerConfigEntry[];
-  registry: ToolRegistry;
-  policies: McpPolicyHooks;
+  /** Where the servers' tools go; left out, the MCP extension attaches the seam's at setup. */
+  tools?: McpToolSink;
   createTransport: TransportFactory;
   /**
    * The connection layer (`await import('./connection-layer.js')`); needed only when `entries` has
    * a server, so a manager without servers never loads the SDK.
    */
   connections?: ConnectionLayer;
+  /** Loads the layer (and its transports) when servers are added to a manager that has none. */
+  loadConnections?: () => Promise<LoadedLayer>;
   /**
    * Every configured server's name, also those left out of `entries` (`mcp call` connects one):
    * tool names are kept apart from all of them, so they are the same whichever servers run.
@@ -68,32 +73,20 @@ export interface McpManagerOptions {
   afterShutdown?: () => Promise<void>;
 }
 
-/** `connection-layer.ts`: what connecting a server takes (it loads the SDK on the first connect). */
-export type ConnectionLayer = Pick<typeof ConnectionLayerModule, 'McpConnection'>;
-
-/** What the manager tells the policy store about the tools it registers. */
-export interface McpPolicyHooks {
-  ensureToolPolicy(toolName: string, policy: Policy): void;
-  /** Which (server, tool) answers to a model-facing name now, and its definition (for pins). */
-  registerMcpTool?(modelName: string, server: string, definition: ToolDefinition): void;
-}
-
-interface ServerSlot {
-  entry: ServerConfigEntry;
-  connection: McpConnection | undefined;
-  log: ServerLog;
-  /** Model-visible names this server currently has in the registry. */
-  registered: Set<string>;
-  warnings: string[];
-  started: Promise<void> | undefined;
-  /** Started on first use from a cached listing: no model request waits for it. */
-  lazy: boolean;
-  /** What the cache holds for this server (kept in step with its listings). */
-  cached: CachedListing | undefined;
+/** Servers added while the manager runs (`addServers`): they leave together. */
+export interface McpServerGroup {
+  whenSettled(): Promise<void>;
+  /** Model-facing names of the tools its servers registered (resource tools included). */
+  toolNames(): string[];
+  /** Stops its servers and removes their tools. */
+  remove(): Promise<void>;
 }
 
 export class McpManager {
-  private readonly slots: ServerSlot[];
+  private slots: ServerSlot[];
+  private tools: McpToolSink;
+  private attached: boolean;
+  private layer: Promise<LoadedLayer | undefined>;
   private readonly listeners = new Set<() => void>();
   private readonly limiter: Limiter;
   private startedAll = false;
@@ -102,26 +95,98 @@ export class McpManager {
 
   constructor(private readonly options: McpManagerOptions) {
     this.limiter = new Limiter(options.concurrency ?? Math.max(1, os.availableParallelism()));
+    this.tools = options.tools ?? namesOnlySink();
+    this.attached = options.tools !== undefined;
     // The tool list's order follows the config, not which server's tools registered first.
-    options.registry.orderServers(options.serverNames ?? options.entries.map((entry) => entry.name));
-    this.slots = options.entries.map((entry) => this.createSlot(entry));
+    this.tools.order(this.configuredNames());
+    const kind = { names: this.configuredNames(), lazy: options.lazy, features: options.features };
+    const layer = options.connections && {
+      connections: options.connections,
+      createTransport: options.createTransport,
+    };
+    this.layer = Promise.resolve(layer);
+    this.slots = options.entries.map((entry) => this.createSlot(entry, kind, layer));
+  }
+
+  /**
+   * Puts the servers' tools in `tools` from now on (the MCP extension's setup hands the seam's
+   * tool set); what is known already (cached listings) moves there at once.
+   */
+  attach(tools: McpToolSink): void {
+    if (this.attached) throw new Error('McpManager: its tools already go to a tool set');
+    this.tools = tools;
+    this.attached = true;
+    tools.order(this.configuredNames());
+    for (const slot of this.slots) {
+      slot.registered = new Set();
+      const state = slot.connection?.state;
+      if (state?.state === 'idle' || state?.state === 'connected')
+        this.syncTools(slot, { tools: state.tools, warnings: slot.connection!.warnings });
+    }
+  }
+
+  /**
+   * Starts a group of servers beside the configured ones (an active skill's): their tools come
+   * after the configured servers', and `remove` stops them and takes their tools away. A name
+   * another server of this manager has is refused (its tools would clash).
+   */
+  async addServers(group: string, entries: readonly ServerConfigEntry[]): Promise<McpServerGroup> {
+    const layer = entries.some((entry) => entry.kind === 'ok') ? await this.loadLayer() : undefined;
+    const taken = entries.filter((entry) => this.slots.some((slot) => slot.entry.name === entry.name));
+    if (taken.length > 0)
+      throw new Error(
+        `MCP server ${taken.map((entry) => entry.name).join(', ')} is not started: a server of that name already runs (rename it in ${fileOf(taken[0]!)})`,
+      );
+    const names = entries.map((entry) => entry.name);
+    this.tools.order(names);
+    const slots = entries.map((entry) => this.createSlot(entry, { names, group }, layer));
+    this.slots.push(...slots);
+    for (const slot of slots) this.startSlot(slot);
+    this.changed();
+    return {
+      whenSettled: async () => {
+        await Promise.all(slots.map((slot) => this.settledOf(slot)));
+      },
+      toolNames: () => slots.flatMap((slot) => [...slot.registered]),
+      remove: async () => {
+        if (slots.every((slot) => slot.removed)) return;
+        for (const slot of slots) slot.removed = true;
+        this.slots = this.slots.filter((slot) => !slot.removed);
+        await Promise.all(slots.map((slot) => this.closeSlot(slot)));
+        // After the close: a listing that landed while it stopped is removed too.
+        for (const slot of slots) for (const name of slot.registered) this.tools.remove(name);
+        for (const slot of slots) slot.registered = new Set();
+        this.changed();
+      },
+    };
+  }
+
+  private configuredNames(): readonly string[] {
+    return this.options.serverNames ?? this.options.entries.map((entry) => entry.name);
+  }
+
+  private loadLayer(): Promise<LoadedLayer | undefined> {
+    this.layer = this.layer.then((layer) => layer ?? this.options.loadConnections?.());
+    return this.layer;
   }
 
   /** Starts every enabled server in the background; returns at once. */
   start(): void {
     if (this.startedAll) return;
     this.startedAll = true;
-    for (const slot of this.slots) {
-      const connection = slot.connection;
-      if (!connection || slot.lazy) continue;
-      let attempt: Promise<void> = Promise.resolve();
-      slot.started = this.limiter
-        .run(() => {
-          attempt = connection.start();
-          return Promise.race([attempt, delay(SLOT_HOLD_MAX_MS)]);
-        })
-        .then(() => attempt);
-    }
+    for (const slot of this.slots) if (slot.group === undefined) this.startSlot(slot);
+  }
+
+  private startSlot(slot: ServerSlot): void {
+    const connection = slot.connection;
+    if (!connection || slot.lazy) return;
+    let attempt: Promise<void> = Promise.resolve();
+    slot.started = this.limiter
+      .run(() => {
+        attempt = connection.start();
+        return Promise.race([attempt, delay(SLOT_HOLD_MAX_MS)]);
+      })
+      .then(() => attempt);
   }
 
   /** Resolves when every enabled server has connected, failed or timed out. */
@@ -153,17 +218,13 @@ export class McpManager {
       transport: slot.entry.kind === 'ok' ? slot.entry.definition.transport : 'stdio',
       state: this.stateOf(slot),
       warnings: slot.warnings,
+      ...(slot.group ? { group: slot.group } : {}),
       ...(slot.entry.kind === 'ok' &&
       slot.entry.definition.transport === 'stdio' &&
       slot.entry.definition.sandbox
         ? { sandboxed: true as const }
         : {}),
     }));
-  }
-
-  /** Every tool name this manager put in the registry: servers' tools and their resource tools. */
-  registeredToolNames(): string[] {
-    return this.slots.flatMap((slot) => [...slot.registered]);
   }
 
   status(name: string): ServerStatus | undefined {
@@ -202,56 +263,27 @@ export class McpManager {
 
   async shutdown(): Promise<void> {
     await Promise.all(this.cacheWrites);
-    await Promise.all(
-      this.slots.map(async (slot) => {
-        await slot.connection?.close();
-        await slot.log.close();
-      }),
-    );
+    await Promise.all(this.slots.map((slot) => this.closeSlot(slot)));
     await this.options.afterShutdown?.();
   }
 
-  private createSlot(entry: ServerConfigEntry): ServerSlot {
-    const logFile = this.options.logDir
-      ? path.join(this.options.logDir, `${safeFileName(entry.name)}.log`)
-      : undefined;
-    const slot: ServerSlot = {
-      entry,
-      connection: undefined,
-      log: new ServerLog(entry.name, logFile, { redact: this.options.redact }),
-      registered: new Set(),
-      warnings: [],
-      started: undefined,
-      lazy: false,
-      cached: undefined,
-    };
-    if (entry.kind === 'ok') {
-      const cached = this.options.lazy?.get(entry.name);
-      slot.lazy = cached !== undefined && !entry.definition.disabled;
-      slot.cached = cached;
-      const names = this.options.serverNames ?? this.options.entries.map((other) => other.name);
-      const layer = this.options.connections;
-      if (!layer) throw new Error('McpManager: a server needs the connection layer (options.connections)');
-      slot.connection = new layer.McpConnection({
-        definition: { ...entry.definition, otherServers: names.filter((name) => name !== entry.name) },
-        clientInfo: { name: 'geekagent', version: this.options.clientVersion },
-        createTransport: this.options.createTransport,
-        log: slot.log,
-        restartPolicy: this.options.restartPolicy,
-        configureClient: this.options.features
-          ? (client, sdk) =>
-              sdk.configureClientFeatures(client, entry.name, this.options.features!, slot.log, {
-                roots: entry.definition.roots !== false,
-              })
-          : undefined,
-        onChange: (state, catalog) => this.onConnectionChange(slot, state, catalog),
-        lazyFrom: slot.lazy ? cached : undefined,
-        logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
-      });
-      const state = slot.connection.state;
-      if (state.state === 'idle')
-        this.syncTools(slot, { tools: state.tools, warnings: slot.connection.warnings });
-    }
+  private async closeSlot(slot: ServerSlot): Promise<void> {
+    await slot.connection?.close();
+    await slot.log.close();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private createSlot(entry: ServerConfigEntry, kind: SlotKind, layer: LoadedLayer | undefined): ServerSlot {
+    const slot = createServerSlot(entry, kind, layer, {
+      ...this.options,
+      onChange: (slot, state, catalog) => this.onConnectionChange(slot, state, catalog),
+    });
+    const state = slot.connection?.state;
+    if (state?.state === 'idle')
+      this.syncTools(slot, { tools: state.tools, warnings: slot.connection!.warnings });
     return slot;
   }
 
@@ -274,26 +306,27 @@ export class McpManager {
   }
 
   private onConnectionChange(slot: ServerSlot, state: ServerState, catalog: Catalog | undefined): void {
+    if (slot.removed) return;
     if (state.state === 'connected' && catalog) {
       this.syncTools(slot, catalog);
       this.updateCache(slot);
     }
-    for (const listener of this.listeners) listener();
-  }
-
-  private adapterOptions(): AdapterOptions {
-    const { projectDir, acceptsMedia } = this.options;
-    return {
-      acceptsMedia,
-      keepOutput: projectDir ? (text) => saveToolOutput(projectDir, text) : undefined,
-    };
+    this.changed();
   }
 
   /** A listing that differs from the cache (or the first one) replaces it; failures only logged. */
   private updateCache(slot: ServerSlot): void {
     const { cacheDir } = this.options;
     const listing = slot.connection?.listing;
-    if (!cacheDir || !listing || slot.entry.kind !== 'ok' || sameListing(slot.cached, listing)) return;
+    // An added group's servers keep no cache (none of them ever starts lazily).
+    if (
+      !cacheDir ||
+      slot.group !== undefined ||
+      !listing ||
+      slot.entry.kind !== 'ok' ||
+      sameListing(slot.cached, listing)
+    )
+      return;
     slot.cached = listing;
     const definition = slot.entry.definition;
     const write = writeCachedListing(cacheDir, definition, listing)
@@ -304,37 +337,15 @@ export class McpManager {
     this.cacheWrites.add(write);
   }
 
-  /** Registry follows the server's tool list; names stay stable across restarts and re-listings. */
+  /** The tool set follows the server's tool list (tool-sink.ts); names stay stable across re-listings. */
   private syncTools(slot: ServerSlot, catalog: Catalog): void {
-    const connection = slot.connection!;
-    const { registry } = this.options;
-    const next = new Set<string>();
-    const warnings = [...catalog.warnings];
-    for (const info of catalog.tools) {
-      const holder = registry.get(info.modelName);
-      if (holder && !slot.registered.has(info.modelName)) {
-        warnings.push(`skipped tool "${info.originalName}": the name ${info.modelName} is already taken`);
-        continue;
-      }
-      this.options.policies.registerMcpTool?.(info.modelName, slot.entry.name, info.definition);
-      this.options.policies.ensureToolPolicy(info.modelName, 'ask');
-      registry.upsert(createMcpTool(connection, info, this.adapterOptions()));
-      next.add(info.modelName);
-    }
-    if (connection.offersResources) {
-      for (const tool of createResourceTools(connection, { acceptsMedia: this.options.acceptsMedia })) {
-        if (next.has(tool.name) || (registry.get(tool.name) && !slot.registered.has(tool.name))) {
-          warnings.push(`no ${tool.name} tool: the name is taken by a tool of the same name`);
-          continue;
-        }
-        this.options.policies.ensureToolPolicy(tool.name, 'ask');
-        registry.upsert(tool);
-        next.add(tool.name);
-      }
-    }
-    for (const name of slot.registered) if (!next.has(name)) registry.unregister(name);
-    slot.registered = next;
-    slot.warnings = warnings;
+    const { projectDir, acceptsMedia } = this.options;
+    const synced = syncServerTools(this.tools, slot.connection!, catalog, slot.registered, {
+      acceptsMedia,
+      keepOutput: projectDir ? (text) => saveToolOutput(projectDir, text) : undefined,
+    });
+    slot.registered = synced.registered;
+    slot.warnings = synced.warnings;
   }
 }
 
@@ -342,6 +353,6 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function safeFileName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_.-]/g, '_');
+function fileOf(entry: ServerConfigEntry): string {
+  return entry.kind === 'ok' ? entry.definition.file : entry.file;
 }

@@ -42,6 +42,8 @@ export interface ServerStatus {
   warnings: string[];
   /** A stdio server that runs (only) inside the kernel sandbox. */
   sandboxed?: true;
+  /** The group it joined the manager with (`skill dice`); absent for a configured server. */
+  group?: string;
 }
 
 /** Whether the server has reached an outcome of its first connection attempt. */

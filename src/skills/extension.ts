@@ -29,22 +29,18 @@ import { ActiveSkills } from './active.js';
 import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
 import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
+import { SkillServers, type StartSkillServers } from './servers.js';
 import { skillTool } from './skill-tools.js';
 
 export const USE_SKILL = 'use_skill';
 /** Names a skill command may never take (/exit is added after every extension). */
 const RESERVED = new Set(['exit', 'help', 'skills', 'use', 'unuse']);
 
-/** The running servers of one active skill's `mcp.json` (app/create-mcp.ts starts them). */
-export interface SkillServersHandle {
-  whenSettled(): Promise<void>;
-  toolNames(): string[];
-  stop(): Promise<void>;
-}
+export type { SkillServersHandle } from './servers.js';
 
 export interface SkillsOptions extends DiscoverOptions {
   /** Starts a skill's servers (`mcpFile`); absent: skill servers are not supported here. */
-  startServers?: (skill: Skill & { mcpFile: string }) => Promise<SkillServersHandle>;
+  startServers?: StartSkillServers;
   projectDir: string;
   contextWindow: number;
   /** The run's conversation: the active skills are its session state. */
@@ -89,42 +85,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
   let catalog: Catalog = { text: '', budget: 0, shortened: [] };
   let skillCommands: string[] = [];
   let toolNames: string[] = [];
-  /** Skill name → its servers, started while it is active. */
-  const running = new Map<string, Promise<SkillServersHandle | undefined>>();
-  const handles = new Map<string, SkillServersHandle>();
-
-  /** Servers run for exactly the active skills that declare some. */
-  const syncServers = async (wanted: Skill[]) => {
-    const names = new Set(wanted.filter((skill) => skill.mcpFile).map((skill) => skill.name));
-    const stopping: Array<Promise<void>> = [];
-    for (const [name, started] of running) {
-      if (names.has(name)) continue;
-      running.delete(name);
-      handles.delete(name);
-      stopping.push(started.then((handle) => handle?.stop()));
-    }
-    for (const skill of wanted) {
-      const start = options.startServers;
-      if (!skill.mcpFile || !start || running.has(skill.name)) continue;
-      const file = skill.mcpFile;
-      running.set(
-        skill.name,
-        start({ ...skill, mcpFile: file }).then(
-          (handle) => {
-            if (running.has(skill.name)) handles.set(skill.name, handle);
-            return handle;
-          },
-          (error: unknown) => {
-            host.notice(`skill ${skill.name}: ${visibleLine(errorMessage(error))}`, 'error');
-            return undefined;
-          },
-        ),
-      );
-    }
-    await Promise.all(stopping);
-  };
-  const serverTool = (name: string) =>
-    [...handles.values()].some((handle) => handle.toolNames().includes(name));
+  const servers = new SkillServers(options.startServers, (message) => host.notice(message, 'error'));
+  const syncServers = (wanted: Skill[]) => servers.sync(wanted);
   let host: ExtensionSetup;
 
   const loadable = () => skills.filter((skill) => skill.status.kind === 'ok');
@@ -301,12 +263,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
           limits.some((skill) => skill.whitelist!.some((pattern) => toolPatternMatches(pattern, tool.name)));
         // A skill's own tools and servers' tools are there while it is active, whatever the
         // whitelists — but one the model loaded does not widen a whitelist the person chose.
-        if (serverTool(tool.name) || toolNames.includes(tool.name)) {
+        if (servers.offers(tool.name) || toolNames.includes(tool.name)) {
           const model = new Set(store.byModel());
           const owners = active().filter(
             (skill) =>
-              skill.tools.some((own) => own.name === tool.name) ||
-              handles.get(skill.name)?.toolNames().includes(tool.name),
+              skill.tools.some((own) => own.name === tool.name) || servers.offers(tool.name, skill.name),
           );
           if (owners.some((skill) => !model.has(skill.name))) return true;
           return owners.length > 0 && (!personLimits() || allowed());
@@ -318,9 +279,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
       host.hooks.beforeRequest(
         async () => {
           await syncServers(active());
-          await Promise.all(
-            [...running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
-          );
+          await servers.whenSettled();
         },
         { subAgents: 'same' },
       );
@@ -375,6 +334,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
         },
       });
     },
+    // Commands that need the servers (`/mcp`) see the active skills' too, started and settled.
+    ready: () => servers.whenSettled(),
     dispose: () => {
       unsubscribe?.();
       return syncServers([]);

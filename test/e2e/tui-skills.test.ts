@@ -3,14 +3,15 @@
  * their tools and resource tools in the next request (and not limited by the skill's whitelist),
  * stopped — no process left, every tool they brought gone from the model's list — when it is
  * deactivated, or when another session is opened (and back with the session that has it). In the
- * TUI (a real pty) and in print mode with `--skill`; not under `--strict-mcp-config`.
+ * TUI (a real pty) and in print mode with `--skill`; not under `--strict-mcp-config`. They run in the
+ * one MCP manager: `/mcp` and the panel list them, and plan mode counts their read-only tools.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeModel, type RecordedRequest, startFakeModel } from '../fixtures/fake-model.js';
 import { isAlive, waitFor } from '../helpers/wait.js';
-import { createProject, FIXTURE_SERVERS, type Project, runCli } from './harness.js';
+import { createProject, FIXTURE_SERVERS, type Project, parseJsonOutput, runCli } from './harness.js';
 import { KEYS, type PtySession, spawnTui } from './pty.js';
 
 let project: Project;
@@ -163,6 +164,57 @@ describe('skill MCP servers', () => {
     expect(toolNames(fake.requests[1]!)).toContain('mcp_sk_lookup');
     const [pid] = startedPids();
     expect(isAlive(pid!)).toBe(false);
+  });
+
+  it('/mcp lists an active skill’s server beside the configured ones, with its tools', async () => {
+    await project.mcpServers({
+      gh: {
+        command: 'node',
+        args: [path.join(FIXTURE_SERVERS, 'catalog.mjs')],
+        env: { CATALOG_SERVER: 'github' },
+      },
+    });
+    const run = await runCli(['-p', '/mcp', '--skill', 'dice'], { project, modelUrl: fake.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^gh \(\d+ tools\)$/m);
+    expect(run.stdout).toContain('sk (1 tool, skill dice)\n  mcp_sk_lookup\n');
+    expect(run.stdout).not.toContain('no MCP servers configured');
+    const [pid] = startedPids();
+    expect(isAlive(pid!)).toBe(false);
+  });
+
+  it('plan mode runs a skill server’s read-only tool (its readOnlyHint counts) and refuses the others', async () => {
+    await project.write(
+      '.agents/skills/gh/SKILL.md',
+      '---\nname: gh\ndescription: GitHub work\n---\nUse the gh tools.\n',
+    );
+    await project.write(
+      '.agents/skills/gh/mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          gh: {
+            command: 'node',
+            args: [path.join(FIXTURE_SERVERS, 'catalog.mjs')],
+            env: { CATALOG_SERVER: 'github' },
+          },
+        },
+      }),
+    );
+    await project.write(
+      '.geekagent/GeekAgent.json',
+      JSON.stringify({ annotations: { 'mcp_gh_*': { readOnlyHint: 'allow' } } }),
+    );
+    const call = (name: string) => ({ toolCalls: [{ name, arguments: '{"owner":"octo"}' }] });
+    fake.push(call('mcp_gh_get_issue'), call('mcp_gh_create_issue'), { text: 'planned' });
+    const run = await runCli(
+      ['-p', 'look', '--skill', 'gh', '--approval-mode', 'plan', '--output-format', 'json'],
+      { project, modelUrl: fake.url },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseJsonOutput(run).tool_calls.map((c) => [c.name, c.decision, c.is_error])).toEqual([
+      ['mcp_gh_get_issue', 'allow', false],
+      ['mcp_gh_create_issue', 'refused', true],
+    ]);
   });
 
   it("--strict-mcp-config leaves a skill's own servers unstarted, and says why", async () => {

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createToolSet } from '../../../src/extensions/tool-set.js';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
 import * as connections from '../../../src/mcp/connection-layer.js';
 import { McpManager } from '../../../src/mcp/manager.js';
@@ -42,8 +43,10 @@ async function connect(env: Record<string, string> = {}) {
   const entries = await loadMcpConfig({ projectDir: dir, homeDir: path.join(dir, 'home'), env: process.env });
   manager = new McpManager({
     entries,
-    registry: new ToolRegistry(),
-    policies: { ensureToolPolicy: () => undefined },
+    tools: createToolSet(
+      { registry: new ToolRegistry(), policies: { ensureToolPolicy: () => undefined } },
+      'mcp',
+    ),
     connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, '.geekagent', 'logs'),

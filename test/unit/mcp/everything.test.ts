@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rootOf } from '../../../src/app/create-mcp.js';
+import { createToolSet } from '../../../src/extensions/tool-set.js';
 import type { ClientFeatures, ElicitationRequest } from '../../../src/mcp/client-features.js';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
 import * as connections from '../../../src/mcp/connection-layer.js';
@@ -136,8 +137,7 @@ async function connect(entry: Record<string, unknown>) {
   };
   manager = new McpManager({
     entries: await loadMcpConfig({ projectDir: dir, homeDir: path.join(dir, 'home'), env: process.env }),
-    registry,
-    policies: { ensureToolPolicy: () => undefined },
+    tools: createToolSet({ registry, policies: { ensureToolPolicy: () => undefined } }, 'mcp'),
     connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, 'logs'),

@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadMcpConfig } from '../../../src/mcp/config.js';
+import { createToolSet } from '../../../src/extensions/tool-set.js';
+import { loadMcpConfig, loadSkillServers } from '../../../src/mcp/config.js';
 import * as connections from '../../../src/mcp/connection-layer.js';
 import { McpManager } from '../../../src/mcp/manager.js';
 import { createTransportFactory } from '../../../src/mcp/transports.js';
@@ -57,8 +58,10 @@ async function start(servers: Record<string, unknown>, options: { restartDelayMs
   const entries = await loadMcpConfig({ projectDir: dir, homeDir: path.join(dir, 'home'), env: process.env });
   manager = new McpManager({
     entries,
-    registry,
-    policies: { ensureToolPolicy: (name, policy) => policies.set(name, policy) },
+    tools: createToolSet(
+      { registry, policies: { ensureToolPolicy: (name, policy) => policies.set(name, policy) } },
+      'mcp',
+    ),
     connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, '.geekagent', 'logs'),
@@ -197,11 +200,17 @@ describe('McpManager', () => {
       // Only gh_x runs (as `mcp call gh_x …` would), but gh is still configured.
       entries: entries.filter((entry) => entry.name === 'gh_x'),
       serverNames: entries.map((entry) => entry.name),
-      registry,
-      policies: {
-        ensureToolPolicy: (name, policy) => policies.set(name, policy),
-        registerMcpTool: (name, server, definition) => identities.set(name, `${server}/${definition.name}`),
-      },
+      tools: createToolSet(
+        {
+          registry,
+          policies: {
+            ensureToolPolicy: (name, policy) => policies.set(name, policy),
+            registerMcpTool: (name, server, definition) =>
+              identities.set(name, `${server}/${definition.name}`),
+          },
+        },
+        'mcp',
+      ),
       connections,
       createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
       logDir: undefined,
@@ -340,5 +349,51 @@ describe('McpManager', () => {
     await start({ everything: node(EVERYTHING, { args: [EVERYTHING, 'stdio'] }) });
     expect(await run('mcp_everything_echo', { message: 'hello' })).toContain('hello');
     expect(await run('mcp_everything_get-sum', { a: 2, b: 3 })).toContain('5');
+  });
+});
+
+describe('McpManager groups added at run time', () => {
+  it('a manager started without servers loads the connection layer for a group, lists it, and removes it whole', async () => {
+    manager = new McpManager({
+      entries: [],
+      tools: createToolSet(
+        { registry, policies: { ensureToolPolicy: (name, policy) => policies.set(name, policy) } },
+        'mcp',
+      ),
+      createTransport: () => {
+        throw new Error('no server configured');
+      },
+      loadConnections: async () => ({
+        connections,
+        createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
+      }),
+      logDir: undefined,
+      acceptsMedia: false,
+      clientVersion: '0.0.0-test',
+    });
+    manager.start();
+    await writeFile(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { sk: node(DEMO) } }));
+    const entries = await loadSkillServers(path.join(dir, 'mcp.json'), {
+      skillDir: dir,
+      projectDir: dir,
+      env: process.env,
+      source: 'project',
+    });
+    const group = await manager.addServers('skill demo', entries);
+    await group.whenSettled();
+    expect(manager.statuses().map((s) => [s.name, s.state.state, s.group])).toEqual([
+      ['sk', 'connected', 'skill demo'],
+    ]);
+    expect(group.toolNames()).toContain('mcp_sk_dice');
+    expect(registry.get('mcp_sk_dice')).toBeDefined();
+    expect(policies.get('mcp_sk_dice')).toBe('ask');
+    await expect(manager.addServers('skill again', entries)).rejects.toThrow(
+      /MCP server sk is not started: a server of that name already runs/,
+    );
+
+    await group.remove();
+    expect(manager.statuses()).toEqual([]);
+    expect(registry.list().filter((tool) => tool.name.startsWith('mcp_sk_'))).toEqual([]);
+    expect(group.toolNames()).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createToolSet } from '../../../src/extensions/tool-set.js';
 import { nonInteractiveElicitation, refuseSampling } from '../../../src/mcp/client-features.js';
 import { loadMcpConfig } from '../../../src/mcp/config.js';
 import * as connections from '../../../src/mcp/connection-layer.js';
@@ -52,8 +53,7 @@ async function start(): Promise<void> {
   const entries = await loadMcpConfig({ projectDir: dir, homeDir: path.join(dir, 'home'), env: process.env });
   manager = new McpManager({
     entries,
-    registry,
-    policies: { ensureToolPolicy: () => undefined },
+    tools: createToolSet({ registry, policies: { ensureToolPolicy: () => undefined } }, 'mcp'),
     connections,
     createTransport: createTransportFactory(tracker, { authDir: path.join(dir, 'auth') }),
     logDir: path.join(dir, '.geekagent', 'logs'),

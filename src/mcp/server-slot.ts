@@ -1,0 +1,109 @@
+/**
+ * One server as the MCP manager holds it: its connection (made here), its log, the tool names it
+ * has in the manager's tool set, and where it came from (the configuration, or a group added at
+ * run time such as an active skill's).
+ */
+import path from 'node:path';
+import type { Redactor } from '../util/redact.js';
+import type { Catalog } from './catalog.js';
+import type { ClientFeatures } from './client-features.js';
+import type { ServerConfigEntry } from './config.js';
+import type { McpConnection } from './connection.js';
+import type * as ConnectionLayerModule from './connection-layer.js';
+import type { RestartPolicy } from './connection-options.js';
+import { ServerLog } from './server-log.js';
+import type { ServerState } from './status.js';
+import type { CachedListing } from './tool-cache.js';
+import type { TransportFactory } from './transports.js';
+
+/** `connection-layer.ts`: what connecting a server takes (it loads the SDK on the first connect). */
+export type ConnectionLayer = Pick<typeof ConnectionLayerModule, 'McpConnection'>;
+
+/** The connection layer with the transports its connections open. */
+export interface LoadedLayer {
+  connections: ConnectionLayer;
+  createTransport: TransportFactory;
+}
+
+export interface ServerSlot {
+  entry: ServerConfigEntry;
+  connection: McpConnection | undefined;
+  log: ServerLog;
+  /** Model-visible names this server currently has in the tool set. */
+  registered: Set<string>;
+  warnings: string[];
+  started: Promise<void> | undefined;
+  /** Started on first use from a cached listing: no model request waits for it. */
+  lazy: boolean;
+  /** What the cache holds for this server (kept in step with its listings). */
+  cached: CachedListing | undefined;
+  /** The group it was added with (`skill dice`); undefined for the configured servers. */
+  group: string | undefined;
+  /** Left the manager: a listing that lands now registers nothing. */
+  removed: boolean;
+}
+
+/** How a slot is made: its group's server names (tool names stay apart from them), lazy or not. */
+export interface SlotKind {
+  names: readonly string[];
+  group?: string;
+  lazy?: ReadonlyMap<string, CachedListing>;
+  features?: ClientFeatures;
+}
+
+export interface SlotDeps {
+  /** `<project>/.geekagent/logs`; undefined keeps logs in memory only. */
+  logDir: string | undefined;
+  redact?: Redactor;
+  clientVersion: string;
+  restartPolicy?: RestartPolicy;
+  onChange(slot: ServerSlot, state: ServerState, catalog: Catalog | undefined): void;
+}
+
+export function createServerSlot(
+  entry: ServerConfigEntry,
+  kind: SlotKind,
+  layer: LoadedLayer | undefined,
+  deps: SlotDeps,
+): ServerSlot {
+  const logFile = deps.logDir ? path.join(deps.logDir, `${safeFileName(entry.name)}.log`) : undefined;
+  const slot: ServerSlot = {
+    entry,
+    connection: undefined,
+    log: new ServerLog(entry.name, logFile, { redact: deps.redact }),
+    registered: new Set(),
+    warnings: [],
+    started: undefined,
+    lazy: false,
+    cached: undefined,
+    group: kind.group,
+    removed: false,
+  };
+  if (entry.kind !== 'ok') return slot;
+  const cached = kind.lazy?.get(entry.name);
+  slot.lazy = cached !== undefined && !entry.definition.disabled;
+  slot.cached = cached;
+  if (!layer) throw new Error('McpManager: a server needs the connection layer (options.connections)');
+  const features = kind.features;
+  slot.connection = new layer.connections.McpConnection({
+    definition: { ...entry.definition, otherServers: kind.names.filter((name) => name !== entry.name) },
+    clientInfo: { name: 'geekagent', version: deps.clientVersion },
+    createTransport: layer.createTransport,
+    log: slot.log,
+    restartPolicy: deps.restartPolicy,
+    configureClient: features
+      ? (client, sdk) =>
+          sdk.configureClientFeatures(client, entry.name, features, slot.log, {
+            roots: entry.definition.roots !== false,
+          })
+      : undefined,
+    onChange: (state, catalog) => deps.onChange(slot, state, catalog),
+    lazyFrom: slot.lazy ? cached : undefined,
+    logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
+  });
+  return slot;
+}
+
+function safeFileName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_.-]/g, '_');
+}

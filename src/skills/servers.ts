@@ -1,0 +1,79 @@
+/**
+ * The MCP servers of the active skills: each skill's run exactly while it is active (started in
+ * the run's one MCP manager by `app/create-mcp.ts`), and a skill's come up again only once its
+ * previous ones are down, so the same server names never run twice at once.
+ */
+import { errorMessage } from '../util/errors.js';
+import { visibleLine } from '../util/terminal-text.js';
+import type { Skill } from './discover.js';
+
+/** The running servers of one active skill's `mcp.json`. */
+export interface SkillServersHandle {
+  whenSettled(): Promise<void>;
+  toolNames(): string[];
+  stop(): Promise<void>;
+}
+
+export type StartSkillServers = (skill: Skill & { mcpFile: string }) => Promise<SkillServersHandle>;
+
+export class SkillServers {
+  /** Skill name → its servers, started while it is active. */
+  private readonly running = new Map<string, Promise<SkillServersHandle | undefined>>();
+  private readonly handles = new Map<string, SkillServersHandle>();
+  /** Skill name → its servers stopping. */
+  private readonly stopped = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly start: StartSkillServers | undefined,
+    private readonly notice: (message: string) => void,
+  ) {}
+
+  /** Servers run for exactly these skills (those that declare some); resolves once the others stopped. */
+  async sync(wanted: readonly Skill[]): Promise<void> {
+    const names = new Set(wanted.filter((skill) => skill.mcpFile).map((skill) => skill.name));
+    const stopping: Array<Promise<void>> = [];
+    for (const [name, started] of this.running) {
+      if (names.has(name)) continue;
+      this.running.delete(name);
+      this.handles.delete(name);
+      const stop = started.then((handle) => handle?.stop());
+      this.stopped.set(name, stop);
+      stopping.push(stop);
+    }
+    const start = this.start;
+    for (const skill of wanted) {
+      if (!skill.mcpFile || !start || this.running.has(skill.name)) continue;
+      const file = skill.mcpFile;
+      const down = this.stopped.get(skill.name) ?? Promise.resolve();
+      this.running.set(
+        skill.name,
+        down
+          .then(() => start({ ...skill, mcpFile: file }))
+          .then(
+            (handle) => {
+              if (this.running.has(skill.name)) this.handles.set(skill.name, handle);
+              return handle;
+            },
+            (error: unknown) => {
+              this.notice(`skill ${skill.name}: ${visibleLine(errorMessage(error))}`);
+              return undefined;
+            },
+          ),
+      );
+    }
+    await Promise.all(stopping);
+  }
+
+  /** Resolves once every running skill's servers have started and settled. */
+  async whenSettled(): Promise<void> {
+    await Promise.all(
+      [...this.running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
+    );
+  }
+
+  /** Whether a running skill server offers this tool (of `skill`'s servers, when named). */
+  offers(tool: string, skill?: string): boolean {
+    const handles = skill === undefined ? [...this.handles.values()] : [this.handles.get(skill)];
+    return handles.some((handle) => handle?.toolNames().includes(tool));
+  }
+}
