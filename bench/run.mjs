@@ -1,12 +1,13 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag, tui, launch, cache, sandbox, latency).
+// sessions, lazy, toolbytes, rag, tui, launch, compilecache, cache, sandbox, latency).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
 import { benchCache } from './cache.mjs';
 import { benchCalls } from './calls.mjs';
+import { benchCompileCache } from './compile-cache.mjs';
 import { benchConnect } from './connect.mjs';
 import { cancelLatency, resultConversion } from './latency.mjs';
 import { benchLazyStartup } from './lazy-startup.mjs';
@@ -23,6 +24,7 @@ import { benchTui } from './tui.mjs';
 const ALL = [
   'launch',
   'startup',
+  'compilecache',
   'lazy',
   'connect',
   'calls',
@@ -159,6 +161,27 @@ try {
     notes.push(
       `S: node -e 0 [${list(l.node)}], -p [${list(l.ttfr)}], --version [${list(l.version)}], TUI [${list(l.frame)}], mcp list [${list(l.list)}], SDK script [${list(l.sdk)}] ms`,
     );
+  });
+
+  await section('compilecache', async () => {
+    const c = await benchCompileCache({ reps: 7 });
+    if (!c.available) {
+      notes.push(
+        `S1c: Node's compile cache vs the launcher's V8 cache — n/a on Node ${c.node.split('.')[0].slice(1)} (no module.enableCompileCache)`,
+      );
+      return;
+    }
+    const ratio = c.nodeMs / c.v8Ms;
+    row(
+      'S1c',
+      `startup -p: Node's compile cache vs the custom V8 cache (${c.node})`,
+      fmtMs(c.nodeMs),
+      fmtMs(c.v8Ms),
+      ratio,
+      '≤ 1.10×',
+      ratio <= 1.1,
+    );
+    notes.push(`S1c: node [${list(c.samples.node)}], v8 [${list(c.samples.v8)}] ms`);
   });
 
   await section('lazy', async () => {

@@ -55,7 +55,7 @@ export async function makeProject(servers, startup = 'eager') {
 }
 
 /** One CLI run: ms from spawn until the first chat request arrived; waits for the CLI to exit. */
-export async function ttfrOnce(model, project, servers) {
+export async function ttfrOnce(model, project, servers, extraEnv = {}) {
   const request = model.next();
   const t0 = now();
   const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {
@@ -68,6 +68,7 @@ export async function ttfrOnce(model, project, servers) {
       OPENAI_BASE_URL: model.url,
       OPENAI_MODEL: 'bench-model',
       GEEKAGENT_MAX_RETRIES: '0',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

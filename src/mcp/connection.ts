@@ -21,6 +21,7 @@ import {
   type ServerExtras,
 } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
+import { connectAttempt } from './connect-attempt.js';
 import {
   answersLikeSseOnly,
   callErrorMessage,
@@ -32,12 +33,10 @@ import {
   type StartFailure,
   startupFailureReason,
   unavailableMessage,
-  withDeadline,
   withLine,
 } from './connection-errors.js';
 import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
-import { CoalescingTransport } from './notification-flow.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
 import type { McpToolInfo, ServerState } from './status.js';
@@ -263,55 +262,35 @@ export class McpConnection {
     return false;
   }
 
-  /** One connect over one transport: true, or the error it failed with (the client is closed). */
+  /** One connect over one transport (connect-attempt.ts): true, or the error it failed with. */
   private async attempt(
     sdk: typeof ConnectionSdk,
     generation: number,
     opened: OpenedTransport,
   ): Promise<true | StartFailure> {
-    const { definition } = this.options;
-    const { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } = sdk;
-    const client = new sdk.Client(this.options.clientInfo, { capabilities: {} });
-    this.options.configureClient?.(client, sdk);
-    client.onerror = (error) => this.handleClientError(generation, error);
-    client.onclose = () => this.handleClose(generation);
-    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.refreshTools(generation));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refreshExtras(generation));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
-      this.refreshExtras(generation),
-    );
-    this.client = client;
     this.opened = opened;
-    try {
-      await withDeadline(
-        // Progress and log floods are coalesced before the SDK sees them.
-        client.connect(new CoalescingTransport(opened.transport), { timeout: definition.startupTimeoutMs }),
-        definition.startupTimeoutMs,
-      );
-      const tools = await listAllTools(client, definition.timeoutMs);
-      this.extrasValue = await listExtras(client, definition.timeoutMs).catch((error: unknown) => {
-        this.options.log.append(`${OWN_NOTE} listing resources/prompts failed: ${errorMessage(error)}`);
-        return NO_EXTRAS;
-      });
-      if (generation !== this.generation || this.closed) {
-        await client.close().catch(() => undefined);
-        return { error: new Error('superseded'), stage: 'listing', exitedFirst: false };
-      }
-      this.restarts.connected();
-      this.listedTools = tools;
-      this.catalog = catalogTools(definition, tools);
-      this.setState({ state: 'connected', tools: this.catalog.tools });
-      return true;
-    } catch (error) {
-      // Read before our close: a server that exits only because we closed it (stdin ended) did
-      // not fail by exiting — it failed by not answering in time.
-      const stage = client.getServerVersion() ? 'listing' : 'initialize';
-      const failure: StartFailure = { error, stage, exitedFirst: opened.exitReason() !== undefined };
-      // Keep `opened` for the reason (its exit); drop the client.
-      if (generation === this.generation) this.client = undefined;
-      await client.close().catch(() => undefined);
-      return failure;
+    const current = () => generation === this.generation && !this.closed;
+    const outcome = await connectAttempt(sdk, opened, this.options, {
+      hold: (client) => {
+        if (client || generation === this.generation) this.client = client;
+      },
+      current,
+      error: (error) => this.handleClientError(generation, error),
+      closed: () => this.handleClose(generation),
+      toolsChanged: () => this.refreshTools(generation),
+      extrasChanged: () => this.refreshExtras(generation),
+    });
+    if (!('client' in outcome)) return outcome;
+    if (!current()) {
+      await outcome.client.close().catch(() => undefined);
+      return { error: new Error('superseded'), stage: 'listing', exitedFirst: false };
     }
+    this.restarts.connected();
+    this.extrasValue = outcome.extras;
+    this.listedTools = outcome.tools;
+    this.catalog = catalogTools(this.options.definition, outcome.tools);
+    this.setState({ state: 'connected', tools: this.catalog.tools });
+    return true;
   }
 
   private async refreshExtras(generation: number): Promise<void> {

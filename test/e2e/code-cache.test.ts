@@ -56,6 +56,18 @@ describe('code cache', () => {
     expect(existsSync(path.join(fx.project.home, '.geekagent', 'code-cache'))).toBe(false);
   });
 
+  it("GEEKAGENT_CODE_CACHE=node loads the bundles through Node's loader: no V8 cache of our own", async () => {
+    fx.fake.push({ text: 'through node' });
+    const run = await fx.run(['-p', 'hi'], { env: { GEEKAGENT_CODE_CACHE: 'node' } });
+    expect(run.stderr).toBe('');
+    // The core and, through its require, lib/openai.cjs both ran.
+    expect(run.stdout).toBe('through node\n');
+    expect(existsSync(cacheDir())).toBe(false);
+    // Node's own compile cache (22.1+) is kept beside it; Node 20 has none and keeps nothing.
+    const own = path.join(fx.project.home, '.geekagent', 'compile-cache');
+    expect(existsSync(own)).toBe('enableCompileCache' in (await import('node:module')));
+  });
+
   it('a cache with 16 flipped bytes is not used: the start answers and the cache is written anew', async () => {
     fx.fake.push({ text: 'first answer' });
     await fx.run(['-p', 'hi']);

@@ -11,9 +11,14 @@
  * cache a start crashed on). A cache that is missing, bad or rejected is written once the run is
  * over — atomically, never through a symlink; one that cannot be read or written costs speed,
  * never the run.
+ *
+ * On a Node that has its own compile cache (`module.enableCompileCache`, 22.1+), the launcher turns
+ * that on instead and the loader compiles each bundle through Node's CommonJS loader
+ * (`compileWithNode`), which reads and writes that cache itself: the custom cache's files, names,
+ * checksums and crash markers are used only where Node has none.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { type CacheName, markLoading, readCache, removeCrashedCaches, writeCache } from './cache-file.js';
@@ -32,7 +37,8 @@ type BundleFunction = (
 
 interface Loaded {
   exports: unknown;
-  script: vm.Script;
+  /** Undefined when Node's loader compiled it (`nodeCompile`). */
+  script: vm.Script | undefined;
   cache: CacheName | undefined;
   /** No cache was read, or V8 rejected it: write one after the run. */
   stale: boolean;
@@ -50,6 +56,11 @@ export interface BundleLoaderOptions {
   variant: string;
   /** Says what the loader did about a cache a start crashed on (stderr). */
   notice?: (message: string) => void;
+  /**
+   * Compile through Node's CommonJS loader, whose own compile cache (if the launcher enabled it)
+   * applies; `cacheDir` is then ignored.
+   */
+  nodeCompile?: boolean;
 }
 
 export class BundleLoader {
@@ -71,6 +82,7 @@ export class BundleLoader {
     if (!header) throw new Error(`${file} is not a GeekAgent bundle: run npm run build`);
     // An ASCII file reads as a one-byte string, without decoding (and V8 keeps it that compact).
     const source = header[2] === 'ascii' ? bytes.toString('latin1') : bytes.toString('utf8');
+    if (this.#options.nodeCompile) return this.#run(name, file, compileWithNode(source, file));
     const cache = this.#cacheName(name, header[1] as string);
     if (cache && !this.#checkedCrashes) this.#removeCrashed(path.dirname(cache.file));
     const cachedData = cache ? readCache(cache.file) : undefined;
@@ -90,8 +102,19 @@ export class BundleLoader {
       stale: cachedData === undefined || script.cachedDataRejected === true,
     };
     this.#loaded.set(name, entry);
-    const run = script.runInThisContext() as BundleFunction;
-    run.call(
+    return this.#run(name, file, script.runInThisContext() as BundleFunction, module, entry);
+  }
+
+  /** Runs a compiled bundle with its own module object; a bundle's require finds the others here. */
+  #run(
+    name: string,
+    file: string,
+    bundle: BundleFunction,
+    module = { exports: {} as unknown },
+    entry: Loaded = { exports: module.exports, script: undefined, cache: undefined, stale: false },
+  ): unknown {
+    this.#loaded.set(name, entry);
+    bundle.call(
       module.exports,
       module.exports as object,
       this.#requireFor(file),
@@ -106,7 +129,7 @@ export class BundleLoader {
   /** Writes the caches this run had to compile without. Never throws. */
   saveCaches(): void {
     for (const entry of this.#loaded.values()) {
-      if (!entry.stale || !entry.cache) continue;
+      if (!entry.stale || !entry.cache || !entry.script) continue;
       entry.stale = false;
       try {
         writeCache(entry.cache, entry.script.createCachedData());
@@ -157,4 +180,17 @@ function nodeKey(): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash.toString(16).padStart(8, '0');
+}
+
+/**
+ * The bundle's function, compiled by Node's CommonJS loader (`Module#_compile`, where Node's compile
+ * cache is looked up and filled). The header is a line comment, so `module.exports=` followed by the
+ * file is the module "export the bundle's function expression".
+ */
+export function compileWithNode(source: string, file: string): BundleFunction {
+  const holder = new Module(file) as Module & { _compile(code: string, filename: string): void };
+  holder.filename = file;
+  holder.paths = [];
+  holder._compile(`module.exports=${source}`, file);
+  return holder.exports as BundleFunction;
 }

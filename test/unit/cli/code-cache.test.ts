@@ -70,6 +70,15 @@ describe('BundleLoader', () => {
     expect(core.sep).toBe(path.sep);
   });
 
+  it("with nodeCompile, compiles through Node's loader (its compile cache) and writes no cache of its own", () => {
+    const run = new BundleLoader({ dir: dist, cacheDir, variant: 'chat', nodeCompile: true });
+    const core = run.load('core.cjs') as { answer: number; sep: string };
+    expect(core.answer).toBe(42);
+    expect(core.sep).toBe(path.sep);
+    run.saveCaches();
+    expect(caches()).toEqual([]);
+  });
+
   it('keeps each bundle’s compiled code after the run, and the next run uses it as it is', () => {
     const first = loader();
     first.load('core.cjs');
