@@ -12,7 +12,9 @@ import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { cliFixture } from './harness.js';
 
-const fx = cliFixture();
+// The launcher's own V8 cache is the subject here: on a Node with a compile cache of its own
+// (>= 22.1) it is chosen only by name.
+const fx = cliFixture({ env: { GEEKAGENT_CODE_CACHE: 'v8' } });
 const cacheDir = () => path.join(fx.project.home, '.geekagent', 'code-cache');
 const coreCache = () =>
   path.join(cacheDir(), readdirSync(cacheDir()).find((name) => name.startsWith('core.cjs.')) as string);
