@@ -12,7 +12,6 @@ import type { ApprovalMode } from '../permissions/approval-mode.js';
 import type { PermissionConfig } from '../permissions/config.js';
 import type { PolicyStore } from '../permissions/policy.js';
 import type { Redactor } from '../permissions/redact.js';
-import type { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver } from '../permissions/types.js';
 import type { UndoStack } from '../permissions/undo.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
@@ -23,6 +22,7 @@ import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
 import type { FolderTrust } from '../trust/decide.js';
+import type { RootSandbox } from '../workspace/root-sandbox.js';
 import type { McpConfigFlags } from './create-mcp.js';
 
 export interface AppOptions {

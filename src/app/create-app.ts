@@ -39,7 +39,6 @@ import { policyLayers } from '../permissions/layers.js';
 import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
 import { createRedactor } from '../permissions/redact.js';
-import { createToolRuntime } from '../permissions/tool-runtime.js';
 import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
 import { RagStore } from '../rag/store.js';
@@ -57,6 +56,7 @@ import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
 import type { App, AppOptions } from './app.js';
 import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
+import { createToolRuntime } from './tool-runtime.js';
 
 export type { App, AppOptions } from './app.js';
 

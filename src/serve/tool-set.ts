@@ -7,6 +7,7 @@
  * (todo_write, delegate_task) are not part of it.
  */
 import path from 'node:path';
+import { createToolRuntime } from '../app/tool-runtime.js';
 import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
 import { userStateDir } from '../config/paths.js';
 import { builtinToolsExtension } from '../extensions/builtin-tools.js';
@@ -18,7 +19,6 @@ import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
 import { PolicyStore } from '../permissions/policy.js';
 import { createRedactor } from '../permissions/redact.js';
-import { createToolRuntime } from '../permissions/tool-runtime.js';
 import type { Approver } from '../permissions/types.js';
 import { RagStore } from '../rag/store.js';
 import type { SandboxMode } from '../sandbox/index.js';

@@ -1,11 +1,11 @@
 /**
  * write and patch: the two tools that change files. Both compute the new text first (so the
  * approval prompt can show the exact diff), record undo, and only then touch the disk — through
- * permissions/root-files.ts: regular files only, atomic (temp + rename, mode kept), never through
+ * workspace/root-files.ts: regular files only, atomic (temp + rename, mode kept), never through
  * a link or a second hard link. Protected paths (.geekagent/, .env) are always asked.
  */
-import { protectedFileTargets } from '../../permissions/protected.js';
-import { type FileLabel, openInRoot, resolveWriteTarget, writeInRoot } from '../../permissions/root-files.js';
+import { protectedFileTargets } from '../../workspace/protected.js';
+import { type FileLabel, openInRoot, resolveWriteTarget, writeInRoot } from '../../workspace/root-files.js';
 import { type ApprovalPrompt, type Tool, type ToolContext, ToolError } from '../types.js';
 import { requireString } from './args.js';
 

@@ -1,14 +1,14 @@
 /**
  * ls and read: looking at the project without changing it. Paths go through the sandbox and files
- * are opened through permissions/root-files.ts (regular files only, identity checked after
+ * are opened through workspace/root-files.ts (regular files only, identity checked after
  * opening, no second hard link); read hands out fixed-size slices so a large file never floods the
  * model's context. ls never follows a link out of the root.
  */
 import type { Dirent } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type FileLabel, listFolderInRoot, openInRoot, realRootOf } from '../../permissions/root-files.js';
-import { isInside } from '../../permissions/sandbox.js';
+import { type FileLabel, listFolderInRoot, openInRoot, realRootOf } from '../../workspace/root-files.js';
+import { isInside } from '../../workspace/root-sandbox.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { errnoCode, looksBinary, optionalNonNegativeInteger, optionalString, requireString } from './args.js';
 

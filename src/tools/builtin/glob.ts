@@ -5,8 +5,8 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { realRootOf } from '../../permissions/root-files.js';
-import { isInside } from '../../permissions/sandbox.js';
+import { realRootOf } from '../../workspace/root-files.js';
+import { isInside } from '../../workspace/root-sandbox.js';
 import { type Tool, ToolError } from '../types.js';
 import { requireString } from './args.js';
 import { compareStrings } from './files.js';

@@ -2,13 +2,13 @@
  * search: regex line search over the project's text files. Owns the walk: .gitignore rules
  * (nested files too), node_modules and hidden entries are pruned before descending, so ignored
  * trees cost nothing. Links are never followed, and every file is read through
- * permissions/root-files.ts: regular, single-linked files inside the root only (a FIFO never blocks).
+ * workspace/root-files.ts: regular, single-linked files inside the root only (a FIFO never blocks).
  */
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { openInRoot, readWalkedFile, realRootOf } from '../../permissions/root-files.js';
 import { type IgnoreScope, isIgnoredBy } from '../../util/gitignore-verdict.js';
+import { openInRoot, readWalkedFile, realRootOf } from '../../workspace/root-files.js';
 import { type Tool, ToolError } from '../types.js';
 import { errnoCode, looksBinary, optionalString, requireString } from './args.js';
 import { compareStrings } from './files.js';
