@@ -39,6 +39,25 @@ describe('built-in tool arguments', () => {
     expect(await readFile(path.join(fx.project.dir, 'notes.txt'), 'utf8')).toBe('alpha\n');
   });
 
+  it("checks the extensions' tools the same way (memory, knowledge base)", async () => {
+    fx.fake.push(
+      {
+        toolCalls: [
+          { name: 'memory_search', arguments: JSON.stringify({ query: 'editor', limit: 50 }) },
+          { name: 'rag_search', arguments: JSON.stringify({ query: 'editor', limit: '3' }) },
+        ],
+      },
+      { text: 'ok' },
+    );
+    const run = await fx.run(['-p', 'look', '--output-format', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls.map((call) => [call.name, call.result])).toEqual([
+      ['memory_search', 'memory_search: "limit" must be at most 20'],
+      ['rag_search', 'rag_search: "limit" must be a number (got a string)'],
+    ]);
+  });
+
   it('sends the same schema it checks: property names, required lists, no $schema', async () => {
     fx.fake.push({ text: 'ok' });
     const run = await fx.run(['-p', 'hi']);
