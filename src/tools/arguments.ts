@@ -18,9 +18,21 @@ export interface ToolArguments<T> {
 // biome-ignore lint/suspicious/noExplicitAny: any object shape; the result type comes from it.
 type ArgsSchema = z.ZodMiniObject<any>;
 
-export function toolArguments<S extends ArgsSchema>(tool: string, schema: S): ToolArguments<z.output<S>> {
+export interface ToolArgumentsOptions {
+  /**
+   * Leave `additionalProperties` out of the JSON Schema, as tools whose hand-written schema never
+   * had it (todo_write, delegate_task). Unknown arguments are dropped either way.
+   */
+  open?: boolean;
+}
+
+export function toolArguments<S extends ArgsSchema>(
+  tool: string,
+  schema: S,
+  options: ToolArgumentsOptions = {},
+): ToolArguments<z.output<S>> {
   return {
-    parameters: jsonSchemaOf(schema),
+    parameters: jsonSchemaOf(schema, options.open === true),
     parse(args) {
       const given = withoutNulls(args);
       const result = schema.safeParse(given);
@@ -39,8 +51,10 @@ function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
 }
 
-function jsonSchemaOf(schema: ArgsSchema): JsonSchema {
+function jsonSchemaOf(schema: ArgsSchema, open: boolean): JsonSchema {
   const json = z.toJSONSchema(schema, {
+    // The input side of an object says nothing of extra keys; the output side closes it.
+    io: open ? 'input' : 'output',
     override: ({ jsonSchema }) => {
       // z.int() states the safe-integer range; the model needs no such bound.
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
