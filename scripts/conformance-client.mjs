@@ -10,9 +10,9 @@ import path from 'node:path';
 import { createMcpManager } from '../dist/app/create-mcp.js';
 import { followRedirectPrompter } from '../dist/mcp/auth/prompters.js';
 import { nonInteractiveElicitation, refuseSampling } from '../dist/mcp/client-features.js';
-import { RootSandbox } from '../dist/permissions/sandbox.js';
 import { ProcessGroupTracker } from '../dist/process/group-tracker.js';
 import { ToolRegistry } from '../dist/tools/registry.js';
+import { RootSandbox } from '../dist/workspace/root-sandbox.js';
 
 // The URL the conformance suite's authorization server accepts as a client ID metadata document.
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';

@@ -4,8 +4,8 @@
  * the editor's buffers when it offers them). Any problem means no diff, never a failed call.
  */
 import type { App } from '../app/create-app.js';
-import { openInRoot, resolveWriteTarget } from '../permissions/root-files.js';
 import type { FileAccess, ToolCallOutcome } from '../tools/types.js';
+import { openInRoot, resolveWriteTarget } from '../workspace/root-files.js';
 import { parseArguments } from './updates.js';
 
 /** Larger files are not sent as a diff (the editor has them anyway). */

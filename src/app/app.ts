@@ -9,7 +9,6 @@ import type { ExtensionHost } from '../extensions/host.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ApprovalMode } from '../permissions/approval-mode.js';
-import type { RootSandbox } from '../permissions/sandbox.js';
 import type { Approver } from '../permissions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { ChatProvider } from '../providers/types.js';
@@ -18,6 +17,7 @@ import type { Opened, SessionStart, Sessions } from '../sessions/manager.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
 import type { FolderTrust } from '../trust/decide.js';
+import type { RootSandbox } from '../workspace/root-sandbox.js';
 import type { McpConfigFlags } from './create-mcp.js';
 
 export interface AppOptions {

@@ -20,13 +20,13 @@ import { policyLayers } from '../permissions/layers.js';
 import { mcpPinsFile, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
-import { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from '../permissions/tool-runtime.js';
 import { RagStore } from '../rag/store.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
+import { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './tool-runtime.js';
 
 export interface Folder {
   readonly projectDir: string;

@@ -7,11 +7,13 @@
  */
 import path from 'node:path';
 import { MemoryBank, type MemoryHit } from '../memory/bank.js';
-import { type MemoryEntry, MemoryFile, type MemoryScope } from '../memory/file.js';
+import { type MemoryEntry, MemoryFile } from '../memory/file.js';
+import { toolArguments } from '../tools/arguments.js';
 import { type CallReview, type ProtectedPathGuard, type Tool, ToolError } from '../tools/types.js';
 import { type FolderTrust, trustedByPerson } from '../trust/decide.js';
 import { memoryDeclaration } from '../trust/declarations.js';
 import type { Redactor } from '../util/redact.js';
+import * as z from '../util/schema.js';
 import { ensureRealFolder, ensureStateDir, stateFilePath } from '../util/state-dir.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
 import { type Extension, PANEL_ORDER, PROMPT_ORDER } from './types.js';
@@ -178,6 +180,21 @@ function describe(entry: MemoryEntry): string {
   return `${entry.id}  ${entry.scope.padEnd(7)} ${when}  ${visibleLine(short(entry.content))}`;
 }
 
+const writeArgs = toolArguments(
+  'memory_write',
+  z.object({
+    content: z.string().check(z.describe('The fact to remember.')),
+    scope: z.optional(z.enum(['project', 'user'])),
+  }),
+);
+
+const searchArgs = toolArguments(
+  'memory_search',
+  z.object({ query: z.string(), limit: z.optional(z.int().check(z.minimum(1), z.maximum(20))) }),
+);
+
+const deleteArgs = toolArguments('memory_delete', z.object({ id: z.string() }));
+
 function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[Tool, 'allow' | 'ask']> {
   const { projectWritten } = options;
   const write: Tool = {
@@ -186,22 +203,13 @@ function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[
       'Saves a fact to long-term memory so later conversations recall it (preferences, decisions, project facts). ' +
       'One short self-contained statement per call. Writing something close to an existing memory updates it. ' +
       'scope "user" keeps it for every project; default "project".',
-    parameters: {
-      type: 'object',
-      properties: {
-        content: { type: 'string', description: 'The fact to remember.' },
-        scope: { type: 'string', enum: ['project', 'user'] },
-      },
-      required: ['content'],
-      additionalProperties: false,
-    },
+    parameters: writeArgs.parameters,
     askReason: async (args, ctx) => {
       if (options.userWritesTrusted !== false || args.scope !== 'user') return undefined;
       return userWriteReview(bank.fileOf('user'), ctx.protectedPaths);
     },
     async run(args) {
-      const content = typeof args.content === 'string' ? args.content : '';
-      const scope: MemoryScope = args.scope === 'user' ? 'user' : 'project';
+      const { content, scope = 'project' } = writeArgs.parse(args);
       try {
         const outcome = await bank.write(content, scope);
         if (scope === 'project') await projectWritten?.().catch(() => undefined);
@@ -216,19 +224,10 @@ function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[
   const search: Tool = {
     name: 'memory_search',
     description: 'Searches long-term memory (BM25) and returns the best entries with their ids and scores.',
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string' },
-        limit: { type: 'integer', minimum: 1, maximum: 20 },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    parameters: searchArgs.parameters,
     async run(args) {
-      const query = typeof args.query === 'string' ? args.query : '';
+      const { query, limit = 5 } = searchArgs.parse(args);
       if (query.trim() === '') throw new ToolError('memory_search: query is empty');
-      const limit = typeof args.limit === 'number' ? Math.min(20, Math.max(1, Math.floor(args.limit))) : 5;
       const hits = await bank.search(query, limit);
       if (hits.length === 0) return 'no memory matches';
       return hits
@@ -243,14 +242,9 @@ function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[
     name: 'memory_delete',
     description:
       'Deletes one long-term memory entry by its id (as shown by memory_search or the recalled list).',
-    parameters: {
-      type: 'object',
-      properties: { id: { type: 'string' } },
-      required: ['id'],
-      additionalProperties: false,
-    },
+    parameters: deleteArgs.parameters,
     async run(args) {
-      const id = typeof args.id === 'string' ? args.id : '';
+      const { id } = deleteArgs.parse(args);
       const removed = await bank.delete(id);
       if (!removed) throw new ToolError(`memory_delete: no memory with id ${id}`);
       return `deleted memory ${removed.id}`;

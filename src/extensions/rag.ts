@@ -9,7 +9,9 @@ import type { CommandContext } from '../commands/types.js';
 import { type AddProgress, formatProgress } from '../rag/progress.js';
 import { isUrl, listFiles, readSourceFile, readUrl, type SourceItem } from '../rag/sources.js';
 import type { AddResult, RagHit, RagStore } from '../rag/store.js';
+import { toolArguments } from '../tools/arguments.js';
 import { type Tool, ToolError } from '../tools/types.js';
+import * as z from '../util/schema.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
 import type { Extension } from './types.js';
 
@@ -20,6 +22,19 @@ export interface RagOptions {
   root: string;
   allowHosts: readonly string[];
 }
+
+const addArgs = toolArguments(
+  'rag_add',
+  z.object({ source: z.string().check(z.describe('Path, glob or URL.')) }),
+);
+
+const searchArgs = toolArguments(
+  'rag_search',
+  z.object({
+    query: z.string(),
+    limit: z.optional(z.int().check(z.minimum(1), z.maximum(20), z.describe('How many chunks (default 4).'))),
+  }),
+);
 
 export function ragExtension(options: RagOptions): Extension {
   const { store } = options;
@@ -63,14 +78,9 @@ export function ragExtension(options: RagOptions): Extension {
       'Adds to the local knowledge base: a file, a folder, a glob (inside the project root) or an http(s) URL. ' +
       'Text is split into 800-char chunks for rag_search; files over 2 MB and binaries are skipped; unchanged and ' +
       'duplicate sources are skipped, a changed file is re-indexed.',
-    parameters: {
-      type: 'object',
-      properties: { source: { type: 'string', description: 'Path, glob or URL.' } },
-      required: ['source'],
-      additionalProperties: false,
-    },
+    parameters: addArgs.parameters,
     async describeApproval(args) {
-      const source = typeof args.source === 'string' ? args.source : '';
+      const { source } = addArgs.parse(args);
       return {
         title: 'About to add to the knowledge base',
         detail: source,
@@ -78,7 +88,7 @@ export function ragExtension(options: RagOptions): Extension {
       };
     },
     async run(args, ctx) {
-      const source = typeof args.source === 'string' ? args.source.trim() : '';
+      const source = addArgs.parse(args).source.trim();
       if (source === '') throw new ToolError('rag_add: "source" is empty');
       try {
         // A folder can take minutes: the call's progress line shows files done of the total.
@@ -94,19 +104,10 @@ export function ragExtension(options: RagOptions): Extension {
     name: 'rag_search',
     description:
       'Searches the local knowledge base (BM25) and returns the best chunks, each with a source:line citation.',
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string' },
-        limit: { type: 'integer', minimum: 1, maximum: 20, description: 'How many chunks (default 4).' },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    parameters: searchArgs.parameters,
     async run(args) {
-      const query = typeof args.query === 'string' ? args.query : '';
+      const { query, limit = 4 } = searchArgs.parse(args);
       if (query.trim() === '') throw new ToolError('rag_search: "query" is empty');
-      const limit = typeof args.limit === 'number' ? Math.min(20, Math.max(1, Math.floor(args.limit))) : 4;
       const hits = await store.search(query, limit);
       if (hits.length === 0)
         return store.stats.sources === 0

@@ -7,7 +7,9 @@
  * compaction never summarises it away.
  */
 import type { Conversation } from '../agent/conversation.js';
+import { toolArguments } from '../tools/arguments.js';
 import { type Tool, ToolError } from '../tools/types.js';
+import * as z from '../util/schema.js';
 import { type Extension, PANEL_ORDER, PROMPT_ORDER } from './types.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
@@ -18,7 +20,7 @@ export interface Todo {
 }
 
 const STATE_KEY = 'todos';
-const STATUSES: readonly TodoStatus[] = ['pending', 'in_progress', 'completed'];
+const STATUSES = ['pending', 'in_progress', 'completed'] as const satisfies readonly TodoStatus[];
 const MARK: Record<TodoStatus, string> = { pending: '[ ]', in_progress: '[>]', completed: '[x]' };
 /** Items shown in the panel; the rest are counted in a `+N more` row. */
 export const PANEL_TODO_ROWS = 6;
@@ -45,24 +47,21 @@ export class TodoStore {
   }
 }
 
+const todoArgs = toolArguments(
+  'todo_write',
+  z.object({ todos: z.array(z.object({ content: z.string(), status: z.enum(STATUSES) })) }),
+  { open: true },
+);
+
 /** Validates the tool's arguments; a message for the model when they are wrong. */
 export function validateTodos(args: Record<string, unknown>): Todo[] {
-  const raw = args.todos;
-  if (!Array.isArray(raw)) throw new ToolError('todo_write: "todos" must be an array of {content, status}');
-  if (raw.length > MAX_TODOS) throw new ToolError(`todo_write: at most ${MAX_TODOS} items`);
-  const todos: Todo[] = [];
-  for (const [index, item] of raw.entries()) {
-    const entry = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-    const content = typeof entry.content === 'string' ? entry.content.trim() : '';
+  const given = todoArgs.parse(args).todos;
+  if (given.length > MAX_TODOS) throw new ToolError(`todo_write: at most ${MAX_TODOS} items`);
+  const todos: Todo[] = given.map((item, index) => {
+    const content = item.content.trim();
     if (content === '') throw new ToolError(`todo_write: item ${index + 1} needs a non-empty "content"`);
-    const status = entry.status;
-    if (typeof status !== 'string' || !STATUSES.includes(status as TodoStatus)) {
-      throw new ToolError(
-        `todo_write: item ${index + 1} has status ${JSON.stringify(status)}; use pending, in_progress or completed`,
-      );
-    }
-    todos.push({ content: content.slice(0, MAX_CONTENT), status: status as TodoStatus });
-  }
+    return { content: content.slice(0, MAX_CONTENT), status: item.status };
+  });
   const active = todos.filter((todo) => todo.status === 'in_progress');
   if (active.length > 1) {
     throw new ToolError(
@@ -90,23 +89,7 @@ export function todoWriteTool(store: TodoStore, changed: () => void): Tool {
       'Keep a todo list for multi-step work: send the whole list each time (it replaces the old one). ' +
       'Status is pending, in_progress or completed; at most one item in_progress. The list survives ' +
       'compaction and is shown to the user.',
-    parameters: {
-      type: 'object',
-      properties: {
-        todos: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              content: { type: 'string' },
-              status: { type: 'string', enum: [...STATUSES] },
-            },
-            required: ['content', 'status'],
-          },
-        },
-      },
-      required: ['todos'],
-    },
+    parameters: todoArgs.parameters,
     async run(args) {
       const todos = validateTodos(args);
       store.replace(todos);

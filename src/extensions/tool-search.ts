@@ -10,7 +10,9 @@
  * the history (the tools it called and the names its searches returned).
  */
 import type { HistoryMessage } from '../agent/history.js';
+import { toolArguments } from '../tools/arguments.js';
 import { outputToText, type Tool, ToolError } from '../tools/types.js';
+import * as z from '../util/schema.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { DEFER_SHARE, type DeferredTools, type ToolSearchMode, withoutServerTag } from './deferred-tools.js';
 import { type Extension, PROMPT_ORDER } from './types.js';
@@ -72,6 +74,22 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
   };
 }
 
+const searchArgs = toolArguments(
+  TOOL_SEARCH,
+  z.object({
+    query: z.string().check(z.describe('What you want to do, in a few words (e.g. "open a pull request").')),
+    limit: z.optional(
+      z
+        .int()
+        .check(
+          z.minimum(1),
+          z.maximum(MAX_LIMIT),
+          z.describe(`How many tools to return (default ${DEFAULT_LIMIT}).`),
+        ),
+    ),
+  }),
+);
+
 function toolSearchTool(deferred: DeferredTools): Tool {
   return {
     name: TOOL_SEARCH,
@@ -79,27 +97,11 @@ function toolSearchTool(deferred: DeferredTools): Tool {
       'Find tools by what they do, among the deferred MCP tools listed in the system prompt. ' +
       'Returns the best matches, best first: a line "name — description", then the JSON schema of its ' +
       'arguments. Call a tool found by its name from your next step on, with arguments that follow its schema.',
-    parameters: {
-      type: 'object',
-      properties: {
-        query: {
-          type: 'string',
-          description: 'What you want to do, in a few words (e.g. "open a pull request").',
-        },
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          maximum: MAX_LIMIT,
-          description: `How many tools to return (default ${DEFAULT_LIMIT}).`,
-        },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    parameters: searchArgs.parameters,
     run: async (args) => {
-      const query = typeof args.query === 'string' ? args.query.trim() : '';
+      const { limit = DEFAULT_LIMIT, ...given } = searchArgs.parse(args);
+      const query = given.query.trim();
       if (query === '') throw new ToolError('tool_search needs a "query": what you want to do, in words');
-      const limit = clampLimit(args.limit);
       const found = deferred.search(query, limit);
       if (found.length === 0)
         return `no tool matches "${visibleLine(query)}"; try other words, or call a tool listed in the system prompt by name`;
@@ -114,11 +116,6 @@ function toolSearchTool(deferred: DeferredTools): Tool {
       ].join('\n');
     },
   };
-}
-
-function clampLimit(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return DEFAULT_LIMIT;
-  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(value)));
 }
 
 /** A server's description as one trimmed, escaped line. */

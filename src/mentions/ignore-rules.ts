@@ -7,8 +7,8 @@
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { readWalkedFile } from '../permissions/root-files.js';
 import { type IgnoreScope, isIgnoredBy } from '../util/gitignore-verdict.js';
+import { readWalkedFile } from '../workspace/root-files.js';
 
 const MAX_IGNORE_BYTES = 1024 * 1024;
 

@@ -15,8 +15,8 @@ import { ConfigError, parseJsonText, writeJsonFileAtomic } from '../util/json-fi
 import * as z from '../util/schema.js';
 import { readStateFile } from '../util/state-dir.js';
 import { visible } from '../util/terminal-text.js';
-import { openInRoot, removeInRoot, writeInRoot } from './root-files.js';
-import { RootSandbox, realpathOfExistingPrefix } from './sandbox.js';
+import { openInRoot, removeInRoot, writeInRoot } from '../workspace/root-files.js';
+import { RootSandbox, realpathOfExistingPrefix } from '../workspace/root-sandbox.js';
 
 export interface UndoEntry {
   /** Absolute path of the changed file. */

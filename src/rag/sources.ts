@@ -4,15 +4,15 @@
  * URL fetched through the fetch tool's guarded request (so its address rules apply). Files over
  * 2 MB and binaries are skipped with a reason; secret files (`.env*`, keys, credentials:
  * util/secret-files.ts), `.geekagent`, `.git` and `node_modules` are never read. A file is read
- * as `read` and `search` read it (permissions/root-files.ts): a regular file with one hard link,
+ * as `read` and `search` read it (workspace/root-files.ts): a regular file with one hard link,
  * opened without following a link and checked to be the one inside the root.
  */
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { readWalkedFile } from '../permissions/root-files.js';
 import { guardedGet, systemResolver } from '../tools/builtin/fetch-request.js';
 import { FetchAllowList } from '../util/network.js';
 import { isSecretFile } from '../util/secret-files.js';
+import { readWalkedFile } from '../workspace/root-files.js';
 
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 30_000;

@@ -6,10 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Extension } from '../extensions/types.js';
+import { toolArguments } from '../tools/arguments.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { Limiter } from '../util/limiter.js';
+import * as z from '../util/schema.js';
 import { visible } from '../util/terminal-text.js';
 import { toolPatternMatches } from '../util/tool-pattern.js';
 import { type AgentCatalog, type AgentDefinition, DEFAULT_AGENT } from './definitions.js';
@@ -95,24 +97,27 @@ function delegateTool(context: Context, depth: number): Tool {
   const { catalog } = context;
   const names = catalog.agents.map((agent) => agent.name);
   const listing = catalog.agents.map((agent) => `- ${agent.name}: ${agent.description}`).join('\n');
+  const delegateArgs = toolArguments(
+    'delegate_task',
+    z.object({
+      task: z.string().check(z.describe('the complete task, with the context the agent needs')),
+      agent: z.optional(z.enum(names as [string, ...string[]])),
+    }),
+    { open: true },
+  );
   return {
     name: 'delegate_task',
     description:
       'Hand a self-contained task to a sub-agent with its own fresh conversation (it does not see ' +
       'this one: put everything it needs in the task). Returns its final answer. Several calls in ' +
       `one round run in parallel. Agents (default ${DEFAULT_AGENT}):\n${listing}`,
-    parameters: {
-      type: 'object',
-      properties: {
-        task: { type: 'string', description: 'the complete task, with the context the agent needs' },
-        agent: { type: 'string', enum: names },
-      },
-      required: ['task'],
-    },
+    parameters: delegateArgs.parameters,
     async run(args, ctx) {
-      const task = typeof args.task === 'string' ? args.task.trim() : '';
+      // An empty "agent" means the default one, as models send it for "not given".
+      const given = delegateArgs.parse(args.agent === '' ? { ...args, agent: undefined } : args);
+      const task = given.task.trim();
       if (task === '') throw new ToolError('delegate_task: "task" must be a non-empty string');
-      const name = typeof args.agent === 'string' && args.agent !== '' ? args.agent : DEFAULT_AGENT;
+      const name = given.agent ?? DEFAULT_AGENT;
       const definition = catalog.agents.find((agent) => agent.name === name);
       if (!definition)
         throw new ToolError(`delegate_task: unknown agent "${name}"; known: ${names.join(', ')}`);

@@ -4,6 +4,12 @@
  */
 import type { CommandSandbox, SandboxPolicy } from '../sandbox/index.js';
 import type { Redactor } from '../util/redact.js';
+import type { ProtectedPathGuard } from '../workspace/protected.js';
+import type { PathSandbox } from '../workspace/root-sandbox.js';
+
+export { ToolError } from '../util/errors.js';
+// The root-confined file primitives (workspace/) sit below the contract and define these.
+export type { PathSandbox, ProtectedPathGuard };
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -35,15 +41,6 @@ export interface ApprovalPrompt {
   server?: string;
 }
 
-/** Resolves paths against the permission root and refuses anything outside it. */
-export interface PathSandbox {
-  readonly root: string;
-  /** Absolute, symlink-checked path inside root; throws `path outside root: X` otherwise. */
-  resolve(path: string): Promise<string>;
-  /** Path relative to root, for display. */
-  display(absolute: string): string;
-}
-
 /** A record of a confirmed file change, so `/undo` can restore it. */
 export interface UndoRecorder {
   /**
@@ -51,17 +48,6 @@ export interface UndoRecorder {
    * `next` what is about to be written (a rewind checks the file still holds it).
    */
   record(absolutePath: string, previous: string | null, next?: string): Promise<void>;
-}
-
-/**
- * Knows the protected paths (`.geekagent/`, `.env`, the user state folder) and which of them
- * `--allow-protected` lets through. Answers are names as shown to a person; [] means none.
- */
-export interface ProtectedPathGuard {
-  /** One file given by its paths (as written, and real): its shown name if protected, else []. */
-  check(paths: readonly string[]): string[];
-  /** Protected names a command line mentions. */
-  mentionedIn(text: string): string[];
 }
 
 /** What the registry hands a tool at run time. State is passed in, never global. */
@@ -90,7 +76,7 @@ export interface ToolContext {
   callId?: string;
   /**
    * Where read/write/patch get and put a file's text once the root checks passed (an editor's
-   * buffers, over ACP). Absent: the disk, through permissions/root-files.ts.
+   * buffers, over ACP). Absent: the disk, through workspace/root-files.ts.
    */
   fileAccess?: FileAccess;
   /** Where run_shell runs its command line (an editor's terminal, over ACP). Absent: a child process. */
@@ -190,11 +176,6 @@ export interface Tool extends ToolSpec {
 export interface CallReview {
   reason: string;
   refusal?: string;
-}
-
-/** A failure the tool reports on purpose; its message goes to the model as the error result. */
-export class ToolError extends Error {
-  override readonly name = 'ToolError';
 }
 
 /** How a call was let through (or not) by the permission layer. */

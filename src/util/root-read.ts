@@ -3,7 +3,7 @@
  * name nor its content can be trusted: a planted link, FIFO, device or extra hard link cannot make
  * it another file. The file is opened by its real path without following a final link and without
  * blocking, then checked: the opened file must be the one at that real path inside the folder
- * (on Linux, the kernel's own name for it too). The file tools (permissions/root-files.ts) share
+ * (on Linux, the kernel's own name for it too). The file tools (workspace/root-files.ts) share
  * the identity check; project instructions use `readInsideRoot`.
  */
 import { constants, existsSync, type Stats } from 'node:fs';

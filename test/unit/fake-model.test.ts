@@ -214,7 +214,9 @@ describe('fake model', () => {
     expect(fake.requests).toHaveLength(1);
     controller.abort();
     await pending;
-    await expect(fake.waitForRequests(2, 50)).rejects.toThrow('fake model: waited 50 ms for request 2, got 1 requests');
+    await expect(fake.waitForRequests(2, 50)).rejects.toThrow(
+      'fake model: waited 50 ms for request 2, got 1 requests',
+    );
   });
 
   it('lists one model', async () => {

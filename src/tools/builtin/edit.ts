@@ -1,13 +1,15 @@
 /**
  * write and patch: the two tools that change files. Both compute the new text first (so the
  * approval prompt can show the exact diff), record undo, and only then touch the disk — through
- * permissions/root-files.ts: regular files only, atomic (temp + rename, mode kept), never through
+ * workspace/root-files.ts: regular files only, atomic (temp + rename, mode kept), never through
  * a link or a second hard link. Protected paths (.geekagent/, .env) are always asked.
  */
-import { protectedFileTargets } from '../../permissions/protected.js';
-import { type FileLabel, openInRoot, resolveWriteTarget, writeInRoot } from '../../permissions/root-files.js';
+
+import * as z from '../../util/schema.js';
+import { protectedFileTargets } from '../../workspace/protected.js';
+import { type FileLabel, openInRoot, resolveWriteTarget, writeInRoot } from '../../workspace/root-files.js';
+import { toolArguments } from '../arguments.js';
 import { type ApprovalPrompt, type Tool, type ToolContext, ToolError } from '../types.js';
-import { requireString } from './args.js';
 
 export const DIFF_LINE_LIMIT = 200;
 /** jsdiff is quadratic in the worst case; past this the prompt says the sizes instead. */
@@ -30,21 +32,42 @@ interface PlannedEdit {
   next: string;
 }
 
+const writeArgs = toolArguments(
+  'write',
+  z.object({
+    path: z.string().check(z.describe('File path relative to the project root.')),
+    content: z.string().check(z.describe('The complete new content of the file.')),
+  }),
+);
+
+const patchArgs = toolArguments(
+  'patch',
+  z.object({
+    path: z.string().check(z.describe('File path relative to the project root; the file must exist.')),
+    hunks: z
+      .array(
+        z.object({
+          old: z
+            .string()
+            .check(
+              z.describe(
+                'Exact text to replace; must occur exactly once. Include surrounding lines to make it unique.',
+              ),
+            ),
+          new: z.string().check(z.describe('Replacement text (may be empty to delete).')),
+        }),
+      )
+      .check(z.minLength(1), z.describe('Replacements, applied in order to the evolving text.')),
+  }),
+);
+
 export function createWriteTool(): Tool {
   return {
     name: 'write',
     description:
       'Creates or overwrites a text file inside the project with the given content; missing parent folders are ' +
       'created. Returns the number of characters written. For small changes to an existing file prefer patch.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the project root.' },
-        content: { type: 'string', description: 'The complete new content of the file.' },
-      },
-      required: ['path', 'content'],
-      additionalProperties: false,
-    },
+    parameters: writeArgs.parameters,
     protectedTargets: (args, ctx) => protectedFileTargets(ctx, args.path),
     async describeApproval(args, ctx) {
       const edit = await planWrite(args, ctx);
@@ -68,39 +91,14 @@ export function createPatchTool(): Tool {
       'Edits an existing text file by replacing exact text. Each hunk\'s "old" must occur exactly once in the file ' +
       '(whitespace included) and is replaced by its "new"; hunks apply in order. Nothing is written unless every ' +
       'hunk applies. Read the file first so "old" is copied exactly.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the project root; the file must exist.' },
-        hunks: {
-          type: 'array',
-          minItems: 1,
-          description: 'Replacements, applied in order to the evolving text.',
-          items: {
-            type: 'object',
-            properties: {
-              old: {
-                type: 'string',
-                description:
-                  'Exact text to replace; must occur exactly once. Include surrounding lines to make it unique.',
-              },
-              new: { type: 'string', description: 'Replacement text (may be empty to delete).' },
-            },
-            required: ['old', 'new'],
-            additionalProperties: false,
-          },
-        },
-      },
-      required: ['path', 'hunks'],
-      additionalProperties: false,
-    },
+    parameters: patchArgs.parameters,
     protectedTargets: (args, ctx) => protectedFileTargets(ctx, args.path),
     async describeApproval(args, ctx) {
       const edit = await planPatch(args, ctx);
       return diffPrompt(`About to patch ${edit.shown}`, edit);
     },
     async run(args, ctx) {
-      const hunkCount = parseHunks(args).length;
+      const hunkCount = patchArgs.parse(args).hunks.length;
       const edit = await planPatch(args, ctx);
       await apply(edit, ctx);
       return `patched ${edit.shown} (${hunkCount} ${hunkCount === 1 ? 'hunk' : 'hunks'})`;
@@ -109,14 +107,13 @@ export function createPatchTool(): Tool {
 }
 
 async function planWrite(args: Record<string, unknown>, ctx: ToolContext): Promise<PlannedEdit> {
-  const requested = requireString('write', args, 'path');
-  const content = requireString('write', args, 'content');
+  const { path: requested, content } = writeArgs.parse(args);
   return plan({ tool: 'write', requested }, ctx, () => content);
 }
 
 async function planPatch(args: Record<string, unknown>, ctx: ToolContext): Promise<PlannedEdit> {
-  const requested = requireString('patch', args, 'path');
-  const hunks = parseHunks(args);
+  const { path: requested, hunks } = patchArgs.parse(args);
+  checkHunks(hunks);
   return plan({ tool: 'patch', requested }, ctx, (previous, shown) => {
     if (previous === null) throw new ToolError(`patch: no such file: ${requested}; use write to create it`);
     if (previous.slice(0, 8192).includes('\0')) throw new ToolError(`patch: ${requested} is a binary file`);
@@ -136,20 +133,12 @@ async function plan(
   return { label, target: real, canonical, shown, previous, next: next(previous, shown) };
 }
 
-function parseHunks(args: Record<string, unknown>): Hunk[] {
-  const hunks = args.hunks;
-  if (!Array.isArray(hunks) || hunks.length === 0) {
-    throw new ToolError('patch: "hunks" must be a non-empty array of {old, new} objects');
-  }
-  return hunks.map((hunk: unknown, index): Hunk => {
-    const record = typeof hunk === 'object' && hunk !== null ? (hunk as Record<string, unknown>) : {};
-    if (typeof record.old !== 'string' || typeof record.new !== 'string') {
-      throw new ToolError(`patch: hunk ${index + 1} must be an object with string "old" and "new"`);
-    }
-    if (record.old === '') {
+/** The schema checked the shapes; an empty "old" would match everywhere and nowhere. */
+function checkHunks(hunks: readonly Hunk[]): void {
+  hunks.forEach((hunk, index) => {
+    if (hunk.old === '') {
       throw new ToolError(`patch: hunk ${index + 1} has an empty "old"; give the exact text to replace`);
     }
-    return { old: record.old, new: record.new };
   });
 }
 

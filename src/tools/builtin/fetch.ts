@@ -5,9 +5,11 @@
  */
 import type { Readable } from 'node:stream';
 import { FetchAllowList } from '../../util/network.js';
+import * as z from '../../util/schema.js';
 import { truncate } from '../../util/text.js';
+import { toolArguments } from '../arguments.js';
 import { type Tool, ToolError } from '../types.js';
-import { looksBinary, requireString } from './args.js';
+import { looksBinary } from './args.js';
 import {
   BlockedAddressError,
   type FetchedResponse,
@@ -40,6 +42,11 @@ const HTML_OPTIONS = {
   ],
 };
 
+const fetchArgs = toolArguments(
+  'fetch',
+  z.object({ url: z.string().check(z.describe('Absolute http:// or https:// URL.')) }),
+);
+
 export function createFetchTool(options: FetchToolOptions = {}): Tool {
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const allow = new FetchAllowList(options.allowHosts ?? []);
@@ -52,20 +59,13 @@ export function createFetchTool(options: FetchToolOptions = {}): Tool {
       `Redirects within the same host are followed (at most ${MAX_REDIRECTS}); a redirect to another host is reported, not followed. ` +
       'Private network addresses (localhost, 10.x, 192.168.x, cloud metadata, …) are refused unless the user allowed them. ' +
       `Times out after ${timeoutMs / 1000} s. Non-text responses (images, archives) are described, not returned.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        url: { type: 'string', description: 'Absolute http:// or https:// URL.' },
-      },
-      required: ['url'],
-      additionalProperties: false,
-    },
+    parameters: fetchArgs.parameters,
     async describeApproval(args) {
-      const url = requireString('fetch', args, 'url');
+      const { url } = fetchArgs.parse(args);
       return { title: 'About to fetch a URL', detail: url, kind: 'url' };
     },
     async run(args, ctx) {
-      const url = requireString('fetch', args, 'url');
+      const { url } = fetchArgs.parse(args);
       let parsed: URL;
       try {
         parsed = new URL(url);

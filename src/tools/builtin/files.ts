@@ -1,21 +1,51 @@
 /**
  * ls and read: looking at the project without changing it. Paths go through the sandbox and files
- * are opened through permissions/root-files.ts (regular files only, identity checked after
+ * are opened through workspace/root-files.ts (regular files only, identity checked after
  * opening, no second hard link); read hands out fixed-size slices so a large file never floods the
  * model's context. ls never follows a link out of the root.
  */
 import type { Dirent } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type FileLabel, listFolderInRoot, openInRoot, realRootOf } from '../../permissions/root-files.js';
-import { isInside } from '../../permissions/sandbox.js';
+import * as z from '../../util/schema.js';
+import { type FileLabel, listFolderInRoot, openInRoot, realRootOf } from '../../workspace/root-files.js';
+import { isInside } from '../../workspace/root-sandbox.js';
+import { toolArguments } from '../arguments.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
-import { errnoCode, looksBinary, optionalNonNegativeInteger, optionalString, requireString } from './args.js';
+import { errnoCode, looksBinary } from './args.js';
 
 export const LS_ENTRY_LIMIT = 1000;
 export const READ_SLICE_CHARS = 2000;
 /** read loads the whole file to count characters; past this it refuses rather than stall. */
 export const READ_MAX_BYTES = 50 * 1024 * 1024;
+
+const lsArgs = toolArguments(
+  'ls',
+  z.object({
+    path: z.optional(
+      z
+        .string()
+        .check(z.describe('Directory (or file) relative to the project root. Defaults to "." (the root).')),
+    ),
+  }),
+);
+
+const readArgs = toolArguments(
+  'read',
+  z.object({
+    path: z.string().check(z.describe('File path relative to the project root.')),
+    offset: z.optional(
+      z
+        .int()
+        .check(
+          z.minimum(0),
+          z.describe(
+            `Character offset to start from (default 0). Each call returns up to ${READ_SLICE_CHARS} characters.`,
+          ),
+        ),
+    ),
+  }),
+);
 
 export function createLsTool(): Tool {
   return {
@@ -23,19 +53,9 @@ export function createLsTool(): Tool {
     description:
       'Lists a directory inside the project: one entry per line, sorted, directories marked with a trailing "/". ' +
       `Hidden entries are included. At most ${LS_ENTRY_LIMIT} entries. For a file, returns its path and size.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        path: {
-          type: 'string',
-          description: 'Directory (or file) relative to the project root. Defaults to "." (the root).',
-        },
-      },
-      required: [],
-      additionalProperties: false,
-    },
+    parameters: lsArgs.parameters,
     async run(args, ctx) {
-      const requested = optionalString('ls', args, 'path') ?? '.';
+      const requested = lsArgs.parse(args).path ?? '.';
       const absolute = await ctx.sandbox.resolve(requested);
       const missing = (error: unknown) => {
         if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {
@@ -83,22 +103,9 @@ export function createReadTool(): Tool {
       `Reads a text file inside the project, ${READ_SLICE_CHARS} characters at a time. The first line is a header ` +
       '"<path> (chars <from>-<to> of <total>)"; when more remains, the last line says which offset to ask for next. ' +
       'Binary files are refused.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the project root.' },
-        offset: {
-          type: 'integer',
-          minimum: 0,
-          description: `Character offset to start from (default 0). Each call returns up to ${READ_SLICE_CHARS} characters.`,
-        },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
+    parameters: readArgs.parameters,
     async run(args, ctx) {
-      const requested = requireString('read', args, 'path');
-      const offset = optionalNonNegativeInteger('read', args, 'offset') ?? 0;
+      const { path: requested, offset = 0 } = readArgs.parse(args);
       const absolute = await ctx.sandbox.resolve(requested);
       const text = await readTextFile(absolute, requested, ctx);
       return sliceText(text, offset, ctx.sandbox.display(absolute));

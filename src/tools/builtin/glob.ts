@@ -5,13 +5,23 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { realRootOf } from '../../permissions/root-files.js';
-import { isInside } from '../../permissions/sandbox.js';
+import * as z from '../../util/schema.js';
+import { realRootOf } from '../../workspace/root-files.js';
+import { isInside } from '../../workspace/root-sandbox.js';
+import { toolArguments } from '../arguments.js';
 import { type Tool, ToolError } from '../types.js';
-import { requireString } from './args.js';
 import { compareStrings } from './files.js';
 
 export const GLOB_RESULT_LIMIT = 200;
+
+const globArgs = toolArguments(
+  'glob',
+  z.object({
+    pattern: z
+      .string()
+      .check(z.describe('Glob pattern relative to the project root; supports *, **, ?, [abc] and {a,b}.')),
+  }),
+);
 
 export function createGlobTool(): Tool {
   return {
@@ -19,19 +29,9 @@ export function createGlobTool(): Tool {
     description:
       'Finds files by glob pattern (e.g. "src/**/*.ts", "*.md") relative to the project root. Returns matching ' +
       `file paths, sorted, at most ${GLOB_RESULT_LIMIT}. Skips node_modules and hidden files and folders.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: {
-          type: 'string',
-          description: 'Glob pattern relative to the project root; supports *, **, ?, [abc] and {a,b}.',
-        },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
+    parameters: globArgs.parameters,
     async run(args, ctx) {
-      const pattern = requireString('glob', args, 'pattern');
+      const { pattern } = globArgs.parse(args);
       if (pattern.trim() === '') throw new ToolError('glob: "pattern" must not be empty');
       if (leavesRoot(pattern)) throw new ToolError(`path outside root: ${pattern}`);
       // Loaded by the first glob call, not at start-up.

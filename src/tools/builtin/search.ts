@@ -2,15 +2,17 @@
  * search: regex line search over the project's text files. Owns the walk: .gitignore rules
  * (nested files too), node_modules and hidden entries are pruned before descending, so ignored
  * trees cost nothing. Links are never followed, and every file is read through
- * permissions/root-files.ts: regular, single-linked files inside the root only (a FIFO never blocks).
+ * workspace/root-files.ts: regular, single-linked files inside the root only (a FIFO never blocks).
  */
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { openInRoot, readWalkedFile, realRootOf } from '../../permissions/root-files.js';
 import { type IgnoreScope, isIgnoredBy } from '../../util/gitignore-verdict.js';
+import * as z from '../../util/schema.js';
+import { openInRoot, readWalkedFile, realRootOf } from '../../workspace/root-files.js';
+import { toolArguments } from '../arguments.js';
 import { type Tool, ToolError } from '../types.js';
-import { errnoCode, looksBinary, optionalString, requireString } from './args.js';
+import { errnoCode, looksBinary } from './args.js';
 import { compareStrings } from './files.js';
 
 export const SEARCH_LINE_LIMIT = 50;
@@ -26,6 +28,28 @@ interface Match {
   text: string;
 }
 
+const searchArgs = toolArguments(
+  'search',
+  z.object({
+    pattern: z
+      .string()
+      .check(
+        z.describe(
+          'JavaScript regular expression (no slashes or flags; case-sensitive), e.g. "function\\s+main".',
+        ),
+      ),
+    path: z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            'File or directory to search, relative to the project root. Defaults to the whole project.',
+          ),
+        ),
+    ),
+  }),
+);
+
 export function createSearchTool(): Tool {
   return {
     name: 'search',
@@ -33,27 +57,10 @@ export function createSearchTool(): Tool {
       'Searches the lines of text files under a path for a JavaScript regular expression (an invalid regex is ' +
       'searched as literal text). Honours .gitignore; skips node_modules, hidden files and folders, binary files and ' +
       `files over 1 MB. Returns "path:line: text" lines, at most ${SEARCH_LINE_LIMIT}, with the total count when there are more.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: {
-          type: 'string',
-          description:
-            'JavaScript regular expression (no slashes or flags; case-sensitive), e.g. "function\\s+main".',
-        },
-        path: {
-          type: 'string',
-          description:
-            'File or directory to search, relative to the project root. Defaults to the whole project.',
-        },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
+    parameters: searchArgs.parameters,
     async run(args, ctx) {
-      const pattern = requireString('search', args, 'pattern');
+      const { pattern, path: requested = '.' } = searchArgs.parse(args);
       if (pattern === '') throw new ToolError('search: "pattern" must not be empty');
-      const requested = optionalString('search', args, 'path') ?? '.';
       const start = await ctx.sandbox.resolve(requested);
       const info = await stat(start).catch((error: unknown) => {
         if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') {

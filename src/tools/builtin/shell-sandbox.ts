@@ -9,15 +9,20 @@ import { type CallReview, type ToolContext, ToolError } from '../types.js';
 
 export const REASON_LIMIT = 300;
 
+/** run_shell's arguments once its schema checked them (shell.ts declares it). */
+export interface ShellArgs {
+  command: string;
+  sandbox?: boolean | undefined;
+  reason?: string | undefined;
+}
+
 /** `sandbox: false` as sent; anything else (absent, null, true) keeps the command confined. */
-export function wantsUnconfined(args: Record<string, unknown>): boolean {
-  if (args.sandbox !== undefined && args.sandbox !== null && typeof args.sandbox !== 'boolean')
-    throw new ToolError('run_shell: "sandbox" must be true or false');
+export function wantsUnconfined(args: Pick<ShellArgs, 'sandbox'>): boolean {
   return args.sandbox === false;
 }
 
-export function reasonOf(args: Record<string, unknown>): string {
-  const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
+export function reasonOf(args: Pick<ShellArgs, 'reason'>): string {
+  const reason = args.reason?.trim() ?? '';
   if (reason === '') return '(the model gave no reason)';
   return reason.length > REASON_LIMIT ? `${reason.slice(0, REASON_LIMIT)}…` : reason;
 }
@@ -34,19 +39,14 @@ function unconfinedAllowed(command: string, ctx: ToolContext): boolean {
   return matchesCommandPattern(ctx.sandboxPolicy?.allowUnconfined ?? [], command);
 }
 
-export async function runsUnasked(args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
-  const command = typeof args.command === 'string' ? args.command : '';
-  if (wantsUnconfined(args)) return (await confining(ctx)) && unconfinedAllowed(command, ctx);
+export async function runsUnasked(args: ShellArgs, ctx: ToolContext): Promise<boolean> {
+  if (wantsUnconfined(args)) return (await confining(ctx)) && unconfinedAllowed(args.command, ctx);
   return (ctx.sandboxPolicy?.autoAllow ?? false) && (await confining(ctx));
 }
 
-export async function unconfinedReview(
-  args: Record<string, unknown>,
-  ctx: ToolContext,
-): Promise<CallReview | undefined> {
+export async function unconfinedReview(args: ShellArgs, ctx: ToolContext): Promise<CallReview | undefined> {
   if (!wantsUnconfined(args) || !(await confining(ctx))) return undefined;
-  const command = typeof args.command === 'string' ? args.command : '';
-  if (unconfinedAllowed(command, ctx)) return undefined;
+  if (unconfinedAllowed(args.command, ctx)) return undefined;
   return {
     reason: `Runs OUTSIDE the sandbox (full access to your files, credentials and network). The model's reason: ${reasonOf(args)}`,
     refusal:
@@ -66,7 +66,7 @@ export interface ConfinedRun {
 /** Undefined: run the command as it is (the sandbox is off, unavailable, or `sandbox: false`). */
 export async function confine(
   command: string,
-  args: Record<string, unknown>,
+  args: Pick<ShellArgs, 'sandbox'>,
   ctx: ToolContext,
   extra: Pick<SandboxWrapOptions, 'allowRead'> = {},
 ): Promise<ConfinedRun | undefined> {

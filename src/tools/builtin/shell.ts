@@ -3,9 +3,10 @@
  * timeout or cancel kills everything it started, and reports merged, bounded output.
  */
 import { spawn } from 'node:child_process';
+import * as z from '../../util/schema.js';
 import { BoundedText } from '../../util/text.js';
+import { toolArguments } from '../arguments.js';
 import { type CommandRunner, type Tool, type ToolContext, ToolError } from '../types.js';
-import { requireString } from './args.js';
 import { confine, reasonOf, runsUnasked, unconfinedReview, wantsUnconfined } from './shell-sandbox.js';
 
 export const SHELL_TIMEOUT_MS = 10_000;
@@ -25,6 +26,32 @@ export interface ShellResult {
 
 export function createShellTool(options: ShellToolOptions = {}): Tool {
   const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
+  const shellArgs = toolArguments(
+    'run_shell',
+    z.object({
+      command: z
+        .string()
+        .check(
+          z.describe(
+            `The command line, run as \`/bin/sh -c <command>\`. Must finish within ${formatSeconds(timeoutMs)}.`,
+          ),
+        ),
+      sandbox: z.optional(
+        z
+          .boolean()
+          .check(z.describe('false: run outside the sandbox (always asks the person). Default: confined.')),
+      ),
+      reason: z.optional(
+        z
+          .string()
+          .check(
+            z.describe(
+              'With "sandbox": false: why the command needs to run unconfined (shown to the person).',
+            ),
+          ),
+      ),
+    }),
+  );
   return {
     name: 'run_shell',
     description:
@@ -34,34 +61,17 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       `When the sandbox is on, the command runs confined (writes only in the project and a temp folder, ` +
       `credentials hidden, network only to allowed hosts); a refusal is reported as [sandbox]. ` +
       `Set "sandbox": false with a "reason" only when confinement stops the task: the person is asked.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        command: {
-          type: 'string',
-          description: `The command line, run as \`/bin/sh -c <command>\`. Must finish within ${formatSeconds(timeoutMs)}.`,
-        },
-        sandbox: {
-          type: 'boolean',
-          description: 'false: run outside the sandbox (always asks the person). Default: confined.',
-        },
-        reason: {
-          type: 'string',
-          description:
-            'With "sandbox": false: why the command needs to run unconfined (shown to the person).',
-        },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
+    parameters: shellArgs.parameters,
     // A command naming .geekagent, mcp.json, .env… is always asked (a hint, not a barrier: shell
     // text can spell a name in ways no check sees).
     protectedTargets: async (args, ctx) =>
       typeof args.command === 'string' ? (ctx.protectedPaths?.mentionedIn(args.command) ?? []) : [],
-    runsUnasked,
-    askReason: unconfinedReview,
-    async describeApproval(args, ctx) {
-      const command = requireString('run_shell', args, 'command');
+    // Arguments that fail the schema are asked (a check that throws asks), then refused with its message.
+    runsUnasked: (args, ctx) => runsUnasked(shellArgs.parse(args), ctx),
+    askReason: (args, ctx) => unconfinedReview(shellArgs.parse(args), ctx),
+    async describeApproval(raw, ctx) {
+      const args = shellArgs.parse(raw);
+      const { command } = args;
       if (wantsUnconfined(args) && ctx.commandSandbox?.status.kind === 'confined')
         return {
           title: 'About to run a shell command OUTSIDE the sandbox',
@@ -70,8 +80,9 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         };
       return { title: 'About to run a shell command', detail: command, kind: 'command' };
     },
-    async run(args, ctx) {
-      const command = requireString('run_shell', args, 'command');
+    async run(raw, ctx) {
+      const args = shellArgs.parse(raw);
+      const { command } = args;
       if (command.trim() === '') throw new ToolError('run_shell: "command" must not be empty');
       if (ctx.signal.aborted) throw new ToolError('run_shell: cancelled');
       const confined = await confine(command, args, ctx);

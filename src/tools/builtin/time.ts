@@ -1,5 +1,9 @@
 /** get_current_time: the local date-time with its UTC offset and time zone, plus the ISO UTC form. */
+import * as z from '../../util/schema.js';
+import { toolArguments } from '../arguments.js';
 import type { Tool } from '../types.js';
+
+const timeArgs = toolArguments('get_current_time', z.object({}));
 
 export interface TimeToolOptions {
   /** The clock; tests pass a fixed one. */
@@ -12,8 +16,9 @@ export function createTimeTool(options: TimeToolOptions = {}): Tool {
     name: 'get_current_time',
     description:
       'Returns the current local date and time with its UTC offset and time zone, and the same instant in UTC (ISO 8601).',
-    parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
-    async run() {
+    parameters: timeArgs.parameters,
+    async run(args) {
+      timeArgs.parse(args);
       const date = now();
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
       const weekday = date.toLocaleDateString('en-US', { weekday: 'long' });

@@ -11,7 +11,6 @@ import { Conversation } from '../../../src/agent/conversation.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { type AgentHooks, NO_HOOKS, type RequestScope } from '../../../src/agent/hooks.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -22,6 +21,7 @@ import { OpenAIChatProvider } from '../../../src/providers/openai.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 import {
   type FakeModel,
   type FakeReply,

@@ -15,11 +15,11 @@ import type { AgentEvent } from '../../../src/agent/events.js';
 import { NO_HOOKS } from '../../../src/agent/hooks.js';
 import type { CompactionSettings } from '../../../src/config/compaction-settings.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { OpenAIChatProvider } from '../../../src/providers/openai.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 import { type FakeModel, type RecordedRequest, startFakeModel } from '../../fixtures/fake-model.js';
 
 let fake: FakeModel;

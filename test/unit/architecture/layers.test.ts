@@ -1,9 +1,10 @@
 /**
- * The layer rule: folder dependencies point one way — faces (cli, tui) → app → features
- * (sessions) → extensions → agent/trust → mcp → the built-in tools → providers/permissions →
- * the tool contract/commands → config/process → util. Reads every import of src/** (static,
- * dynamic, require, import types) with TypeScript's pre-processor and fails on one that runs back
- * up or sideways between two folders of the same layer. OpenAI wire types stay in providers/.
+ * The layer rule: folder dependencies point one way — faces (cli → tui, acp) → app, serve → boot → features
+ * (sessions) → extensions → agent/trust → mcp → providers/permissions → tools (the contract, the
+ * built-in tools, the executor)/commands → sandbox/workspace (files inside the root) →
+ * config/process → util. Reads every import of src/** (static, dynamic, require, import types)
+ * with TypeScript's pre-processor and fails on one that runs back up or sideways between two
+ * folders of the same layer. OpenAI wire types stay in providers/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,14 +23,15 @@ const LAYERS: Record<string, number> = {
   process: 1,
   // The command sandbox: above config/process/util, below the Tool contract (tools/ names its type).
   sandbox: 1.5,
+  // Files inside the permission root: the root sandbox, link-safe file I/O, protected paths. The
+  // built-in tools use them, the Tool contract names their types, permissions/undo restores through them.
+  workspace: 1.5,
   // Long-term memory: its files and the index over them (search + util only).
   memory: 2,
   tools: 2,
   commands: 2,
   permissions: 3,
   providers: 3,
-  // The built-in tools use the sandbox and root-file primitives; the Tool contract stays below them.
-  'tools/builtin': 3.5,
   mcp: 4,
   // The knowledge base: reads sources (URLs through the fetch tool's guarded request) into the index.
   rag: 4,
@@ -49,7 +51,7 @@ const LAYERS: Record<string, number> = {
   // The bootstrap the agent and `mcp serve` share: folder, permissions, policies, tool runtime, host.
   boot: 7.5,
   app: 8,
-  // `geekagent mcp serve`: the built-in tools behind an MCP server (beside app; never imports it).
+  // `geekagent mcp serve`: the built-in tools behind an MCP server, beside app (both start from boot/).
   serve: 8,
   tui: 9,
   // `geekagent acp`: the editor face (Agent Client Protocol), beside the TUI.
@@ -72,10 +74,9 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The layer a path under src/ belongs to: its top folder, or `tools/builtin`. */
+/** The layer a path under src/ belongs to: its top folder. */
 function layerOf(relative: string): string {
-  const parts = relative.split(path.sep);
-  return parts[0] === 'tools' && parts[1] === 'builtin' ? 'tools/builtin' : parts[0]!;
+  return relative.split(path.sep)[0]!;
 }
 
 /**

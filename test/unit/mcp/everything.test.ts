@@ -19,11 +19,11 @@ import { McpManager } from '../../../src/mcp/manager.js';
 import { readResource } from '../../../src/mcp/resources.js';
 import { modelSampling } from '../../../src/mcp/sampling.js';
 import { createTransportFactory } from '../../../src/mcp/transports.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
 import { OpenAIChatProvider } from '../../../src/providers/openai.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolProgress } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 import { type FakeModel, startFakeModel } from '../../fixtures/fake-model.js';
 import { waitFor } from '../../helpers/wait.js';
 

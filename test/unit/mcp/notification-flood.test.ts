@@ -16,10 +16,10 @@ import { loadMcpConfig } from '../../../src/mcp/config.js';
 import * as connections from '../../../src/mcp/connection-layer.js';
 import { McpManager } from '../../../src/mcp/manager.js';
 import { createTransportFactory } from '../../../src/mcp/transports.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext, ToolProgress } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 const FLOOD = path.resolve(import.meta.dirname, '../../fixtures/mcp/notify-flood.mjs');
 const COUNT = 20_000;

@@ -10,10 +10,10 @@ import { PrintModeApprover } from '../../../src/cli/print-mode.js';
 import { describeDefinitionChanges, type ToolDefinition } from '../../../src/permissions/pin-diff.js';
 import { definitionHash, type PinnedTool, PinStore } from '../../../src/permissions/pins.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver, Policy } from '../../../src/permissions/types.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 const schema = { type: 'object', properties: { name: { type: 'string' } } };
 const alpha: ToolDefinition = { name: 'alpha', description: 'the alpha tool', inputSchema: schema };

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readFile, readlink, realpath, rm, stat, symlink, writeF
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { UndoStack } from '../../../src/permissions/undo.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 describe('UndoStack', () => {
   let root: string;

@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../../../src/agent/conversation.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { UndoStack } from '../../../src/permissions/undo.js';
 import { sessionsDir } from '../../../src/sessions/files.js';
 import { replay } from '../../../src/sessions/log.js';
 import { Sessions } from '../../../src/sessions/manager.js';
 import { describeRewind, Rewinder } from '../../../src/sessions/rewind.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 let root: string;
 let userDir: string;

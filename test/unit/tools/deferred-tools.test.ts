@@ -9,10 +9,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeferredTools } from '../../../src/extensions/deferred-tools.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 let root: string;
 beforeEach(async () => {

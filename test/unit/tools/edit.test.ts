@@ -160,10 +160,13 @@ describe('patch', () => {
       'patch: hunk 1 has an empty "old"',
     );
     await expect(patch.run({ path: 'code.js', hunks: [] }, ctx)).rejects.toThrow(
-      'patch: "hunks" must be a non-empty array of {old, new} objects',
+      'patch: "hunks" must not be empty',
     );
     await expect(patch.run({ path: 'code.js', hunks: [{ old: 'a' }] }, ctx)).rejects.toThrow(
-      'patch: hunk 1 must be an object with string "old" and "new"',
+      'patch: "hunks[0].new" must be a string (it is missing)',
+    );
+    await expect(patch.run({ path: 'code.js', hunks: 'a->b' }, ctx)).rejects.toThrow(
+      'patch: "hunks" must be an array (got a string)',
     );
     await writeFile(path.join(root, 'blob.bin'), Buffer.from([0x61, 0, 0x62]));
     await expect(patch.run({ path: 'blob.bin', hunks: [{ old: 'a', new: 'b' }] }, ctx)).rejects.toThrow(

@@ -114,13 +114,18 @@ describe('read', () => {
 
   it('validates arguments and refuses paths outside root', async () => {
     const { ctx } = makeContext(root);
-    await expect(read.run({}, ctx)).rejects.toThrow('read: "path" must be a string');
+    await expect(read.run({}, ctx)).rejects.toThrow('read: "path" must be a string (it is missing)');
     await expect(read.run({ path: 'a', offset: -1 }, ctx)).rejects.toThrow(
-      'read: "offset" must be a non-negative integer',
+      'read: "offset" must be at least 0',
     );
     await expect(read.run({ path: 'a', offset: '5' }, ctx)).rejects.toThrow(
-      'read: "offset" must be a non-negative integer',
+      'read: "offset" must be a number (got a string)',
     );
+    await expect(read.run({ path: 'a', offset: 1.5 }, ctx)).rejects.toThrow(
+      'read: "offset" must be an integer (got a fractional number)',
+    );
+    // null means "not given", as models send it for optional arguments.
+    await expect(read.run({ path: 'a', offset: null }, ctx)).rejects.toThrow('read: no such file: a');
     await expect(read.run({ path: '../outside' }, ctx)).rejects.toThrow('path outside root: ../outside');
   });
 });

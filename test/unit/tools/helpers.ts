@@ -2,8 +2,8 @@
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import type { Tool, ToolContext, UndoRecorder } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 export interface UndoEntry {
   path: string;

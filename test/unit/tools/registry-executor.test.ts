@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import type { ApprovalAnswer, Approver } from '../../../src/permissions/types.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { DuplicateToolError, ToolRegistry } from '../../../src/tools/registry.js';
 import { type Tool, ToolError } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 let root: string;
 beforeEach(async () => {

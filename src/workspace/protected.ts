@@ -6,8 +6,18 @@
  * asked, even under `allow`; print mode refuses them unless `--allow-protected <path>` names them.
  */
 import path from 'node:path';
-import type { PathSandbox, ProtectedPathGuard, ToolContext } from '../tools/types.js';
-import { isInside, realpathOfExistingPrefix } from './sandbox.js';
+import { isInside, type PathSandbox, realpathOfExistingPrefix } from './root-sandbox.js';
+
+/**
+ * Knows the protected paths (`.geekagent/`, `.env`, the user state folder) and which of them
+ * `--allow-protected` lets through. Answers are names as shown to a person; [] means none.
+ */
+export interface ProtectedPathGuard {
+  /** One file given by its paths (as written, and real): its shown name if protected, else []. */
+  check(paths: readonly string[]): string[];
+  /** Protected names a command line mentions. */
+  mentionedIn(text: string): string[];
+}
 
 export interface ProtectedPathsOptions {
   /** The project folder: `--allow-protected` paths are relative to it, and so are the names shown. */
@@ -73,11 +83,17 @@ export class ProtectedPaths implements ProtectedPathGuard {
   }
 }
 
+/** What of a tool call's context the check reads (a ToolContext has both). */
+export interface FileToolScope {
+  sandbox: PathSandbox;
+  protectedPaths?: ProtectedPathGuard;
+}
+
 /**
  * For file tools: the protected paths a change to `requested` would touch, judged on the path as
  * written and on where it really leads (an in-root link into `.geekagent` counts).
  */
-export async function protectedFileTargets(ctx: ToolContext, requested: unknown): Promise<string[]> {
+export async function protectedFileTargets(ctx: FileToolScope, requested: unknown): Promise<string[]> {
   const guard = ctx.protectedPaths;
   if (!guard || typeof requested !== 'string') return [];
   const absolute = await resolveQuietly(ctx.sandbox, requested);

@@ -14,9 +14,9 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { type PathSandbox, ToolError } from '../tools/types.js';
+import { ToolError } from '../util/errors.js';
 import { openedInside, PROC_FD } from '../util/root-read.js';
-import { isInside, realpathOfExistingPrefix } from './sandbox.js';
+import { isInside, type PathSandbox, realpathOfExistingPrefix } from './root-sandbox.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import { ToolError } from '../../../src/tools/types.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 describe('RootSandbox', () => {
   /** base/root is the sandbox; base/outside is a sibling the sandbox must never reach. */

@@ -9,12 +9,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrintModeApprover } from '../../../src/cli/print-mode.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import { ProtectedPaths } from '../../../src/permissions/protected.js';
-import { RootSandbox } from '../../../src/permissions/sandbox.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../../src/permissions/types.js';
 import { createBuiltinTools } from '../../../src/tools/builtin/index.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
+import { ProtectedPaths } from '../../../src/workspace/protected.js';
+import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 let base: string;
 let project: string;

@@ -4,8 +4,17 @@
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { type PathSandbox, ToolError } from '../tools/types.js';
+import { ToolError } from '../util/errors.js';
 import { isInside } from '../util/root-read.js';
+
+/** Resolves paths against the permission root and refuses anything outside it. */
+export interface PathSandbox {
+  readonly root: string;
+  /** Absolute, symlink-checked path inside root; throws `path outside root: X` otherwise. */
+  resolve(path: string): Promise<string>;
+  /** Path relative to root, for display. */
+  display(absolute: string): string;
+}
 
 export class RootSandbox implements PathSandbox {
   private realRoot: Promise<string> | undefined;

@@ -5,6 +5,9 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import type { PermissionConfig } from '../permissions/config.js';
+import type { Redactor } from '../permissions/redact.js';
+import { UndoStack } from '../permissions/undo.js';
 import {
   type CommandSandbox,
   createCommandSandbox,
@@ -19,11 +22,8 @@ import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
 import { stateFilePath } from '../util/state-dir.js';
-import type { PermissionConfig } from './config.js';
-import { ProtectedPaths } from './protected.js';
-import type { Redactor } from './redact.js';
-import { RootSandbox } from './sandbox.js';
-import { UndoStack } from './undo.js';
+import { ProtectedPaths } from '../workspace/protected.js';
+import { RootSandbox } from '../workspace/root-sandbox.js';
 
 export interface ToolRuntimeOptions {
   projectDir: string;
