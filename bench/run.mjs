@@ -410,7 +410,7 @@ try {
       extra <= 30,
     );
     notes.push(
-      `Z1: extra ${fmtMs(extra)} per command, of which wrap (the library building the bwrap line) ${fmtMs(cost.wrap)}`,
+      `Z1: extra ${fmtMs(extra)} per command, of which wrap (building the line, or checking a reused one) ${fmtMs(cost.wrap)}`,
     );
     const q = await benchSandboxQuestions();
     row(

@@ -21,6 +21,7 @@ import {
   snapshot,
   unchanged,
   withCommand,
+  withPosixOuterShell,
 } from './line-cache.js';
 import { denyReadPaths, expandHome, protectedWritePaths } from './paths.js';
 import { bwrapOverride, probeSandbox } from './probe.js';
@@ -189,7 +190,7 @@ class LibrarySandbox implements CommandSandbox {
     this.running.set(options.id, undefined);
     try {
       const line = before
-        ? await backend.wrap(fixedCommand(prelude), filesystem, options.id, commandLine)
+        ? withPosixOuterShell(await backend.wrap(fixedCommand(prelude), filesystem, options.id, commandLine))
         : await backend.wrap(`${prelude}${commandLine}`, filesystem, options.id, commandLine);
       this.freshPending++;
       if (!before) return line;

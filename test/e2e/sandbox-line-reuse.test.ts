@@ -83,6 +83,14 @@ describe('a reused sandbox line', () => {
     expect(readdirSync(root)).toEqual(['made.txt']);
   });
 
+  it('starts the seccomp helper from /bin/sh, and the command itself still in bash', async () => {
+    const first = await run('echo "$BASH_VERSION" | grep -c .');
+    expect(first.stdout).toBe('1\n');
+    // bubblewrap's own child: the one hop that only execs the helper (half of bash's start-up).
+    const [, inner] = first.wrapped.split(" '--' '/bin/sh' '-c' ");
+    expect(inner).toContain('bash');
+  });
+
   it('is not used when a denied path or an allowed host is added between two commands', async () => {
     writeFileSync(path.join(root, 'secret.txt'), 'SECRET-5f3a\n');
     const first = await run('cat secret.txt');
