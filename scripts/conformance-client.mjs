@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createMcpManager } from '../dist/app/create-mcp.js';
+import { createToolSet } from '../dist/extensions/tool-set.js';
 import { followRedirectPrompter } from '../dist/mcp/auth/prompters.js';
 import { nonInteractiveElicitation, refuseSampling } from '../dist/mcp/client-features.js';
 import { ProcessGroupTracker } from '../dist/process/group-tracker.js';
@@ -86,8 +87,6 @@ const manager = await createMcpManager({
   projectTrusted: true,
   env: process.env,
   tracker,
-  registry,
-  policies: { ensureToolPolicy: () => undefined },
   acceptsMedia: true,
   // The suite's authorization server approves at once and redirects with the code.
   prompter: followRedirectPrompter,
@@ -97,6 +96,9 @@ const manager = await createMcpManager({
     roots: () => [{ uri: `file://${projectDir}`, name: 'project' }],
   },
 });
+
+// The servers' tools reach the registry through the seam's tool set, as in the agent.
+manager.attach(createToolSet({ registry, policies: { ensureToolPolicy: () => undefined } }, 'mcp'));
 
 let code = 0;
 try {
