@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { createToolSet } from '../dist/extensions/tool-set.js';
 import * as connections from '../dist/mcp/connection-layer.js';
 import { McpManager } from '../dist/mcp/manager.js';
 import { PolicyStore } from '../dist/permissions/policy.js';
@@ -135,8 +136,7 @@ async function inProcessCost() {
   const policies = new PolicyStore({ layers: [{ label: 'cli', rules: { 'mcp_demo_*': 'allow' } }] });
   const manager = new McpManager({
     entries: [{ name: 'demo', kind: 'ok', definition: definition('demo', DEMO) }],
-    registry,
-    policies,
+    tools: createToolSet({ registry, policies }, 'mcp'),
     connections,
     createTransport: () => ({ transport: forAgent.transport, exitReason: () => undefined }),
     logDir: undefined,

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createToolSet } from '../dist/extensions/tool-set.js';
 import * as connections from '../dist/mcp/connection-layer.js';
 import { McpManager } from '../dist/mcp/manager.js';
 import { createTransportFactory } from '../dist/mcp/transports.js';
@@ -66,8 +67,8 @@ export function agentMcp(definitions, { allow = [], concurrency } = {}) {
   });
   const manager = new McpManager({
     entries: definitions.map((d) => ({ name: d.name, kind: 'ok', definition: d })),
-    registry,
-    policies,
+    // The servers' tools reach the registry and the policies as the MCP extension puts them there.
+    tools: createToolSet({ registry, policies }, 'mcp'),
     connections,
     createTransport: createTransportFactory(tracker, { authDir: '/nonexistent' }),
     logDir: undefined,
