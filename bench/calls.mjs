@@ -136,7 +136,6 @@ async function inProcessCost() {
   const policies = new PolicyStore({ layers: [{ label: 'cli', rules: { 'mcp_demo_*': 'allow' } }] });
   const manager = new McpManager({
     entries: [{ name: 'demo', kind: 'ok', definition: definition('demo', DEMO) }],
-    // The servers' tools reach the registry through the seam's tool set, as in the agent.
     tools: createToolSet({ registry, policies }, 'mcp'),
     connections,
     createTransport: () => ({ transport: forAgent.transport, exitReason: () => undefined }),

@@ -67,7 +67,7 @@ export function agentMcp(definitions, { allow = [], concurrency } = {}) {
   });
   const manager = new McpManager({
     entries: definitions.map((d) => ({ name: d.name, kind: 'ok', definition: d })),
-    // The servers' tools reach the registry through the seam's tool set, as in the agent.
+    // The servers' tools reach the registry and the policies as the MCP extension puts them there.
     tools: createToolSet({ registry, policies }, 'mcp'),
     connections,
     createTransport: createTransportFactory(tracker, { authDir: '/nonexistent' }),

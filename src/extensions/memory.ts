@@ -180,20 +180,18 @@ function describe(entry: MemoryEntry): string {
   return `${entry.id}  ${entry.scope.padEnd(7)} ${when}  ${visibleLine(short(entry.content))}`;
 }
 
-const writeArgs = toolArguments(
-  'memory_write',
+const writeArgs = toolArguments('memory_write', () =>
   z.object({
     content: z.string().check(z.describe('The fact to remember.')),
     scope: z.optional(z.enum(['project', 'user'])),
   }),
 );
 
-const searchArgs = toolArguments(
-  'memory_search',
+const searchArgs = toolArguments('memory_search', () =>
   z.object({ query: z.string(), limit: z.optional(z.int().check(z.minimum(1), z.maximum(20))) }),
 );
 
-const deleteArgs = toolArguments('memory_delete', z.object({ id: z.string() }));
+const deleteArgs = toolArguments('memory_delete', () => z.object({ id: z.string() }));
 
 function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[Tool, 'allow' | 'ask']> {
   const { projectWritten } = options;
@@ -203,7 +201,9 @@ function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[
       'Saves a fact to long-term memory so later conversations recall it (preferences, decisions, project facts). ' +
       'One short self-contained statement per call. Writing something close to an existing memory updates it. ' +
       'scope "user" keeps it for every project; default "project".',
-    parameters: writeArgs.parameters,
+    get parameters() {
+      return writeArgs.parameters;
+    },
     askReason: async (args, ctx) => {
       if (options.userWritesTrusted !== false || args.scope !== 'user') return undefined;
       return userWriteReview(bank.fileOf('user'), ctx.protectedPaths);
@@ -224,7 +224,9 @@ function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[
   const search: Tool = {
     name: 'memory_search',
     description: 'Searches long-term memory (BM25) and returns the best entries with their ids and scores.',
-    parameters: searchArgs.parameters,
+    get parameters() {
+      return searchArgs.parameters;
+    },
     async run(args) {
       const { query, limit = 5 } = searchArgs.parse(args);
       if (query.trim() === '') throw new ToolError('memory_search: query is empty');
@@ -242,7 +244,9 @@ function memoryTools(bank: MemoryBank, options: MemoryExtensionOptions): Array<[
     name: 'memory_delete',
     description:
       'Deletes one long-term memory entry by its id (as shown by memory_search or the recalled list).',
-    parameters: deleteArgs.parameters,
+    get parameters() {
+      return deleteArgs.parameters;
+    },
     async run(args) {
       const { id } = deleteArgs.parse(args);
       const removed = await bank.delete(id);

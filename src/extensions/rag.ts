@@ -23,13 +23,11 @@ export interface RagOptions {
   allowHosts: readonly string[];
 }
 
-const addArgs = toolArguments(
-  'rag_add',
+const addArgs = toolArguments('rag_add', () =>
   z.object({ source: z.string().check(z.describe('Path, glob or URL.')) }),
 );
 
-const searchArgs = toolArguments(
-  'rag_search',
+const searchArgs = toolArguments('rag_search', () =>
   z.object({
     query: z.string(),
     limit: z.optional(z.int().check(z.minimum(1), z.maximum(20), z.describe('How many chunks (default 4).'))),
@@ -78,7 +76,9 @@ export function ragExtension(options: RagOptions): Extension {
       'Adds to the local knowledge base: a file, a folder, a glob (inside the project root) or an http(s) URL. ' +
       'Text is split into 800-char chunks for rag_search; files over 2 MB and binaries are skipped; unchanged and ' +
       'duplicate sources are skipped, a changed file is re-indexed.',
-    parameters: addArgs.parameters,
+    get parameters() {
+      return addArgs.parameters;
+    },
     async describeApproval(args) {
       const { source } = addArgs.parse(args);
       return {
@@ -104,7 +104,9 @@ export function ragExtension(options: RagOptions): Extension {
     name: 'rag_search',
     description:
       'Searches the local knowledge base (BM25) and returns the best chunks, each with a source:line citation.',
-    parameters: searchArgs.parameters,
+    get parameters() {
+      return searchArgs.parameters;
+    },
     async run(args) {
       const { query, limit = 4 } = searchArgs.parse(args);
       if (query.trim() === '') throw new ToolError('rag_search: "query" is empty');

@@ -49,7 +49,7 @@ export class TodoStore {
 
 const todoArgs = toolArguments(
   'todo_write',
-  z.object({ todos: z.array(z.object({ content: z.string(), status: z.enum(STATUSES) })) }),
+  () => z.object({ todos: z.array(z.object({ content: z.string(), status: z.enum(STATUSES) })) }),
   { open: true },
 );
 
@@ -89,7 +89,9 @@ export function todoWriteTool(store: TodoStore, changed: () => void): Tool {
       'Keep a todo list for multi-step work: send the whole list each time (it replaces the old one). ' +
       'Status is pending, in_progress or completed; at most one item in_progress. The list survives ' +
       'compaction and is shown to the user.',
-    parameters: todoArgs.parameters,
+    get parameters() {
+      return todoArgs.parameters;
+    },
     async run(args) {
       const todos = validateTodos(args);
       store.replace(todos);

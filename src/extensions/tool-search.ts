@@ -74,8 +74,7 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
   };
 }
 
-const searchArgs = toolArguments(
-  TOOL_SEARCH,
+const searchArgs = toolArguments(TOOL_SEARCH, () =>
   z.object({
     query: z.string().check(z.describe('What you want to do, in a few words (e.g. "open a pull request").')),
     limit: z.optional(
@@ -97,7 +96,9 @@ function toolSearchTool(deferred: DeferredTools): Tool {
       'Find tools by what they do, among the deferred MCP tools listed in the system prompt. ' +
       'Returns the best matches, best first: a line "name — description", then the JSON schema of its ' +
       'arguments. Call a tool found by its name from your next step on, with arguments that follow its schema.',
-    parameters: searchArgs.parameters,
+    get parameters() {
+      return searchArgs.parameters;
+    },
     run: async (args) => {
       const { limit = DEFAULT_LIMIT, ...given } = searchArgs.parse(args);
       const query = given.query.trim();

@@ -63,6 +63,19 @@ export class PinStore {
   private unwritten: PinRecord[] = [];
   /** Writes run one at a time; each re-reads the file under the lock. */
   private writing: Promise<unknown> = Promise.resolve();
+  /**
+   * Each listed definition's hash, made once per definition rather than at every call's check (a
+   * re-listing brings new definition objects, so a changed definition is hashed afresh).
+   */
+  private readonly hashes = new WeakMap<ToolDefinition, string>();
+  private readonly hashOf = (definition: ToolDefinition): string => {
+    let hash = this.hashes.get(definition);
+    if (hash === undefined) {
+      hash = definitionHash(definition);
+      this.hashes.set(definition, hash);
+    }
+    return hash;
+  };
 
   constructor(readonly file: string) {}
 
@@ -79,11 +92,11 @@ export class PinStore {
   async check(tool: PinnedTool, options: { bindName: boolean }): Promise<PinCheck> {
     this.preload();
     await this.loading;
-    const first = compare(this.records ?? [], tool, options.bindName);
+    const first = compare(this.records ?? [], tool, options.bindName, this.hashOf);
     if (first.state !== 'changed') return first;
     // `geekagent mcp approve` in another terminal may have re-pinned it meanwhile.
     await this.reload();
-    return compare(this.records ?? [], tool, options.bindName);
+    return compare(this.records ?? [], tool, options.bindName, this.hashOf);
   }
 
   /** Resolves when every pin written so far is on disk (failures are reported by `pin`). */
@@ -137,10 +150,15 @@ async function readPins(file: string): Promise<{ records: PinRecord[]; problem?:
   }
 }
 
-function compare(records: readonly PinRecord[], tool: PinnedTool, bindName: boolean): PinCheck {
+function compare(
+  records: readonly PinRecord[],
+  tool: PinnedTool,
+  bindName: boolean,
+  hashOf: (definition: ToolDefinition) => string,
+): PinCheck {
   const own = records.find((record) => sameTool(record, tool));
   if (own) {
-    if (own.hash === definitionHash(tool.definition)) return { state: 'same' };
+    if (own.hash === hashOf(tool.definition)) return { state: 'same' };
     const changes = describeDefinitionChanges(own.definition, tool.definition);
     return { state: 'changed', changes: changes.length > 0 ? changes : ['its pin does not match'] };
   }

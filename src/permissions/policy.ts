@@ -146,17 +146,28 @@ export class PolicyStore implements PolicyLookup {
   }
 
   /** The verdict for a call about to run: an allowed MCP tool must still match its pin. */
-  async verdictFor(toolName: string, preApproval = true): Promise<PolicyVerdict> {
+  verdictFor(toolName: string, preApproval = true): PolicyVerdict | Promise<PolicyVerdict> {
     const match = this.explain(toolName, preApproval);
     // An `ask` a person wrote (not the defaults'): asked even where the tool could run unasked.
     const configured = match.policy === 'ask' && match.layer !== 'default' && match.layer !== 'unknown';
     const tool = this.mcpTools.get(toolName);
+    // Nothing to wait for without a pin to check: answered at once (the call path awaits no promise).
     if (!tool || !this.pins || match.policy === 'deny')
       return { policy: match.policy, ...(configured ? { configured } : {}) };
+    return this.pinnedVerdict(toolName, tool, match, configured, this.pins);
+  }
+
+  private async pinnedVerdict(
+    toolName: string,
+    tool: PinnedTool,
+    match: PolicyMatch,
+    configured: boolean,
+    pins: PinStore,
+  ): Promise<PolicyVerdict> {
     // A rule naming the identity was written for this very tool; a name rule may have been meant
     // for whichever tool had the name when it was approved.
-    const check = await this.pins.check(tool, { bindName: !isIdentityRule(match.rule) });
-    const problem = this.pins.takeProblem() ?? this.takePinFailure();
+    const check = await pins.check(tool, { bindName: !isIdentityRule(match.rule) });
+    const problem = pins.takeProblem() ?? this.takePinFailure();
     const verdict: PolicyVerdict = {
       policy: match.policy,
       ...(configured ? { configured } : {}),
@@ -167,8 +178,8 @@ export class PolicyStore implements PolicyLookup {
       if (match.policy !== 'allow') return verdict;
       // First run under an allow: this is the definition the allow now stands for. It holds in
       // memory at once; the call does not wait for the file (flush() does, at shutdown).
-      this.pins.pin([tool]).catch((error: unknown) => {
-        this.pinFailure = `could not pin ${toolName} in ${this.pins?.file}: ${(error as Error).message}`;
+      pins.pin([tool]).catch((error: unknown) => {
+        this.pinFailure = `could not pin ${toolName} in ${pins.file}: ${(error as Error).message}`;
       });
       return verdict;
     }

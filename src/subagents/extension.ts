@@ -99,10 +99,11 @@ function delegateTool(context: Context, depth: number): Tool {
   const listing = catalog.agents.map((agent) => `- ${agent.name}: ${agent.description}`).join('\n');
   const delegateArgs = toolArguments(
     'delegate_task',
-    z.object({
-      task: z.string().check(z.describe('the complete task, with the context the agent needs')),
-      agent: z.optional(z.enum(names as [string, ...string[]])),
-    }),
+    () =>
+      z.object({
+        task: z.string().check(z.describe('the complete task, with the context the agent needs')),
+        agent: z.optional(z.enum(names as [string, ...string[]])),
+      }),
     { open: true },
   );
   return {
@@ -111,7 +112,9 @@ function delegateTool(context: Context, depth: number): Tool {
       'Hand a self-contained task to a sub-agent with its own fresh conversation (it does not see ' +
       'this one: put everything it needs in the task). Returns its final answer. Several calls in ' +
       `one round run in parallel. Agents (default ${DEFAULT_AGENT}):\n${listing}`,
-    parameters: delegateArgs.parameters,
+    get parameters() {
+      return delegateArgs.parameters;
+    },
     async run(args, ctx) {
       // An empty "agent" means the default one, as models send it for "not given".
       const given = delegateArgs.parse(args.agent === '' ? { ...args, agent: undefined } : args);

@@ -60,8 +60,11 @@ export interface PolicyVerdict {
 /** What the executor needs from the policy store. */
 export interface PolicyLookup {
   policyFor(toolName: string): Policy;
-  /** The verdict for a call about to run (MCP definitions checked against their pins). */
-  verdictFor?(toolName: string): Promise<PolicyVerdict>;
+  /**
+   * The verdict for a call about to run (MCP definitions checked against their pins): a promise
+   * only when there is a pin to check.
+   */
+  verdictFor?(toolName: string): PolicyVerdict | Promise<PolicyVerdict>;
   /** The person approved a call of this tool (yes or always): pin the definition they saw. */
   approved?(toolName: string): Promise<void>;
   /** Records an "always" answer: an `allow` rule for this tool, in the project config file. */

@@ -3,12 +3,14 @@
  * check that runs before the tool does. Models send loosely typed JSON, so a failed check answers
  * with a message naming the tool, the argument and what came instead (the model reads it as the
  * call's result and can retry).
+ * Both are made on first use: a tool reads `parameters` through a getter (`get parameters()`), so
+ * creating the tools at start builds no schema.
  */
 import * as z from '../util/schema.js';
 import { type JsonSchema, ToolError } from './types.js';
 
 export interface ToolArguments<T> {
-  /** The JSON Schema of the arguments, as the model sees it (no `$schema` key). */
+  /** The JSON Schema of the arguments, as the model sees it (no `$schema` key); made once, on first read. */
   readonly parameters: JsonSchema;
   /** The arguments checked and typed; a ToolError naming the tool and the argument otherwise. */
   parse(args: Record<string, unknown>): T;
@@ -28,14 +30,22 @@ export interface ToolArgumentsOptions {
 
 export function toolArguments<S extends ArgsSchema>(
   tool: string,
-  schema: S,
+  define: () => S,
   options: ToolArgumentsOptions = {},
 ): ToolArguments<z.output<S>> {
+  // Built on first use, not at start: zod's objects and their JSON Schema cost 2-7 ms for the
+  // built-in tools, and neither is needed before the first model request or the first call.
+  let schema: S | undefined;
+  let parameters: JsonSchema | undefined;
+  const schemaOf = (): S => (schema ??= define());
   return {
-    parameters: jsonSchemaOf(schema, options.open === true),
+    get parameters() {
+      parameters ??= jsonSchemaOf(schemaOf(), options.open === true);
+      return parameters;
+    },
     parse(args) {
       const given = withoutNulls(args);
-      const result = schema.safeParse(given);
+      const result = schemaOf().safeParse(given);
       if (result.success) return result.data;
       const issue = result.error.issues[0];
       throw new ToolError(`${tool}: ${issue ? describeIssue(issue, given) : 'invalid arguments'}`);

@@ -32,16 +32,14 @@ interface PlannedEdit {
   next: string;
 }
 
-const writeArgs = toolArguments(
-  'write',
+const writeArgs = toolArguments('write', () =>
   z.object({
     path: z.string().check(z.describe('File path relative to the project root.')),
     content: z.string().check(z.describe('The complete new content of the file.')),
   }),
 );
 
-const patchArgs = toolArguments(
-  'patch',
+const patchArgs = toolArguments('patch', () =>
   z.object({
     path: z.string().check(z.describe('File path relative to the project root; the file must exist.')),
     hunks: z
@@ -67,7 +65,9 @@ export function createWriteTool(): Tool {
     description:
       'Creates or overwrites a text file inside the project with the given content; missing parent folders are ' +
       'created. Returns the number of characters written. For small changes to an existing file prefer patch.',
-    parameters: writeArgs.parameters,
+    get parameters() {
+      return writeArgs.parameters;
+    },
     protectedTargets: (args, ctx) => protectedFileTargets(ctx, args.path),
     async describeApproval(args, ctx) {
       const edit = await planWrite(args, ctx);
@@ -91,7 +91,9 @@ export function createPatchTool(): Tool {
       'Edits an existing text file by replacing exact text. Each hunk\'s "old" must occur exactly once in the file ' +
       '(whitespace included) and is replaced by its "new"; hunks apply in order. Nothing is written unless every ' +
       'hunk applies. Read the file first so "old" is copied exactly.',
-    parameters: patchArgs.parameters,
+    get parameters() {
+      return patchArgs.parameters;
+    },
     protectedTargets: (args, ctx) => protectedFileTargets(ctx, args.path),
     async describeApproval(args, ctx) {
       const edit = await planPatch(args, ctx);

@@ -42,8 +42,7 @@ const HTML_OPTIONS = {
   ],
 };
 
-const fetchArgs = toolArguments(
-  'fetch',
+const fetchArgs = toolArguments('fetch', () =>
   z.object({ url: z.string().check(z.describe('Absolute http:// or https:// URL.')) }),
 );
 
@@ -59,7 +58,9 @@ export function createFetchTool(options: FetchToolOptions = {}): Tool {
       `Redirects within the same host are followed (at most ${MAX_REDIRECTS}); a redirect to another host is reported, not followed. ` +
       'Private network addresses (localhost, 10.x, 192.168.x, cloud metadata, …) are refused unless the user allowed them. ' +
       `Times out after ${timeoutMs / 1000} s. Non-text responses (images, archives) are described, not returned.`,
-    parameters: fetchArgs.parameters,
+    get parameters() {
+      return fetchArgs.parameters;
+    },
     async describeApproval(args) {
       const { url } = fetchArgs.parse(args);
       return { title: 'About to fetch a URL', detail: url, kind: 'url' };

@@ -19,8 +19,7 @@ export const READ_SLICE_CHARS = 2000;
 /** read loads the whole file to count characters; past this it refuses rather than stall. */
 export const READ_MAX_BYTES = 50 * 1024 * 1024;
 
-const lsArgs = toolArguments(
-  'ls',
+const lsArgs = toolArguments('ls', () =>
   z.object({
     path: z.optional(
       z
@@ -30,8 +29,7 @@ const lsArgs = toolArguments(
   }),
 );
 
-const readArgs = toolArguments(
-  'read',
+const readArgs = toolArguments('read', () =>
   z.object({
     path: z.string().check(z.describe('File path relative to the project root.')),
     offset: z.optional(
@@ -53,7 +51,9 @@ export function createLsTool(): Tool {
     description:
       'Lists a directory inside the project: one entry per line, sorted, directories marked with a trailing "/". ' +
       `Hidden entries are included. At most ${LS_ENTRY_LIMIT} entries. For a file, returns its path and size.`,
-    parameters: lsArgs.parameters,
+    get parameters() {
+      return lsArgs.parameters;
+    },
     async run(args, ctx) {
       const requested = lsArgs.parse(args).path ?? '.';
       const absolute = await ctx.sandbox.resolve(requested);
@@ -103,7 +103,9 @@ export function createReadTool(): Tool {
       `Reads a text file inside the project, ${READ_SLICE_CHARS} characters at a time. The first line is a header ` +
       '"<path> (chars <from>-<to> of <total>)"; when more remains, the last line says which offset to ask for next. ' +
       'Binary files are refused.',
-    parameters: readArgs.parameters,
+    get parameters() {
+      return readArgs.parameters;
+    },
     async run(args, ctx) {
       const { path: requested, offset = 0 } = readArgs.parse(args);
       const absolute = await ctx.sandbox.resolve(requested);

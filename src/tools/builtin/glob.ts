@@ -14,8 +14,7 @@ import { compareStrings } from './files.js';
 
 export const GLOB_RESULT_LIMIT = 200;
 
-const globArgs = toolArguments(
-  'glob',
+const globArgs = toolArguments('glob', () =>
   z.object({
     pattern: z
       .string()
@@ -29,7 +28,9 @@ export function createGlobTool(): Tool {
     description:
       'Finds files by glob pattern (e.g. "src/**/*.ts", "*.md") relative to the project root. Returns matching ' +
       `file paths, sorted, at most ${GLOB_RESULT_LIMIT}. Skips node_modules and hidden files and folders.`,
-    parameters: globArgs.parameters,
+    get parameters() {
+      return globArgs.parameters;
+    },
     async run(args, ctx) {
       const { pattern } = globArgs.parse(args);
       if (pattern.trim() === '') throw new ToolError('glob: "pattern" must not be empty');

@@ -29,9 +29,15 @@ export function createBuiltinTools(options: BuiltinToolOptions = {}): Tool[] {
     createGlobTool(),
     createSearchTool(),
     createFetchTool({ timeoutMs: options.fetchTimeoutMs, allowHosts: options.fetchAllowHosts }),
-    { ...createWriteTool(), exclusiveKey: fileEditKey },
-    { ...createPatchTool(), exclusiveKey: fileEditKey },
+    keyedByFile(createWriteTool()),
+    keyedByFile(createPatchTool()),
   ];
+}
+
+/** Set on the tool itself: a spread copy would read (and so build) its lazy `parameters` now. */
+function keyedByFile(tool: Tool): Tool {
+  tool.exclusiveKey = fileEditKey;
+  return tool;
 }
 
 /**

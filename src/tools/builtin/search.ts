@@ -28,8 +28,7 @@ interface Match {
   text: string;
 }
 
-const searchArgs = toolArguments(
-  'search',
+const searchArgs = toolArguments('search', () =>
   z.object({
     pattern: z
       .string()
@@ -57,7 +56,9 @@ export function createSearchTool(): Tool {
       'Searches the lines of text files under a path for a JavaScript regular expression (an invalid regex is ' +
       'searched as literal text). Honours .gitignore; skips node_modules, hidden files and folders, binary files and ' +
       `files over 1 MB. Returns "path:line: text" lines, at most ${SEARCH_LINE_LIMIT}, with the total count when there are more.`,
-    parameters: searchArgs.parameters,
+    get parameters() {
+      return searchArgs.parameters;
+    },
     async run(args, ctx) {
       const { pattern, path: requested = '.' } = searchArgs.parse(args);
       if (pattern === '') throw new ToolError('search: "pattern" must not be empty');

@@ -26,8 +26,7 @@ export interface ShellResult {
 
 export function createShellTool(options: ShellToolOptions = {}): Tool {
   const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
-  const shellArgs = toolArguments(
-    'run_shell',
+  const shellArgs = toolArguments('run_shell', () =>
     z.object({
       command: z
         .string()
@@ -61,7 +60,9 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       `When the sandbox is on, the command runs confined (writes only in the project and a temp folder, ` +
       `credentials hidden, network only to allowed hosts); a refusal is reported as [sandbox]. ` +
       `Set "sandbox": false with a "reason" only when confinement stops the task: the person is asked.`,
-    parameters: shellArgs.parameters,
+    get parameters() {
+      return shellArgs.parameters;
+    },
     // A command naming .geekagent, mcp.json, .env… is always asked (a hint, not a barrier: shell
     // text can spell a name in ways no check sees).
     protectedTargets: async (args, ctx) =>

@@ -3,7 +3,7 @@ import * as z from '../../util/schema.js';
 import { toolArguments } from '../arguments.js';
 import type { Tool } from '../types.js';
 
-const timeArgs = toolArguments('get_current_time', z.object({}));
+const timeArgs = toolArguments('get_current_time', () => z.object({}));
 
 export interface TimeToolOptions {
   /** The clock; tests pass a fixed one. */
@@ -16,7 +16,9 @@ export function createTimeTool(options: TimeToolOptions = {}): Tool {
     name: 'get_current_time',
     description:
       'Returns the current local date and time with its UTC offset and time zone, and the same instant in UTC (ISO 8601).',
-    parameters: timeArgs.parameters,
+    get parameters() {
+      return timeArgs.parameters;
+    },
     async run(args) {
       timeArgs.parse(args);
       const date = now();

@@ -227,6 +227,21 @@ describe('PolicyStore.verdictFor with pins', () => {
     expect((await policies.verdictFor('mcp_changing_alpha')).policy).toBe('ask');
   });
 
+  it('answers at once, not as a promise, when there is no pin to check (the call path awaits nothing)', async () => {
+    const denied = store({ mcp_changing_alpha: 'deny', read: 'allow' });
+    expect(denied.verdictFor('mcp_changing_alpha')).toEqual({ policy: 'deny' });
+    expect(denied.verdictFor('read')).toEqual({ policy: 'allow' });
+    const unpinned = new PolicyStore({ layers: [{ label: 'cli', rules: { 'mcp_*': 'allow' } }] });
+    unpinned.registerMcpTool('mcp_changing_alpha', 'changing', alpha);
+    expect(unpinned.verdictFor('mcp_changing_alpha')).toEqual({ policy: 'allow' });
+    // With pins, an MCP tool's verdict waits for the pin check (and its first pin is written).
+    const pinned = store({ mcp_changing_alpha: 'allow' });
+    const pending = pinned.verdictFor('mcp_changing_alpha');
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toEqual({ policy: 'allow' });
+    await pinned.flush();
+  });
+
   it('leaves denies and non-MCP tools alone', async () => {
     const denied = store({ mcp_changing_alpha: 'deny', read: 'allow' });
     expect(await denied.verdictFor('mcp_changing_alpha')).toEqual({ policy: 'deny' });

@@ -1,11 +1,11 @@
 /** toolArguments: one zod object gives the JSON Schema the model sees and the check before `run`. */
 import { describe, expect, it } from 'vitest';
 import { toolArguments } from '../../../src/tools/arguments.js';
+import { createBuiltinTools } from '../../../src/tools/builtin/index.js';
 import { ToolError } from '../../../src/tools/types.js';
 import * as z from '../../../src/util/schema.js';
 
-const args = toolArguments(
-  'demo',
+const args = toolArguments('demo', () =>
   z.object({
     path: z.string().check(z.describe('A path.')),
     count: z.optional(z.int().check(z.minimum(0), z.maximum(9))),
@@ -46,13 +46,13 @@ describe('toolArguments', () => {
       required: ['path'],
       additionalProperties: false,
     });
-    expect(toolArguments('none', z.object({})).parameters).toEqual({
+    expect(toolArguments('none', () => z.object({})).parameters).toEqual({
       type: 'object',
       properties: {},
       required: [],
       additionalProperties: false,
     });
-    expect(toolArguments('open', z.object({ a: z.string() }), { open: true }).parameters).toEqual({
+    expect(toolArguments('open', () => z.object({ a: z.string() }), { open: true }).parameters).toEqual({
       type: 'object',
       properties: { a: { type: 'string' } },
       required: ['a'],
@@ -78,5 +78,30 @@ describe('toolArguments', () => {
     expect(message({ path: 'x', items: [{ name: 1 }] })).toBe(
       'demo: "items[0].name" must be a string (got a number)',
     );
+  });
+});
+
+describe('toolArguments is built on first use', () => {
+  it('makes the zod object and its JSON Schema once, when first read, not when declared', () => {
+    let made = 0;
+    const lazy = toolArguments('lazy', () => {
+      made++;
+      return z.object({ a: z.string() });
+    });
+    expect(made).toBe(0);
+    const first = lazy.parameters;
+    expect(lazy.parameters).toBe(first);
+    expect(lazy.parse({ a: 'x' })).toEqual({ a: 'x' });
+    expect(made).toBe(1);
+  });
+
+  it('creating the built-in tools builds no schema: each reads its parameters through a getter', () => {
+    const tools = createBuiltinTools();
+    expect(tools.length).toBeGreaterThan(5);
+    for (const tool of tools) {
+      const own = Object.getOwnPropertyDescriptor(tool, 'parameters');
+      expect(typeof own?.get, tool.name).toBe('function');
+      expect(tool.parameters.type, tool.name).toBe('object');
+    }
   });
 });
