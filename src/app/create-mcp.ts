@@ -30,6 +30,7 @@ import { readSandboxSections } from '../permissions/config.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { CommandSandbox, SandboxMode } from '../sandbox/index.js';
+import type { SkillServersHandle } from '../skills/servers.js';
 import { visibleLine } from '../util/terminal-text.js';
 
 export interface McpRuntimeOptions {
@@ -290,14 +291,6 @@ export function conflictNotice(conflict: ServerNameConflict): string {
   );
 }
 
-/** The servers of one active skill: started on activation, stopped (tools removed) on deactivation. */
-export interface SkillServers {
-  whenSettled(): Promise<void>;
-  /** Model-facing names of the tools its servers registered (resource tools included). */
-  toolNames(): string[];
-  stop(): Promise<void>;
-}
-
 export interface SkillServerOptions {
   /** The run's manager: the skill's servers join it (`/mcp`, the panel and approval see them). */
   manager: McpManager;
@@ -312,7 +305,7 @@ export interface SkillServerOptions {
   homeDir: string;
 }
 
-export async function startSkillServers(options: SkillServerOptions): Promise<SkillServers> {
+export async function startSkillServers(options: SkillServerOptions): Promise<SkillServersHandle> {
   const confineProjectServers = await userConfinesProjectServers({
     projectDir: options.projectDir,
     homeDir: options.homeDir,

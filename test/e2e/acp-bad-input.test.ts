@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive, settles, waitFor } from '../helpers/wait.js';
-import { editorFixture, spawnAcp } from './acp-client.js';
-import { cliFixture, FIXTURE_SERVERS } from './harness.js';
+import { editorFixture, markerServer, spawnAcp } from './acp-client.js';
+import { cliFixture } from './harness.js';
 
 const fx = cliFixture();
 const editor = editorFixture(fx);
@@ -76,14 +76,7 @@ describe('geekagent acp with bad input', () => {
     fx.fake.push({ kind: 'hang', afterText: 'thinking ' });
     const ed = editor();
     await ed.initialize();
-    const id = await ed.newSession([
-      {
-        name: 'demo',
-        command: process.execPath,
-        args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker],
-        env: [],
-      },
-    ]);
+    const id = await ed.newSession([markerServer('demo', marker)]);
     void ed.prompt(id, 'a long question').catch(() => undefined);
     await waitFor(() => ed.text(id).includes('thinking'), { what: 'the turn to stream' });
     const pid = Number(

@@ -6,6 +6,7 @@
  * test can check that stdout carries nothing but JSON-RPC.
  */
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   type ClientCapabilities,
@@ -20,6 +21,7 @@ import {
   type ToolCallContent,
 } from '@agentclientprotocol/sdk';
 import { afterEach } from 'vitest';
+import { FIXTURE_SERVERS } from '../helpers/paths.js';
 import { CLI, type CliFixture, type Project, testEnv } from './harness.js';
 
 export interface EditorOptions {
@@ -65,6 +67,16 @@ export interface Editor {
   /** Closes stdin and resolves with the exit code. */
   close(): Promise<number | null>;
   exited: Promise<number | null>;
+}
+
+/** A stdio MCP server an editor passes in session/new: the marker fixture, writing to `marker`. */
+export function markerServer(name: string, marker: string) {
+  return {
+    name,
+    command: process.execPath,
+    args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker],
+    env: [],
+  };
 }
 
 /** The built `geekagent acp` on the project and model, over pipes, as an editor starts it. */

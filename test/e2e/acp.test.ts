@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from '../helpers/wait.js';
-import { type Editor, editorFixture } from './acp-client.js';
+import { type Editor, editorFixture, markerServer } from './acp-client.js';
 import { cliFixture, FIXTURE_SERVERS, REPO_ROOT, toolMessages } from './harness.js';
 
 const fx = cliFixture();
@@ -360,14 +360,7 @@ describe('geekagent acp', () => {
     fx.fake.push({ toolCalls: [call('mcp_demo_dice', {})] }, { text: 'rolled' });
     const ed = editor();
     await ed.initialize();
-    const id = await ed.newSession([
-      {
-        name: 'demo',
-        command: process.execPath,
-        args: [path.join(FIXTURE_SERVERS, 'marker.mjs'), marker],
-        env: [],
-      },
-    ]);
+    const id = await ed.newSession([markerServer('demo', marker)]);
     expect(await ed.prompt(id, 'roll')).toBe('end_turn');
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toMatch(/Roll: [1-6]/);
     const pid = Number(/started (\d+)/.exec(readFileSync(marker, 'utf8'))?.[1]);
