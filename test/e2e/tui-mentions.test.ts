@@ -55,7 +55,8 @@ describe('@ completion in the TUI', () => {
     await fx.project.write('.gitignore', 'src/gen/\n');
     await fx.project.write('src/app.ts', 'a\n');
     await fx.project.write('src/gen/out.ts', 'generated\n');
-    fx.fake.push({ text: 'first' }, { text: 'second' });
+    // Replies no other text on screen contains (the header says "MCP-first").
+    fx.fake.push({ text: 'turn one answered' }, { text: 'turn two answered' });
     const tui = fx.start();
     // The panel's mode row comes with the session: Tab completes from then on.
     await tui.waitFor(/Mode\s+default/);
@@ -67,15 +68,17 @@ describe('@ completion in the TUI', () => {
     tui.send('@src/\t');
     await tui.waitFor('@src/app.ts  @src/gen/');
     tui.send('gen/out.ts');
+    await tui.waitFor('› @src/app.ts @src/gen/out.ts');
     tui.send(KEYS.enter);
-    await tui.waitFor('first');
+    await tui.waitFor('turn one answered');
     expect(tui.screen()).not.toContain('ignored by .gitignore');
     // Ignored again: the next turn's mention says so.
     await fx.project.write('.gitignore', 'src/gen/\n');
     tui.send('@src/gen/out.ts');
+    await tui.waitFor('› @src/gen/out.ts');
     tui.send(KEYS.enter);
     await tui.waitFor('attached @src/gen/out.ts (1 line; ignored by .gitignore)');
-    await tui.waitFor('second');
+    await tui.waitFor('turn two answered');
     const sent = fx.fake.requests
       .at(-1)!
       .body.messages.filter((m) => m.role === 'user')
