@@ -129,9 +129,14 @@ export function prepareMounts(mounts: LineMounts): boolean {
   return true;
 }
 
-/** After a reused line ran (and nothing else runs): what bubblewrap made, and the sources. */
-export function removeMounts(mounts: LineMounts): void {
-  for (const p of [...mounts.placeholders].reverse()) {
+/**
+ * After the lines ran (and nothing else runs): what bubblewrap made for them, deepest first (one
+ * line's mount point folder may hold another's), then the empty sources.
+ */
+export function removeMounts(lines: readonly LineMounts[]): void {
+  const placeholders = [...new Set(lines.flatMap((mounts) => mounts.placeholders))];
+  placeholders.sort((a, b) => b.length - a.length);
+  for (const p of placeholders) {
     try {
       const stat = lstatSync(p);
       // Only what bubblewrap made: an empty file without write bits, or an empty folder.
@@ -141,7 +146,7 @@ export function removeMounts(mounts: LineMounts): void {
       // Gone already.
     }
   }
-  for (const dir of mounts.emptySources) removeEmptyDir(dir);
+  for (const mounts of lines) for (const dir of mounts.emptySources) removeEmptyDir(dir);
 }
 
 /** The library's cleanup ran after a fresh line: true if it left none of the line's mounts. */

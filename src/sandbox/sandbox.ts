@@ -25,6 +25,7 @@ import {
 } from './line-cache.js';
 import { denyReadPaths, expandHome, protectedWritePaths } from './paths.js';
 import { bwrapOverride, probeSandbox } from './probe.js';
+import { MountSetupGate } from './setup-gate.js';
 import type { Backend, BackendFilesystem } from './srt-backend.js';
 import type {
   CommandSandbox,
@@ -65,6 +66,9 @@ class LibrarySandbox implements CommandSandbox {
   /** Lines the library wrapped whose cleanup has not run (it counts them). */
   private freshPending = 0;
   private readonly reusedPending = new Set<LineMounts>();
+  /** The mounts of the fresh lines since the last cleanup, swept after the library's (see release). */
+  private freshMounts: LineMounts[] = [];
+  private readonly gate = new MountSetupGate();
   private cached: CachedLine | undefined;
   private hosts: string[];
   private readonly denyRead: string[];
@@ -165,6 +169,18 @@ class LibrarySandbox implements CommandSandbox {
     if (options.allowRead?.length) filesystem.allowRead = options.allowRead.map(resolve);
     // The library points TMPDIR at a folder shared by every sandbox; ours is private to this run.
     const prelude = this.tempDir ? `TMPDIR=${shellQuote(this.tempDir)}; export TMPDIR\n` : '';
+    // Wraps take turns, each after the commands before it have made their mount points (setup-gate.ts).
+    return this.gate.wrap(options.id, () => this.wrapNow(backend, filesystem, prelude, commandLine, options.id));
+  }
+
+  /** The line for one command, with the mount points bubblewrap will create for it. */
+  private async wrapNow(
+    backend: Backend,
+    filesystem: BackendFilesystem,
+    prelude: string,
+    commandLine: string,
+    id: string,
+  ): Promise<{ line: string; mountPoints: readonly string[] | undefined }> {
     // The library protects .git/hooks, rc files… found from the process's cwd; the root's and
     // those in every writable folder are added here (dangerous.ts), and their trees watched for a
     // reused line: the library's count only inside writable folders, where the cwd is scanned too.
@@ -179,31 +195,32 @@ class LibrarySandbox implements CommandSandbox {
     const cached = this.cached;
     if (reusable && cached?.usable && cached.key === key && unchanged(cached.snapshot)) {
       if (prepareMounts(cached.mounts)) {
-        this.running.set(options.id, cached.mounts);
-        return withCommand(cached.line, commandLine);
+        this.running.set(id, cached.mounts);
+        return { line: withCommand(cached.line, commandLine), mountPoints: cached.mounts.placeholders };
       }
     }
     const watch = reusable && scans.every((scan) => scan.complete) && !hasGlob(filesystem);
     // Before the library looks: a change after this shows at the next command.
     const before = watch ? snapshot([...namedPaths(filesystem), ...libraryPaths()]) : undefined;
     if (before) this.cached = undefined;
-    this.running.set(options.id, undefined);
+    this.running.set(id, undefined);
     try {
       const line = before
-        ? withPosixOuterShell(await backend.wrap(fixedCommand(prelude), filesystem, options.id, commandLine))
-        : await backend.wrap(`${prelude}${commandLine}`, filesystem, options.id, commandLine);
+        ? withPosixOuterShell(await backend.wrap(fixedCommand(prelude), filesystem, id, commandLine))
+        : await backend.wrap(`${prelude}${commandLine}`, filesystem, id, commandLine);
       this.freshPending++;
-      if (!before) return line;
       const mounts = lineMounts(line);
-      if (mounts) this.cached = { key, line, snapshot: before, mounts, usable: false };
-      return withCommand(line, commandLine);
+      if (mounts) this.freshMounts.push(mounts);
+      if (before && mounts) this.cached = { key, line, snapshot: before, mounts, usable: false };
+      return { line: before ? withCommand(line, commandLine) : line, mountPoints: mounts?.placeholders };
     } catch (error) {
-      this.running.delete(options.id);
+      this.running.delete(id);
       throw error;
     }
   }
 
   release(id: string): void {
+    this.gate.ended(id);
     if (!this.running.has(id)) return;
     const reused = this.running.get(id);
     this.running.delete(id);
@@ -213,7 +230,10 @@ class LibrarySandbox implements CommandSandbox {
     if (this.running.size > 0) return;
     // The library counts its wraps and cleans up on the last call.
     for (; this.freshPending > 0; this.freshPending--) this.backend?.cleanupMounts();
-    for (const mounts of this.reusedPending) removeMounts(mounts);
+    // The library leaves a mount point folder that a later line's mount points went into (it
+    // removes in the order it made them): the deepest go first here.
+    removeMounts([...this.freshMounts, ...this.reusedPending]);
+    this.freshMounts = [];
     this.reusedPending.clear();
     // A fresh line becomes reusable once its first run's mounts are all gone again.
     if (this.cached && !this.cached.usable) this.cached.usable = mountsGone(this.cached.mounts);
@@ -236,13 +256,14 @@ class LibrarySandbox implements CommandSandbox {
     this.backend = undefined;
     this.running.clear();
     this.cached = undefined;
-    for (const mounts of this.reusedPending) removeMounts(mounts);
-    this.reusedPending.clear();
     this.freshPending = 0;
     if (backend) {
       backend.cleanupMounts();
       await backend.reset().catch(() => undefined);
     }
+    removeMounts([...this.freshMounts, ...this.reusedPending]);
+    this.freshMounts = [];
+    this.reusedPending.clear();
     if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
     this.tempDir = undefined;
   }
