@@ -170,7 +170,9 @@ class LibrarySandbox implements CommandSandbox {
     // The library points TMPDIR at a folder shared by every sandbox; ours is private to this run.
     const prelude = this.tempDir ? `TMPDIR=${shellQuote(this.tempDir)}; export TMPDIR\n` : '';
     // Wraps take turns, each after the commands before it have made their mount points (setup-gate.ts).
-    return this.gate.wrap(options.id, () => this.wrapNow(backend, filesystem, prelude, commandLine, options.id));
+    return this.gate.wrap(options.id, () =>
+      this.wrapNow(backend, filesystem, prelude, commandLine, options.id),
+    );
   }
 
   /** The line for one command, with the mount points bubblewrap will create for it. */

@@ -23,7 +23,10 @@ export class MountSetupGate {
    * Runs `wrap` once no other wrap runs and every earlier command's mount points exist; `wrap`
    * answers the mount points its command will create (undefined: unknown, nothing to wait for).
    */
-  wrap<T>(id: string, wrap: () => Promise<{ line: T; mountPoints: readonly string[] | undefined }>): Promise<T> {
+  wrap<T>(
+    id: string,
+    wrap: () => Promise<{ line: T; mountPoints: readonly string[] | undefined }>,
+  ): Promise<T> {
     return this.turns.run(async () => {
       await this.setUp();
       const { line, mountPoints } = await wrap();
