@@ -11,6 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
+import { raceAbort } from '../util/race-abort.js';
 import {
   type Catalog,
   catalogTools,
@@ -199,7 +200,10 @@ export class McpConnection {
     signal: AbortSignal | undefined,
     send: (client: Client, timeoutMs: number) => Promise<T>,
   ): Promise<T> {
-    if (this.stateValue.state === 'idle' || this.starting) await this.ensureStarted();
+    if (this.stateValue.state === 'idle' || this.starting) {
+      // A cancel ends the wait for the start (the start itself goes on for later calls).
+      await (signal ? raceAbort(this.ensureStarted(), signal) : this.ensureStarted());
+    }
     const client = this.connectedClient;
     const sdk = this.sdk;
     const { definition, logHint } = this.options;

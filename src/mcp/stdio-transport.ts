@@ -9,7 +9,7 @@
 import { isAscii } from 'node:buffer';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -75,6 +75,8 @@ export class GroupStdioTransport implements Transport {
   private stderrLength = 0;
   private stderrCut = false;
   private readonly maxMessageBytes: number;
+  /** stdin holds this tick's messages until the next (see batchWrites). */
+  private corked = false;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? 256 * 1024 * 1024;
@@ -148,6 +150,7 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin || this.exitInfo || !stdin.writable) return reject(new Error('server is not running'));
+      this.batchWrites(stdin);
       if (stdin.write(serializeMessage(message))) return resolve();
       const settle = () => {
         stdin.off('drain', settle);
@@ -157,6 +160,20 @@ export class GroupStdioTransport implements Transport {
       };
       stdin.on('drain', settle);
       stdin.on('close', settle);
+    });
+  }
+
+  /**
+   * Messages sent in one tick (the next calls of a wide round, started as the last ones answered)
+   * leave in one write: one wake-up of the server for all of them instead of one each (bench row 4).
+   */
+  private batchWrites(stdin: Writable): void {
+    if (this.corked) return;
+    this.corked = true;
+    stdin.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      stdin.uncork();
     });
   }
 

@@ -6,6 +6,7 @@
  */
 import { outputToText, type Tool, ToolError, type ToolOutput } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
+import { raceAbort } from '../util/race-abort.js';
 import type { McpConnection } from './connection.js';
 import { convertCallToolResult } from './results.js';
 import type { McpToolInfo } from './status.js';
@@ -33,11 +34,13 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
       kind: 'mcp',
       server,
     }),
+    // The SDK rejects a call the moment its signal aborts; a start on first use is raced here.
+    endsOnAbort: true,
     run: async (args, ctx) => {
       if (connection.notStartedYet) {
         // The call was checked against the cached definition: one the server now describes
         // differently must go through the pin check again, so it is not sent this time.
-        await connection.ensureStarted();
+        await raceAbort(connection.ensureStarted(), ctx.signal);
         const fresh = connection.tool(info.originalName);
         if (fresh && JSON.stringify(fresh.definition) !== JSON.stringify(info.definition))
           throw new ToolError(

@@ -165,6 +165,11 @@ export interface Tool extends ToolSpec {
   runsUnasked?: (args: Record<string, unknown>, ctx: ToolContext) => Promise<boolean>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
   /**
+   * `run` settles as soon as `ctx.signal` aborts (an MCP call: the SDK rejects it at once), so the
+   * executor need not race it against the signal. Left out: it is raced.
+   */
+  endsOnAbort?: true;
+  /**
    * Calls of one round that return the same key run one after another instead of concurrently
    * (write/patch key on the file: two edits of one file must not both read the old content).
    * Undefined: no constraint.

@@ -2,6 +2,7 @@
  * Cancellation always ends a call, whatever the tool does: a tool that ignores its signal and
  * never settles, an approval whose text never finishes, and the questions queued behind it.
  */
+import { getEventListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,5 +93,30 @@ describe('ToolExecutor cancellation', () => {
     // A later turn's question goes ahead.
     const next = await exec.execute(req('quick'), new AbortController().signal);
     expect(next).toMatchObject({ decision: 'approved', output: 'quick ran', isError: false });
+  });
+
+  it('leaves the signal alone for a tool that ends on abort itself (an MCP call), and still ends it', async () => {
+    const turn = new AbortController();
+    let heldWhileRunning = -1;
+    const ownCancel: Tool = {
+      name: 'own_cancel',
+      description: 'own cancel',
+      parameters: { type: 'object', properties: {} },
+      endsOnAbort: true,
+      run: async (_args, ctx) => {
+        const ended = new Promise<never>((_resolve, reject) => {
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
+        });
+        // Once the executor is waiting for the run: only the tool's own listener, none to race it.
+        await Promise.resolve();
+        heldWhileRunning = getEventListeners(ctx.signal, 'abort').length;
+        turn.abort();
+        return ended;
+      },
+    };
+    const exec = executor([ownCancel], { own_cancel: 'allow' });
+    const outcome = await exec.execute(req('own_cancel'), turn.signal);
+    expect(heldWhileRunning).toBe(1);
+    expect(outcome).toMatchObject({ decision: 'allow', output: 'cancelled', isError: true });
   });
 });
