@@ -195,33 +195,49 @@ export class McpConnection {
    * fails fast with why (and its restart), a lost remote connection schedules a reconnect, and a
    * failure becomes a message naming the server, the request and the fix.
    */
-  private async request<T>(
+  private request<T>(
     what: string,
     signal: AbortSignal | undefined,
     send: (client: Client, timeoutMs: number) => Promise<T>,
   ): Promise<T> {
-    if (this.stateValue.state === 'idle' || this.starting) {
-      // A cancel ends the wait for the start (the start itself goes on for later calls).
-      await (signal ? raceAbort(this.ensureStarted(), signal) : this.ensureStarted());
-    }
+    if (this.stateValue.state !== 'idle' && !this.starting) return this.requestNow(what, signal, send);
+    // A cancel ends the wait for the start (the start itself goes on for later calls).
+    const started = signal ? raceAbort(this.ensureStarted(), signal) : this.ensureStarted();
+    return started.then(() => this.requestNow(what, signal, send));
+  }
+
+  /** Sent at once; no async frame of its own on the way of every call (bench row 4). */
+  private requestNow<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    send: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
     const client = this.connectedClient;
     const sdk = this.sdk;
     const { definition, logHint } = this.options;
-    if (!client || !sdk)
-      throw new ToolError(unavailableMessage(this.name, this.stateValue, definition.file, logHint));
-    try {
-      return await send(client, definition.timeoutMs);
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      if (definition.transport !== 'stdio' && isNetworkFailure(error)) {
-        this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
-      }
-      const { timeoutMs, file } = definition;
-      const context = { server: this.name, request: what, timeoutMs, file, state: this.stateValue };
-      throw new ToolError(
-        callErrorMessage(sdk, error, { ...context, exitReason: this.opened?.exitReason() }),
-      );
+    if (!client || !sdk) {
+      const message = unavailableMessage(this.name, this.stateValue, definition.file, logHint);
+      return Promise.reject(new ToolError(message));
     }
+    return send(client, definition.timeoutMs).catch((error: unknown) => {
+      throw this.requestFailure(what, signal, sdk, error);
+    });
+  }
+
+  /** What a failed request throws: a cancel as it is, anything else as a message naming the server. */
+  private requestFailure(
+    what: string,
+    signal: AbortSignal | undefined,
+    sdk: typeof ConnectionSdk,
+    error: unknown,
+  ) {
+    if (signal?.aborted) return error;
+    const { transport, timeoutMs, file } = this.options.definition;
+    if (transport !== 'stdio' && isNetworkFailure(error))
+      this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
+    const exitReason = this.opened?.exitReason();
+    const context = { server: this.name, request: what, timeoutMs, file, state: this.stateValue, exitReason };
+    return new ToolError(callErrorMessage(sdk, error, context));
   }
 
   private async connectOnce(during: 'startup' | 'runtime'): Promise<boolean> {

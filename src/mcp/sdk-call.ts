@@ -61,13 +61,22 @@ export function readResourceThroughSdk(
  * (else they pile up, and aborting the turn later would "cancel" requests that finished long ago).
  * Cheaper than a child AbortController per call, which costs more than the rest of our call path.
  */
-async function onSignal<T>(signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
-  const listening = signal ? abortListeners(signal) : [];
+function onSignal<T>(signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
+  if (!signal) return send();
+  const listening = abortListeners(signal);
   const request = send();
-  const sdkListener = signal ? addedListener(signal, listening) : undefined;
-  try {
-    return await request;
-  } finally {
-    if (sdkListener) signal?.removeEventListener('abort', sdkListener);
-  }
+  const sdkListener = addedListener(signal, listening);
+  if (!sdkListener) return request;
+  const off = () => signal.removeEventListener('abort', sdkListener);
+  // Not an async function: one promise on the way of every call, not a frame and its awaits.
+  return request.then(
+    (value) => {
+      off();
+      return value;
+    },
+    (error: unknown) => {
+      off();
+      throw error;
+    },
+  );
 }
