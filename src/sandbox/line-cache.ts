@@ -162,7 +162,7 @@ function removeEmptyDir(dir: string): void {
   }
 }
 
-function exists(p: string): boolean {
+export function exists(p: string): boolean {
   try {
     lstatSync(p);
     return true;

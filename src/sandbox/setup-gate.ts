@@ -6,9 +6,9 @@
  * other ("Can't create file at …/.claude/agents: Read-only file system"). So wraps take turns, and
  * each waits until every command wrapped before it has made its mount points (or has ended).
  */
-import { lstatSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Limiter } from '../util/limiter.js';
+import { exists } from './line-cache.js';
 
 /** How often a waiting wrap looks again, and the longest it waits for a set-up that never comes. */
 const POLL_MS = 2;
@@ -52,14 +52,5 @@ export class MountSetupGate {
       }
       await delay(POLL_MS);
     }
-  }
-}
-
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }

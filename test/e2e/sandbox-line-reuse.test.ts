@@ -5,50 +5,27 @@
  * by the old line; a name the old line binds from that someone else took is never trusted.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCommandSandbox } from '../../src/sandbox/index.js';
-import { probeSandbox } from '../../src/sandbox/probe.js';
-import {
-  type CommandSandbox,
-  DEFAULT_SANDBOX_POLICY,
-  type SandboxWrapOptions,
-} from '../../src/sandbox/types.js';
+import type { CommandSandbox, SandboxWrapOptions } from '../../src/sandbox/types.js';
+import { type RealSandbox, realSandbox, requireSandbox } from '../helpers/real-sandbox.js';
 
-let base: string;
 let root: string;
 let home: string;
 let sandbox: CommandSandbox;
 let count = 0;
 
-beforeAll(() => {
-  const probe = probeSandbox(process.env);
-  if (probe.problem)
-    throw new Error(`the sandbox cannot run on this machine: ${probe.problem} (${probe.fix})`);
-});
+let fixture: RealSandbox;
+
+beforeAll(requireSandbox);
 
 beforeEach(() => {
-  base = mkdtempSync(path.join(os.tmpdir(), 'geekagent-reuse-'));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(root, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  sandbox = createCommandSandbox({
-    policy: DEFAULT_SANDBOX_POLICY,
-    root,
-    home,
-    userStateDir: path.join(home, '.geekagent'),
-    stateDirs: [path.join(root, '.geekagent')],
-    env: process.env,
-  });
+  fixture = realSandbox('geekagent-reuse-');
+  ({ root, home, sandbox } = fixture);
 });
 
-afterEach(async () => {
-  await sandbox.dispose();
-  rmSync(base, { recursive: true, force: true });
-});
+afterEach(() => fixture.dispose());
 
 /** Wraps and runs `command` (no single quotes in it), then releases it. */
 async function run(command: string, options: Partial<SandboxWrapOptions> = {}) {

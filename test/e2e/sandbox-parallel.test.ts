@@ -5,45 +5,24 @@
  * system"), and once both ended nothing of either is left in the project.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCommandSandbox } from '../../src/sandbox/index.js';
-import { probeSandbox } from '../../src/sandbox/probe.js';
-import { type CommandSandbox, DEFAULT_SANDBOX_POLICY } from '../../src/sandbox/types.js';
+import type { CommandSandbox } from '../../src/sandbox/types.js';
+import { type RealSandbox, realSandbox, requireSandbox } from '../helpers/real-sandbox.js';
 
-let base: string;
+let fixture: RealSandbox;
 let root: string;
 let sandbox: CommandSandbox;
 let count = 0;
 
-beforeAll(() => {
-  const probe = probeSandbox(process.env);
-  if (probe.problem)
-    throw new Error(`the sandbox cannot run on this machine: ${probe.problem} (${probe.fix})`);
-});
+beforeAll(requireSandbox);
 
 beforeEach(() => {
-  base = mkdtempSync(path.join(os.tmpdir(), 'geekagent-parallel-'));
-  root = path.join(base, 'project');
-  const home = path.join(base, 'home');
-  mkdirSync(root, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  sandbox = createCommandSandbox({
-    policy: DEFAULT_SANDBOX_POLICY,
-    root,
-    home,
-    userStateDir: path.join(home, '.geekagent'),
-    stateDirs: [path.join(root, '.geekagent')],
-    env: process.env,
-  });
+  fixture = realSandbox('geekagent-parallel-');
+  ({ root, sandbox } = fixture);
 });
 
-afterEach(async () => {
-  await sandbox.dispose();
-  rmSync(base, { recursive: true, force: true });
-});
+afterEach(() => fixture.dispose());
 
 /** Wraps `command` once `startAfterMs` passed, runs it, releases it; its exit code and stderr. */
 async function confined(command: string, startAfterMs: number) {
