@@ -65,9 +65,8 @@ class LibrarySandbox implements CommandSandbox {
   private readonly running = new Map<string, LineMounts | undefined>();
   /** Lines the library wrapped whose cleanup has not run (it counts them). */
   private freshPending = 0;
-  private readonly reusedPending = new Set<LineMounts>();
-  /** The mounts of the fresh lines since the last cleanup, swept after the library's (see release). */
-  private freshMounts: LineMounts[] = [];
+  /** The mounts of the lines run since the last cleanup, swept after the library's (see release). */
+  private readonly toSweep = new Set<LineMounts>();
   private readonly gate = new MountSetupGate();
   private cached: CachedLine | undefined;
   private hosts: string[];
@@ -212,7 +211,7 @@ class LibrarySandbox implements CommandSandbox {
         : await backend.wrap(`${prelude}${commandLine}`, filesystem, id, commandLine);
       this.freshPending++;
       const mounts = lineMounts(line);
-      if (mounts) this.freshMounts.push(mounts);
+      if (mounts) this.toSweep.add(mounts);
       if (before && mounts) this.cached = { key, line, snapshot: before, mounts, usable: false };
       return { line: before ? withCommand(line, commandLine) : line, mountPoints: mounts?.placeholders };
     } catch (error) {
@@ -226,7 +225,7 @@ class LibrarySandbox implements CommandSandbox {
     if (!this.running.has(id)) return;
     const reused = this.running.get(id);
     this.running.delete(id);
-    if (reused) this.reusedPending.add(reused);
+    if (reused) this.toSweep.add(reused);
     // Mount points are shared: removed only when no confined command runs (a mount point removed
     // under a running bubblewrap detaches its bind there).
     if (this.running.size > 0) return;
@@ -234,9 +233,8 @@ class LibrarySandbox implements CommandSandbox {
     for (; this.freshPending > 0; this.freshPending--) this.backend?.cleanupMounts();
     // The library leaves a mount point folder that a later line's mount points went into (it
     // removes in the order it made them): the deepest go first here.
-    removeMounts([...this.freshMounts, ...this.reusedPending]);
-    this.freshMounts = [];
-    this.reusedPending.clear();
+    removeMounts([...this.toSweep]);
+    this.toSweep.clear();
     // A fresh line becomes reusable once its first run's mounts are all gone again.
     if (this.cached && !this.cached.usable) this.cached.usable = mountsGone(this.cached.mounts);
     if (this.cached && !this.cached.usable) this.cached = undefined;
@@ -263,9 +261,8 @@ class LibrarySandbox implements CommandSandbox {
       backend.cleanupMounts();
       await backend.reset().catch(() => undefined);
     }
-    removeMounts([...this.freshMounts, ...this.reusedPending]);
-    this.freshMounts = [];
-    this.reusedPending.clear();
+    removeMounts([...this.toSweep]);
+    this.toSweep.clear();
     if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
     this.tempDir = undefined;
   }

@@ -10,10 +10,11 @@ import { PrintModeApprover } from '../../../src/cli/print-mode.js';
 import { describeDefinitionChanges, type ToolDefinition } from '../../../src/permissions/pin-diff.js';
 import { definitionHash, type PinnedTool, PinStore } from '../../../src/permissions/pins.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver, Policy } from '../../../src/permissions/types.js';
+import type { Approver, Policy } from '../../../src/permissions/types.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
+import { RecordingApprover } from '../../helpers/recording-approver.js';
 
 const schema = { type: 'object', properties: { name: { type: 'string' } } };
 const alpha: ToolDefinition = { name: 'alpha', description: 'the alpha tool', inputSchema: schema };
@@ -250,18 +251,6 @@ describe('PolicyStore.verdictFor with pins', () => {
   });
 });
 
-class Recorder implements Approver {
-  readonly requests: ApprovalRequest[] = [];
-  constructor(private readonly answer: ApprovalAnswer) {}
-  async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
-    this.requests.push(request);
-    return this.answer;
-  }
-  refusalMessage(name: string): string {
-    return `declined ${name}`;
-  }
-}
-
 describe('ToolExecutor with a changed MCP definition', () => {
   async function setup(approver: Approver) {
     const registry = new ToolRegistry();
@@ -311,7 +300,7 @@ describe('ToolExecutor with a changed MCP definition', () => {
   });
 
   it('asks a person with the change above the call; yes runs it and re-pins, so the next call is not asked', async () => {
-    const person = new Recorder('yes');
+    const person = new RecordingApprover('yes');
     const { call, runs } = await setup(person);
     expect(await call()).toMatchObject({ decision: 'approved', output: 'alpha ran' });
     expect(person.requests).toHaveLength(1);

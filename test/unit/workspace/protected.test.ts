@@ -9,12 +9,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrintModeApprover } from '../../../src/cli/print-mode.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../../src/permissions/types.js';
+import type { Approver } from '../../../src/permissions/types.js';
 import { createBuiltinTools } from '../../../src/tools/builtin/index.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { ProtectedPaths } from '../../../src/workspace/protected.js';
 import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
+import { RecordingApprover } from '../../helpers/recording-approver.js';
 
 let base: string;
 let project: string;
@@ -69,18 +70,6 @@ describe('ProtectedPaths', () => {
   });
 });
 
-class Recorder implements Approver {
-  readonly requests: ApprovalRequest[] = [];
-  constructor(private readonly answer: ApprovalAnswer) {}
-  async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
-    this.requests.push(request);
-    return this.answer;
-  }
-  refusalMessage(name: string): string {
-    return `declined ${name}`;
-  }
-}
-
 function executor(approver: Approver, allowed: string[] = []) {
   const registry = new ToolRegistry();
   for (const tool of createBuiltinTools()) registry.register(tool);
@@ -112,7 +101,7 @@ const mcpJson = JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['-c', 
 
 describe('the executor and protected paths', () => {
   it('asks for a protected write even under allow, saying why; no → nothing written', async () => {
-    const approver = new Recorder('no');
+    const approver = new RecordingApprover('no');
     const out = await executor(approver).execute(
       call('write', { path: '.geekagent/mcp.json', content: mcpJson }),
       signal(),
@@ -129,14 +118,14 @@ describe('the executor and protected paths', () => {
   it('still asks when the path reaches .geekagent through an in-root link', async () => {
     await mkdir(path.join(project, '.geekagent'));
     await symlink('.geekagent', path.join(project, 'cfg'));
-    const approver = new Recorder('no');
+    const approver = new RecordingApprover('no');
     await executor(approver).execute(call('write', { path: 'cfg/mcp.json', content: '{}' }), signal());
     // Named by where it really leads.
     expect(approver.requests[0]!.protectedPaths).toEqual([path.join('.geekagent', 'mcp.json')]);
   });
 
   it('yes → written; an unprotected allowed write is not asked', async () => {
-    const approver = new Recorder('yes');
+    const approver = new RecordingApprover('yes');
     const exec = executor(approver);
     expect(await exec.execute(call('write', { path: '.env', content: 'A=1\n' }), signal())).toMatchObject({
       decision: 'approved',
@@ -151,7 +140,7 @@ describe('the executor and protected paths', () => {
   });
 
   it('flags run_shell commands that mention a protected name', async () => {
-    const approver = new Recorder('no');
+    const approver = new RecordingApprover('no');
     await executor(approver).execute(call('run_shell', { command: 'cat .env' }), signal());
     expect(approver.requests[0]).toMatchObject({
       title: 'About to run a shell command — protected path: .env',
