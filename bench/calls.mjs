@@ -69,8 +69,34 @@ function agentCaller(registry, policies) {
   };
 }
 
-const clientCaller = (client) => async () => {
-  const result = await client.callTool({ name: 'word_count', arguments: { text: TEXT } });
+/**
+ * The request options every agent call carries (sdk-call.ts): the turn's signal (cancellation), a
+ * progress token (progress shown, and the timeout restarted by it), the server's timeout.
+ */
+function agentRequestOptions() {
+  let calls = 0;
+  let turn;
+  return () => {
+    if (calls++ % 10 === 0) {
+      turn = new AbortController();
+      setMaxListeners(TURN_LISTENERS, turn.signal);
+    }
+    return {
+      signal: turn.signal,
+      onprogress: () => undefined,
+      timeout: 60_000,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: 600_000,
+    };
+  };
+}
+
+const clientCaller = (client, options) => async () => {
+  const result = await client.callTool(
+    { name: 'word_count', arguments: { text: TEXT } },
+    undefined,
+    options?.(),
+  );
   if (result.isError || result.content[0]?.text !== EXPECTED)
     throw new Error(`sdk call failed: ${JSON.stringify(result)}`);
 };
@@ -104,7 +130,11 @@ async function setup(agentFirst) {
     if (setsid) closers.push(() => sdkCloseAll([setsid]));
     const viaAgent = agentCaller(agentReady.registry, agentReady.policies);
     const sides = { agent: viaAgent, sdk: clientCaller(sdk.client) };
-    if (setsid) sides.sdkSetsid = clientCaller(setsid.client);
+    if (setsid) {
+      sides.sdkSetsid = clientCaller(setsid.client);
+      // The same SDK client making the request the agent makes (options), to the same placement.
+      sides.sdkMatched = clientCaller(setsid.client, agentRequestOptions());
+    }
     // The SDK Client inside the agent's own connection: same pipe and server process as `agent`.
     const sameServer = clientCaller(agentReady.manager.connection('demo').connectedClient);
     return { sides, viaAgent, sameServer, close };
@@ -158,8 +188,10 @@ async function inProcessCost() {
     const samples = await rotate(20, {
       agent: timedRun(agentCaller(registry, policies), per),
       sdk: timedRun(clientCaller(client), per),
+      sdkOptions: timedRun(clientCaller(client, agentRequestOptions()), per),
     });
-    return { agent: median(samples.agent.slice(2)), sdk: median(samples.sdk.slice(2)) };
+    const of = (name) => median(samples[name].slice(2));
+    return { agent: of('agent'), sdk: of('sdk'), sdkOptions: of('sdkOptions') };
   } finally {
     await Promise.allSettled([manager.shutdown(), client.close(), forSdk.close(), forAgent.close()]);
   }

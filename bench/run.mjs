@@ -242,11 +242,25 @@ try {
           .join(', ')}`,
       );
     }
+    const matched = c.latency.sdkMatched;
+    if (matched) {
+      notes.push(
+        `3/4: diagnostic — that SDK client sending the agent's request options (turn signal, progress token, timeout reset): p50 ${fmtMs(matched.p50)} (agent/that ${(agent.p50 / matched.p50).toFixed(2)}×); throughput c=1/8/64: ${Object.values(
+          c.throughput,
+        )
+          .map((t) => `${fmtRate(t.sdkMatched)} (agent/that ${(t.agent / t.sdkMatched).toFixed(2)}×)`)
+          .join(', ')}`,
+      );
+    }
     notes.push(
       `3: diagnostic — same connection and server process: agent path p50 ${fmtMs(c.sameServer.agent)} vs bare client.callTool ${fmtMs(c.sameServer.client)} (${(c.sameServer.agent / c.sameServer.client).toFixed(2)}×)`,
     );
     notes.push(
       `3: diagnostic — in-process over InMemoryTransport (no IPC; client + server code only): agent ${c.inProcess.agent.toFixed(1)} µs/call, sdk ${c.inProcess.sdk.toFixed(1)} µs/call (+${(c.inProcess.agent - c.inProcess.sdk).toFixed(1)} µs)`,
+    );
+    const ip = c.inProcess;
+    notes.push(
+      `3: of that, the SDK's own work (client and server) for the options every agent call sends (turn signal, progress token, timeout reset): sdk with them ${ip.sdkOptions.toFixed(1)} µs/call (+${(ip.sdkOptions - ip.sdk).toFixed(1)}); the agent's code over that: +${(ip.agent - ip.sdkOptions).toFixed(1)} µs`,
     );
     notes.push(
       `3: finding — after 20 calls on one turn signal it holds ${c.leakedListeners} 'abort' listeners (the SDK never removes its own; the agent takes each off when its call settles)`,

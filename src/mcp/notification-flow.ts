@@ -14,6 +14,8 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 
 const PROGRESS = 'notifications/progress';
 const LOG = 'notifications/message';
+/** Longer lines take the validated path (see quickNotification). */
+const QUICK_LINE_MAX = 64 * 1024;
 
 export interface FlowLimits {
   /** Least time between two progress notifications of one request. */
@@ -254,9 +256,11 @@ export class CoalescingTransport implements Transport {
 /**
  * A progress or log notification, read from a raw line without the SDK's schema validation (the
  * costly part of a flood; what is delivered is validated by the SDK's handler for it). Undefined
- * for anything else, which takes the normal, validated path.
+ * for anything else, which takes the normal, validated path. A flood is of small messages: a long
+ * line (a big result, mostly) is not searched for the two method names (bench row 6).
  */
 export function quickNotification(line: string): JSONRPCMessage | undefined {
+  if (line.length > QUICK_LINE_MAX) return undefined;
   if (!line.includes(`"${PROGRESS}"`) && !line.includes(`"${LOG}"`)) return undefined;
   let value: unknown;
   try {

@@ -77,6 +77,8 @@ export class GroupStdioTransport implements Transport {
   private readonly maxMessageBytes: number;
   /** stdin holds this tick's messages until the next (see batchWrites). */
   private corked = false;
+  /** Settles when a full stdin has drained (or closed); shared by every send waiting on it. */
+  private drained: Promise<void> | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? 256 * 1024 * 1024;
@@ -147,20 +149,31 @@ export class GroupStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stdin = this.child?.stdin;
-      if (!stdin || this.exitInfo || !stdin.writable) return reject(new Error('server is not running'));
-      this.batchWrites(stdin);
-      if (stdin.write(serializeMessage(message))) return resolve();
+    const stdin = this.child?.stdin;
+    if (!stdin || this.exitInfo || !stdin.writable) return Promise.reject(new Error('server is not running'));
+    this.batchWrites(stdin);
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    return this.whenDrained(stdin);
+  }
+
+  /**
+   * A full pipe (a wide round's messages, corked into one write, pass its 16 KiB mark) is waited
+   * out once for every send behind it: one listener pair, not two per message (which also set off
+   * Node's leak warning, with a stack trace, at the eleventh call in flight).
+   */
+  private whenDrained(stdin: Writable): Promise<void> {
+    this.drained ??= new Promise<void>((resolve, reject) => {
       const settle = () => {
         stdin.off('drain', settle);
         stdin.off('close', settle);
+        this.drained = undefined;
         if (this.exitInfo || stdin.destroyed) reject(new Error('server is not running'));
         else resolve();
       };
       stdin.on('drain', settle);
       stdin.on('close', settle);
     });
+    return this.drained;
   }
 
   /**

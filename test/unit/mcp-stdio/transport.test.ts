@@ -271,6 +271,46 @@ describe('GroupStdioTransport on its own', () => {
     expect(transport.exit).toEqual({ code: 0, signal: null });
   });
 
+  it('waits out a full stdin once for all the sends behind it, with no listener-leak warning', async () => {
+    const script = path.join(dir, 'slow-reader.mjs');
+    // Reads (and drops) stdin; the sends below pass the pipe's 16 KiB mark within one tick.
+    await writeFile(script, 'process.stdin.resume();\n');
+    const transport = transportFor(node(script));
+    await transport.start();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const padding = 'x'.repeat(4096);
+      const sends = Array.from({ length: 100 }, (_, i) =>
+        transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { i, padding } }),
+      );
+      await Promise.all(sends);
+      // Node reports a leak warning on a later tick: let it arrive if one was raised.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it('rejects the sends waiting on a full stdin when the server goes', async () => {
+    const script = path.join(dir, 'never-reads.mjs');
+    await writeFile(script, 'setInterval(() => undefined, 1000);\n');
+    const transport = transportFor(node(script), { closeGraceMs: 50 });
+    await transport.start();
+    const padding = 'x'.repeat(4096);
+    const sends = Array.from({ length: 100 }, (_, i) =>
+      transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { i, padding } }),
+    );
+    const settled = Promise.allSettled(sends);
+    await transport.close();
+    const outcomes = await settled;
+    expect(outcomes.filter((o) => o.status === 'rejected').length).toBeGreaterThan(0);
+    for (const outcome of outcomes)
+      if (outcome.status === 'rejected') expect(String(outcome.reason)).toContain('server is not running');
+  });
+
   it('close() before start() resolves and reports the close once', async () => {
     const transport = transportFor(node(DEMO));
     let closed = 0;

@@ -127,4 +127,15 @@ describe('NotificationFlow', () => {
     ).toBeUndefined();
     expect(quickNotification('{"method":"notifications/message"')).toBeUndefined();
   });
+
+  it('leaves a long line to the validated path without searching it', () => {
+    const big = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'x'.repeat(70_000) },
+    };
+    expect(quickNotification(JSON.stringify(big))).toBeUndefined();
+    const small = { ...big, params: { level: 'info', data: 'x'.repeat(60_000) } };
+    expect(quickNotification(JSON.stringify(small))).toEqual(small);
+  });
 });
