@@ -11,6 +11,7 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { SteadyMap } from '../util/steady-map.js';
 
 const PROGRESS = 'notifications/progress';
 const LOG = 'notifications/message';
@@ -43,8 +44,9 @@ interface ProgressState {
 
 /** The coalescing itself, fed every incoming message and told of every outgoing one. */
 export class NotificationFlow {
-  private readonly progress = new Map<Token, ProgressState>();
-  private readonly tokenOf = new Map<RequestId, Token>();
+  // Steady: at one call at a time, each request would empty both maps as it ends.
+  private readonly progress = new SteadyMap<Token, ProgressState>();
+  private readonly tokenOf = new SteadyMap<RequestId, Token>();
   private windowStart = 0;
   private passedInWindow = 0;
   private logQueue: Array<{ message: JSONRPCMessage; extra?: MessageExtraInfo }> = [];
