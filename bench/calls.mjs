@@ -37,6 +37,22 @@ const SETSID = '/usr/bin/setsid';
 /** What agent.ts allows a turn's signal for a round as wide as the widest run here (64 calls). */
 const TURN_LISTENERS = 64 * 3 + 10;
 
+/**
+ * A turn's one AbortSignal goes to all of its tool calls; model turns of 10 calls each. The
+ * controllers belong to the turns, not the calls, so they are made here, outside any timing, and
+ * like the agent's (agent.ts) they take a round's listeners without Node's leak warning (which
+ * costs a stack trace and a line on stderr each time: 9,000 of them once skewed rows 4).
+ */
+function turnSignals() {
+  const turns = Array.from({ length: 2500 }, () => {
+    const turn = new AbortController();
+    setMaxListeners(TURN_LISTENERS, turn.signal);
+    return turn;
+  });
+  let calls = 0;
+  return () => (turns[Math.floor(calls++ / 10)] ?? new AbortController()).signal;
+}
+
 /** The agent's call path over a registry/policies pair: what Agent.runCall does per tool call. */
 function agentCaller(registry, policies) {
   if (policies.policyFor('mcp_demo_word_count') !== 'allow')
@@ -51,16 +67,7 @@ function agentCaller(registry, policies) {
     context: { sandbox: undefined, undo: undefined, env: {} },
   });
   let id = 0;
-  // A turn's one AbortSignal goes to all of its tool calls; model turns of 10 calls each. The
-  // controllers belong to the turns, not the calls, so they are made here, outside any timing, and
-  // like the agent's (agent.ts) they take a round's listeners without Node's leak warning (which
-  // costs a stack trace and a line on stderr each time: 9,000 of them once skewed rows 4).
-  const turns = Array.from({ length: 2500 }, () => {
-    const turn = new AbortController();
-    setMaxListeners(TURN_LISTENERS, turn.signal);
-    return turn;
-  });
-  const turnSignal = () => (turns[Math.floor(id / 10)] ?? new AbortController()).signal;
+  const turnSignal = turnSignals();
   return async (signal = turnSignal()) => {
     const call = { id: `call_${++id}`, name: 'mcp_demo_word_count', arguments: ARGS_JSON };
     const outcome = await executor.execute(call, signal);
@@ -74,21 +81,14 @@ function agentCaller(registry, policies) {
  * progress token (progress shown, and the timeout restarted by it), the server's timeout.
  */
 function agentRequestOptions() {
-  let calls = 0;
-  let turn;
-  return () => {
-    if (calls++ % 10 === 0) {
-      turn = new AbortController();
-      setMaxListeners(TURN_LISTENERS, turn.signal);
-    }
-    return {
-      signal: turn.signal,
-      onprogress: () => undefined,
-      timeout: 60_000,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: 600_000,
-    };
-  };
+  const turnSignal = turnSignals();
+  return () => ({
+    signal: turnSignal(),
+    onprogress: () => undefined,
+    timeout: 60_000,
+    resetTimeoutOnProgress: true,
+    maxTotalTimeout: 600_000,
+  });
 }
 
 const clientCaller = (client, options) => async () => {
