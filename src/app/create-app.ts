@@ -56,6 +56,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     settingsEnv,
     { model: options.model, baseURL: options.baseURL, provider: options.provider },
     named.models,
+    named.file,
   );
   const compaction = resolveCompactionSettings(settingsEnv);
 
@@ -177,7 +178,7 @@ export async function createApp(options: AppOptions): Promise<App> {
             ? provider
             : // A models.json name brings its provider and endpoint; else a model id on the current one.
               createProvider(
-                switchedModelSettings(settingsEnv, choice.settings, model, named.models),
+                switchedModelSettings(settingsEnv, choice.settings, model, named.models, named.file),
                 providerOptions,
               ),
         root: permissions.root,
