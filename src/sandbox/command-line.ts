@@ -215,7 +215,8 @@ export function matchesFreely(pattern: string, line: string, free: readonly bool
         next[j] = reach[j]! || (j > 0 && next[j - 1]! && free[j - 1] === true);
     } else {
       // By code unit: a pattern character outside the BMP is two units here, both compared.
-      for (let j = 0; j < line.length; j++) if (reach[j] && line.startsWith(char, j)) next[j + char.length] = true;
+      for (let j = 0; j < line.length; j++)
+        if (reach[j] && line.startsWith(char, j)) next[j + char.length] = true;
     }
     reach = next;
     if (!reach.includes(true)) return false;

@@ -4,7 +4,7 @@
  * on). Never through a symlink: each is opened without following a link and changed by its handle.
  */
 import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { lstat, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { UnsafePathError } from './safe-write.js';
 
@@ -31,10 +31,14 @@ export async function ensurePrivateFolder(dir: string, create = true): Promise<b
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !create) return false;
-    if (code === 'ELOOP')
-      throw new UnsafePathError(`refusing to use ${dir}: it is a symbolic link; replace it with a real folder`);
-    if (code === 'ENOTDIR') throw new UnsafePathError(`refusing to use ${dir}: it is not a folder`);
-    throw error;
+    // O_DIRECTORY|O_NOFOLLOW on a link: ENOTDIR on Linux, ELOOP elsewhere.
+    if (code !== 'ELOOP' && code !== 'ENOTDIR') throw error;
+    const linked = (await lstat(dir).catch(() => undefined))?.isSymbolicLink();
+    throw new UnsafePathError(
+      linked
+        ? `refusing to use ${dir}: it is a symbolic link; replace it with a real folder`
+        : `refusing to use ${dir}: it is not a folder`,
+    );
   }
   try {
     const info = await handle.stat();

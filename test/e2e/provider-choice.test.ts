@@ -70,10 +70,12 @@ describe('--model NAME', () => {
     expect(other.requests).toHaveLength(0);
   });
 
-  it('never sends the provider\'s own key to an entry\'s other server: it must name its keyVariable', async () => {
+  it("never sends the provider's own key to an entry's other server: it must name its keyVariable", async () => {
     // The harness's OPENAI_API_KEY ("test-key") goes to OPENAI_BASE_URL (fx.fake); `other` is
     // another server (another port: whatever listens there), reached only through the entry.
-    const file = await namedModels({ models: { elsewhere: { provider: 'openai', model: 'm', baseURL: other.url } } });
+    const file = await namedModels({
+      models: { elsewhere: { provider: 'openai', model: 'm', baseURL: other.url } },
+    });
     other.push({ text: 'got the key' });
     const run = await fx.run(['-p', 'hi', '--model', 'elsewhere']);
     expect(run.code).toBe(1);
