@@ -7,9 +7,8 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { UnsafePathError } from './safe-write.js';
+import { NOFOLLOW, NONBLOCK } from './state-dir.js';
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
 /** Group and others: any of these bits set is too loose. */
 const SHARED = 0o077;
