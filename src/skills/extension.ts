@@ -13,7 +13,8 @@
  * Only the person grants: `allowed-tools` are pre-approved in the turn after `/use`, `/<name>` or
  * `--skill`, or in a turn whose typed message names the skill as `$<name>` — never for a skill the
  * model loads (its tools ask as usual, however often it loads it), never for a sub-agent's calls.
- * A skill the model loads never widens a whitelist of a skill the person activated.
+ * A skill the model loads never widens a whitelist of a skill the person activated. The tool
+ * filter is the registry's, so a sub-agent's view (subagents/tool-view.ts) keeps to it too.
  */
 import type { Conversation } from '../agent/conversation.js';
 import type { HistoryMessage } from '../agent/history.js';
