@@ -23,6 +23,8 @@ import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
+import { skillFolderDeclarations } from '../trust/skill-declarations.js';
+import { heldNotice, type ReloadTrust } from '../trust/reload.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { toolPatternMatches } from '../util/tool-pattern.js';
@@ -55,6 +57,8 @@ export interface SkillsOptions extends DiscoverOptions {
   policies?: { setPreApproved(match: ((toolName: string) => boolean) | undefined): void };
   /** `--skill <name>`: active from the start of this run. */
   initial?: readonly string[];
+  /** Trust for what `/skills reload` finds new or changed; absent: a reload loads what it finds. */
+  reloadTrust?: ReloadTrust;
 }
 
 /** Every extension with commands of its own: they are set up before skills pick their names. */
@@ -140,8 +144,15 @@ export function skillsExtension(options: SkillsOptions): Extension {
     },
   });
 
-  const refresh = async () => {
-    skills = await discoverSkills(options);
+  /** Project skill folders a reload holds back: new or changed since trusted, and not trusted now. */
+  const review = async (signal: AbortSignal): Promise<Set<string>> => {
+    if (!options.reloadTrust || !options.projectTrusted) return new Set();
+    const units = skillFolderDeclarations(options.projectDir).map(({ dir, items }) => ({ id: dir, items }));
+    return options.reloadTrust.held(units, signal);
+  };
+
+  const refresh = async (held?: ReadonlySet<string>) => {
+    skills = await discoverSkills(options, held);
     catalog = buildCatalog(loadable(), catalogBudget(options.contextWindow));
     host.tools.remove(USE_SKILL);
     const names = loadable().map((skill) => skill.name);
@@ -302,8 +313,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
         run: async (args, ctx) => {
           try {
             if (args[0] === 'reload') {
-              await refresh();
+              const held = await review(ctx.signal);
+              await refresh(held);
               ctx.print(`skills reloaded: ${loadable().length} available`);
+              if (held.size > 0)
+                ctx.print(heldNotice(held.size, 'skill', options.reloadTrust?.asks === true), 'error');
             }
             ctx.print(formatSkills(skills, store.get(), catalog, options.projectDir));
           } catch (error) {
