@@ -12,30 +12,16 @@
 import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { userProjectDir } from '../config/project-state.js';
 import type { PathSandbox, UndoRecorder } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
-import { ConfigError, parseJsonText } from '../util/json-file.js';
-import { writeFileAtomic } from '../util/safe-write.js';
-import * as z from '../util/schema.js';
-import { ensureUserStateFolder, readStateFile, stateFilePath } from '../util/state-dir.js';
+import { stateFilePath } from '../util/state-dir.js';
 import { visible } from '../util/terminal-text.js';
 import type { ProtectedPathGuard } from '../workspace/protected.js';
 import { openInRoot, removeInRoot, writeInRoot } from '../workspace/root-files.js';
 import { realpathOfExistingPrefix } from '../workspace/root-sandbox.js';
+import { type UndoEntry, UndoFile } from './undo-file.js';
 
-export interface UndoEntry {
-  /** Absolute path of the changed file. */
-  path: string;
-  /** Its content before the change; null: the file did not exist. */
-  previous: string | null;
-  /** ISO time of the change. */
-  at: string;
-  /** The id of the user message whose turn made the change (absent: no turn, e.g. `mcp serve`). */
-  turn?: string;
-  /** SHA-256 (hex) of what was written: a file is restored only while it still holds it. */
-  written?: string;
-}
+export { type UndoEntry, undoFilePath } from './undo-file.js';
 
 /** What a rewind of files did; names as shown to the person. */
 export interface UndoRewindReport {
@@ -78,33 +64,6 @@ export interface UndoStackOptions {
   projectDir?: string;
 }
 
-/** `<userDir>/projects/<key>/undo.json`: this project folder's undo history, in the person's own state. */
-export function undoFilePath(userDir: string, projectDir: string): string {
-  return path.join(userProjectDir(userDir, projectDir), 'undo.json');
-}
-
-/** Built when an undo file is first read (zod builds every check up front; most runs never read it). */
-function buildUndoFileSchema() {
-  return z.object({
-    entries: z.array(
-      z.object({
-        path: z.string().check(z.refine((value) => path.isAbsolute(value), 'expected an absolute path')),
-        previous: z.nullable(z.string()),
-        at: z.string(),
-        turn: z.optional(z.string()),
-        written: z.optional(z.string()),
-      }),
-    ),
-  });
-}
-
-let builtSchema: ReturnType<typeof buildUndoFileSchema> | undefined;
-
-function undoFileSchema(): ReturnType<typeof buildUndoFileSchema> {
-  builtSchema ??= buildUndoFileSchema();
-  return builtSchema;
-}
-
 const DEFAULT_LIMIT = 50;
 
 export const PROJECT_UNDO_NOTE =
@@ -115,7 +74,6 @@ export class UndoStack implements UndoRecorder {
   private readonly display: (absolutePath: string) => string;
   private readonly sandbox: PathSandbox;
   private readonly protectedPaths: ProtectedPathGuard | undefined;
-  private readonly stateBase: string | undefined;
   /** The project's own `.geekagent/undo.json`, until the first undo has looked for it. */
   private projectFile: string | undefined;
   /** Every operation runs after the previous one: parallel records must not lose entries. */
@@ -125,17 +83,19 @@ export class UndoStack implements UndoRecorder {
   /** Names the turn a change belongs to (the app's current user message); unset: none. */
   private turnOf: (() => string | undefined) | undefined;
 
+  private readonly store: UndoFile;
+
   constructor(
     private readonly file: string,
     options: UndoStackOptions,
   ) {
+    this.store = new UndoFile(file, options.stateBase);
     const limit = options.limit ?? DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1)
       throw new RangeError(`undo limit must be a positive integer, got ${limit}`);
     this.limit = limit;
     this.sandbox = options.sandbox;
     this.protectedPaths = options.protectedPaths;
-    this.stateBase = options.stateBase;
     if (options.projectDir !== undefined) this.projectFile = stateFilePath(options.projectDir, 'undo.json');
     this.display = options.display ?? ((absolutePath) => this.sandbox.display(absolutePath));
   }
@@ -169,9 +129,10 @@ export class UndoStack implements UndoRecorder {
     return this.inTurn(async () => {
       const entries = await this.load();
       const notes = await this.projectFileNote();
+      // A reset file is written back empty; otherwise only when entries left the log.
+      const count = this.wasReset ? -1 : entries.length;
       if (this.wasReset) notes.push(`undo history in ${this.file} was unreadable and has been reset`);
       this.wasReset = false;
-      const count = entries.length;
       // Entries that left the log (taken back, ignored, changed since) are gone for good.
       const finish = async (message: string) => {
         if (entries.length !== count) await this.save(entries);
@@ -198,7 +159,8 @@ export class UndoStack implements UndoRecorder {
             );
           }
           const answer = await confirm(shown, entry.previous === null);
-          if (answer === 'skip') return finish(`left ${shown} as it is; this change is gone from the undo history`);
+          if (answer === 'skip')
+            return finish(`left ${shown} as it is; this change is gone from the undo history`);
           if (answer === 'cancel') {
             entries.push(entry);
             return finish(`undo cancelled: ${shown} left as it is`);
@@ -240,7 +202,10 @@ export class UndoStack implements UndoRecorder {
    * deleted since is reported and left alone, with its older entries; so is a protected path
    * unless `confirm` answers restore. Restored entries leave the log; the others stay.
    */
-  rewindTurns(selected: (turn: string) => boolean, confirm?: ConfirmProtectedRestore): Promise<UndoRewindReport> {
+  rewindTurns(
+    selected: (turn: string) => boolean,
+    confirm?: ConfirmProtectedRestore,
+  ): Promise<UndoRewindReport> {
     return this.inTurn(async () => {
       const entries = await this.load();
       const report: UndoRewindReport = {
@@ -336,6 +301,8 @@ export class UndoStack implements UndoRecorder {
 
   /** SHA-256 of the file's bytes; null when it is missing; a marker when it is not a plain file. */
   private async currentHash(absolute: string, shown: string): Promise<string | null> {
+    // The agent records the file it wrote, never a link to it: a link there now is someone else's.
+    if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) return 'link';
     try {
       const opened = await openInRoot(this.sandbox, absolute, { tool: 'undo', requested: shown });
       if (opened.kind === 'missing') return null;
@@ -377,37 +344,18 @@ export class UndoStack implements UndoRecorder {
     return `restored ${shown}`;
   }
 
-  /**
-   * The entries on disk; an unreadable file counts as empty (and is reported), never as a crash.
-   * A symlinked or special undo.json is refused (UnsafePathError), not reset.
-   */
+  /** The entries on disk; an unreadable file counts as empty (reported by the next undo). */
   private async load(): Promise<UndoEntry[]> {
-    const text = await readStateFile(this.file);
-    if (text === undefined) return [];
-    let value: unknown;
-    try {
-      value = await parseJsonText(text, this.file);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
+    const read = await this.store.load();
+    if (read === 'reset') {
       this.wasReset = true;
       return [];
     }
-    const parsed = undoFileSchema().safeParse(value);
-    if (!parsed.success) {
-      this.wasReset = true;
-      return [];
-    }
-    return parsed.data.entries;
+    return read;
   }
 
-  /** Atomically, 0600 (it holds earlier file contents), its folders checked: never through a link. */
-  private async save(entries: UndoEntry[]): Promise<void> {
-    if (this.stateBase !== undefined)
-      ensureUserStateFolder(this.stateBase, path.dirname(this.file), 'undo history');
-    await writeFileAtomic(this.file, `${JSON.stringify({ entries }, null, 2)}\n`, {
-      mode: 0o600,
-      ...(this.stateBase !== undefined ? { noMkdir: true } : { dirMode: 0o700 }),
-    });
+  private save(entries: UndoEntry[]): Promise<void> {
+    return this.store.save(entries);
   }
 
   private inTurn<T>(operation: () => Promise<T>): Promise<T> {

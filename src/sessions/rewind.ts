@@ -117,7 +117,10 @@ export function describeRewind(result: RewindResult): string {
   const files = result.files;
   if (files) {
     const list = (names: string[]) => names.map(visibleLine).join(', ');
-    if (files.restored.length + files.removed.length + files.changed.length + files.protectedKept.length === 0)
+    if (
+      files.restored.length + files.removed.length + files.changed.length + files.protectedKept.length ===
+      0
+    )
       lines.push('files: nothing the agent wrote since then to restore');
     if (files.restored.length > 0) lines.push(`files restored: ${list(files.restored)}`);
     if (files.removed.length > 0) lines.push(`files the agent created, removed: ${list(files.removed)}`);

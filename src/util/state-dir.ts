@@ -95,7 +95,8 @@ export function ensureUserStateFolder(base: string, dir: string, what: string): 
     if (info?.isSymbolicLink()) {
       throw new UnsafePathError(`refusing to keep ${what} in ${folder}: it is a symbolic link`);
     }
-    if (!info?.isDirectory()) throw new UnsafePathError(`refusing to keep ${what} in ${folder}: not a folder`);
+    if (!info?.isDirectory())
+      throw new UnsafePathError(`refusing to keep ${what} in ${folder}: not a folder`);
   }
 }
 

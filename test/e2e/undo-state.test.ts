@@ -64,7 +64,10 @@ describe('/undo state', () => {
 
   it('a write then /undo restores it; the history is in the user state folder (0600), none in the project', async () => {
     await fx.project.write('a.txt', 'original\n');
-    fx.fake.push({ toolCalls: [call('write', { path: 'a.txt', content: 'agent text\n' })] }, { text: 'done' });
+    fx.fake.push(
+      { toolCalls: [call('write', { path: 'a.txt', content: 'agent text\n' })] },
+      { text: 'done' },
+    );
     const edit = await fx.run(['-p', 'edit', '--allow', 'write']);
     expect(edit.code, edit.stderr).toBe(0);
     expect(await contentOf('a.txt')).toBe('agent text\n');
@@ -106,7 +109,9 @@ describe('/undo state', () => {
     expect(await contentOf('.env')).toBe('MODE=prod\n');
 
     const refused = await runCli(['-p', '/undo'], { project: fx.project });
-    expect(refused.stdout).toBe('not restored .env: protected path — pass --allow-protected .env to undo it\n');
+    expect(refused.stdout).toBe(
+      'not restored .env: protected path — pass --allow-protected .env to undo it\n',
+    );
     expect(await contentOf('.env')).toBe('MODE=prod\n');
 
     const allowed = await runCli(['-p', '/undo', '--allow-protected', '.env'], { project: fx.project });
