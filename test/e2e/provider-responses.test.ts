@@ -3,8 +3,8 @@
  * API fake (test/fixtures/fake-responses.ts), which refuses what the real API refuses: reasoning
  * items that were altered, dropped or given by id alone, outputs that answer no call, tool schemas
  * it does not take, a message phase dropped. Covers tool rounds with reasoning and message phases
- * (also across runs of one session), parallel calls, usage, the errors people act on (401, 429, overflow, a tool the API refuses), schemas
- * left out with a note, and MCP images sent as images.
+ * (also across runs of one session), parallel calls, usage, the errors people act on (401, 429,
+ * overflow, a tool the API refuses), schemas left out with a note, and MCP images sent as images.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
