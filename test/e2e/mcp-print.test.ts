@@ -125,14 +125,7 @@ describe('MCP in print mode', () => {
       { toolCalls: [{ name: 'mcp_crash_echo', arguments: '{"text":"back again"}' }] },
       { text: 'served' },
     );
-    const run = await fx.run([
-      '-p',
-      'crash it, then echo',
-      '--output-format',
-      'json',
-      '--allow',
-      'mcp_crash_*',
-    ]);
+    const run = await fx.run(['-p', 'crash, echo', '--output-format', 'json', '--allow', 'mcp_crash_*']);
     expect(run.code, run.stderr).toBe(0);
     const out = parseJsonOutput(run);
     expect(out.tool_calls.map((call) => [call.is_error, call.result])).toEqual([
