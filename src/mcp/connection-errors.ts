@@ -55,6 +55,21 @@ function unavailableReason(server: string, state: ServerState, file: string): st
   }
 }
 
+/** A request that waited for a start or restart as long as its timeout allows, and was not sent. */
+export function restartTimeoutMessage(
+  server: string,
+  request: string,
+  state: ServerState,
+  timeoutMs: number,
+  file: string,
+): string {
+  const how =
+    state.state === 'failed' && state.retry
+      ? `it is restarting after: ${state.error} (attempt ${state.retry.attempt} of ${state.retry.maxAttempts})`
+      : `it is still ${state.state === 'connecting' && state.attempt > 1 ? 'restarting' : 'starting'}`;
+  return `MCP server ${server} did not come back within ${seconds(timeoutMs)}, the timeout of ${request}, which was not sent: ${how} (raise "timeout" for ${server} in ${file} if it needs longer)`;
+}
+
 export interface CallContext {
   server: string;
   /** The request as the person reads it: `tools/call "echo"`, `prompts/get "review"`. */

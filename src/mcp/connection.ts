@@ -1,8 +1,9 @@
 /**
  * One MCP server's connection lifecycle on the SDK `Client`: connect within the start-up deadline,
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
- * backoff (bounded; when and how often: restart-schedule.ts), and fail requests fast with the reason
- * while the server is down. The `Client` never leaves this class: tool calls, prompts and resource
+ * backoff (bounded; when and how often: restart-schedule.ts); a request that arrives during a start
+ * or restart waits for it within its timeout (restart-wait.ts), one to a server that is down for
+ * good fails fast with the reason. The `Client` never leaves this class: tool calls, prompts and resource
  * reads all go through `request` (timeout, cancellation, start on first use, reconnect). A server
  * with a cached listing starts `idle` and connects on first use (one shared start for every caller).
  * The SDK itself (`connection-sdk.ts`) is imported by the first connect: an idle server costs none.
@@ -11,7 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
-import { raceAbort } from '../util/race-abort.js';
+import { abortReason, raceAbort } from '../util/race-abort.js';
 import {
   type Catalog,
   catalogTools,
@@ -31,6 +32,7 @@ import {
   loginHint,
   networkCause,
   OWN_NOTE,
+  restartTimeoutMessage,
   type StartFailure,
   startupFailureReason,
   unavailableMessage,
@@ -39,6 +41,7 @@ import {
 import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import { RestartSchedule } from './restart-schedule.js';
+import { restartInProgress, StateWaits } from './restart-wait.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
@@ -54,6 +57,8 @@ export class McpConnection {
   private generation = 0;
   private closed = false;
   private readonly restarts: RestartSchedule;
+  /** Requests waiting for a start or restart under way. */
+  private readonly waits = new StateWaits();
   private catalog: Catalog | undefined;
   private extrasValue: ServerExtras = NO_EXTRAS;
   /** The raw tools of the latest listing (what the cache keeps). */
@@ -157,6 +162,8 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closed = true;
     this.restarts.cancel();
+    // A request waiting for a restart learns there will be none.
+    this.waits.changed();
     await this.disconnect();
   }
 
@@ -216,10 +223,42 @@ export class McpConnection {
     const sdk = this.sdk;
     const { definition, logHint } = this.options;
     if (!client || !sdk) {
+      if (!this.closed && restartInProgress(this.stateValue)) return this.afterRestart(what, signal, send);
       const message = unavailableMessage(this.name, this.stateValue, definition.file, logHint);
       return Promise.reject(new ToolError(message));
     }
     return send(client, definition.timeoutMs).catch((error: unknown) => {
+      throw this.requestFailure(what, signal, sdk, error);
+    });
+  }
+
+  /**
+   * A request that arrived during a start or restart: sent once the server is back, with what is
+   * left of its timeout; the model never retries because of our own restart.
+   */
+  private async afterRestart<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    send: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
+    const { timeoutMs, file } = this.options.definition;
+    const began = Date.now();
+    const settled = await this.waits.until(
+      () => this.closed || !restartInProgress(this.stateValue),
+      timeoutMs,
+      signal,
+    );
+    if (signal?.aborted) throw abortReason(signal);
+    if (!settled)
+      throw new ToolError(restartTimeoutMessage(this.name, what, this.stateValue, timeoutMs, file));
+    const client = this.connectedClient;
+    const sdk = this.sdk;
+    if (!client || !sdk) {
+      const { logHint } = this.options;
+      throw new ToolError(unavailableMessage(this.name, this.stateValue, file, logHint));
+    }
+    const left = Math.max(1, timeoutMs - (Date.now() - began));
+    return send(client, left).catch((error: unknown) => {
       throw this.requestFailure(what, signal, sdk, error);
     });
   }
@@ -413,5 +452,6 @@ export class McpConnection {
   private setState(state: ServerState): void {
     this.stateValue = state;
     this.options.onChange(state, this.catalog);
+    this.waits.changed();
   }
 }

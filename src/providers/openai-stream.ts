@@ -6,6 +6,7 @@ import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../tools/types.js';
 import { type ChatRound, ProviderError, type Usage } from './types.js';
+import { upstreamReason } from './upstream-reason.js';
 
 interface PartialCall {
   id: string | undefined;
@@ -132,7 +133,8 @@ export function endedEarlyError(): ProviderError {
 function serverMessage(error: APIError, status: number | undefined): string {
   const body = error.error;
   if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
-    return body.message;
+    // A router's generic message ("Provider returned error") with the upstream's own reason.
+    return `${body.message}${upstreamReason(body)}`;
   }
   const prefix = status === undefined ? '' : `${status} `;
   return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;

@@ -115,6 +115,26 @@ describe('MCP in print mode', () => {
     expect(out.result).toBe('it crashed');
   });
 
+  it('a call that arrives while the crashed server restarts waits and is served by the restarted server', async () => {
+    await fx.project.mcpServers({
+      crash: { command: 'node', args: [path.join(FIXTURE_SERVERS, 'crash.mjs')] },
+    });
+    // The model's next call comes back at once, well before the restart (half a second) is done.
+    fx.fake.push(
+      { toolCalls: [{ name: 'mcp_crash_crash', arguments: '{}' }] },
+      { toolCalls: [{ name: 'mcp_crash_echo', arguments: '{"text":"back again"}' }] },
+      { text: 'served' },
+    );
+    const run = await fx.run(['-p', 'crash, echo', '--output-format', 'json', '--allow', 'mcp_crash_*']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls.map((call) => [call.is_error, call.result])).toEqual([
+      [true, expect.stringContaining('server exited with code 3')],
+      [false, 'back again'],
+    ]);
+    expect(out.result).toBe('served');
+  });
+
   it('runs a round of 16 calls at once without a listener-leak warning on stderr', async () => {
     const texts = Array.from({ length: 16 }, (_, i) => `call ${'word '.repeat(i)}`.trim());
     fx.fake.push(

@@ -170,6 +170,50 @@ describe('print mode', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('an OpenRouter 429 names the upstream provider and its reason, shown safely, after the retries', async () => {
+    const routerError = (raw: string) => ({
+      kind: 'raw' as const,
+      status: 429,
+      contentType: 'application/json',
+      headers: { 'retry-after': '0' },
+      body: JSON.stringify({
+        error: { code: 429, message: 'Provider returned error', metadata: { raw, provider_name: 'Chutes' } },
+        user_id: 'user_1',
+      }),
+    });
+    const reason = 'google/gemma-3-27b-it:free is temporarily rate-limited upstream. Please retry shortly.';
+    fx.fake.push(routerError(reason), routerError(reason));
+    const text = await fx.run(['-p', 'hi'], { env: { GEEKAGENT_MAX_RETRIES: '1' } });
+    expect(text.code).toBe(1);
+    expect(fx.fake.requests).toHaveLength(2);
+    expect(text.stderr).toContain(
+      `model request failed: HTTP 429: Provider returned error — Chutes: ${reason}`,
+    );
+
+    // The upstream's own JSON body gives its message; the stream-json result carries the same line.
+    fx.fake.push(routerError(JSON.stringify({ error: { message: 'Quota exceeded for gemma', code: 429 } })));
+    const json = await fx.run(['-p', 'hi', '--output-format', 'stream-json']);
+    expect(json.code).toBe(1);
+    const result = json.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { type: string; errors?: string[] })
+      .find((line) => line.type === 'result');
+    expect(result?.errors).toEqual([
+      'model request failed: HTTP 429: Provider returned error — Chutes: Quota exceeded for gemma',
+    ]);
+
+    // Untrusted text: escapes and line breaks come out visible and on one line, and it is bounded.
+    fx.fake.push(routerError(`\u001b]0;owned\u0007\u001b[2Jline one\r\nline two ${'x'.repeat(20_000)}`));
+    const hostile = await fx.run(['-p', 'hi']);
+    expect(hostile.code).toBe(1);
+    const line = hostile.stderr.split('\n').find((l) => l.includes('HTTP 429'))!;
+    expect(line).toContain('— Chutes: ^[]0;owned^G^[[2Jline one line two xxx');
+    expect(line).toMatch(/x…$/);
+    for (const char of ['\u001b', '\u0007', '\r']) expect(hostile.stderr).not.toContain(char);
+    expect(line.length).toBeLessThan(500);
+  });
+
   it('turns malformed tool-call JSON into an error result and carries on', async () => {
     fx.fake.push(
       { toolCalls: [{ name: 'write', arguments: '{"path": "x.txt", "content": ' }] },

@@ -2,9 +2,9 @@
  * GEEKAGENT_PROVIDER=openai-responses through the built CLI in print mode, against the Responses
  * API fake (test/fixtures/fake-responses.ts), which refuses what the real API refuses: reasoning
  * items that were altered, dropped or given by id alone, outputs that answer no call, tool schemas
- * it does not take. Covers tool rounds with reasoning (also across runs of one session), parallel
- * calls, usage, the errors people act on (401, 429, overflow, a tool the API refuses), schemas
- * left out with a note, and MCP images sent as images.
+ * it does not take, a message phase dropped. Covers tool rounds with reasoning and message phases
+ * (also across runs of one session), parallel calls, usage, the errors people act on (401, 429,
+ * overflow, a tool the API refuses), schemas left out with a note, and MCP images sent as images.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -89,6 +89,45 @@ describe('the OpenAI Responses provider', () => {
     expect(second.stdout).toBe('Still hello.\n');
     expect(rejections()).toEqual([]);
     expect(ofType(fake.requests[2]!, 'reasoning')).toEqual([reasoning]);
+  });
+
+  it('each assistant message goes back with its phase, message by message, also from the saved session', async () => {
+    await project.write('notes.txt', 'hello from the notes');
+    fake.push(
+      {
+        text: 'Let me read the notes.',
+        phase: 'commentary',
+        reasoning: 'Read them.',
+        toolCalls: [{ name: 'read', arguments: '{"path":"notes.txt"}' }],
+      },
+      {
+        messages: [{ text: 'Read them. ', phase: 'commentary' }],
+        text: 'The notes say hello.',
+        phase: 'final_answer',
+      },
+    );
+    const env = { OPENAI_MODEL: 'gpt-5.5' };
+    const first = await run(['-p', 'what do the notes say', '--allow', 'read'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(rejections()).toEqual([]);
+    expect(first.stdout).toBe('Read them. The notes say hello.\n');
+    const assistant = (request: ResponsesRequest) =>
+      input(request)
+        .filter((item) => item.role === 'assistant')
+        .map(({ content, phase }) => ({ content, phase }));
+    expect(assistant(fake.requests[1]!)).toEqual([
+      { content: 'Let me read the notes.', phase: 'commentary' },
+    ]);
+
+    fake.push({ text: 'Still hello.', phase: 'final_answer' });
+    const second = await run(['-p', 'and now?', '--continue'], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(rejections()).toEqual([]);
+    expect(assistant(fake.requests[2]!)).toEqual([
+      { content: 'Let me read the notes.', phase: 'commentary' },
+      { content: 'Read them. ', phase: 'commentary' },
+      { content: 'The notes say hello.', phase: 'final_answer' },
+    ]);
   });
 
   it('parallel calls streamed side by side are reassembled, each output answering its call', async () => {

@@ -2,8 +2,10 @@
  * Converts the provider-neutral conversation into Responses API input: the system prompt becomes
  * `instructions`, the rest input items (messages, `function_call` / `function_call_output` pairs,
  * and the reasoning items this provider kept in an assistant message's NativeState, passed back
- * unchanged and in order before that round's calls, as `store: false` requires). Images from tool
- * results go inside the `function_call_output` (its output may be a list of input parts).
+ * unchanged and in order before that round's calls, as `store: false` requires). An assistant
+ * message goes back as the message items it came as, each with its `phase` (`commentary`,
+ * `final_answer`), which the API asks to have resent unchanged. Images from tool results go inside
+ * the `function_call_output` (its output may be a list of input parts).
  */
 import type {
   ResponseFunctionCallOutputItemList,
@@ -21,10 +23,26 @@ import {
 
 export const RESPONSES_KIND = 'openai-responses';
 
+/**
+ * The label the API gives an assistant message item: `commentary` or `final_answer` today (absent
+ * on older models). Any short lowercase label is kept, so that one added later also goes back.
+ */
+export type MessagePhase = 'commentary' | 'final_answer';
+const PHASE_SHAPE = /^[a-z_]{1,32}$/;
+
+/** One output message item of a round: how much of the round's text it holds, and its phase. */
+export interface MessageSpan {
+  /** UTF-16 length of this item's share of the assistant message's text (they add up to it). */
+  length: number;
+  phase: MessagePhase | null;
+}
+
 /** What an assistant message's NativeState holds for this provider. */
 export interface ResponsesNativeData {
   /** The round's reasoning items exactly as the API sent them (id, summary, encrypted_content). */
   reasoning: ResponseReasoningItem[];
+  /** The round's message items in order, when any had a phase (the text itself is the message's). */
+  messages?: MessageSpan[];
 }
 
 export interface ResponsesInput {
@@ -50,7 +68,7 @@ export function toResponsesInput(messages: readonly Message[], acceptsMedia: boo
         break;
       case 'assistant':
         input.push(...reasoningItems(message.native));
-        if (message.text !== '') input.push({ type: 'message', role: 'assistant', content: message.text });
+        input.push(...assistantItems(message.text, message.native));
         for (const call of message.toolCalls ?? []) {
           input.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
         }
@@ -96,6 +114,53 @@ export function reasoningItems(native: NativeState | undefined): ResponseReasoni
     (item): item is ResponseReasoningItem =>
       typeof item === 'object' && item !== null && item.type === 'reasoning' && typeof item.id === 'string',
   );
+}
+
+/**
+ * The assistant's text as the message items it came as, each with its phase; one plain message
+ * when the state has no phases (another provider's reply, an older model) or no longer fits the
+ * text (the spans must add up to it exactly, or they are not this text's).
+ */
+export function assistantItems(text: string, native: NativeState | undefined): ResponseInputItem[] {
+  const spans = messageSpans(native);
+  if (spans.length === 0 || spans.reduce((sum, span) => sum + span.length, 0) !== text.length) {
+    return text === '' ? [] : [{ type: 'message', role: 'assistant', content: text }];
+  }
+  const items: ResponseInputItem[] = [];
+  let at = 0;
+  for (const { length, phase } of spans) {
+    const content = text.slice(at, at + length);
+    at += length;
+    // An item without text is left out, as a round without text sends no message.
+    if (content === '') continue;
+    items.push(
+      phase === null
+        ? { type: 'message', role: 'assistant', content }
+        : { type: 'message', role: 'assistant', content, phase },
+    );
+  }
+  return items;
+}
+
+/** This provider's message spans from a NativeState (saved sessions are JSON: checked). */
+function messageSpans(native: NativeState | undefined): MessageSpan[] {
+  if (native?.provider !== RESPONSES_KIND) return [];
+  const data = native.data as Partial<ResponsesNativeData> | null;
+  if (!data || !Array.isArray(data.messages)) return [];
+  const valid = data.messages.every(
+    (span) =>
+      typeof span === 'object' &&
+      span !== null &&
+      Number.isSafeInteger(span.length) &&
+      span.length >= 0 &&
+      (span.phase === null || phaseOf(span) !== null),
+  );
+  return valid ? data.messages : [];
+}
+
+/** The phase an output message item carries, or null (absent, or not a label's shape). */
+export function phaseOf(item: { phase?: unknown }): MessagePhase | null {
+  return typeof item.phase === 'string' && PHASE_SHAPE.test(item.phase) ? (item.phase as MessagePhase) : null;
 }
 
 /** Text alone stays a string (what every server takes); media becomes a list of input parts. */

@@ -2,7 +2,7 @@
  * Reads one streamed Responses API reply into a ChatRound: output text and reasoning-summary
  * deltas as they come, function calls reassembled per output item (parallel calls stream side by
  * side, told apart by `output_index`), the reasoning items kept whole for the next request
- * (NativeState), usage from `response.completed`. A failed or incomplete response, or an `error`
+ * (NativeState) with each message item's share of the text and its `phase`, usage from `response.completed`. A failed or incomplete response, or an `error`
  * event, ends the read with a ProviderError saying what the server said.
  */
 import type {
@@ -14,7 +14,7 @@ import type {
 import type { ToolCall } from '../../tools/types.js';
 import { deliver } from '../openai-stream.js';
 import { type ChatRound, ContextOverflowError, ProviderError, type Usage } from '../types.js';
-import { RESPONSES_KIND, type ResponsesNativeData } from './messages.js';
+import { type MessageSpan, phaseOf, RESPONSES_KIND, type ResponsesNativeData } from './messages.js';
 
 interface PartialCall {
   callId: string;
@@ -37,19 +37,25 @@ export async function readResponsesRound(
   let completed = false;
   const calls = new Map<number, PartialCall>();
   const reasoningItems = new Map<number, ResponseReasoningItem>();
+  const messages = new Map<number, MessageSpan>();
+  const addText = (outputIndex: number, delta: string) => {
+    text += delta;
+    deliver(onText, delta);
+    const span = messages.get(outputIndex) ?? { length: 0, phase: null };
+    span.length += delta.length;
+    messages.set(outputIndex, span);
+  };
 
   for await (const event of stream) {
     // Buffered events keep coming after a cancel; the caller turns it into an AbortError.
     if (signal.aborted) break;
     switch (event.type) {
       case 'response.output_text.delta':
-        text += event.delta;
-        deliver(onText, event.delta);
+        addText(event.output_index, event.delta);
         break;
       case 'response.refusal.delta':
         // A refusal is the model's answer to the person, streamed on its own event.
-        text += event.delta;
-        deliver(onText, event.delta);
+        addText(event.output_index, event.delta);
         break;
       case 'response.reasoning_summary_part.added':
         // Summary parts are paragraphs of one summary.
@@ -63,7 +69,8 @@ export async function readResponsesRound(
         deliver(onReasoning, event.delta);
         break;
       case 'response.output_item.added':
-        if (event.item.type === 'function_call') {
+        if (event.item.type === 'message') notePhase(messages, event.output_index, event.item);
+        else if (event.item.type === 'function_call') {
           const { call_id, name, arguments: args } = event.item;
           calls.set(event.output_index, { callId: call_id, name, arguments: args ?? '' });
         }
@@ -85,6 +92,8 @@ export async function readResponsesRound(
           calls.set(event.output_index, { callId: call_id, name, arguments: args });
         } else if (event.item.type === 'reasoning') {
           reasoningItems.set(event.output_index, event.item);
+        } else if (event.item.type === 'message') {
+          notePhase(messages, event.output_index, event.item);
         }
         break;
       case 'response.completed':
@@ -118,11 +127,22 @@ export async function readResponsesRound(
     // null: the stream ended without `response.completed` (the caller reports it).
     finishReason: completed ? (toolCalls.length > 0 ? 'tool_calls' : 'stop') : null,
   };
-  if (items.length > 0) {
+  const spans = [...messages.entries()].sort(([a], [b]) => a - b).map(([, span]) => span);
+  // Spans are kept only when a phase must go back: older models' rounds stay as they were.
+  const phased = spans.some((span) => span.phase !== null);
+  if (items.length > 0 || phased) {
     const data: ResponsesNativeData = { reasoning: items };
+    if (phased) data.messages = spans;
     round.native = { provider: RESPONSES_KIND, data };
   }
   return round;
+}
+
+/** Records a message item's phase (from its `added` event, confirmed by its `done` event). */
+function notePhase(messages: Map<number, MessageSpan>, outputIndex: number, item: { phase?: unknown }): void {
+  const span = messages.get(outputIndex) ?? { length: 0, phase: null };
+  span.phase = phaseOf(item) ?? span.phase;
+  messages.set(outputIndex, span);
 }
 
 function failure(error: (Pick<ResponseError, 'message'> & { code: string | null }) | null): ProviderError {

@@ -1,8 +1,9 @@
 /**
  * Prompts (and other requests than tool calls) go through `McpConnection` against a real fixture
  * server: the turn's signal cancels them on the server, a server that dies mid-request is named
- * with why, a signal serving many requests keeps none of the SDK's listeners, and a prompt to a
- * server that is restarting fails fast with the restart.
+ * with why, a signal serving many requests keeps none of the SDK's listeners, and a request that
+ * arrives while its server restarts waits for the restart: served by the restarted server, or,
+ * when its timeout runs out first, failed with a message naming the server and the restart.
  */
 import { getEventListeners } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { ToolRegistry } from '../../../src/tools/registry.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const PROMPTS = path.resolve(import.meta.dirname, '../../fixtures/mcp/prompts.mjs');
+const CRASH = path.resolve(import.meta.dirname, '../../fixtures/mcp/crash.mjs');
 
 let dir: string;
 let tracker: ProcessGroupTracker;
@@ -36,9 +38,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function connect(env: Record<string, string> = {}) {
+async function connect(
+  env: Record<string, string> = {},
+  { script = PROMPTS, timeout = 60_000, restartDelayMs = 60_000 } = {},
+) {
   await mkdir(path.join(dir, '.geekagent'), { recursive: true });
-  const server = { command: process.execPath, args: [PROMPTS], env };
+  const server = { command: process.execPath, args: [script], env, timeout };
   await writeFile(path.join(dir, '.geekagent', 'mcp.json'), JSON.stringify({ mcpServers: { p: server } }));
   const entries = await loadMcpConfig({ projectDir: dir, homeDir: path.join(dir, 'home'), env: process.env });
   manager = new McpManager({
@@ -52,7 +57,12 @@ async function connect(env: Record<string, string> = {}) {
     logDir: path.join(dir, '.geekagent', 'logs'),
     acceptsMedia: false,
     clientVersion: '0.0.0-test',
-    restartPolicy: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000, stableAfterMs: 60_000 },
+    restartPolicy: {
+      maxAttempts: 3,
+      baseDelayMs: restartDelayMs,
+      maxDelayMs: restartDelayMs,
+      stableAfterMs: 60_000,
+    },
   });
   manager.start();
   await manager.whenSettled();
@@ -80,13 +90,32 @@ describe('prompts through McpConnection', () => {
     expect((await readFile(cancelLog, 'utf8')).trim()).toMatch(/^cancelled \d+$/);
   });
 
-  it('a server that dies during prompts/get is named with why; the next prompt says it is restarting', async () => {
-    const connection = await connect();
+  it('a server that dies during prompts/get is named with why; a prompt during the restart whose timeout runs out names the server and the restart', async () => {
+    // The restart is a minute away: the next prompt's 300 ms run out while it waits.
+    const connection = await connect({}, { timeout: 300 });
     await expect(connection.getPrompt('crash', {})).rejects.toThrow(
       'MCP server p went away during prompts/get "crash": server exited with code 4',
     );
     await expect(connection.getPrompt('greet', { name: 'x' })).rejects.toThrow(
-      /MCP server p is not connected: .*restarting \(attempt 1 of 3\), try again shortly/,
+      /^MCP server p did not come back within 0\.3 s, the timeout of prompts\/get "greet", which was not sent: it is restarting after: server exited with code 4.* \(attempt 1 of 3\) \(raise "timeout" for p in .*mcp\.json if it needs longer\)$/,
     );
+  });
+
+  it('a tool call that arrives while its crashed server restarts waits and is served by the restarted server', async () => {
+    const connection = await connect({}, { script: CRASH, restartDelayMs: 50 });
+    await expect(connection.callTool('crash', {})).rejects.toThrow(/went away during tools\/call "crash"/);
+    expect(connection.state).toMatchObject({ state: 'failed', retry: { attempt: 1 } });
+    const result = await connection.callTool('echo', { text: 'back again' });
+    expect(result.content).toEqual([{ type: 'text', text: 'back again' }]);
+    expect(connection.state.state).toBe('connected');
+  });
+
+  it('a cancel ends the wait for a restart at once', async () => {
+    const connection = await connect({}, { script: CRASH });
+    await expect(connection.callTool('crash', {})).rejects.toThrow(/went away/);
+    const turn = new AbortController();
+    const waiting = connection.callTool('echo', { text: 'x' }, { signal: turn.signal });
+    turn.abort();
+    await expect(waiting).rejects.toThrow(/cancelled|abort/i);
   });
 });

@@ -71,6 +71,32 @@ describe('the Responses fake', () => {
     await expectRefused({ input: [out] }, /No tool call found for function call output/);
   });
 
+  it('labels message items with their phase and wants it back unchanged; refuses a phase the API does not know', async () => {
+    fake.push({
+      messages: [{ text: 'Looking.', phase: 'commentary' }],
+      text: 'Done.',
+      phase: 'final_answer',
+    });
+    const first = await post({ input: 'hi' });
+    expect(first.status).toBe(200);
+    expect(doneItems(first.text).map(({ phase, content }) => ({ phase, content }))).toEqual([
+      { phase: 'commentary', content: [expect.objectContaining({ text: 'Looking.' })] },
+      { phase: 'final_answer', content: [expect.objectContaining({ text: 'Done.' })] },
+    ]);
+    const user = { type: 'message', role: 'user', content: 'hi' };
+    const looking = { type: 'message', role: 'assistant', content: 'Looking.', phase: 'commentary' };
+    const done = { type: 'message', role: 'assistant', content: 'Done.', phase: 'final_answer' };
+    fake.push({ text: 'ok' });
+    expect((await post({ input: [user, looking, done, { ...user, content: 'more' }] })).status).toBe(200);
+
+    await expectRefused(
+      { input: [user, { ...looking, phase: undefined }, done] },
+      /phase null.*'commentary'/,
+    );
+    await expectRefused({ input: [user, looking, { ...done, phase: 'commentary' }] }, /'final_answer'/);
+    await expectRefused({ input: [user, { ...looking, phase: 'aside' }] }, "Invalid value: 'aside'.");
+  });
+
   it('refuses unknown parameters, reasoning for other models and tool schemas the API refuses', async () => {
     await expectRefused({ input: 'hi', temprature: 1 }, "Unknown parameter: 'temprature'.");
     await expectRefused(

@@ -62,6 +62,84 @@ describe('toResponsesInput', () => {
     ]);
   });
 
+  it('sends an assistant message back as its message items with their phases; a damaged or mismatched state as one message', () => {
+    const native = (messages: unknown) => ({
+      provider: 'openai-responses' as const,
+      data: { reasoning: [], messages },
+    });
+    const assistant = (text: string, messages: unknown): Message => ({
+      role: 'assistant',
+      text,
+      native: native(messages),
+    });
+    const items = (message: Message) => toResponsesInput([message], false).input;
+    const spans = [
+      { length: 5, phase: 'commentary' },
+      { length: 0, phase: 'commentary' },
+      { length: 4, phase: 'final_answer' },
+    ];
+    expect(items(assistant('Look.Done', spans))).toEqual([
+      { type: 'message', role: 'assistant', content: 'Look.', phase: 'commentary' },
+      { type: 'message', role: 'assistant', content: 'Done', phase: 'final_answer' },
+    ]);
+    const plain = [{ type: 'message', role: 'assistant', content: 'Look.Done' }];
+    // Spans that do not add up to the text, or that a session file damaged, are not used.
+    expect(items(assistant('Look.Done!', spans))).toEqual([{ ...plain[0], content: 'Look.Done!' }]);
+    expect(items(assistant('Look.Done', [{ length: 9, phase: 'Commentary\u001b[2J' }]))).toEqual(plain);
+    expect(
+      items(
+        assistant('Look.Done', [
+          { length: -1, phase: null },
+          { length: 10, phase: null },
+        ]),
+      ),
+    ).toEqual(plain);
+    expect(items(assistant('Look.Done', 'commentary'))).toEqual(plain);
+  });
+
+  it("keeps each message item's share of the text and its phase from the stream", async () => {
+    const added = (output_index: number, phase?: string) =>
+      ({
+        type: 'response.output_item.added',
+        output_index,
+        item: { type: 'message', id: `m${output_index}`, role: 'assistant', content: [], phase },
+      }) as unknown as ResponseStreamEvent;
+    const delta = (output_index: number, text: string) =>
+      ({ type: 'response.output_text.delta', output_index, delta: text }) as unknown as ResponseStreamEvent;
+    const completed = {
+      type: 'response.completed',
+      response: { usage: null },
+    } as unknown as ResponseStreamEvent;
+    async function* phased() {
+      yield added(0, 'commentary');
+      yield delta(0, 'Look');
+      yield delta(0, '.');
+      yield added(1, 'final_answer');
+      yield delta(1, 'Done');
+      yield completed;
+    }
+    const round = await readResponsesRound(phased(), undefined, undefined, new AbortController().signal);
+    expect(round.text).toBe('Look.Done');
+    expect(round.native).toEqual({
+      provider: 'openai-responses',
+      data: {
+        reasoning: [],
+        messages: [
+          { length: 5, phase: 'commentary' },
+          { length: 4, phase: 'final_answer' },
+        ],
+      },
+    });
+    // Without phases (older models) the round keeps no state for its messages.
+    async function* unlabelled() {
+      yield added(0);
+      yield delta(0, 'Hi');
+      yield completed;
+    }
+    const plain = await readResponsesRound(unlabelled(), undefined, undefined, new AbortController().signal);
+    expect(plain.native).toBeUndefined();
+  });
+
   it('puts images into the call output for a model that sees, and their placeholder otherwise', () => {
     const messages: Message[] = [
       { role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 'shot', arguments: '{}' }] },

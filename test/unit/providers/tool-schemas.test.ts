@@ -104,7 +104,11 @@ const CONVERTERS: Converter[] = [
     refusal: Refused,
     check: (parameters) => {
       const body = { model: 'gpt-4.1', input: [], tools: [{ type: 'function', name: 'tool', parameters }] };
-      const problem = responsesCheck(body, { signer: undefined as never, reasoningOfCall: new Map() });
+      const problem = responsesCheck(body, {
+        signer: undefined as never,
+        reasoningOfCall: new Map(),
+        phasesOfText: new Map(),
+      });
       return problem === undefined ? [] : [problem.message];
     },
     refusesReal: [],
