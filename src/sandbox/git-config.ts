@@ -41,7 +41,10 @@ export interface ConfigEntry {
 }
 
 /** Git with nothing of its own configuration, run from `/` (no repository around it). */
-function git(args: readonly string[], input?: Buffer): { status: number | null; ok: boolean; stdout: string } {
+function git(
+  args: readonly string[],
+  input?: Buffer,
+): { status: number | null; ok: boolean; stdout: string } {
   const result = spawnSync('git', [...args], {
     cwd: '/',
     input,
@@ -70,7 +73,9 @@ export function configEntries(content: Buffer): ConfigEntry[] | undefined {
     .filter((item) => item !== '')
     .map((item) => {
       const cut = item.indexOf('\n');
-      return cut < 0 ? { key: item, value: undefined } : { key: item.slice(0, cut), value: item.slice(cut + 1) };
+      return cut < 0
+        ? { key: item, value: undefined }
+        : { key: item.slice(0, cut), value: item.slice(cut + 1) };
     });
 }
 
@@ -84,7 +89,11 @@ export function addedDangerous(before: readonly ConfigEntry[], after: readonly C
  * Removes every value of the keys of `added` from `file` with git, then puts back the values
  * those keys had before: what the person had stays, what the command added goes.
  */
-export function removeFromConfig(file: string, added: readonly ConfigEntry[], before: readonly ConfigEntry[]): boolean {
+export function removeFromConfig(
+  file: string,
+  added: readonly ConfigEntry[],
+  before: readonly ConfigEntry[],
+): boolean {
   const keys = [...new Set(added.map((e) => e.key))];
   for (const key of keys) {
     // Exit 5: nothing to unset (already gone).

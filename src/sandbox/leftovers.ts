@@ -55,7 +55,12 @@ export function survey(root: string, repos: readonly string[]): Survey {
  * Neutralises what appeared or changed between the two surveys in a folder the command could
  * write (`writable`); returns one line per thing done, for the person and the model.
  */
-export function neutralise(root: string, before: Survey, after: Survey, writable: readonly string[]): string[] {
+export function neutralise(
+  root: string,
+  before: Survey,
+  after: Survey,
+  writable: readonly string[],
+): string[] {
   const done: string[] = [];
   const shown = (p: string) => visibleLine(isUnder(p, root) ? path.relative(root, p) : p);
   const mayWrite = (p: string) => writable.some((dir) => isUnder(realParent(p), dir));

@@ -196,7 +196,10 @@ class LibrarySandbox implements CommandSandbox {
     const scans = bases.map((base) => scanDangerous(base, projects.includes(base)));
     const rootScan = scans[bases.indexOf(this.options.root)];
     if (checkLeftovers && rootScan && filesystem.allowWrite.length > 0)
-      this.surveys.set(id, { before: survey(this.options.root, rootScan.repos), writable: filesystem.allowWrite });
+      this.surveys.set(id, {
+        before: survey(this.options.root, rootScan.repos),
+        writable: filesystem.allowWrite,
+      });
     filesystem.denyWrite = [...new Set([...filesystem.denyWrite, ...scans.flatMap((scan) => scan.denies)])];
     const key = JSON.stringify([filesystem, this.hosts, bases, cwd, process.env]);
     const reusable = backend.reusable() && this.running.size === 0;

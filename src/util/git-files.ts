@@ -13,7 +13,8 @@ const GITDIR_FILES = new Set(['config', 'config.worktree', 'commondir']);
 
 /**
  * `dir` looks like a gitdir: it holds a `HEAD` file, or an `objects` or `refs` folder (git
- * wants all three; any one is enough here, so a repository being put together counts early).
+ * wants all three; any one is enough here, so a repository being put together counts early). A
+ * `config` file alone is not evidence: a project's `config` beside its `hooks/` folder is common.
  * `besides` is left out of the evidence (the file being judged).
  */
 export function looksLikeGitDir(dir: string, besides?: string): boolean {
@@ -22,7 +23,7 @@ export function looksLikeGitDir(dir: string, besides?: string): boolean {
     const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
     return stat !== undefined && (kind === 'file' ? stat.isFile() : stat.isDirectory());
   };
-  return is('HEAD', 'file') || is('objects', 'dir') || is('refs', 'dir') || is('config', 'file');
+  return is('HEAD', 'file') || is('objects', 'dir') || is('refs', 'dir');
 }
 
 /**
@@ -43,11 +44,17 @@ export function isGitCommandFile(absolute: string): boolean {
     if (GITDIR_FILES.has(name) || name === 'hooks') return true;
   }
   const parent = parts.slice(0, -1).join(path.sep) || path.sep;
-  if ((GITDIR_FILES.has(name) || name === 'head') && looksLikeGitDir(parent, parts[parts.length - 1]))
+  if (GITDIR_FILES.has(name) && looksLikeGitDir(parent)) return true;
+  // A HEAD beside a config: a gitdir being put together, config first.
+  if (name === 'head' && (looksLikeGitDir(parent, 'HEAD') || isFile(path.join(parent, 'config'))))
     return true;
   // `<gitdir>/hooks/…` outside a `.git` folder (bare or separate gitdirs).
   for (let at = lower.indexOf('hooks'); at > 0; at = lower.indexOf('hooks', at + 1)) {
     if (looksLikeGitDir(parts.slice(0, at).join(path.sep) || path.sep)) return true;
   }
   return false;
+}
+
+function isFile(p: string): boolean {
+  return statSync(p, { throwIfNoEntry: false })?.isFile() === true;
 }

@@ -50,7 +50,10 @@ describe('git config and hooks are protected paths', () => {
         },
         { text: 'done' },
       );
-    for (const flags of [['--approval-mode', 'accept-edits'], ['--allow', 'write', '--allow', 'patch']]) {
+    for (const flags of [
+      ['--approval-mode', 'accept-edits'],
+      ['--allow', 'write', '--allow', 'patch'],
+    ]) {
       edits();
       const run = await fx.run(['-p', 'do it', '--output-format', 'json', ...flags]);
       expect(run.code, run.stderr).toBe(0);

@@ -54,7 +54,9 @@ describe('a confined command leaves nothing behind that runs outside the sandbox
     );
     expect(result).toContain('[sandbox]');
     expect(result).toContain('.git/config: unset core.fsmonitor');
-    expect(result).toContain(`${path.join('sub', 'deep', '.git', 'config')}: unset core.pager, filter.x.clean`);
+    expect(result).toContain(
+      `${path.join('sub', 'deep', '.git', 'config')}: unset core.pager, filter.x.clean`,
+    );
     expect(result).toContain(`${path.join('.git', 'hooks', 'pre-commit')}: made not executable`);
     // What the command did besides stays: the repositories, a harmless setting, its files.
     expect(personGit(fx.project.dir, 'config', 'user.name').trim()).toBe('kept-name');
