@@ -13,6 +13,7 @@ import path from 'node:path';
 import { looksLikeGitDir } from '../util/git-files.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { addedDangerous, type ConfigEntry, configEntries, removeFromConfig } from './git-config.js';
+import type { GitlinkCache } from './gitlinks.js';
 
 /** Gitdirs followed from the repositories found (their modules and worktrees included). */
 const MAX_GITDIRS = 64;
@@ -32,11 +33,14 @@ export interface Survey {
   envNames: Set<string>;
 }
 
-/** `repos`: the `.git` entries and bare gitdirs the root's scan found. */
-export function survey(root: string, repos: readonly string[]): Survey {
+/**
+ * `repos`: the `.git` entries and bare gitdirs the root's scan found; the submodules the root's
+ * index lists are added, however deep (the root's `git status` enters them).
+ */
+export function survey(root: string, repos: readonly string[], gitlinks: GitlinkCache): Survey {
   const configs = new Map<string, Mark>();
   const hooks = new Map<string, string>();
-  for (const gitDir of gitDirs(repos)) {
+  for (const gitDir of gitDirs([...repos, ...submodulesOf(root, gitlinks)])) {
     for (const name of CONFIG_FILES) {
       const file = path.join(gitDir, name);
       const id = identity(file);
@@ -143,6 +147,18 @@ function gitDirs(repos: readonly string[]): string[] {
     for (const group of ['modules', 'worktrees']) queue.push(...nestedGitDirs(path.join(dir, group), 4));
   }
   return [...found];
+}
+
+/** The `.git` entries of the checked-out submodules the root repository's index lists. */
+function submodulesOf(root: string, gitlinks: GitlinkCache): string[] {
+  const gitDir = gitDirOf(path.join(root, '.git'));
+  if (!gitDir) return [];
+  const config = contentOf(path.join(gitDir, 'config')).content?.toString('utf8') ?? '';
+  const sha256 = /objectformat\s*=\s*sha256/i.test(config);
+  return gitlinks
+    .paths(gitDir, sha256)
+    .map((relative) => path.join(root, ...relative.split('/'), '.git'))
+    .filter((entry) => isUnder(entry, root) && lstatSync(entry, { throwIfNoEntry: false }) !== undefined);
 }
 
 /** Submodule gitdirs sit under `modules/<name>`, and a name may hold slashes. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { errorMessage } from '../util/errors.js';
 import { scanDangerous } from './dangerous.js';
 import { explainStderr } from './explain.js';
+import { GitlinkCache } from './gitlinks.js';
 import { leftoversNote, neutralise, type Survey, survey } from './leftovers.js';
 import {
   fixedCommand,
@@ -74,6 +75,7 @@ class LibrarySandbox implements CommandSandbox {
   private readonly denyRead: string[];
   /** Commands wrapped with `checkLeftovers`, by id: the root before them and what they could write. */
   private readonly surveys = new Map<string, { before: Survey; writable: string[] }>();
+  private readonly gitlinks = new GitlinkCache();
 
   constructor(private readonly options: CommandSandboxOptions) {
     const { policy } = options;
@@ -197,7 +199,7 @@ class LibrarySandbox implements CommandSandbox {
     const rootScan = scans[bases.indexOf(this.options.root)];
     if (checkLeftovers && rootScan && filesystem.allowWrite.length > 0)
       this.surveys.set(id, {
-        before: survey(this.options.root, rootScan.repos),
+        before: survey(this.options.root, rootScan.repos, this.gitlinks),
         writable: filesystem.allowWrite,
       });
     filesystem.denyWrite = [...new Set([...filesystem.denyWrite, ...scans.flatMap((scan) => scan.denies)])];
@@ -256,7 +258,7 @@ class LibrarySandbox implements CommandSandbox {
     this.surveys.delete(id);
     if (!taken) return undefined;
     const { root } = this.options;
-    const after = survey(root, scanDangerous(root, true).repos);
+    const after = survey(root, scanDangerous(root, true).repos, this.gitlinks);
     return leftoversNote(neutralise(root, taken.before, after, taken.writable));
   }
 

@@ -89,6 +89,22 @@ describe('a confined command leaves nothing behind that runs outside the sandbox
     expect(readFileSync(at('.git', 'config'), 'utf8')).toContain('pager = less');
   });
 
+  it("a repository deeper than the scan, listed in the root's index as a submodule, is looked at too", async () => {
+    personGit(fx.project.dir, 'init', '-q', '.');
+    const deep = path.join('a', 'b', 'c', 'd', 'e');
+    const result = await confined(
+      [
+        'git init -q a/b/c/d/e && git -C a/b/c/d/e config core.fsmonitor "touch $PWD/../pwned-link; false"',
+        'git -C a/b/c/d/e -c user.name=x -c user.email=x@x commit -q --allow-empty -m x',
+        'git add a/b/c/d/e',
+      ].join(' && '),
+    );
+    expect(result).toContain(`${path.join(deep, '.git', 'config')}: unset core.fsmonitor`);
+    // The root's status enters the submodule and would run its fsmonitor.
+    personGit(fx.project.dir, 'status');
+    expect(existsSync(marker('pwned-link'))).toBe(false);
+  });
+
   it('new .env files at the root are removed with a note; existing ones stay read-only', async () => {
     await fx.project.write('.env', 'KEPT=1\n');
     // Spelled so the protected-name check does not ask: the sandbox and the look after it are the barrier.
