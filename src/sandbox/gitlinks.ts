@@ -6,7 +6,7 @@
  * (versions 2 to 4), never by running git on a repository a command may have changed; the
  * answer is kept while the index file is the same one.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { type BigIntStats, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** An index larger than this is not read (its gitlinks are not followed). */
@@ -20,7 +20,12 @@ export class GitlinkCache {
   /** The gitlink paths (relative, `/`-separated) of the index in `gitDir`; [] when none or unreadable. */
   paths(gitDir: string, sha256: boolean): string[] {
     const file = path.join(gitDir, 'index');
-    const stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
+    let stat: BigIntStats | undefined;
+    try {
+      stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
+    } catch {
+      return [];
+    }
     if (!stat?.isFile() || stat.size > BigInt(MAX_INDEX_BYTES)) return [];
     const id = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${sha256}`;
     const cached = this.known.get(file);

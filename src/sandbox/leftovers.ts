@@ -8,8 +8,19 @@
  * unset (what the person had before is kept), hooks made not executable, `.env*` files removed.
  * A survey is a few listings and small reads, taken before the command and again after.
  */
-import { chmodSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import {
+  type BigIntStats,
+  chmodSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../util/errors.js';
 import { looksLikeGitDir } from '../util/git-files.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { addedDangerous, type ConfigEntry, configEntries, removeFromConfig } from './git-config.js';
@@ -71,18 +82,21 @@ export function neutralise(
   for (const [file, mark] of after.configs) {
     const was = before.configs.get(file);
     if (was?.id === mark.id || !mayWrite(file)) continue;
-    const note = neutraliseConfig(file, mark, was);
+    const note = attempt(() => neutraliseConfig(file, mark, was));
     if (note) done.push(`${shown(file)}: ${note}`);
   }
   for (const [file, id] of after.hooks) {
     if (before.hooks.get(file) === id || file.endsWith('.sample') || !mayWrite(file)) continue;
-    const note = neutraliseHook(file);
+    const note = attempt(() => neutraliseHook(file));
     if (note) done.push(`${shown(file)}: ${note}`);
   }
   for (const name of after.envNames) {
     if (before.envNames.has(name)) continue;
-    rmSync(path.join(root, name), { recursive: true, force: true });
-    done.push(`${shown(path.join(root, name))}: removed (a new .env file; other tools read it as settings)`);
+    const note = attempt(() => {
+      rmSync(path.join(root, name), { recursive: true, force: true });
+      return 'removed (a new .env file; other tools read it as settings)';
+    });
+    done.push(`${shown(path.join(root, name))}: ${note}`);
   }
   return done;
 }
@@ -96,6 +110,15 @@ export function leftoversNote(done: readonly string[]): string | undefined {
     '\nA confined command may not set up git commands, hooks or .env files: the write tool asks the ' +
     'person for these, or run the command with "sandbox": false (asked).'
   );
+}
+
+/** A step that failed is reported as such (the person must know what is still there). */
+function attempt(step: () => string | undefined): string | undefined {
+  try {
+    return step();
+  } catch (error) {
+    return `NOT undone (${visibleLine(errorMessage(error))}): remove it before running git here`;
+  }
 }
 
 function neutraliseConfig(file: string, mark: Mark, was: Mark | undefined): string | undefined {
@@ -158,7 +181,7 @@ function submodulesOf(root: string, gitlinks: GitlinkCache): string[] {
   return gitlinks
     .paths(gitDir, sha256)
     .map((relative) => path.join(root, ...relative.split('/'), '.git'))
-    .filter((entry) => isUnder(entry, root) && lstatSync(entry, { throwIfNoEntry: false }) !== undefined);
+    .filter((entry) => isUnder(entry, root) && lstatQuiet(entry) !== undefined);
 }
 
 /** Submodule gitdirs sit under `modules/<name>`, and a name may hold slashes. */
@@ -166,14 +189,14 @@ function nestedGitDirs(dir: string, depth: number): string[] {
   if (depth === 0) return [];
   return listNames(dir).flatMap((name) => {
     const sub = path.join(dir, name);
-    if (!lstatSync(sub, { throwIfNoEntry: false })?.isDirectory()) return [];
+    if (!lstatQuiet(sub)?.isDirectory()) return [];
     return looksLikeGitDir(sub) ? [sub] : nestedGitDirs(sub, depth - 1);
   });
 }
 
 /** A `.git` folder or a bare gitdir is itself; a `.git` file names one (`gitdir: <path>`). */
 function gitDirOf(entry: string): string | undefined {
-  const stat = lstatSync(entry, { throwIfNoEntry: false });
+  const stat = lstatQuiet(entry);
   if (!stat) return undefined;
   if (stat.isSymbolicLink()) return safeRealpath(entry);
   if (stat.isDirectory()) return entry;
@@ -183,9 +206,23 @@ function gitDirOf(entry: string): string | undefined {
 }
 
 function identity(file: string): string | undefined {
-  const stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
+  let stat: BigIntStats | undefined;
+  try {
+    stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
+  } catch {
+    return undefined;
+  }
   if (!stat) return undefined;
   return `${stat.mode}:${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/** What is there, or undefined (absent, or not ours to look at). */
+function lstatQuiet(p: string): Stats | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function contentOf(file: string): { content?: Buffer } {

@@ -5,7 +5,7 @@
  * submodule's gitdir. The file tools treat these as protected (workspace/protected.ts), the
  * sandbox looks at them after each confined command (sandbox/git-guard.ts).
  */
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Files of a gitdir that say what git runs or where it reads that (case-folded). */
@@ -20,7 +20,7 @@ const GITDIR_FILES = new Set(['config', 'config.worktree', 'commondir']);
 export function looksLikeGitDir(dir: string, besides?: string): boolean {
   const is = (name: string, kind: 'file' | 'dir') => {
     if (besides !== undefined && name.toLowerCase() === besides.toLowerCase()) return false;
-    const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
+    const stat = statQuiet(path.join(dir, name));
     return stat !== undefined && (kind === 'file' ? stat.isFile() : stat.isDirectory());
   };
   return is('HEAD', 'file') || is('objects', 'dir') || is('refs', 'dir');
@@ -56,5 +56,14 @@ export function isGitCommandFile(absolute: string): boolean {
 }
 
 function isFile(p: string): boolean {
-  return statSync(p, { throwIfNoEntry: false })?.isFile() === true;
+  return statQuiet(p)?.isFile() === true;
+}
+
+/** Absent or not ours to look at (EACCES, ENOTDIR) is the same answer here: nothing. */
+function statQuiet(p: string): Stats | undefined {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
