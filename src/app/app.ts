@@ -17,6 +17,7 @@ import type { Opened, SessionStart, Sessions } from '../sessions/manager.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
 import type { FolderTrust } from '../trust/decide.js';
+import type { AskTrust } from '../trust/reload.js';
 import type { RootSandbox } from '../workspace/root-sandbox.js';
 import type { McpConfigFlags } from './create-mcp.js';
 
@@ -33,6 +34,11 @@ export interface AppOptions {
    * apply: see `decideTrust`. Untrusted, the run goes on without them.
    */
   trust: FolderTrust;
+  /**
+   * How this face asks the trust question for a project command or skill that `/commands reload`
+   * or `/skills reload` finds new or changed (the TUI); absent: nobody to ask, it stays out.
+   */
+  askTrust?: AskTrust;
   model?: string;
   baseURL?: string;
   /** `--provider`: which model API (see config/provider-kinds.ts). */

@@ -40,6 +40,7 @@ import { skillsExtension } from '../skills/extension.js';
 import { loadAgents } from '../subagents/definitions.js';
 import { agentLimits, agentsExtension } from '../subagents/extension.js';
 import { trustedByPerson } from '../trust/decide.js';
+import { ReloadTrust } from '../trust/reload.js';
 import type { App, AppOptions } from './app.js';
 import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 
@@ -56,6 +57,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     settingsEnv,
     { model: options.model, baseURL: options.baseURL, provider: options.provider },
     named.models,
+    named.file,
   );
   const compaction = resolveCompactionSettings(settingsEnv);
 
@@ -114,6 +116,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
   });
   const conversation = new Conversation();
+  // A reload's new or changed project commands and skills wait for the person's trust, as at start.
+  const reloadTrust = new ReloadTrust({ trust, env, homeDir, ask: options.askTrust });
   const { sessions, opened } = await Sessions.create({
     projectDir,
     userDir,
@@ -177,7 +181,7 @@ export async function createApp(options: AppOptions): Promise<App> {
             ? provider
             : // A models.json name brings its provider and endpoint; else a model id on the current one.
               createProvider(
-                switchedModelSettings(settingsEnv, choice.settings, model, named.models),
+                switchedModelSettings(settingsEnv, choice.settings, model, named.models, named.file),
                 providerOptions,
               ),
         root: permissions.root,
@@ -240,6 +244,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         });
       },
       initial: options.skills,
+      reloadTrust,
     }),
     customCommandsExtension({
       projectDir,
@@ -250,6 +255,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       policies,
       models: choice,
       executor,
+      reloadTrust,
     }),
   );
   extensions.seal();

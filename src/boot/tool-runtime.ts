@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PermissionConfig } from '../permissions/config.js';
 import type { Redactor } from '../permissions/redact.js';
-import { UndoStack } from '../permissions/undo.js';
+import { UndoStack, undoFilePath } from '../permissions/undo.js';
 import {
   type CommandSandbox,
   createCommandSandbox,
@@ -21,7 +21,6 @@ import { ToolCallHooks } from '../tools/call-hooks.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
-import { stateFilePath } from '../util/state-dir.js';
 import { ProtectedPaths } from '../workspace/protected.js';
 import { RootSandbox } from '../workspace/root-sandbox.js';
 
@@ -77,11 +76,17 @@ export interface ToolRuntime {
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const { projectDir, permissions, policies, redact, env } = options;
   const sandbox = new RootSandbox(permissions.root);
-  const undo = new UndoStack(stateFilePath(projectDir, 'undo.json'), { sandbox });
   const protectedPaths = new ProtectedPaths({
     projectDir,
     userStateDir: options.userDir,
     allowed: options.allowProtected,
+  });
+  // The person's own state, keyed by the folder: a repository's `.geekagent/undo.json` is never read.
+  const undo = new UndoStack(undoFilePath(options.userDir, projectDir), {
+    sandbox,
+    protectedPaths,
+    stateBase: options.userDir,
+    projectDir,
   });
   const runMode = runSandboxMode(options.sandboxMode, env);
   const resolved = resolveSandboxPolicy(permissions.userSandbox, permissions.projectSandbox, runMode.mode);

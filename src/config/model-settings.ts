@@ -128,6 +128,8 @@ export function resolveModelSettings(
   env: NodeJS.ProcessEnv,
   flags: { model?: string; baseURL?: string; provider?: string },
   named: ReadonlyMap<string, NamedModel> = new Map(),
+  /** Where `named` was read from, named when an entry is refused. */
+  modelsFile = 'models.json',
 ): ModelSettings {
   const flagModel = nonEmpty(flags.model);
   const entry = flagModel === undefined ? undefined : named.get(flagModel);
@@ -136,6 +138,8 @@ export function resolveModelSettings(
       ? entry.provider
       : resolveProviderKind(env, flags.provider);
   const names = PROVIDER_ENV[provider];
+  if (entry && flagModel !== undefined && nonEmpty(flags.baseURL) === undefined)
+    refuseKeyElsewhere(env, provider, flagModel, entry, modelsFile);
   const keyVariable = entry?.keyVariable ?? names.key;
   const model = entry?.model ?? flagModel ?? nonEmpty(env[names.model]) ?? names.defaultModel;
   return {
@@ -166,8 +170,9 @@ export function switchedModelSettings(
   current: ModelSettings,
   name: string,
   named: ReadonlyMap<string, NamedModel>,
+  modelsFile?: string,
 ): ModelSettings {
-  if (named.has(name)) return resolveModelSettings(env, { model: name }, named);
+  if (named.has(name)) return resolveModelSettings(env, { model: name }, named, modelsFile);
   const { name: _previous, ...rest } = current;
   return {
     ...rest,
@@ -176,6 +181,43 @@ export function switchedModelSettings(
       wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ?? knownContextWindow(name),
     acceptsMedia: mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(name),
   };
+}
+
+/**
+ * A models.json entry with its own `baseURL` and no `keyVariable` would get the provider's own key
+ * (OPENAI_API_KEY, …): only where that key already goes — the provider's default endpoint or the
+ * one its base-URL variable names, same scheme, host and port. Anywhere else (a loopback server
+ * too: whatever listens there would get the key) it must name its key's variable.
+ */
+function refuseKeyElsewhere(
+  env: NodeJS.ProcessEnv,
+  provider: ProviderKind,
+  name: string,
+  entry: NamedModel,
+  modelsFile: string,
+): void {
+  if (entry.baseURL === undefined || entry.keyVariable !== undefined) return;
+  const names = PROVIDER_ENV[provider];
+  const own = [names.defaultBaseURL, nonEmpty(env[names.baseURL])].map(originOf);
+  const origin = originOf(entry.baseURL);
+  if (origin !== undefined && own.includes(origin)) return;
+  throw new SettingsError(
+    `${modelsFile}: model ${JSON.stringify(name)} has its own baseURL (${origin ?? 'not a URL'}) but no ` +
+      `keyVariable, and GeekAgent does not send ${names.key} to a server other than the one it is for. ` +
+      `Add "keyVariable": "<VARIABLE>" to that entry, naming the variable that holds this server's key ` +
+      `(a server that needs no key: any variable set to any text, e.g. LOCAL_LLM_KEY=none)`,
+  );
+}
+
+/** `https://host:port` of a URL; undefined when it is not one. */
+function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === 'null' ? undefined : parsed.origin;
+  } catch {
+    return undefined;
+  }
 }
 
 export function knownContextWindow(model: string): number {

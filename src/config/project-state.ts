@@ -1,8 +1,8 @@
 /**
  * Where the user's own state keeps things per project folder: `<userDir>/projects/<key>` (its
- * sessions), out of the folder itself, so a cloned repository cannot plant any of it. The key is
- * the folder's real path as a readable slug (its last 48 characters) and a short hash of the whole
- * path, so two folders never share one, whatever their names. (Apart from paths.ts: the launcher
+ * sessions, its undo history), out of the folder itself, so a cloned repository cannot plant any
+ * of it. The key is the folder's real path as a readable slug (its last 48 characters) and a short
+ * hash of the whole path, so two folders never share one, whatever their names. (Apart from paths.ts: the launcher
  * imports that one and loads nothing it does not need.)
  */
 import { createHash } from 'node:crypto';

@@ -3,7 +3,8 @@
  * then `.claude/commands`), then the person's (`<userStateDir>/commands`, then
  * `~/.claude/commands`); the first of a name wins, as in Claude Code (project over user). A project
  * folder's commands load only when the folder is trusted (they are trust declarations); untrusted,
- * they are listed by name and never read.
+ * they are listed by name and never read — as are the files a reload holds back (`held`: new or
+ * changed since the person trusted the folder, trust/reload.ts).
  */
 import { realpathSync } from 'node:fs';
 import {
@@ -21,7 +22,15 @@ export interface DiscoverOptions {
   projectTrusted: boolean;
 }
 
-export async function discoverCommands(options: DiscoverOptions): Promise<CustomCommand[]> {
+export interface DiscoverState {
+  /** Project command files a reload holds back until the person trusts them. */
+  held?: ReadonlySet<string>;
+}
+
+export async function discoverCommands(
+  options: DiscoverOptions,
+  state: DiscoverState = {},
+): Promise<CustomCommand[]> {
   const seenLocations = new Set<string>();
   const located: Array<[CommandFile, 'project' | 'user']> = [];
   const add = (locations: string[], source: 'project' | 'user') => {
@@ -41,9 +50,10 @@ export async function discoverCommands(options: DiscoverOptions): Promise<Custom
   const byName = new Map<string, CustomCommand>();
   const out: CustomCommand[] = [];
   for (const [found, source] of located) {
+    const held = source === 'project' && state.held?.has(found.file) === true;
     const command =
-      source === 'project' && !options.projectTrusted
-        ? untrusted(found)
+      source === 'project' && (!options.projectTrusted || held)
+        ? untrusted(found, held)
         : await readCommand(found.file, found.name, source, source === 'user');
     const first = byName.get(command.name);
     if (command.status.kind === 'ok') {
@@ -55,7 +65,7 @@ export async function discoverCommands(options: DiscoverOptions): Promise<Custom
   return out;
 }
 
-function untrusted(found: CommandFile): CustomCommand {
+function untrusted(found: CommandFile, changed: boolean): CustomCommand {
   return {
     name: found.name,
     source: 'project',
@@ -64,7 +74,7 @@ function untrusted(found: CommandFile): CustomCommand {
     allowedTools: [],
     ignoredTools: [],
     body: '',
-    status: { kind: 'untrusted' },
+    status: changed ? { kind: 'untrusted', changed } : { kind: 'untrusted' },
   };
 }
 

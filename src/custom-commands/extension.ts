@@ -4,7 +4,9 @@
  * the run_shell tool's own path — policy, question or sandbox — and `@path` includes inside the
  * root) and sends it as the turn. Its `allowed-tools` are pre-approved and its `model` used for
  * that turn only. `/commands [reload]` lists every file found, with the error of a bad one. A
- * name a built-in (or skill) command has is never taken: a notice says so.
+ * name a built-in (or skill) command has is never taken: a notice says so. A reload loads a
+ * project file that is new or changed since the person trusted the folder only once they trust it
+ * (trust/reload.ts: the face asks the start's trust question, or leaves it out).
  *
  * Only the person grants: the pre-approval holds while the command the person ran expands and its
  * turn runs, and ends with it — the next turn (a queued message, the model's next request after
@@ -17,6 +19,9 @@ import type { SlashCommand } from '../commands/types.js';
 import type { Extension, ExtensionSetup } from '../extensions/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import { outputToText } from '../tools/types.js';
+import { commandDeclarations } from '../trust/command-declarations.js';
+import { heldNotice, type ReloadTrust } from '../trust/reload.js';
+import { errorMessage } from '../util/errors.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
 import { toolPatternMatches } from '../util/tool-pattern.js';
 import { type DiscoverOptions, discoverCommands } from './discover.js';
@@ -38,6 +43,8 @@ export interface CustomCommandsOptions extends DiscoverOptions {
   models: { borrow(name: string): ModelLoan };
   /** The run's executor: a `` !`command` `` is a run_shell call like the model's. */
   executor: Pick<ToolExecutor, 'execute'>;
+  /** Trust for what a reload finds new or changed; absent: a reload loads what it finds. */
+  reloadTrust?: ReloadTrust;
 }
 
 interface Grant {
@@ -115,8 +122,15 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
     },
   });
 
-  const refresh = async () => {
-    commands = await discoverCommands(options);
+  /** Project files a reload holds back: new or changed since trusted, and not trusted now. */
+  const review = async (signal: AbortSignal): Promise<Set<string>> => {
+    if (!options.reloadTrust || !options.projectTrusted) return new Set();
+    const units = commandDeclarations(options.projectDir).map((item) => ({ id: item.file, items: [item] }));
+    return options.reloadTrust.held(units, signal);
+  };
+
+  const refresh = async (held: ReadonlySet<string> = new Set()) => {
+    commands = await discoverCommands(options, { held });
     for (const name of registered) host.commands.remove(name);
     registered = [];
     for (const command of commands) {
@@ -167,8 +181,17 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
         description:
           'list the custom commands (project, user, .claude) with their files and errors; reload re-reads them',
         run: async (args, ctx) => {
-          if (args[0] === 'reload') await refresh();
-          ctx.print(formatCommands(commands, options.projectDir));
+          try {
+            if (args[0] === 'reload') {
+              const held = await review(ctx.signal);
+              await refresh(held);
+              if (held.size > 0)
+                ctx.print(heldNotice(held.size, 'command', options.reloadTrust?.asks === true), 'error');
+            }
+            ctx.print(formatCommands(commands, options.projectDir));
+          } catch (error) {
+            ctx.print(errorMessage(error), 'error');
+          }
         },
       });
     },

@@ -29,7 +29,9 @@ export function formatCommands(commands: readonly CustomCommand[], projectDir: s
         lines.push(`  ✗ ${name}  ${file}:${command.status.line}: ${visibleLine(command.status.message)}`);
         break;
       case 'untrusted':
-        lines.push(`  – ${name}  not loaded: the folder is not trusted  [${file}]`);
+        lines.push(
+          `  – ${name}  not loaded: ${command.status.changed ? 'new or changed since you trusted the folder' : 'the folder is not trusted'}  [${file}]`,
+        );
         break;
       case 'shadowed':
         lines.push(

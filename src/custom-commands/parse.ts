@@ -19,8 +19,11 @@ const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export type CommandStatus =
   | { kind: 'ok' }
   | { kind: 'error'; message: string; line: number }
-  /** A project command in a folder that is not trusted: listed, not loaded. */
-  | { kind: 'untrusted' }
+  /**
+   * A project command in a folder that is not trusted, or (`changed`) one a reload found new or
+   * changed since the person trusted the folder and they have not trusted it: listed, not loaded.
+   */
+  | { kind: 'untrusted'; changed?: boolean }
   /** Another command of that name came first (`by` is its file), or a built-in has the name. */
   | { kind: 'shadowed'; by: string };
 

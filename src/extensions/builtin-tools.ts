@@ -1,9 +1,10 @@
 /**
  * The built-in tools as an extension: the nine tools with their default policies, and `/undo`
- * (the stack the file tools record into).
+ * (the stack the file tools record into; a protected path is asked where the face can ask).
  */
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import type { UndoStack } from '../permissions/undo.js';
+import { protectedRestoreQuestion } from '../permissions/undo-confirm.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/types.js';
 import type { Extension } from './types.js';
@@ -21,7 +22,7 @@ export function builtinToolsExtension(options: { undo: UndoStack; tools?: Tool[]
         description: 'restore the last confirmed write or patch (repeat to go further back)',
         idleOnly: true,
         run: async (_args, ctx) => {
-          ctx.print(await options.undo.undo());
+          ctx.print(await options.undo.undo(protectedRestoreQuestion(ctx.choose, 'undo')));
         },
       });
     },

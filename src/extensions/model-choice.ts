@@ -54,7 +54,13 @@ export class ModelChoice {
   choose(name: string): ChoiceResult {
     let next: ModelSettings;
     try {
-      next = switchedModelSettings(this.options.env, this.#settings, name, this.options.named.models);
+      next = switchedModelSettings(
+        this.options.env,
+        this.#settings,
+        name,
+        this.options.named.models,
+        this.options.named.file,
+      );
     } catch (error) {
       return { ok: false, message: `${errorMessage(error)} — staying on ${describeModel(this.#settings)}` };
     }

@@ -3,11 +3,11 @@
  * (bubblewrap on Linux, Seatbelt on macOS, through @anthropic-ai/sandbox-runtime, loaded lazily).
  */
 
+export { commandPatternAllows } from './command-line.js';
 export { HOME_DENY_READ } from './paths.js';
 export { probeSandbox, type SandboxProbe } from './probe.js';
 export { type CommandSandboxOptions, createCommandSandbox } from './sandbox.js';
 export {
-  matchesCommandPattern,
   parseSandboxMode,
   resolveSandboxPolicy,
   runSandboxMode,

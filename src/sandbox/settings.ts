@@ -4,7 +4,6 @@
  * fewer hosts, `autoAllow: false`), and `--sandbox MODE` picks the mode for one run.
  */
 import * as z from '../util/schema.js';
-import { toolPatternMatches } from '../util/tool-pattern.js';
 import { DEFAULT_SANDBOX_POLICY, type SandboxMode, type SandboxPolicy } from './types.js';
 
 export const SANDBOX_MODES = ['workspace-write', 'read-only', 'off'] as const;
@@ -17,7 +16,7 @@ export const sandboxSectionSchema = z.strictObject({
   denyRead: z.optional(z.array(nonEmpty)),
   allowWrite: z.optional(z.array(nonEmpty)),
   autoAllow: z.optional(z.boolean()),
-  /** User file only: command lines (`*` = any text) that `sandbox: false` runs without a question. */
+  /** User file only: command lines that `sandbox: false` runs without a question (command-line.ts). */
   allowUnconfined: z.optional(z.array(nonEmpty)),
 });
 
@@ -89,10 +88,4 @@ export function runSandboxMode(
       ? `GEEKAGENT_SANDBOX="${env.GEEKAGENT_SANDBOX}" (not workspace-write, read-only or off)`
       : undefined;
   return { mode: flag ?? fromEnv, ...(ignored ? { ignored } : {}) };
-}
-
-/** `allowUnconfined` patterns: `*` is any text, the rest literal; the whole line must match. */
-export function matchesCommandPattern(patterns: readonly string[], command: string): boolean {
-  const line = command.trim();
-  return patterns.some((pattern) => toolPatternMatches(pattern.trim(), line));
 }

@@ -84,7 +84,7 @@ export interface SandboxPolicy {
   allowWrite: string[];
   /** A confined command needs no question. */
   autoAllow: boolean;
-  /** Command lines (globs, `*` any text) the user lets run unconfined without a question. */
+  /** Command lines the user lets run unconfined without a question (`*`: plain words only; command-line.ts). */
   allowUnconfined: string[];
 }
 

@@ -7,19 +7,11 @@
  * in a folder the person trusts (project-import.ts).
  */
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { userProjectDir } from '../config/project-state.js';
 import { UnsafePathError } from '../util/safe-write.js';
+import { ensureUserStateFolder } from '../util/state-dir.js';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const MAX_ID_LENGTH = 64;
@@ -61,45 +53,9 @@ export function randomId(): string {
   return id;
 }
 
-/**
- * Creates `dir` and every folder between `base` and it as needed (mode 0700); refuses any of them
- * that is a symlink or not a folder. `base` (the user's state folder) is the person's own: created
- * when missing, not checked (a link to their dotfiles is theirs to make).
- */
+/** Creates `dir` below the user's state folder `base` (mode 0700), refusing a symlinked folder on the way. */
 export function ensureSessionsDir(base: string, dir: string): void {
-  const relative = path.relative(base, dir);
-  if (relative.startsWith('..') || path.isAbsolute(relative))
-    throw new UnsafePathError(`refusing to keep sessions in ${dir}: it is not under ${base}`);
-  mkdirSync(base, { recursive: true, mode: 0o700 });
-  let folder = base;
-  for (const part of relative.split(path.sep).filter((name) => name !== '')) {
-    folder = path.join(folder, part);
-    let info = lstatOrUndefined(folder);
-    if (!info) {
-      try {
-        mkdirSync(folder, { mode: 0o700 });
-        continue;
-      } catch (error) {
-        // Another agent made it meanwhile: check what is there now.
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        info = lstatOrUndefined(folder);
-      }
-    }
-    if (info?.isSymbolicLink()) {
-      throw new UnsafePathError(`refusing to keep sessions in ${folder}: it is a symbolic link`);
-    }
-    if (!info?.isDirectory())
-      throw new UnsafePathError(`refusing to keep sessions in ${folder}: not a folder`);
-  }
-}
-
-function lstatOrUndefined(folder: string): ReturnType<typeof lstatSync> | undefined {
-  try {
-    return lstatSync(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return undefined;
-  }
+  ensureUserStateFolder(base, dir, 'sessions');
 }
 
 /**

@@ -5,6 +5,7 @@
  * so the command says so there.
  */
 import type { Extension } from '../extensions/types.js';
+import { protectedRestoreQuestion } from '../permissions/undo-confirm.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { describeRewind, type Rewinder, type RewindMode } from './rewind.js';
@@ -69,7 +70,8 @@ export function rewindExtension(rewinder: Rewinder): Extension {
             return;
           }
           try {
-            ctx.print(describeRewind(await rewinder.rewind(point.id, mode)));
+            const confirm = protectedRestoreQuestion(ctx.choose, 'rewind');
+            ctx.print(describeRewind(await rewinder.rewind(point.id, mode, confirm)));
           } catch (error) {
             ctx.print(`rewind failed: ${errorMessage(error)}`, 'error');
             return;

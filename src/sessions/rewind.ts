@@ -6,7 +6,7 @@
  * session, rewound turns included), or both.
  */
 import type { Conversation } from '../agent/conversation.js';
-import type { UndoRewindReport, UndoStack } from '../permissions/undo.js';
+import type { ConfirmProtectedRestore, UndoRewindReport, UndoStack } from '../permissions/undo.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { titleOf } from './log.js';
 import type { Sessions } from './manager.js';
@@ -63,10 +63,14 @@ export class Rewinder {
     return result;
   }
 
-  /** Goes back to before `id`; the files first, so a failure there leaves the conversation as it was. */
-  async rewind(id: string, mode: RewindMode): Promise<RewindResult> {
+  /**
+   * Goes back to before `id`; the files first, so a failure there leaves the conversation as it
+   * was. A protected path is restored only when `confirm` says so.
+   */
+  async rewind(id: string, mode: RewindMode, confirm?: ConfirmProtectedRestore): Promise<RewindResult> {
     const result: RewindResult = {};
-    if (mode !== 'conversation') result.files = await this.deps.undo.rewindTurns(this.sinceSelector(id));
+    if (mode !== 'conversation')
+      result.files = await this.deps.undo.rewindTurns(this.sinceSelector(id), confirm);
     if (mode !== 'files') {
       const history = this.deps.conversation.history;
       const at = history.indexOf(id);
@@ -113,12 +117,17 @@ export function describeRewind(result: RewindResult): string {
   const files = result.files;
   if (files) {
     const list = (names: string[]) => names.map(visibleLine).join(', ');
-    if (files.restored.length + files.removed.length === 0 && files.changed.length === 0)
+    if (
+      files.restored.length + files.removed.length + files.changed.length + files.protectedKept.length ===
+      0
+    )
       lines.push('files: nothing the agent wrote since then to restore');
     if (files.restored.length > 0) lines.push(`files restored: ${list(files.restored)}`);
     if (files.removed.length > 0) lines.push(`files the agent created, removed: ${list(files.removed)}`);
     if (files.changed.length > 0)
       lines.push(`changed since the agent wrote them, not overwritten: ${list(files.changed)}`);
+    if (files.protectedKept.length > 0)
+      lines.push(`protected, left as they are (you said no): ${list(files.protectedKept)}`);
     if (files.failed.length > 0) lines.push(`could not restore: ${list(files.failed)}`);
     if (files.ignored.length > 0) lines.push(`ignored undo entries outside the root: ${list(files.ignored)}`);
     if (files.mayBeIncomplete)

@@ -27,8 +27,11 @@ export const MAX_COMPATIBILITY = 500;
 export type SkillStatus =
   | { kind: 'ok' }
   | { kind: 'error'; message: string; line: number }
-  /** A project skill in a folder that is not trusted: listed, not loaded. */
-  | { kind: 'untrusted' }
+  /**
+   * A project skill in a folder that is not trusted, or (`changed`) one a reload found new or
+   * changed since the person trusted the folder and they have not trusted it: listed, not loaded.
+   */
+  | { kind: 'untrusted'; changed?: boolean }
   /** Another skill of the same name came first. */
   | { kind: 'shadowed'; by: string };
 
@@ -57,7 +60,11 @@ export interface DiscoverOptions {
   projectTrusted: boolean;
 }
 
-export async function discoverSkills(options: DiscoverOptions): Promise<Skill[]> {
+/** `held`: project skill folders a reload holds back until the person trusts them (trust/reload.ts). */
+export async function discoverSkills(
+  options: DiscoverOptions,
+  held: ReadonlySet<string> = new Set(),
+): Promise<Skill[]> {
   const found: Array<[string, 'project' | 'user']> = [
     ...projectSkillLocations(options.cwd).flatMap((l) =>
       skillFolders(l).map((d) => [d, 'project'] as [string, 'project']),
@@ -74,8 +81,10 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Skill[]>
     if (seen.has(real)) continue;
     seen.add(real);
     const skill = await readSkill(dir, source);
-    if (source === 'project' && !options.projectTrusted && skill.status.kind === 'ok')
-      skill.status = { kind: 'untrusted' };
+    if (source === 'project' && skill.status.kind === 'ok') {
+      if (!options.projectTrusted) skill.status = { kind: 'untrusted' };
+      else if (held.has(dir)) skill.status = { kind: 'untrusted', changed: true };
+    }
     const first = byName.get(skill.name);
     if (first && skill.status.kind !== 'error') skill.status = { kind: 'shadowed', by: first.file };
     else if (!first) byName.set(skill.name, skill);

@@ -13,7 +13,8 @@
  * Only the person grants: `allowed-tools` are pre-approved in the turn after `/use`, `/<name>` or
  * `--skill`, or in a turn whose typed message names the skill as `$<name>` — never for a skill the
  * model loads (its tools ask as usual, however often it loads it), never for a sub-agent's calls.
- * A skill the model loads never widens a whitelist of a skill the person activated.
+ * A skill the model loads never widens a whitelist of a skill the person activated. The tool
+ * filter is the registry's, so a sub-agent's view (subagents/tool-view.ts) keeps to it too.
  */
 import type { Conversation } from '../agent/conversation.js';
 import type { HistoryMessage } from '../agent/history.js';
@@ -22,6 +23,8 @@ import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
+import { heldNotice, type ReloadTrust } from '../trust/reload.js';
+import { skillFolderDeclarations } from '../trust/skill-declarations.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { toolPatternMatches } from '../util/tool-pattern.js';
@@ -54,6 +57,8 @@ export interface SkillsOptions extends DiscoverOptions {
   policies?: { setPreApproved(match: ((toolName: string) => boolean) | undefined): void };
   /** `--skill <name>`: active from the start of this run. */
   initial?: readonly string[];
+  /** Trust for what `/skills reload` finds new or changed; absent: a reload loads what it finds. */
+  reloadTrust?: ReloadTrust;
 }
 
 /** Every extension with commands of its own: they are set up before skills pick their names. */
@@ -139,8 +144,15 @@ export function skillsExtension(options: SkillsOptions): Extension {
     },
   });
 
-  const refresh = async () => {
-    skills = await discoverSkills(options);
+  /** Project skill folders a reload holds back: new or changed since trusted, and not trusted now. */
+  const review = async (signal: AbortSignal): Promise<Set<string>> => {
+    if (!options.reloadTrust || !options.projectTrusted) return new Set();
+    const units = skillFolderDeclarations(options.projectDir).map(({ dir, items }) => ({ id: dir, items }));
+    return options.reloadTrust.held(units, signal);
+  };
+
+  const refresh = async (held?: ReadonlySet<string>) => {
+    skills = await discoverSkills(options, held);
     catalog = buildCatalog(loadable(), catalogBudget(options.contextWindow));
     host.tools.remove(USE_SKILL);
     const names = loadable().map((skill) => skill.name);
@@ -301,8 +313,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
         run: async (args, ctx) => {
           try {
             if (args[0] === 'reload') {
-              await refresh();
+              const held = await review(ctx.signal);
+              await refresh(held);
               ctx.print(`skills reloaded: ${loadable().length} available`);
+              if (held.size > 0)
+                ctx.print(heldNotice(held.size, 'skill', options.reloadTrust?.asks === true), 'error');
             }
             ctx.print(formatSkills(skills, store.get(), catalog, options.projectDir));
           } catch (error) {

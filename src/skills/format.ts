@@ -46,7 +46,9 @@ function status(skill: Skill, isActive: boolean, shown: string): string {
     case 'ok':
       return isActive ? 'active' : 'available';
     case 'untrusted':
-      return 'not loaded: the folder is not trusted (run geekagent trust, or --trust for one run)';
+      return skill.status.changed
+        ? 'not loaded: new or changed since you trusted the folder (/skills reload asks)'
+        : 'not loaded: the folder is not trusted (run geekagent trust, or --trust for one run)';
     case 'shadowed':
       return `not loaded: a skill of the same name comes first (${visibleLine(skill.status.by)})`;
     case 'error':

@@ -1,8 +1,10 @@
 /**
  * A sub-agent's view of the tool registry: the parent's tools (MCP ones included, as they are
  * now) narrowed to what the agent's `tools` patterns name, plus tools of its own (a deeper
- * `delegate_task`). Every other tool is hidden: the model is not shown it, and the executor refuses
- * it ("not available in this conversation") if the model names it anyway.
+ * `delegate_task`) — and of those only what the parent's conversation may use now: an active
+ * skill's whitelist (the parent registry's visible filter) limits a child as it limits the main
+ * agent, so delegating never widens it. Every other tool is hidden: the model is not shown it, and
+ * the executor refuses it ("not available in this conversation") if the model names it anyway.
  */
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
@@ -30,6 +32,9 @@ export class ToolView extends ToolRegistry {
   }
 
   allows(name: string): boolean {
+    // The parent's filter is read at each call: the whitelist of the skill active now.
+    const tool = this.get(name);
+    if (tool && !this.parent.isVisible(tool)) return false;
     if (this.own.has(name)) return true;
     // The parent's own delegate_task is never inherited (depth is the view's `own` tool's business),
     // nor todo_write: the todo list is the parent session's plan, not a child's scratchpad; nor

@@ -45,9 +45,9 @@ export interface ApprovalPrompt {
 export interface UndoRecorder {
   /**
    * Call before changing `absolutePath`; `previous` is its content, or null if it did not exist;
-   * `next` what is about to be written (a rewind checks the file still holds it).
+   * `next` what is about to be written (`/undo` and a rewind restore only a file that still holds it).
    */
-  record(absolutePath: string, previous: string | null, next?: string): Promise<void>;
+  record(absolutePath: string, previous: string | null, next: string): Promise<void>;
 }
 
 /** What the registry hands a tool at run time. State is passed in, never global. */

@@ -19,8 +19,13 @@ const ALLOW_NOTE = '(not asked in a turn you activate the skill)';
 
 /** Every project skill folder's declarations, a folder's items together. */
 export function skillDeclarations(projectDir: string): Declaration[] {
+  return skillFolderDeclarations(projectDir).flatMap((folder) => folder.items);
+}
+
+/** Each project skill folder (as skills/discover.ts finds it) with its declarations. */
+export function skillFolderDeclarations(projectDir: string): Array<{ dir: string; items: Declaration[] }> {
   return projectSkillLocations(projectDir).flatMap((location) =>
-    skillFolders(location).flatMap((dir) => folderDeclarations(projectDir, dir)),
+    skillFolders(location).map((dir) => ({ dir, items: folderDeclarations(projectDir, dir) })),
   );
 }
 

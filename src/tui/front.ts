@@ -25,6 +25,8 @@ export interface SessionView extends KeyTarget {
 /** The session as the front needs it once it is there. */
 export interface FrontSession extends SessionView {
   notice(text: string, kind?: LineKind): void;
+  /** The answer to a trust question the session asks (a reload's). */
+  answerTrust?(answer: TrustAnswer): void;
 }
 
 export class SessionFront implements SessionView {
@@ -126,7 +128,10 @@ export class SessionFront implements SessionView {
 
   answerTrust(answer: TrustAnswer): void {
     const open = this.trustAsk;
-    if (!open) return;
+    if (!open) {
+      this.session?.answerTrust?.(answer);
+      return;
+    }
     this.trustAsk = undefined;
     this.changed();
     open.resolve(answer);

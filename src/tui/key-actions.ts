@@ -36,7 +36,7 @@ export interface KeyTarget {
   escapeTwice?(): void;
   /** Completions for an `@` word in the input line (files, folders, MCP resources). */
   complete?(word: string): Promise<string[]>;
-  /** The folder-trust question's answer (start-up only: the front asks it). */
+  /** The folder-trust question's answer (the start's, or one a reload asks). */
   answerTrust?(answer: TrustAnswer): void;
   readonly history: InputHistory;
   /** The command table's names, for Tab completion of a `/name` being typed. */

@@ -52,7 +52,7 @@ export interface TuiOptions {
    * Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. Called
    * once the first frame is drawn: it may load the app's modules itself.
    */
-  createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker'>): Promise<App>;
+  createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker' | 'askTrust'>): Promise<App>;
 }
 
 /**

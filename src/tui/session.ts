@@ -2,7 +2,9 @@
  * The TUI session: turns keypress-level intents (submit, answer, cancel, exit) into calls on the
  * turn controller, and the controller's and extensions' events into a snapshot the components
  * render. Holds view state only — transcript, running tools, the open question; the controller,
- * the agent, commands and extensions do the real work.
+ * the agent, commands and extensions do the real work. The folder-trust question a reload asks
+ * (`/commands reload`, `/skills reload` finding a new or changed project file) is shown here the
+ * way the start-up front shows the start's: same view, same keys (trust-keys.ts).
  */
 import { cachedPercent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
@@ -10,6 +12,7 @@ import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import { describeOpened } from '../sessions/extension.js';
+import type { TrustQuestion } from '../trust/reload.js';
 import type { TuiApprover } from './approver.js';
 import { TuiChooser } from './chooser.js';
 import type { TuiElicitor } from './elicitor.js';
@@ -17,7 +20,7 @@ import { GREETING, GREETING_HINT } from './front.js';
 import type { InputHistory } from './history.js';
 import { TranscriptStore } from './transcript-store.js';
 import { TurnView } from './turn-view.js';
-import type { LineKind, SessionSnapshot } from './types.js';
+import type { LineKind, SessionSnapshot, TrustAnswer, TrustQuestionView } from './types.js';
 
 /**
  * The shortest time between two screen updates the session asks for (20 a second). Keys do not
@@ -46,6 +49,8 @@ export class TuiSession {
   private readonly view: TurnView;
   /** Lists commands ask the person to pick from (`/rewind`). */
   private readonly chooser = new TuiChooser();
+  /** A reload's trust question on screen, and who waits for its answer. */
+  private trustAsk: { view: TrustQuestionView; resolve: (answer: TrustAnswer) => void } | undefined;
   /** Text a command put into the input line, with a new id each time. */
   private inputFill: { id: number; text: string } | undefined;
   private readonly controller: TurnController;
@@ -169,6 +174,39 @@ export class TuiSession {
     this.refresh();
   }
 
+  /**
+   * Shows the trust question a reload asks until it is answered: true for "trust", false for "not
+   * now", a cancelled command or the person leaving (Ctrl+C there quits, as at start).
+   */
+  askTrust(question: TrustQuestion, signal: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (this.exitRequested || signal.aborted) {
+        resolve(false);
+        return;
+      }
+      this.trustAsk?.resolve('not-now');
+      const onAbort = () => open.resolve('not-now');
+      const open = {
+        view: { trust: question },
+        resolve: (answer: TrustAnswer) => {
+          signal.removeEventListener('abort', onAbort);
+          if (this.trustAsk === open) this.trustAsk = undefined;
+          this.refresh();
+          resolve(answer === 'trust');
+          if (answer === 'quit') this.requestExit();
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.trustAsk = open;
+      this.refresh();
+    });
+  }
+
+  /** The trust question's answer (its keys: trust-keys.ts). */
+  answerTrust(answer: TrustAnswer): void {
+    this.trustAsk?.resolve(answer);
+  }
+
   /** A command's list on screen was answered (an index) or dismissed (undefined). */
   choose(index: number | undefined): void {
     this.chooser.answer(index);
@@ -210,6 +248,7 @@ export class TuiSession {
   requestExit(): void {
     if (this.exitRequested) return;
     this.exitRequested = true;
+    this.trustAsk?.resolve('not-now');
     this.cancel();
     this.controller.close();
     this.resolveExit();
@@ -318,6 +357,7 @@ export class TuiSession {
       tools: this.view.tools,
       question: approver.current(),
       questionExplicit: approver.currentIsExplicit(),
+      ...(this.trustAsk ? { trust: this.trustAsk.view } : {}),
       form: this.deps.elicitor?.current(),
       choice: this.chooser.current(),
       inputFill: this.inputFill,

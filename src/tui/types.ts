@@ -72,7 +72,7 @@ export interface SessionSnapshot {
    * never answer it, only a focused choice does (Tab, ←/→, Enter).
    */
   questionExplicit: boolean;
-  /** The folder-trust question, while start-up waits for its answer (the front's alone). */
+  /** The folder-trust question: the start's (the front's), or one a reload asks (the session's). */
   trust?: TrustQuestionView;
   /** An open elicitation form, if any (shown when no confirmation is open). */
   form: FormView | undefined;

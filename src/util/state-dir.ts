@@ -1,11 +1,12 @@
 /**
- * The project's state folder `<project>/.geekagent` (undo.json, history, logs, config; later
- * sessions): where its files live, and the checks that keep a cloned repository from aiming them
- * elsewhere — the folder and its subfolders must be real folders (a symlink is refused with a
+ * The project's state folder `<project>/.geekagent` (history, logs, config): where its files
+ * live, and the checks that keep a cloned repository from aiming them elsewhere — the folder and its subfolders must be real folders (a symlink is refused with a
  * clear message, never followed), and state files are read only when they are regular files.
- * Writers use `writeFileAtomic` (util/safe-write.ts), which refuses symlinked targets.
+ * Writers use `writeFileAtomic` (util/safe-write.ts), which refuses symlinked targets. Also the
+ * folders of the user's own per-project state (sessions, undo): created below the user's state
+ * folder without following a link.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, open, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { UnsafePathError } from './safe-write.js';
@@ -64,6 +65,48 @@ async function checkRealFolder(dir: string, create: boolean): Promise<void> {
     );
   }
   if (!info.isDirectory()) throw new UnsafePathError(`refusing to use ${dir}: it is not a folder`);
+}
+
+/**
+ * Creates `dir` and every folder between `base` (the user's state folder) and it as needed (mode
+ * 0700); refuses any of them that is a symlink or not a folder (`what` names the state in the
+ * message: "refusing to keep sessions in …"). `base` is the person's own: created when missing,
+ * not checked (a link to their dotfiles is theirs to make).
+ */
+export function ensureUserStateFolder(base: string, dir: string, what: string): void {
+  const relative = path.relative(base, dir);
+  if (relative.startsWith('..') || path.isAbsolute(relative))
+    throw new UnsafePathError(`refusing to keep ${what} in ${dir}: it is not under ${base}`);
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  let folder = base;
+  for (const part of relative.split(path.sep).filter((name) => name !== '')) {
+    folder = path.join(folder, part);
+    let info = lstatOrUndefined(folder);
+    if (!info) {
+      try {
+        mkdirSync(folder, { mode: 0o700 });
+        continue;
+      } catch (error) {
+        // Another agent made it meanwhile: check what is there now.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        info = lstatOrUndefined(folder);
+      }
+    }
+    if (info?.isSymbolicLink()) {
+      throw new UnsafePathError(`refusing to keep ${what} in ${folder}: it is a symbolic link`);
+    }
+    if (!info?.isDirectory())
+      throw new UnsafePathError(`refusing to keep ${what} in ${folder}: not a folder`);
+  }
+}
+
+function lstatOrUndefined(folder: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return undefined;
+  }
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * The one tool-name pattern every GeekAgent setting uses (permission rules, MCP include/exclude
- * lists, skill and agent `tools`, command `allowed-tools`, sandbox `allowUnconfined`): `*` matches
- * any run of characters (none, newlines too); everything else is literal and case-sensitive
- * (`?`, `.`, `[` included); the whole name must match. Also the table of Claude Code's names for
+ * lists, skill and agent `tools`, command `allowed-tools`): `*` matches any run of characters
+ * (none, newlines too); everything else is literal and case-sensitive (`?`, `.`, `[` included);
+ * the whole name must match. Also the table of Claude Code's names for
  * the built-in tools, so files written for Claude Code name the same tools here.
- * Hook matchers are not this syntax: they are Claude Code's regular expressions (hooks/matching.ts).
+ * Hook matchers are not this syntax: they are Claude Code's regular expressions (hooks/matching.ts),
+ * and sandbox `allowUnconfined` command lines are read as a shell reads them (sandbox/command-line.ts).
  */
 
 /** `pattern` as an anchored expression, compiled once by callers on a hot path (permission rules). */

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { undoFilePath } from '../../src/permissions/undo.js';
 import { isAlive, waitFor } from '../helpers/wait.js';
 import { type Editor, editorFixture, markerServer } from './acp-client.js';
 import { cliFixture, FIXTURE_SERVERS, REPO_ROOT, toolMessages } from './harness.js';
@@ -133,7 +134,7 @@ describe('geekagent acp', () => {
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toContain('buffer text');
     expect(ed.writes).toEqual([{ path: real, content: 'edited text\n' }]);
     expect(readFileSync(file, 'utf8')).toBe('disk text\n');
-    const undo = readFileSync(path.join(fx.project.dir, '.geekagent', 'undo.json'), 'utf8');
+    const undo = readFileSync(undoFilePath(path.join(fx.project.home, '.geekagent'), fx.project.dir), 'utf8');
     expect(undo).toContain('buffer text');
     const diff = ed.toolContents(id).find((content) => content.type === 'diff');
     expect(diff).toEqual({ type: 'diff', path: real, oldText: 'buffer text\n', newText: 'edited text\n' });

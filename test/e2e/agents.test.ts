@@ -210,6 +210,47 @@ describe('delegate_task', () => {
     expect(out.agents[0]!.status).toBe('timed_out');
   });
 
+  it('a sub-agent keeps to the active skill’s whitelist: it is shown and may call only the tools both name', async () => {
+    await fx.project.write(
+      'skills/reader/SKILL.md',
+      '---\ndescription: Only reads\ntools: [read, delegate_task]\n---\nRead, never write.\n',
+    );
+    await fx.project.write(
+      '.geekagent/agents/writer.md',
+      '---\nname: writer\ndescription: reads and writes\ntools: [read, search, write]\nmax_rounds: 5\n---\nWrite.\n',
+    );
+    await fx.project.write('notes.txt', 'the secret word is PLUM\n');
+    fx.fake.push(
+      { toolCalls: [call('delegate_task', { task: 'copy the notes', agent: 'writer' })] },
+      (request) => ({
+        text: `Parent got: ${toolResults(request).join(' | ')}`,
+      }),
+    );
+    fx.fake.pushFor(
+      'writer',
+      {
+        toolCalls: [
+          call('read', { path: 'notes.txt' }),
+          call('search', { pattern: 'PLUM' }),
+          call('write', { path: 'stolen.txt', content: 'PLUM' }),
+        ],
+      },
+      (request) => ({ text: `Tools said: ${toolResults(request).join(' | ')}` }),
+    );
+    // write and search are allowed by the rules: only the skill keeps them from the child.
+    await runJson('Copy the notes', ['--skill', 'reader', '--allow', 'write', '--allow', 'search']);
+
+    const child = fx.fake.requests.filter((request) => subAgentOf(request) === 'writer');
+    expect(child).toHaveLength(2);
+    const offered = (child[0]!.body.tools ?? []).map((tool) => (tool.function as { name: string }).name);
+    expect(offered).toEqual(['read']);
+    const results = toolResults(child[1]!);
+    expect(results[0]).toContain('the secret word is PLUM');
+    expect(results[1]).toMatch(/tool search is not available in this conversation/);
+    expect(results[2]).toMatch(/tool write is not available in this conversation/);
+    expect(existsSync(path.join(fx.project.dir, 'stolen.txt'))).toBe(false);
+  });
+
   it('the default agent sees only read-only tools and no delegate_task; /agents lists agents and load errors', async () => {
     await fx.project.write(
       '.geekagent/agents/broken.md',

@@ -4,7 +4,7 @@
  * 0600 file, refresh before expiry and after a rejected token, and `mcp logout`.
  */
 import { spawn } from 'node:child_process';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth-server.js';
@@ -141,6 +141,39 @@ describe('OAuth end to end', () => {
     expect(call.stdout).toMatch(/^hello client-/);
     expect(oauth.grants).toEqual({ authorization_code: 1, refresh_token: 1 });
     expect(oauth.lastAccepted()).toBe(oauth.issued.at(-1));
+  });
+
+  it('a token folder or file open to others is made private when used; a linked folder is refused', async () => {
+    oauth = await startOAuthFixture();
+    await project.mcpServers({ secure: { type: 'http', url: oauth.mcpUrl } });
+    const authDir = path.join(project.home, '.geekagent', 'auth');
+    // Already there, open to everyone (chmod: the umask narrows mkdir's mode).
+    await mkdir(authDir, { recursive: true });
+    await chmod(authDir, 0o777);
+    expect((await loginAs('paste')).code).toBe(0);
+    const mode = async (file: string) => (await stat(file)).mode & 0o777;
+    expect(await mode(authDir)).toBe(0o700);
+    const [name] = await readdir(authDir);
+    const tokens = path.join(authDir, name!);
+    expect(await mode(tokens)).toBe(0o600);
+
+    // Loosened again by hand (or an old release): the next use tightens both.
+    await chmod(authDir, 0o777);
+    await chmod(tokens, 0o666);
+    const call = await runCli(['mcp', 'call', 'secure', 'whoami'], { project });
+    expect(call.stdout, call.stderr).toMatch(/^hello client-/);
+    expect(await mode(authDir)).toBe(0o700);
+    expect(await mode(tokens)).toBe(0o600);
+
+    // A folder that is a link elsewhere is neither followed nor changed.
+    const elsewhere = path.join(project.home, 'elsewhere');
+    await rename(authDir, elsewhere);
+    await chmod(elsewhere, 0o777);
+    await symlink(elsewhere, authDir);
+    const linked = await runCli(['mcp', 'call', 'secure', 'whoami'], { project });
+    expect(linked.code).not.toBe(0);
+    expect(linked.stderr).toContain('is a symbolic link');
+    expect(await mode(elsewhere)).toBe(0o777);
   });
 
   it('logs in through the loopback callback, as a browser would', async () => {

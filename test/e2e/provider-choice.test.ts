@@ -70,6 +70,40 @@ describe('--model NAME', () => {
     expect(other.requests).toHaveLength(0);
   });
 
+  it("never sends the provider's own key to an entry's other server: it must name its keyVariable", async () => {
+    // The harness's OPENAI_API_KEY ("test-key") goes to OPENAI_BASE_URL (fx.fake); `other` is
+    // another server (another port: whatever listens there), reached only through the entry.
+    const file = await namedModels({
+      models: { elsewhere: { provider: 'openai', model: 'm', baseURL: other.url } },
+    });
+    other.push({ text: 'got the key' });
+    const run = await fx.run(['-p', 'hi', '--model', 'elsewhere']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(file);
+    expect(run.stderr).toContain('model "elsewhere" has its own baseURL');
+    expect(run.stderr).toContain('does not send OPENAI_API_KEY');
+    expect(run.stderr).toContain('"keyVariable"');
+    expect(other.requests).toHaveLength(0);
+
+    // Mid-session `/model NAME` is refused the same way, and the run stays on its model.
+    const switched = await fx.run(['-p', '/model elsewhere']);
+    expect(switched.stderr + switched.stdout).toContain('does not send OPENAI_API_KEY');
+    expect(other.requests).toHaveLength(0);
+
+    // The same server as the key's own endpoint needs nothing; a named variable is the fix.
+    await namedModels({
+      models: {
+        same: { provider: 'openai', model: 'm', baseURL: fx.fake.url },
+        elsewhere: { provider: 'openai', model: 'm', baseURL: other.url, keyVariable: 'OPENAI_API_KEY' },
+      },
+    });
+    fx.fake.push({ text: 'same server' });
+    expect((await fx.run(['-p', 'hi', '--model', 'same'])).stdout).toBe('same server\n');
+    const fixed = await fx.run(['-p', 'hi', '--model', 'elsewhere']);
+    expect(fixed.stdout, fixed.stderr).toBe('got the key\n');
+    expect(other.requests[0]!.headers.authorization).toBe('Bearer test-key');
+  });
+
   it("says which variable is missing when the name's key variable is not set", async () => {
     await namedModels(altEntry());
     const run = await fx.run(['-p', 'hi', '--model', 'alt']);

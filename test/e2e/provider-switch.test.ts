@@ -35,9 +35,25 @@ beforeEach(async () => {
     path.join(home, 'models.json'),
     JSON.stringify({
       models: {
-        claude: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseURL: claude.url },
-        gem: { provider: 'gemini', model: 'gemini-3-pro-preview', baseURL: gemini.url },
-        resp: { provider: 'openai-responses', model: 'gpt-5-mini', baseURL: responses.url },
+        // Each fake is another server than the provider's own: the key's variable is named.
+        claude: {
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          baseURL: claude.url,
+          keyVariable: 'ANTHROPIC_API_KEY',
+        },
+        gem: {
+          provider: 'gemini',
+          model: 'gemini-3-pro-preview',
+          baseURL: gemini.url,
+          keyVariable: 'GEMINI_API_KEY',
+        },
+        resp: {
+          provider: 'openai-responses',
+          model: 'gpt-5-mini',
+          baseURL: responses.url,
+          keyVariable: 'OPENAI_API_KEY',
+        },
       },
     }),
   );

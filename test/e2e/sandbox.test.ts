@@ -232,10 +232,38 @@ describe('modes and questions', () => {
   it("a user's allowUnconfined pattern lets that command leave the sandbox unasked", async () => {
     const userFile = path.join(fx.project.home, '.geekagent', 'GeekAgent.json');
     await mkdir(path.dirname(userFile), { recursive: true });
-    await writeFile(userFile, JSON.stringify({ sandbox: { allowUnconfined: ['echo x > ../*'] } }));
+    // An exact line is the person's whole command, its redirection out of the root included.
+    await writeFile(userFile, JSON.stringify({ sandbox: { allowUnconfined: ['echo x > ../outside'] } }));
     const { out } = await shell({ command: 'echo x > ../outside', sandbox: false, reason: 'r' });
     expect(out.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
     expect(existsSync(outside())).toBe(true);
+  });
+
+  it('an allowUnconfined `*` never stands for a chained command or a redirection out of the root', async () => {
+    const userFile = path.join(fx.project.home, '.geekagent', 'GeekAgent.json');
+    await mkdir(path.dirname(userFile), { recursive: true });
+    // The README's `npm publish*`, with a command that runs anywhere.
+    await writeFile(userFile, JSON.stringify({ sandbox: { allowUnconfined: ['echo publish*'] } }));
+    const escaped = path.join(path.dirname(fx.project.dir), 'escaped');
+    for (const command of [
+      `echo publish --dry-run; touch ${escaped}`,
+      `echo publish && touch ${escaped}`,
+      `echo publish || touch ${escaped}`,
+      `echo publish | touch ${escaped}`,
+      `echo publish & touch ${escaped}`,
+      `echo publish $(touch ${escaped})`,
+      `echo publish \`touch ${escaped}\``,
+      `echo publish\ntouch ${escaped}`,
+      'echo publish > ../escaped',
+    ]) {
+      const { out } = await shell({ command, sandbox: false, reason: 'publish' });
+      expect(out.tool_calls[0], command).toMatchObject({ decision: 'refused', is_error: true });
+      expect(existsSync(escaped), command).toBe(false);
+    }
+    // What the pattern names still runs unasked, a redirection inside the root included.
+    const { out } = await shell({ command: "echo publish 'a;b' > publish.log 2>&1", sandbox: false });
+    expect(out.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
+    expect(readFileSync(path.join(fx.project.dir, 'publish.log'), 'utf8')).toBe('publish a;b\n');
   });
 
   it('a trusted project narrows the mode but cannot widen it; an untrusted one is ignored', async () => {

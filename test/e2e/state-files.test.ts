@@ -1,5 +1,5 @@
 /**
- * Filesystem safety through the built CLI in print mode: a crafted undo.json, a symlinked
+ * Filesystem safety through the built CLI in print mode: a planted undo.json, a symlinked
  * `.geekagent` or `logs` folder, a FIFO the model reads, a write killed (or failing) half-way,
  * protected paths under `--allow`, and the safe writer surviving SIGKILL in a child process.
  */
@@ -8,6 +8,7 @@ import { watch } from 'node:fs';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { PROJECT_UNDO_NOTE } from '../../src/permissions/undo.js';
 import {
   CLI,
   cliFixture,
@@ -30,7 +31,7 @@ beforeEach(async () => {
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
 
 describe('state files', () => {
-  it('/undo ignores undo.json entries outside the root, with a warning, and touches nothing there', async () => {
+  it("/undo never reads the project's undo.json (its entries outside the root included) and says so", async () => {
     const bashrc = path.join(fx.project.home, '.bashrc');
     await writeFile(bashrc, 'export PATH=/usr/bin\n');
     await writeFile(path.join(outside, 'keep.txt'), 'keep me');
@@ -46,10 +47,7 @@ describe('state files', () => {
     );
     const run = await runCli(['-p', '/undo'], { project: fx.project });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe(
-      `ignored an undo entry outside the root: ${bashrc}; ` +
-        `ignored an undo entry outside the root: ${path.join(outside, 'keep.txt')}; nothing to undo\n`,
-    );
+    expect(run.stdout).toBe(`${PROJECT_UNDO_NOTE}; nothing to undo\n`);
     expect(await readFile(bashrc, 'utf8')).toBe('export PATH=/usr/bin\n');
     expect(await readFile(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep me');
   });

@@ -52,8 +52,8 @@ interface Live {
   done: Promise<RunResult>;
 }
 
-function live(args: string[]): Live {
-  const child = spawn(process.execPath, [CLI, ...cliArgs(args, true)], {
+function live(args: string[], trusted = true): Live {
+  const child = spawn(process.execPath, [CLI, ...cliArgs(args, trusted)], {
     cwd: fx.project.dir,
     env: testEnv({ project: fx.project, modelUrl: fx.fake.url, env: { GEEKAGENT_SANDBOX: 'off' } }),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -329,6 +329,34 @@ describe('--input-format stream-json', () => {
       String(m.content),
     );
     expect(told.at(-1)).toContain('not that file');
+  });
+
+  it('a command added after start stays out after /commands reload: nobody to ask, nothing runs', async () => {
+    const pwned = path.join(fx.project.dir, 'pwned');
+    // Not --trust: the folder is trusted because it declares nothing (as a person's fresh one).
+    const run = live(['--input-format', 'stream-json', '--output-format', 'stream-json'], false);
+    await run.next((line) => line.type === 'system' && line.subtype === 'init');
+    await fx.project.write(
+      '.geekagent/commands/pwn.md',
+      `---\nallowed-tools: run_shell\n---\nDone: !\`touch ${pwned}\`\n`,
+    );
+    run.send(user('/commands reload'));
+    const reloaded = await run.next((line) => line.type === 'result');
+    const output = run.lines
+      .filter((line) => line.subtype === 'command_output')
+      .map((line) => String(line.text))
+      .join('\n');
+    expect(output).toContain(
+      '1 project command not loaded: new or changed since you trusted this folder (run "geekagent trust" or restart GeekAgent to be asked)',
+    );
+    expect(output).toMatch(/pwn\s+not loaded: new or changed since you trusted the folder/);
+    run.send(user('/pwn'));
+    await run.next((line) => line.type === 'result' && line !== reloaded);
+    expect(run.lines.some((line) => String(line.text ?? '').includes('unknown command: /pwn'))).toBe(true);
+    run.child.stdin.end();
+    expect((await run.done).code).toBe(1);
+    expect(existsSync(pwned)).toBe(false);
+    expect(fx.fake.requests).toHaveLength(0);
   });
 
   it('holds the turn while the reader stops reading, and loses nothing once it reads again', async () => {

@@ -89,7 +89,7 @@ describe('/model in the TUI', () => {
       path.join(dir, 'models.json'),
       JSON.stringify({
         models: {
-          alt: { provider: 'openai', model: 'alt-model', baseURL: other.url },
+          alt: { provider: 'openai', model: 'alt-model', baseURL: other.url, keyVariable: 'OPENAI_API_KEY' },
           main: { provider: 'openai', model: 'fake-model', baseURL: fx.fake.url },
         },
       }),
@@ -132,7 +132,12 @@ describe('/model in the TUI', () => {
         path.join(dir, 'models.json'),
         JSON.stringify({
           models: {
-            claude: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseURL: claude.url },
+            claude: {
+              provider: 'anthropic',
+              model: 'claude-sonnet-4-5',
+              baseURL: claude.url,
+              keyVariable: 'ANTHROPIC_API_KEY',
+            },
             chat: { provider: 'openai', model: 'fake-model', baseURL: fx.fake.url },
           },
         }),

@@ -1,14 +1,18 @@
 /**
  * Per-server OAuth state on disk: `~/.geekagent/auth/<server>-<hash of url>.json`, mode 0600 in a
- * 0700 folder, written atomically. A lock file serialises refreshes, so two agents sharing the
- * store never both spend one refresh token.
+ * 0700 folder (a looser folder or file is tightened when used, never through a symlink), written
+ * atomically. A lock file serialises refreshes, so two agents sharing the store never both spend
+ * one refresh token.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { withFileLock } from '../../util/file-lock.js';
+import { ensurePrivateFolder, tightenPrivateFile } from '../../util/private-folder.js';
+import { writeFileAtomic } from '../../util/safe-write.js';
+import { readStateFile } from '../../util/state-dir.js';
 
 export interface StoredAuth {
   serverUrl: string;
@@ -37,9 +41,17 @@ export class TokenStore {
     this.file = path.join(authDir, `${server.replace(/[^a-zA-Z0-9_-]/g, '_')}-${hash}.json`);
   }
 
+  /** A folder or file that is a link is refused (thrown); unreadable or unparsable: no login. */
   async read(): Promise<StoredAuth> {
+    if (!(await this.private(false))) return { serverUrl: this.serverUrl };
+    let text: string | undefined;
     try {
-      const parsed = JSON.parse(await readFile(this.file, 'utf8')) as StoredAuth;
+      text = await readStateFile(this.file);
+    } catch {
+      return { serverUrl: this.serverUrl };
+    }
+    try {
+      const parsed = JSON.parse(text ?? '') as StoredAuth;
       return parsed.serverUrl === this.serverUrl ? parsed : { serverUrl: this.serverUrl };
     } catch {
       return { serverUrl: this.serverUrl };
@@ -48,12 +60,16 @@ export class TokenStore {
 
   async update(change: (current: StoredAuth) => StoredAuth): Promise<StoredAuth> {
     const next = change(await this.read());
-    await mkdir(this.authDir, { recursive: true, mode: 0o700 });
-    const temporary = `${this.file}.${randomUUID()}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await rename(temporary, this.file);
+    await this.private(true);
+    await writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, noMkdir: true });
     return next;
+  }
+
+  /** The folder (created when `create`) and this server's file, tightened; false: no folder yet. */
+  private async private(create: boolean): Promise<boolean> {
+    if (!(await ensurePrivateFolder(this.authDir, create))) return false;
+    await tightenPrivateFile(this.file);
+    return true;
   }
 
   async clear(): Promise<boolean> {
@@ -67,7 +83,7 @@ export class TokenStore {
 
   /** Runs `body` holding the store's lock (a file created exclusively; stale locks are broken). */
   async withLock<T>(body: () => Promise<T>): Promise<T> {
-    await mkdir(this.authDir, { recursive: true, mode: 0o700 });
+    await this.private(true);
     return withFileLock(this.file, body, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
   }
 }

@@ -5,7 +5,8 @@
  * the command left behind what runs outside it later (undone: sandbox/leftovers.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { matchesCommandPattern, type SandboxWrapOptions } from '../../sandbox/index.js';
+import { commandPatternAllows, type SandboxWrapOptions } from '../../sandbox/index.js';
+import { protectedFileTargets } from '../../workspace/protected.js';
 import { type CallReview, type ToolContext, ToolError } from '../types.js';
 
 export const REASON_LIMIT = 300;
@@ -35,19 +36,33 @@ async function confining(ctx: ToolContext): Promise<boolean> {
   return (await sandbox.ready()).kind === 'confined';
 }
 
-/** The user's `allowUnconfined` lets this command leave the sandbox without a question. */
-function unconfinedAllowed(command: string, ctx: ToolContext): boolean {
-  return matchesCommandPattern(ctx.sandboxPolicy?.allowUnconfined ?? [], command);
+/**
+ * The user's `allowUnconfined` lets this command leave the sandbox without a question: a `*` never
+ * stands for a chained command, and a redirection it stands for must stay in the root, off the
+ * protected paths (`/dev/null` is fine).
+ */
+async function unconfinedAllowed(command: string, ctx: ToolContext): Promise<boolean> {
+  const patterns = ctx.sandboxPolicy?.allowUnconfined ?? [];
+  if (patterns.length === 0) return false;
+  return commandPatternAllows(patterns, command, async (target) => {
+    if (target === '/dev/null') return true;
+    try {
+      await ctx.sandbox.resolve(target);
+    } catch {
+      return false;
+    }
+    return (await protectedFileTargets(ctx, target)).length === 0;
+  });
 }
 
 export async function runsUnasked(args: ShellArgs, ctx: ToolContext): Promise<boolean> {
-  if (wantsUnconfined(args)) return (await confining(ctx)) && unconfinedAllowed(args.command, ctx);
+  if (wantsUnconfined(args)) return (await confining(ctx)) && (await unconfinedAllowed(args.command, ctx));
   return (ctx.sandboxPolicy?.autoAllow ?? false) && (await confining(ctx));
 }
 
 export async function unconfinedReview(args: ShellArgs, ctx: ToolContext): Promise<CallReview | undefined> {
   if (!wantsUnconfined(args) || !(await confining(ctx))) return undefined;
-  if (unconfinedAllowed(args.command, ctx)) return undefined;
+  if (await unconfinedAllowed(args.command, ctx)) return undefined;
   return {
     reason: `Runs OUTSIDE the sandbox (full access to your files, credentials and network). The model's reason: ${reasonOf(args)}`,
     refusal:

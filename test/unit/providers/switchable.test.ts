@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { resolveModelSettings, switchedModelSettings } from '../../../src/config/model-settings.js';
+import {
+  resolveModelSettings,
+  SettingsError,
+  switchedModelSettings,
+} from '../../../src/config/model-settings.js';
 import type { NamedModel } from '../../../src/config/named-models.js';
 import type { Message } from '../../../src/providers/messages.js';
 import { toOpenAIMessages } from '../../../src/providers/openai-messages.js';
@@ -110,5 +114,49 @@ describe('named models in the settings', () => {
       baseURL: 'http://flag.test/v1',
       contextWindow: 1_047_576,
     });
+  });
+});
+
+describe("a named model's own baseURL and the provider's key", () => {
+  const env = { OPENAI_API_KEY: 'o', OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1', ANTHROPIC_API_KEY: 'a' };
+  const entry = (baseURL: string, keyVariable?: string): Map<string, NamedModel> =>
+    new Map([['m', { provider: 'openai', model: 'x', baseURL, ...(keyVariable ? { keyVariable } : {}) }]]);
+
+  it("is refused at another server than the key's own, loopback included, naming file, model and fix", () => {
+    for (const url of ['https://llm.example.com/v1', 'http://localhost:11434/v1', 'http://127.0.0.1:9/v1']) {
+      expect(() =>
+        resolveModelSettings(env, { model: 'm' }, entry(url), '/home/me/.geekagent/models.json'),
+      ).toThrow(
+        /^\/home\/me\/\.geekagent\/models\.json: model "m" has its own baseURL \(http.*\) but no keyVariable.*OPENAI_API_KEY.*"keyVariable"/,
+      );
+    }
+    // The same switch mid-session (`/model m`).
+    const start = resolveModelSettings(env, {});
+    expect(() => switchedModelSettings(env, start, 'm', entry('http://localhost:11434/v1'))).toThrow(
+      SettingsError,
+    );
+  });
+
+  it("is fine at the key's own endpoint (default or its base-URL variable), with a keyVariable, or under --base-url", () => {
+    expect(resolveModelSettings(env, { model: 'm' }, entry('https://api.deepseek.com/beta')).apiKey).toBe(
+      'o',
+    );
+    expect(resolveModelSettings(env, { model: 'm' }, entry('http://127.0.0.1:8080/other')).apiKey).toBe('o');
+    expect(
+      resolveModelSettings(env, { model: 'm' }, entry('http://localhost:1/v1', 'OPENAI_API_KEY')).apiKey,
+    ).toBe('o');
+    const flagged = resolveModelSettings(
+      env,
+      { model: 'm', baseURL: 'http://flag.test' },
+      entry('http://x.test'),
+    );
+    expect(flagged.baseURL).toBe('http://flag.test');
+    // Same host, another scheme or port: another server.
+    expect(() => resolveModelSettings(env, { model: 'm' }, entry('http://api.deepseek.com'))).toThrow(
+      SettingsError,
+    );
+    expect(() => resolveModelSettings(env, { model: 'm' }, entry('http://127.0.0.1:8081/v1'))).toThrow(
+      SettingsError,
+    );
   });
 });

@@ -9,11 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../../../src/agent/conversation.js';
-import { UndoStack } from '../../../src/permissions/undo.js';
+import { UndoStack, undoFilePath } from '../../../src/permissions/undo.js';
 import { sessionsDir } from '../../../src/sessions/files.js';
 import { replay } from '../../../src/sessions/log.js';
 import { Sessions } from '../../../src/sessions/manager.js';
 import { describeRewind, Rewinder } from '../../../src/sessions/rewind.js';
+import { ProtectedPaths } from '../../../src/workspace/protected.js';
 import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
 
 let root: string;
@@ -31,7 +32,10 @@ afterEach(async () => {
   await rm(userDir, { recursive: true, force: true });
 });
 
-async function setup(start: { kind: 'new' } | { kind: 'resume'; id: string } = { kind: 'new' }) {
+async function setup(
+  protectedPaths?: ProtectedPaths,
+  start: { kind: 'new' } | { kind: 'resume'; id: string } = { kind: 'new' },
+) {
   const conversation = new Conversation();
   const { sessions } = await Sessions.create({
     projectDir: root,
@@ -41,7 +45,11 @@ async function setup(start: { kind: 'new' } | { kind: 'resume'; id: string } = {
     notice: () => {},
   });
   open.push(sessions);
-  const undo = new UndoStack(path.join(root, '.geekagent', 'undo.json'), { sandbox: new RootSandbox(root) });
+  const undo = new UndoStack(undoFilePath(userDir, root), {
+    sandbox: new RootSandbox(root),
+    stateBase: userDir,
+    ...(protectedPaths ? { protectedPaths } : {}),
+  });
   const rewinder = new Rewinder({ conversation, sessions, undo });
   return { conversation, sessions, undo, rewinder };
 }
@@ -111,6 +119,33 @@ describe('Rewinder', () => {
     expect(conversation.messages).toEqual([]);
   });
 
+  it('a protected path is restored only when the person says so; a no leaves it (and its older entries)', async () => {
+    const { conversation, undo, rewinder } = await setup(
+      new ProtectedPaths({ projectDir: root, userStateDir: userDir }),
+    );
+    await writeFile(path.join(root, '.env'), 'A=1');
+    const one = say(conversation, 'one');
+    await agentWrites(undo, '.env', 'A=2');
+    await agentWrites(undo, 'a.txt', 'a1');
+    const asked: string[] = [];
+    const no = await rewinder.rewind(one, 'files', async (shown) => {
+      asked.push(shown);
+      return 'skip';
+    });
+    expect(no.files).toMatchObject({ removed: ['a.txt'], restored: [], protectedKept: ['.env'] });
+    expect(describeRewind(no)).toContain('protected, left as they are (you said no): .env');
+    expect(await contentOf('.env')).toBe('A=2');
+    // Without a way to ask, nothing protected goes back either.
+    expect((await rewinder.rewind(one, 'files')).files?.protectedKept).toEqual(['.env']);
+    const yes = await rewinder.rewind(one, 'files', async (shown) => {
+      asked.push(shown);
+      return 'restore';
+    });
+    expect(yes.files?.restored).toEqual(['.env']);
+    expect(await contentOf('.env')).toBe('A=1');
+    expect(asked).toEqual(['.env', '.env']);
+  });
+
   it('a file deleted since is reported, not written back', async () => {
     const { conversation, undo, rewinder } = await setup();
     await writeFile(path.join(root, 'a.txt'), 'before');
@@ -178,7 +213,7 @@ describe('Rewinder', () => {
     expect(replayed.userOrder.slice(0, 2)).toEqual([one, two]);
 
     // Resumed: the rewound turn's writes still count as later than `one`.
-    const resumed = await setup({ kind: 'resume', id });
+    const resumed = await setup(undefined, { kind: 'resume', id });
     expect((await resumed.rewinder.rewind(one, 'files')).files?.removed).toEqual(['a.txt']);
   });
 });
