@@ -7,7 +7,8 @@
  * finds every `.git` folder down to three levels, so what it adds is always at least what the
  * library finds there. Run on every writable folder (the library's denies count only there), and
  * for every command (in-process, a few listings): a reused line (line-cache.ts) is one whose
- * inputs, these among them, did not change.
+ * inputs, these among them, did not change. The repositories it finds are what leftovers.ts
+ * looks at after the command.
  */
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,8 @@ export interface DangerousScan {
   denies: string[];
   /** False when the tree was too large to scan to the full depth. */
   complete: boolean;
+  /** Repositories found: every `.git` entry (folder, file or link) and folder that is a gitdir. */
+  repos: string[];
 }
 
 /**
@@ -46,6 +49,7 @@ export interface DangerousScan {
  */
 export function scanDangerous(base: string, own: boolean): DangerousScan {
   const denies = new Set<string>();
+  const repos: string[] = [];
   let dirs = 0;
   let complete = true;
   if (own) {
@@ -68,10 +72,12 @@ export function scanDangerous(base: string, own: boolean): DangerousScan {
     } catch {
       continue;
     }
+    if (isBareGitDir(entries)) repos.push(dir);
     for (const entry of entries) {
       const name = entry.name.toLowerCase();
       const full = path.join(dir, entry.name);
       if (DANGEROUS_FILES.includes(name)) denies.add(full);
+      if (name === '.git') repos.push(full);
       if (!entry.isDirectory()) continue;
       if (name === 'node_modules') continue;
       if (name === '.git') {
@@ -86,7 +92,14 @@ export function scanDangerous(base: string, own: boolean): DangerousScan {
       if (depth < DEPTH) queue.push({ dir: full, depth: depth + 1 });
     }
   }
-  return { denies: [...denies], complete };
+  return { denies: [...denies], complete, repos };
+}
+
+/** A folder git takes for a repository of its own (a bare one): HEAD, objects/ and refs/. */
+function isBareGitDir(entries: readonly Dirent[]): boolean {
+  const has = (name: string, dir: boolean) =>
+    entries.some((entry) => entry.name === name && (dir ? entry.isDirectory() : !entry.isDirectory()));
+  return has('HEAD', false) && has('objects', true) && has('refs', true);
 }
 
 /** A repository's hooks and config, whether or not they exist yet (git would create them). */

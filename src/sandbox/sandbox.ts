@@ -10,6 +10,8 @@ import path from 'node:path';
 import { errorMessage } from '../util/errors.js';
 import { scanDangerous } from './dangerous.js';
 import { explainStderr } from './explain.js';
+import { GitlinkCache } from './gitlinks.js';
+import { leftoversNote, neutralise, type Survey, survey } from './leftovers.js';
 import {
   fixedCommand,
   type LineMounts,
@@ -71,6 +73,9 @@ class LibrarySandbox implements CommandSandbox {
   private cached: CachedLine | undefined;
   private hosts: string[];
   private readonly denyRead: string[];
+  /** Commands wrapped with `checkLeftovers`, by id: the root before them and what they could write. */
+  private readonly surveys = new Map<string, { before: Survey; writable: string[] }>();
+  private readonly gitlinks = new GitlinkCache();
 
   constructor(private readonly options: CommandSandboxOptions) {
     const { policy } = options;
@@ -170,7 +175,7 @@ class LibrarySandbox implements CommandSandbox {
     const prelude = this.tempDir ? `TMPDIR=${shellQuote(this.tempDir)}; export TMPDIR\n` : '';
     // Wraps take turns, each after the commands before it have made their mount points (setup-gate.ts).
     return this.gate.wrap(options.id, () =>
-      this.wrapNow(backend, filesystem, prelude, commandLine, options.id),
+      this.wrapNow(backend, filesystem, prelude, commandLine, options.id, options.checkLeftovers === true),
     );
   }
 
@@ -181,6 +186,7 @@ class LibrarySandbox implements CommandSandbox {
     prelude: string,
     commandLine: string,
     id: string,
+    checkLeftovers: boolean,
   ): Promise<{ line: string; mountPoints: readonly string[] | undefined }> {
     // The library protects .git/hooks, rc files… found from the process's cwd; the root's and
     // those in every writable folder are added here (dangerous.ts), and their trees watched for a
@@ -190,6 +196,12 @@ class LibrarySandbox implements CommandSandbox {
     const projects = [this.options.root, ...(writable.some((w) => isAtOrUnder(cwd, w)) ? [cwd] : [])];
     const bases = [...new Set([...projects, ...writable])];
     const scans = bases.map((base) => scanDangerous(base, projects.includes(base)));
+    const rootScan = scans[bases.indexOf(this.options.root)];
+    if (checkLeftovers && rootScan && filesystem.allowWrite.length > 0)
+      this.surveys.set(id, {
+        before: survey(this.options.root, rootScan.repos, this.gitlinks),
+        writable: filesystem.allowWrite,
+      });
     filesystem.denyWrite = [...new Set([...filesystem.denyWrite, ...scans.flatMap((scan) => scan.denies)])];
     const key = JSON.stringify([filesystem, this.hosts, bases, cwd, process.env]);
     const reusable = backend.reusable() && this.running.size === 0;
@@ -216,6 +228,7 @@ class LibrarySandbox implements CommandSandbox {
       return { line: before ? withCommand(line, commandLine) : line, mountPoints: mounts?.placeholders };
     } catch (error) {
       this.running.delete(id);
+      this.surveys.delete(id);
       throw error;
     }
   }
@@ -240,6 +253,15 @@ class LibrarySandbox implements CommandSandbox {
     if (this.cached && !this.cached.usable) this.cached = undefined;
   }
 
+  leftovers(id: string): string | undefined {
+    const taken = this.surveys.get(id);
+    this.surveys.delete(id);
+    if (!taken) return undefined;
+    const { root } = this.options;
+    const after = survey(root, scanDangerous(root, true).repos, this.gitlinks);
+    return leftoversNote(neutralise(root, taken.before, after, taken.writable));
+  }
+
   explainFailure(id: string, stderr: string): string | undefined {
     if (this.status.kind !== 'confined') return undefined;
     const annotated = this.backend?.annotate(id, stderr) ?? stderr;
@@ -255,6 +277,7 @@ class LibrarySandbox implements CommandSandbox {
     const backend = this.backend;
     this.backend = undefined;
     this.running.clear();
+    this.surveys.clear();
     this.cached = undefined;
     this.freshPending = 0;
     if (backend) {

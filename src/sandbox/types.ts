@@ -38,6 +38,11 @@ export interface SandboxWrapOptions {
    * never writable through this.
    */
   allowRead?: readonly string[];
+  /**
+   * Look at what the command leaves behind in the root (git settings and hooks that run later,
+   * new `.env` files): call `leftovers(id)` once it ended. Off for long-running servers.
+   */
+  checkLeftovers?: boolean;
 }
 
 export interface CommandSandbox {
@@ -58,6 +63,12 @@ export interface CommandSandbox {
    * (paths, hosts), to put in front of the output the model sees. Undefined otherwise.
    */
   explainFailure(id: string, stderr: string): string | undefined;
+  /**
+   * After `release(id)` of a command wrapped with `checkLeftovers`: what it left behind that would
+   * run or be read outside the sandbox later, undone (leftovers.ts), as a note for the model and
+   * the person; undefined when nothing was.
+   */
+  leftovers(id: string): string | undefined;
   /** Stops the proxies and removes the private temp folder. */
   dispose(): Promise<void>;
 }

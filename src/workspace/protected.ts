@@ -1,15 +1,18 @@
 /**
  * Protected paths: files whose change hands control of the agent itself to whoever writes them —
  * anything in a `.geekagent` folder (mcp.json starts commands, GeekAgent.json grants tools),
- * `.env` files (`.env`, `.env.*`, any folder) and the user state folder (`~/.geekagent` or
- * $GEEKAGENT_HOME). `write`/`patch` on them, and `run_shell` commands that mention them, are always
+ * `.env` files (`.env`, `.env.*`, any folder), the user state folder (`~/.geekagent` or
+ * $GEEKAGENT_HOME) and git's command-running files (`.git/config`, `.git/hooks/`, the same in
+ * nested repositories, worktrees and bare gitdirs: util/git-files.ts) — git runs what they say,
+ * unconfined, at the person's next `git status`. `write`/`patch` on them, and `run_shell` commands that mention them, are always
  * asked, even under `allow`; print mode refuses them unless `--allow-protected <path>` names them.
  */
 import path from 'node:path';
+import { isGitCommandFile } from '../util/git-files.js';
 import { isInside, type PathSandbox, realpathOfExistingPrefix } from './root-sandbox.js';
 
 /**
- * Knows the protected paths (`.geekagent/`, `.env`, the user state folder) and which of them
+ * Knows the protected paths (`.geekagent/`, `.env`, the user state folder, git's config and hooks) and which of them
  * `--allow-protected` lets through. Answers are names as shown to a person; [] means none.
  */
 export interface ProtectedPathGuard {
@@ -58,7 +61,8 @@ export class ProtectedPaths implements ProtectedPathGuard {
     // Lower-cased: on a case-insensitive disk `.GeekAgent` is the same folder.
     const parts = absolute.toLowerCase().split(path.sep);
     const name = parts[parts.length - 1] ?? '';
-    return parts.includes(STATE_DIR) || name === '.env' || name.startsWith('.env.');
+    if (parts.includes(STATE_DIR) || name === '.env' || name.startsWith('.env.')) return true;
+    return isGitCommandFile(absolute);
   }
 
   check(paths: readonly string[]): string[] {

@@ -1,7 +1,8 @@
 /**
  * run_shell and the command sandbox: which calls run unasked (confined, `autoAllow`), which are
  * always asked (`sandbox: false`, unless the user's `allowUnconfined` names the command), and
- * running one confined — the wrapped line, the release, and the note when the sandbox refused.
+ * running one confined — the wrapped line, the release, and the notes when the sandbox refused or
+ * the command left behind what runs outside it later (undone: sandbox/leftovers.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { commandPatternAllows, type SandboxWrapOptions } from '../../sandbox/index.js';
@@ -93,7 +94,7 @@ export async function confine(
   const id = `${ctx.callId ?? 'run_shell'}:${randomUUID()}`;
   let line: string;
   try {
-    line = await sandbox.wrap(command, { ...extra, id, cwd: ctx.sandbox.root });
+    line = await sandbox.wrap(command, { ...extra, id, cwd: ctx.sandbox.root, checkLeftovers: true });
   } catch (error) {
     throw new ToolError(
       `run_shell: the sandbox could not confine the command, so it did not run: ${(error as Error).message}`,
@@ -102,11 +103,15 @@ export async function confine(
   return {
     line,
     finish(stderr) {
+      let refused: string | undefined;
       try {
-        return sandbox.explainFailure(id, stderr);
+        refused = sandbox.explainFailure(id, stderr);
       } finally {
         sandbox.release(id);
       }
+      // After the release: the mount points bubblewrap made for absent denied paths are gone.
+      const undone = sandbox.leftovers(id);
+      return [refused, undone].filter((note) => note !== undefined).join('\n') || undefined;
     },
   };
 }
