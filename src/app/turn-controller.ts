@@ -224,6 +224,7 @@ export function cutLine(outcome: Extract<TurnOutcome, { kind: 'cut' }>): string 
 }
 
 function outcomeOf(result: TurnResult): TurnOutcome {
-  if (result.status === 'cut' && result.stop) return { kind: 'cut', result: { ...result, stop: result.stop } };
+  if (result.status === 'cut' && result.stop)
+    return { kind: 'cut', result: { ...result, stop: result.stop } };
   return { kind: result.status === 'max_rounds' ? 'max_rounds' : 'completed', result };
 }

@@ -162,7 +162,11 @@ export function childResult(run: ChildRun): string {
   const tokens = run.usage.totalTokens.toLocaleString('en-US');
   const rounds = `${run.rounds} round${run.rounds === 1 ? '' : 's'}`;
   const status =
-    run.status === 'completed' ? '' : run.status === 'cut' ? ' · cut off' : ` · ${run.status.replace('_', ' ')}`;
+    run.status === 'completed'
+      ? ''
+      : run.status === 'cut'
+        ? ' · cut off'
+        : ` · ${run.status.replace('_', ' ')}`;
   const header = `[agent ${run.agent} · ${rounds} · ${tokens} tokens${status}]`;
   let answer = run.text;
   if (answer.length > MAX_ANSWER_CHARS) {

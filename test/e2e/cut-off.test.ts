@@ -51,9 +51,7 @@ describe('an answer cut by the provider (Chat Completions fake)', () => {
     expect(run.code, run.stderr).toBe(3);
     expect(run.stdout).toBe('Once upon a time, in a small village\n');
     const lines = run.stderr.split('\n').filter((line) => line.startsWith('geekagent: '));
-    expect(lines).toEqual([
-      `${LIMIT_LINE} (finish_reason: length). The text shown is all that arrived.`,
-    ]);
+    expect(lines).toEqual([`${LIMIT_LINE} (finish_reason: length). The text shown is all that arrived.`]);
   });
 
   it('JSON: stop_reason and a non-success subtype; a whole answer still says success and end_turn', async () => {
@@ -120,7 +118,9 @@ describe('an answer cut by the provider (Chat Completions fake)', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const notice = lines.find((line) => line.type === 'system' && line.subtype === 'notice');
-    expect(String(notice?.message)).toContain('the model reached its output token limit (finish_reason: length)');
+    expect(String(notice?.message)).toContain(
+      'the model reached its output token limit (finish_reason: length)',
+    );
     expect(lines.at(-1)).toMatchObject({
       type: 'result',
       subtype: 'error_max_tokens',
@@ -132,7 +132,9 @@ describe('an answer cut by the provider (Chat Completions fake)', () => {
 
   it('a sub-agent whose answer was cut: the parent is told it is incomplete', async () => {
     fx.fake.push(
-      { toolCalls: [call('delegate_task', JSON.stringify({ task: 'summarise the repo', agent: 'explore' }))] },
+      {
+        toolCalls: [call('delegate_task', JSON.stringify({ task: 'summarise the repo', agent: 'explore' }))],
+      },
       (request) => ({ text: `parent saw: ${toolMessages(request.body).join(' | ')}` }),
     );
     fx.fake.pushFor('explore', { text: 'The repo has three parts: the', finishReason: 'length' });

@@ -158,7 +158,10 @@ describe('readGeminiRound', () => {
       explanation: 'the reply was stopped for reciting copyrighted material',
     });
     const cut = await readGeminiRound(chunks([model([{ text: 'The first' }], 'MAX_TOKENS')]), handlers());
-    expect([cut.text, cut.stop]).toEqual(['The first', { reason: 'max_tokens', detail: 'finishReason: MAX_TOKENS' }]);
+    expect([cut.text, cut.stop]).toEqual([
+      'The first',
+      { reason: 'max_tokens', detail: 'finishReason: MAX_TOKENS' },
+    ]);
     await expect(readGeminiRound(chunks([model([], 'MALFORMED_FUNCTION_CALL')]), handlers())).rejects.toThrow(
       /malformed function call/,
     );

@@ -219,7 +219,10 @@ describe('readResponsesRound', () => {
       new AbortController().signal,
     );
     expect(round.text).toBe('The first half');
-    expect(round.stop).toEqual({ reason: 'max_tokens', detail: 'incomplete_details.reason: max_output_tokens' });
+    expect(round.stop).toEqual({
+      reason: 'max_tokens',
+      detail: 'incomplete_details.reason: max_output_tokens',
+    });
     expect(round.usage).toEqual({ inputTokens: 10, outputTokens: 16, totalTokens: 26 });
   });
 
