@@ -38,6 +38,13 @@ const json = (run: RunResult): ResultJson => {
     throw new Error(`stdout is not one JSON object:\n${run.stdout}\nstderr:\n${run.stderr}`);
   }
 };
+/** A JSON run whose answer was cut: exit status 3 and a result with these fields. */
+const expectCut = (run: RunResult, fields: Partial<ResultJson>): ResultJson => {
+  expect(run.code, run.stderr).toBe(3);
+  const out = json(run);
+  expect(out).toMatchObject({ type: 'result', is_error: true, exit_reason: 'cut', ...fields });
+  return out;
+};
 const call = (name: string, args: string) => ({ name, arguments: args });
 /** The write a reply cut mid-arguments asked for: its JSON stops inside the content. */
 const CUT_WRITE = '{"path":"notes.md","content":"# Meeting notes\\n\\n- Bu';
@@ -57,8 +64,7 @@ describe('an answer cut by the provider (Chat Completions fake)', () => {
   it('JSON: stop_reason and a non-success subtype; a whole answer still says success and end_turn', async () => {
     fx.fake.push({ text: 'cut here', finishReason: 'length' }, { text: 'All of it.' });
     const cut = await fx.run(['-p', 'long', '--output-format', 'json']);
-    expect(cut.code).toBe(3);
-    expect(json(cut)).toMatchObject({
+    expectCut(cut, {
       type: 'result',
       subtype: 'error_max_tokens',
       is_error: true,
@@ -76,8 +82,7 @@ describe('an answer cut by the provider (Chat Completions fake)', () => {
   it('content_filter: error_content_filter, the filtered text kept', async () => {
     fx.fake.push({ text: 'Here is the first part', finishReason: 'content_filter' });
     const run = await fx.run(['-p', 'lyrics', '--output-format', 'json']);
-    expect(run.code).toBe(3);
-    expect(json(run)).toMatchObject({
+    expectCut(run, {
       subtype: 'error_content_filter',
       stop_reason: 'content_filter',
       result: 'Here is the first part',
@@ -177,8 +182,7 @@ describe('an answer cut by the provider (the other providers’ fakes)', () => {
       ANTHROPIC_MODEL: 'claude-sonnet-4-5',
     };
     const run = await fx.run(['-p', 'the forbidden question', '--output-format', 'json'], { env });
-    expect(run.code, run.stderr).toBe(3);
-    expect(json(run)).toMatchObject({
+    expectCut(run, {
       subtype: 'error_refusal',
       stop_reason: 'refusal',
       result: 'Sure, here is an overview of the',
@@ -203,8 +207,7 @@ describe('an answer cut by the provider (the other providers’ fakes)', () => {
         GEMINI_MODEL: 'gemini-2.5-flash',
       },
     });
-    expect(run.code, run.stderr).toBe(3);
-    expect(json(run)).toMatchObject({
+    expectCut(run, {
       subtype: 'error_max_tokens',
       stop_reason: 'max_tokens',
       result: 'The first half of the',
@@ -265,9 +268,7 @@ describe('cut answers replayed byte for byte from the recorded API streams', () 
     const run = await replayed(['chat-deepseek-length.sse'], ['story', '--output-format', 'json'], {
       OPENAI_MODEL: 'deepseek-chat',
     });
-    expect(run.code, run.stderr).toBe(3);
-    const out = json(run);
-    expect(out).toMatchObject({
+    const out = expectCut(run, {
       subtype: 'error_max_tokens',
       stop_reason: 'max_tokens',
       result: 'Once upon a time, in a small village by the sea, there lived an',
@@ -285,8 +286,7 @@ describe('cut answers replayed byte for byte from the recorded API streams', () 
 
   it('Chat Completions (OpenAI) content_filter', async () => {
     const run = await replayed(['chat-openai-content-filter.sse'], ['lyrics', '--output-format', 'json'], {});
-    expect(run.code, run.stderr).toBe(3);
-    expect(json(run)).toMatchObject({
+    expectCut(run, {
       subtype: 'error_content_filter',
       result: 'Here is the first part of the lyrics:',
     });
@@ -295,8 +295,7 @@ describe('cut answers replayed byte for byte from the recorded API streams', () 
   it('Anthropic stop_reason max_tokens, in text and inside a tool_use block', async () => {
     const env = { GEEKAGENT_PROVIDER: 'anthropic' };
     const text = await replayed(['anthropic-max-tokens.sse'], ['story', '--output-format', 'json'], env);
-    expect(text.code, text.stderr).toBe(3);
-    expect(json(text)).toMatchObject({
+    expectCut(text, {
       subtype: 'error_max_tokens',
       stop_reason: 'max_tokens',
       result: 'Once upon a time, in a small village by the sea, there lived an',
@@ -313,8 +312,7 @@ describe('cut answers replayed byte for byte from the recorded API streams', () 
     const run = await replayed(['anthropic-refusal.sse'], ['q', '--output-format', 'json'], {
       GEEKAGENT_PROVIDER: 'anthropic',
     });
-    expect(run.code, run.stderr).toBe(3);
-    expect(json(run)).toMatchObject({
+    expectCut(run, {
       subtype: 'error_refusal',
       stop_reason: 'refusal',
       result: 'Sure, here is an overview of the',
@@ -325,8 +323,7 @@ describe('cut answers replayed byte for byte from the recorded API streams', () 
     const run = await replayed(['gemini-max-tokens.sse'], ['story', '--output-format', 'json'], {
       GEEKAGENT_PROVIDER: 'gemini',
     });
-    expect(run.code, run.stderr).toBe(3);
-    expect(json(run)).toMatchObject({
+    expectCut(run, {
       subtype: 'error_max_tokens',
       result: 'Once upon a time, in a small village by the sea, there lived an',
     });
@@ -339,9 +336,7 @@ describe('cut answers replayed byte for byte from the recorded API streams', () 
       ['story', '--output-format', 'json'],
       { GEEKAGENT_PROVIDER: 'openai-responses', OPENAI_MODEL: 'gpt-4.1-mini' },
     );
-    expect(run.code, run.stderr).toBe(3);
-    const out = json(run);
-    expect(out).toMatchObject({
+    const out = expectCut(run, {
       subtype: 'error_max_tokens',
       stop_reason: 'max_tokens',
       result: 'Once upon a time, in a small village by the sea, there lived an',
