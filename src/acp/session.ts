@@ -18,7 +18,7 @@ import {
 import type { AgentEvent } from '../agent/events.js';
 import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
-import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import { TodoStore } from '../extensions/todos.js';
 import { refuseSampling } from '../mcp/client-features.js';
@@ -204,6 +204,14 @@ export class AcpSession {
         return 'end_turn';
       case 'max_rounds':
         return 'max_turn_requests';
+      case 'cut':
+        // The editor shows the stop reason; the line says why, in words, for the ones ACP has none for.
+        this.send(textChunk(`\n\n(${cutLine(outcome)})\n`));
+        return outcome.result.stop.reason === 'max_tokens'
+          ? 'max_tokens'
+          : outcome.result.stop.reason === 'refusal'
+            ? 'refusal'
+            : 'end_turn';
       case 'cancelled':
         return 'cancelled';
       case 'not_configured':

@@ -6,10 +6,19 @@
  * calls that must not overlap — results in the model's order, up to 30 rounds. Before every
  * request the hooks run (MCP wait, compaction); a request the provider refuses as too long is
  * compacted and retried once. A failed or cancelled turn takes its own messages back out of the history.
+ * A round the provider cut (output token limit, refusal, content filter) ends the turn as `cut`:
+ * its text is kept, its tool calls are never run (their arguments may be cut too: each gets a
+ * "not run" result), and a refused turn is taken back out of the history, as the APIs ask.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { Message, Usage, UserImage } from '../providers/messages.js';
-import { type ChatProvider, type ChatRound, ContextOverflowError } from '../providers/types.js';
+import { cutCause, isCut } from '../providers/stop-reason.js';
+import {
+  type ChatProvider,
+  type ChatRound,
+  ContextOverflowError,
+  type RoundStop,
+} from '../providers/types.js';
 import type { ToolExecutor } from '../tools/executor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCall, ToolCallOutcome } from '../tools/types.js';
@@ -48,11 +57,16 @@ export interface AgentDeps {
 }
 
 export interface TurnResult {
-  status: 'completed' | 'max_rounds';
+  /** `cut`: the last round did not end as the model meant (see `stop`); its text is all that came. */
+  status: 'completed' | 'max_rounds' | 'cut';
   /** The final round's text: the answer. */
   text: string;
   toolCalls: ToolCallOutcome[];
   usage: Usage;
+  /** Why the last round ended. */
+  stop?: RoundStop;
+  /** For a cut turn: how many of the last round's tool calls were not run. */
+  droppedCalls?: number;
 }
 
 export interface TurnOptions {
@@ -179,13 +193,22 @@ export class Agent {
         reasoning: reply.reasoning,
         toolCalls: reply.toolCalls,
       });
+      const stop = reply.stop ?? undefined;
+      if (isCut(stop)) return this.cutTurn(turn, reply, stop, { toolCalls, usage: turnUsage });
       if (!calledTools) {
         const more =
           round < maxRounds
             ? await this.hooks.beforeStop?.({ answer: reply.text, signal, continued })
             : undefined;
         signal.throwIfAborted();
-        if (more === undefined) return { status: 'completed', text: reply.text, toolCalls, usage: turnUsage };
+        if (more === undefined)
+          return {
+            status: 'completed',
+            text: reply.text,
+            toolCalls,
+            usage: turnUsage,
+            ...(stop ? { stop } : {}),
+          };
         continued = true;
         conversation.history.append({ role: 'user', text: more });
         continue;
@@ -229,9 +252,50 @@ export class Agent {
           text: `(stopped after ${maxRounds} tool rounds; send a message to continue)`,
           toolCalls,
           usage: turnUsage,
+          ...(stop ? { stop } : {}),
         };
       }
     }
+  }
+
+  /**
+   * The round was cut: none of its calls runs (each is answered "not run", so the history stays
+   * a valid exchange and the model knows next time), the stop hooks do not run, and the turn ends.
+   * A refused turn leaves the history: the APIs ask not to send a refused exchange again.
+   */
+  private cutTurn(
+    turn: TurnState,
+    reply: ChatRound,
+    stop: RoundStop,
+    sofar: { toolCalls: ToolCallOutcome[]; usage: Usage },
+  ): TurnResult {
+    const { history } = this.deps.conversation;
+    const output =
+      `not run: the reply was cut off before this call was complete — ${cutCause(stop)} — so its ` +
+      'arguments may be incomplete and nothing was executed. Send it again (in smaller pieces if it was long).';
+    for (const call of reply.toolCalls) {
+      const outcome: ToolCallOutcome = {
+        name: call.name,
+        arguments: call.arguments,
+        decision: 'deny',
+        output,
+        isError: true,
+      };
+      turn.emit({ type: 'tool_start', callId: call.id, name: call.name, arguments: call.arguments });
+      turn.emit({ type: 'tool_decision', callId: call.id, name: call.name, decision: 'deny' });
+      turn.emit({ type: 'tool_end', callId: call.id, outcome, elapsedMs: 0 });
+      history.append(toolMessage(call, outcome));
+      sofar.toolCalls.push(outcome);
+    }
+    if (stop.reason === 'refusal') this.takeBack(turn.turnStart);
+    return {
+      status: 'cut',
+      text: reply.text,
+      toolCalls: sofar.toolCalls,
+      usage: sofar.usage,
+      stop,
+      droppedCalls: reply.toolCalls.length,
+    };
   }
 
   /** One model request; refused as too long, the hooks compact and it is sent once more. */

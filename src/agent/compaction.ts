@@ -11,6 +11,7 @@
 import type { CompactionSettings } from '../config/compaction-settings.js';
 import { DEFAULT_AUTO_COMPACT_PERCENT } from '../config/compaction-settings.js';
 import type { Message } from '../providers/messages.js';
+import { cutCause, isCut } from '../providers/stop-reason.js';
 import type { ChatProvider } from '../providers/types.js';
 import { outputToText } from '../tools/types.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
@@ -282,7 +283,15 @@ export class Compactor {
       signal: request.signal,
     });
     const text = reply.text.trim();
+    // A refused or filtered summary is no summary; one cut at the output limit is most of one,
+    // and says so (to the model, and to the person in a notice).
+    if (isCut(reply.stop) && reply.stop.reason !== 'max_tokens')
+      throw new Error(`the model did not finish the summary: ${cutCause(reply.stop)}`);
     if (text === '') throw new Error('the model returned an empty summary');
+    if (isCut(reply.stop)) {
+      request.notify(`the conversation's summary was cut off: ${cutCause(reply.stop)}; its end is missing`);
+      return `${text}\n\n(This summary was cut off at the model's output limit: its end is missing.)`;
+    }
     return text;
   }
 }

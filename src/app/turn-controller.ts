@@ -1,14 +1,15 @@
 /**
  * The turn controller both faces use: what the person enters becomes a command (run now), a turn
  * (started, or queued behind the running one), and every outcome is one union — completed,
- * stopped at the round cap, failed (with the wording every face shows), cancelled, or not sent
- * because no model is configured. Cancelling stops the running turn or command.
+ * stopped at the round cap, cut by the provider (the text that came, and why), failed (with the
+ * wording every face shows), cancelled, or not sent because no model is configured. Cancelling stops the running turn or command.
  */
 import type { TurnResult } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import { type ChoiceRequest, CommandTable, type OutputKind } from '../commands/types.js';
 import { missingKeyMessage } from '../config/model-settings.js';
 import type { UserImage } from '../providers/messages.js';
+import { describeCut, type RoundStop } from '../providers/stop-reason.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
 import type { App } from './create-app.js';
 import { describeTurnError } from './errors.js';
@@ -16,6 +17,8 @@ import { describeTurnError } from './errors.js';
 export type TurnOutcome =
   | { kind: 'completed'; result: TurnResult }
   | { kind: 'max_rounds'; result: TurnResult }
+  /** The answer is incomplete: `result.stop` says why (see providers/stop-reason.ts). */
+  | { kind: 'cut'; result: TurnResult & { stop: RoundStop } }
   | { kind: 'failed'; message: string }
   | { kind: 'cancelled' }
   | { kind: 'not_configured'; message: string };
@@ -128,7 +131,7 @@ export class TurnController {
             return;
           }
           const outcome = await this.runTurn(text, byPerson);
-          if (outcome.kind !== 'completed' && outcome.kind !== 'max_rounds') failed = true;
+          if (!answered(outcome)) failed = true;
         },
       });
     } catch (error) {
@@ -195,7 +198,7 @@ export class TurnController {
         ...(this.face.pace ? { pace: () => this.face.pace?.() } : {}),
         ...(extra.images?.length ? { images: extra.images } : {}),
       });
-      outcome = { kind: result.status === 'max_rounds' ? 'max_rounds' : 'completed', result };
+      outcome = outcomeOf(result);
     } catch (error) {
       outcome = isAbortError(error)
         ? { kind: 'cancelled' }
@@ -206,4 +209,22 @@ export class TurnController {
     this.face.turnEnded?.(input, outcome);
     return outcome;
   }
+}
+
+/** A turn that ended in an answer (whole, at the round cap, or cut): it has a result to show. */
+export function answered(
+  outcome: TurnOutcome,
+): outcome is Extract<TurnOutcome, { kind: 'completed' | 'max_rounds' | 'cut' }> {
+  return outcome.kind === 'completed' || outcome.kind === 'max_rounds' || outcome.kind === 'cut';
+}
+
+/** The line every face shows for a cut answer (print mode's stderr, the TUI, stream-json, ACP). */
+export function cutLine(outcome: Extract<TurnOutcome, { kind: 'cut' }>): string {
+  return describeCut(outcome.result.stop, outcome.result.droppedCalls ?? 0);
+}
+
+function outcomeOf(result: TurnResult): TurnOutcome {
+  if (result.status === 'cut' && result.stop)
+    return { kind: 'cut', result: { ...result, stop: result.stop } };
+  return { kind: result.status === 'max_rounds' ? 'max_rounds' : 'completed', result };
 }

@@ -9,12 +9,12 @@
 
 import { type AgentEvent, describeCompaction } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
-import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
 import { formatToolLine } from '../tools/format.js';
 import { visible } from '../util/terminal-text.js';
-import { resultObject, TurnTally } from './print-result.js';
+import { EXIT_CUT, resultObject, TurnTally } from './print-result.js';
 import { progressLine } from './progress-line.js';
 import { jsonLine } from './stream-json-output.js';
 
@@ -98,7 +98,8 @@ function report(
       io.stderr.write('cancelled\n');
       return 1;
     case 'max_rounds':
-    case 'completed': {
+    case 'completed':
+    case 'cut': {
       const { result } = outcome;
       if (outcome.kind === 'max_rounds') io.stderr.write(`${visible(result.text)}\n`);
       if (format === 'json') {
@@ -107,7 +108,10 @@ function report(
         const text = visible(result.text);
         io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
       }
-      return 0;
+      if (outcome.kind !== 'cut') return 0;
+      // The text that came is printed; the one line says it is not all (whatever the format).
+      io.stderr.write(`geekagent: ${visible(cutLine(outcome))}\n`);
+      return EXIT_CUT;
     }
   }
 }

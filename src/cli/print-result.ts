@@ -2,13 +2,16 @@
  * The result object of a print-mode turn: `--output-format json` prints it alone, stream-json as
  * its last line (`"type": "result"`) — one builder, so the two never drift apart. Field names follow
  * Claude Code's result message where the concepts match (subtype, is_error, num_turns, duration_ms,
- * usage.input_tokens …); GeekAgent's own (tool_calls, reasoning, usage.prompt_tokens …) stay.
+ * usage.input_tokens …, stop_reason); GeekAgent's own (tool_calls, reasoning, usage.prompt_tokens …)
+ * stay. A cut answer keeps its text in `result` but is not a success: its subtype names the reason
+ * (`error_max_tokens` …), `is_error` is true, and print mode exits with EXIT_CUT.
  */
 import type { TurnResult } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
-import type { TurnOutcome } from '../app/turn-controller.js';
+import { cutLine, type TurnOutcome } from '../app/turn-controller.js';
 import type { Usage } from '../providers/messages.js';
+import type { CutReason } from '../providers/stop-reason.js';
 import { outputToText } from '../tools/types.js';
 
 /** What a turn's events add to its result: its model requests, its reasoning, how long it took. */
@@ -36,7 +39,13 @@ export class TurnTally {
   }
 }
 
-const SUBTYPE: Record<TurnOutcome['kind'], string> = {
+/**
+ * Print mode's exit status when the answer was cut (output token limit, refusal, content filter):
+ * its text was printed but is incomplete. 1 stays "no answer" (an error); 2 is left to usage errors.
+ */
+export const EXIT_CUT = 3;
+
+const SUBTYPE: Record<Exclude<TurnOutcome['kind'], 'cut'>, string> = {
   completed: 'success',
   max_rounds: 'error_max_turns',
   failed: 'error_during_execution',
@@ -44,18 +53,35 @@ const SUBTYPE: Record<TurnOutcome['kind'], string> = {
   not_configured: 'error_not_configured',
 };
 
+const CUT_SUBTYPE: Record<CutReason, string> = {
+  max_tokens: 'error_max_tokens',
+  refusal: 'error_refusal',
+  content_filter: 'error_content_filter',
+  other: 'error_stopped_early',
+};
+
 /** The turn's result object; `result` is the answer ('' when the turn did not end in one). */
 export function resultObject(app: App, outcome: TurnOutcome, tally: TurnTally): Record<string, unknown> {
   const result: TurnResult | undefined =
-    outcome.kind === 'completed' || outcome.kind === 'max_rounds' ? outcome.result : undefined;
+    outcome.kind === 'completed' || outcome.kind === 'max_rounds' || outcome.kind === 'cut'
+      ? outcome.result
+      : undefined;
   return {
     type: 'result',
-    subtype: SUBTYPE[outcome.kind],
-    // A turn stopped at the round cap still answered (exit code 0): not an error for scripts.
-    is_error: result === undefined,
+    subtype:
+      outcome.kind === 'cut'
+        ? (CUT_SUBTYPE[outcome.result.stop.reason as CutReason] ?? CUT_SUBTYPE.other)
+        : SUBTYPE[outcome.kind],
+    // A turn stopped at the round cap still answered (exit code 0): not an error for scripts. A cut
+    // answer is one: it is incomplete.
+    is_error: result === undefined || outcome.kind === 'cut',
     exit_reason: outcome.kind,
+    // Claude Code's values (end_turn, max_tokens, refusal, tool_use) plus content_filter and other;
+    // null when no model reply came.
+    stop_reason: result?.stop?.reason ?? null,
     result: result?.text ?? '',
     ...(outcome.kind === 'failed' || outcome.kind === 'not_configured' ? { errors: [outcome.message] } : {}),
+    ...(outcome.kind === 'cut' ? { errors: [cutLine(outcome)] } : {}),
     reasoning: tally.reasoning,
     tool_calls: (result?.toolCalls ?? []).map((call) => ({
       name: call.name,

@@ -7,10 +7,10 @@
  * reader is behind (JsonLines.pace): output never piles up, and the session file is written apart.
  */
 import type { App } from '../app/create-app.js';
-import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { answered, cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import { errorMessage } from '../util/errors.js';
-import { resultObject, TurnTally } from './print-result.js';
+import { EXIT_CUT, resultObject, TurnTally } from './print-result.js';
 import { inputLines, MAX_INPUT_LINE, parseInputLine, type StreamJsonApprover } from './stream-json-input.js';
 import { initLine, type JsonLines, StreamJsonEvents } from './stream-json-output.js';
 
@@ -22,13 +22,14 @@ export interface StreamJsonRun {
   input?: { stream: NodeJS.ReadableStream; approver: StreamJsonApprover };
 }
 
-/** Runs the turns and returns the exit code: 1 when a turn or command failed. */
+/** Runs the turns and returns the exit code: 1 when a turn or command failed, else EXIT_CUT when an answer was cut. */
 export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortSignal): Promise<number> {
   const { lines } = run;
   const sessionId = () => app.sessions.currentId;
   const system = (subtype: string, fields: Record<string, unknown>) =>
     lines.write({ type: 'system', subtype, ...fields, session_id: sessionId() });
   let failed = false;
+  let cut = false;
   let exit = false;
   let turns = 0;
   let tally = new TurnTally();
@@ -49,7 +50,11 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
       events.event(event);
     },
     turnEnded: (_input, outcome: TurnOutcome) => {
-      if (outcome.kind !== 'completed' && outcome.kind !== 'max_rounds') failed = true;
+      if (!answered(outcome)) failed = true;
+      if (outcome.kind === 'cut') {
+        cut = true;
+        system('notice', { message: cutLine(outcome) });
+      }
       lines.write(resultObject(app, outcome, tally));
     },
     pace: () => lines.pace(),
@@ -87,7 +92,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
     if (run.prompt !== undefined && run.prompt.trim() !== '') await one(run.prompt);
     if (run.input) await turnsFromInput(run.input, one, system, () => exit || signal.aborted);
     await raceSignal(lines.flushed(), signal);
-    return failed ? 1 : 0;
+    return failed ? 1 : cut ? EXIT_CUT : 0;
   } finally {
     signal.removeEventListener('abort', cancel);
     stopNotices();

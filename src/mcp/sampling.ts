@@ -3,6 +3,7 @@
  * approved it. The server's messages become a one-off conversation; nothing enters the chat.
  */
 import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { isCut } from '../providers/stop-reason.js';
 import type { ChatProvider, Message } from '../providers/types.js';
 import type { SamplingHandler, SamplingParams } from './client-features.js';
 
@@ -46,8 +47,13 @@ export function modelSampling(provider: ChatProvider, approver: SamplingApprover
         messages.push(message.role === 'assistant' ? { role: 'assistant', text } : { role: 'user', text });
       }
       let text: string;
+      let stopReason = 'endTurn';
       try {
-        text = (await provider.complete({ messages, tools: [], signal })).text;
+        const reply = await provider.complete({ messages, tools: [], signal });
+        text = reply.text;
+        // MCP's own word for an answer cut at the output limit; a refusal or filter has none.
+        if (reply.stop?.reason === 'max_tokens') stopReason = 'maxTokens';
+        else if (isCut(reply.stop)) stopReason = reply.stop.reason;
       } catch (error) {
         throw new McpError(
           ErrorCode.InternalError,
@@ -59,7 +65,7 @@ export function modelSampling(provider: ChatProvider, approver: SamplingApprover
         role: 'assistant',
         content: { type: 'text', text },
         model: provider.model,
-        stopReason: 'endTurn',
+        stopReason,
       };
     },
   };

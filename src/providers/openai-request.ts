@@ -109,7 +109,7 @@ export class OpenAIRequester {
     // The SDK ends the iteration quietly on abort, so a cancel can look like a short reply.
     if (signal.aborted) throw cancelledError();
     if (watch.timedOut) throw this.#redacted(watch.timeoutError());
-    if (round.finishReason === null) throw endedEarlyError();
+    if (round.stop === null) throw endedEarlyError();
     return round;
   }
 

@@ -5,6 +5,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../tools/types.js';
+import { type RoundStop, roundStop } from './stop-reason.js';
 import { type ChatRound, ProviderError, type Usage } from './types.js';
 import { upstreamReason } from './upstream-reason.js';
 
@@ -29,6 +30,7 @@ export async function readRound(
   let reasoning = '';
   let usage: Usage | undefined;
   let finishReason: string | null = null;
+  let refused = false;
   const calls = new Map<number, PartialCall>();
   let lastIndex = 0;
 
@@ -48,6 +50,13 @@ export async function readRound(
     if (typeof delta?.content === 'string' && delta.content !== '') {
       text += delta.content;
       deliver(onText, delta.content);
+    }
+    // A refusal streams on its own field (OpenAI): it is the model's answer to the person.
+    const refusal = (delta as { refusal?: unknown } | undefined)?.refusal;
+    if (typeof refusal === 'string' && refusal !== '') {
+      refused = true;
+      text += refusal;
+      deliver(onText, refusal);
     }
     for (const fragment of delta?.tool_calls ?? []) {
       // A few servers leave out `index`; a fresh id then means a new call, anything else continues.
@@ -70,7 +79,35 @@ export async function readRound(
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, call]) => ({ id: call.id ?? `call_${index}`, name: call.name, arguments: call.arguments }));
-  return { text, reasoning, toolCalls, usage, finishReason };
+  const stop = finishReason === null ? null : chatStop(finishReason, toolCalls.length > 0, refused);
+  return { text, reasoning, toolCalls, usage, stop };
+}
+
+/**
+ * Chat Completions' `finish_reason` in the common words. Compatible servers' own names for a
+ * normal end (`eos`, `end_turn`) and for the length limit (Mistral's `model_length`) count as
+ * such; anything else (DeepSeek's `insufficient_system_resource`, OpenRouter's `error`) is `other`.
+ */
+function chatStop(reason: string, calls: boolean, refused: boolean): RoundStop {
+  const stop = (common: Parameters<typeof roundStop>[0]) => roundStop(common, 'finish_reason', reason);
+  switch (reason) {
+    case 'stop':
+    case 'eos':
+    case 'end_turn':
+    case 'stop_sequence':
+      if (refused) return stop('refusal');
+      return stop(calls ? 'tool_use' : 'end_turn');
+    case 'tool_calls':
+    case 'function_call':
+      return stop('tool_use');
+    case 'length':
+    case 'model_length':
+      return stop('max_tokens');
+    case 'content_filter':
+      return stop('content_filter');
+    default:
+      return stop('other');
+  }
 }
 
 /** Runs a delta callback; what it throws is ours, not the stream's. */

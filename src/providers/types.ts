@@ -6,9 +6,11 @@
 import type { ProviderKind } from '../config/provider-kinds.js';
 import type { ToolCall, ToolSpec } from '../tools/types.js';
 import type { Message, NativeState, Usage } from './messages.js';
+import type { RoundStop } from './stop-reason.js';
 
 export type { ProviderKind } from '../config/provider-kinds.js';
 export type { Message, NativeState, Usage } from './messages.js';
+export type { RoundStop, StopReason } from './stop-reason.js';
 
 export interface ProviderTool extends ToolSpec {
   /** For an MCP tool: its server and the server's own name, so a note or error can name both. */
@@ -48,7 +50,11 @@ export interface ChatRound {
   reasoning: string;
   toolCalls: ToolCall[];
   usage: Usage | undefined;
-  finishReason: string | null;
+  /**
+   * Why the round ended, in the providers' common words; null when the stream ended without the
+   * provider saying it was done (the request reports that as a failure).
+   */
+  stop: RoundStop | null;
   /** What this provider needs back with this reply in later requests (see NativeState). */
   native?: NativeState;
 }

@@ -161,14 +161,21 @@ function ownTools(context: Context, definition: AgentDefinition, depth: number):
 export function childResult(run: ChildRun): string {
   const tokens = run.usage.totalTokens.toLocaleString('en-US');
   const rounds = `${run.rounds} round${run.rounds === 1 ? '' : 's'}`;
-  const status = run.status === 'completed' ? '' : ` · ${run.status.replace('_', ' ')}`;
+  const status =
+    run.status === 'completed'
+      ? ''
+      : run.status === 'cut'
+        ? ' · cut off'
+        : ` · ${run.status.replace('_', ' ')}`;
   const header = `[agent ${run.agent} · ${rounds} · ${tokens} tokens${status}]`;
   let answer = run.text;
   if (answer.length > MAX_ANSWER_CHARS) {
     answer = `${answer.slice(0, MAX_ANSWER_CHARS)}\n(answer cut: ${answer.length.toLocaleString('en-US')} chars in total${run.transcript ? '; the full transcript is saved' : ''})`;
   }
   const link = run.transcript ? `\n(transcript: ${run.transcript})` : '';
-  return `${header}\n${answer}${link}`;
+  // The parent must not take a partial answer for a whole one.
+  const cut = run.cut ? `\n(this answer is incomplete: the sub-agent's reply was cut off — ${run.cut})` : '';
+  return `${header}\n${answer}${cut}${link}`;
 }
 
 function runJson(run: ChildRun): Record<string, unknown> {
@@ -177,6 +184,7 @@ function runJson(run: ChildRun): Record<string, unknown> {
     agent: run.agent,
     task: run.task,
     status: run.status,
+    ...(run.stopReason ? { stop_reason: run.stopReason } : {}),
     result: run.text,
     rounds: run.rounds,
     // The report's documented names (README), not the internal Usage names.

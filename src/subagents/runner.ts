@@ -11,6 +11,7 @@ import { Conversation } from '../agent/conversation.js';
 import { addUsage, emptyUsage } from '../agent/events.js';
 import type { AgentHooks } from '../agent/hooks.js';
 import type { Usage } from '../providers/messages.js';
+import { cutCause } from '../providers/stop-reason.js';
 import type { ChatProvider } from '../providers/types.js';
 import type { Approver } from '../tools/approval.js';
 import type { ToolExecutor } from '../tools/executor.js';
@@ -20,7 +21,8 @@ import { errorMessage } from '../util/errors.js';
 import type { AgentDefinition } from './definitions.js';
 import { ToolView } from './tool-view.js';
 
-export type ChildStatus = 'completed' | 'max_rounds' | 'failed' | 'timed_out' | 'cancelled';
+/** `cut`: its last reply was cut by the provider (output limit, refusal, filter): `text` is partial. */
+export type ChildStatus = 'completed' | 'max_rounds' | 'cut' | 'failed' | 'timed_out' | 'cancelled';
 
 /** One sub-agent run, as the parent's result, print-mode JSON and the transcript link report it. */
 export interface ChildRun {
@@ -30,6 +32,10 @@ export interface ChildRun {
   status: ChildStatus;
   /** The final answer, or what went wrong. */
   text: string;
+  /** Why a cut answer is cut (`the model reached its output token limit (stop_reason: max_tokens)`). */
+  cut?: string;
+  /** The provider's reason the child's last reply ended (end_turn, max_tokens …), when one came. */
+  stopReason?: string;
   rounds: number;
   usage: Usage;
   toolCalls: ToolCallOutcome[];
@@ -152,7 +158,10 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
   });
   try {
     const result = await agent.runTurn(request.task, { signal });
-    return done(result.status, result.text);
+    const run = done(result.status, result.text);
+    if (result.stop) run.stopReason = result.stop.reason;
+    if (result.status === 'cut' && result.stop) run.cut = cutCause(result.stop);
+    return run;
   } catch (error) {
     if (request.signal.aborted) return done('cancelled', 'cancelled with the parent turn');
     if (timeout.aborted)

@@ -8,7 +8,7 @@
  */
 import { cachedPercent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
-import { TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { answered, cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import { describeOpened } from '../sessions/extension.js';
@@ -293,6 +293,10 @@ export class TuiSession {
       case 'completed':
         finalText = outcome.result.text;
         break;
+      case 'cut':
+        // The text that came stays on screen; the notice says it is not all, and why.
+        finalText = outcome.result.text;
+        break;
       case 'max_rounds':
         this.transcript.line('system', outcome.result.text);
         break;
@@ -304,7 +308,8 @@ export class TuiSession {
         break;
     }
     this.view.finish(finalText);
-    if (this.turnStartedAt !== undefined && (outcome.kind === 'completed' || outcome.kind === 'max_rounds')) {
+    if (outcome.kind === 'cut') this.transcript.line('error', cutLine(outcome));
+    if (this.turnStartedAt !== undefined && answered(outcome)) {
       this.transcript.line(
         'system',
         turnSummary(this.now() - this.turnStartedAt, this.view.producedTokens, this.view.cachedPercent),

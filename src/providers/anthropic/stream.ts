@@ -7,6 +7,7 @@
  */
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolCall } from '../../tools/types.js';
+import { type RoundStop, roundStop } from '../stop-reason.js';
 import type { ChatRound, Usage } from '../types.js';
 import type { ThinkingBlock } from './messages.js';
 
@@ -120,10 +121,32 @@ export async function readRound(
     toolCalls,
     usage: input ? toUsage(input, output) : undefined,
     // No message_stop: the connection closed before the reply finished.
-    finishReason: stopped ? (stopReason ?? 'end_turn') : null,
+    stop: stopped ? anthropicStop(stopReason ?? 'end_turn', toolCalls.length > 0) : null,
   };
   if (thinking.length > 0) round.native = { provider: 'anthropic', data: thinking };
   return round;
+}
+
+/** The Messages API's `stop_reason` in the common words. */
+function anthropicStop(reason: string, calls: boolean): RoundStop {
+  const stop = (common: Parameters<typeof roundStop>[0], explanation?: string) =>
+    roundStop(common, 'stop_reason', reason, explanation);
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return stop(calls ? 'tool_use' : 'end_turn');
+    case 'tool_use':
+      return stop('tool_use');
+    case 'max_tokens':
+      return stop('max_tokens');
+    case 'model_context_window_exceeded':
+      return stop('max_tokens', 'the model’s context window is full');
+    case 'refusal':
+      return stop('refusal');
+    default:
+      // pause_turn (a server tool's long turn, which GeekAgent never starts) and anything newer.
+      return stop('other');
+  }
 }
 
 function startBlock(block: { type: string } & Record<string, unknown>): Block {

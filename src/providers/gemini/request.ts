@@ -121,14 +121,13 @@ export class GeminiRequester {
         {
           onText: request.onText,
           onReasoning: request.onReasoning,
-          onNotice: request.onNotice,
           signal,
           newCallId: () => `gemini_call_${Date.now().toString(36)}_${++this.#callCounter}`,
         },
       );
       if (signal.aborted) throw cancelledError();
       if (watch.timedOut) throw watch.timeoutError();
-      if (round.finishReason === null) throw endedEarlyError();
+      if (round.stop === null) throw endedEarlyError();
       return { round, retryAfter, streamed };
     } catch (error) {
       if (watch.timedOut && !signal.aborted)

@@ -3,10 +3,11 @@
  * to onReasoning, function calls (parallel ones too) as tool calls, usage from usageMetadata, and
  * the model turn's parts with their thought signatures kept as NativeState for later requests.
  * A reply Gemini stopped for a reason of its own (SAFETY, RECITATION, a malformed call …) is
- * reported as such.
+ * a failure when nothing came, else a cut round (its stop says why).
  */
 import type { GenerateContentResponse, Part } from '@google/genai';
 import type { ToolCall } from '../../tools/types.js';
+import { type RoundStop, roundStop } from '../stop-reason.js';
 import { type ChatRound, ProviderError, type Usage } from '../types.js';
 import type { GeminiNative } from './messages.js';
 
@@ -18,11 +19,13 @@ export class CallbackFailure {
 export interface StreamHandlers {
   onText?: (delta: string) => void;
   onReasoning?: (delta: string) => void;
-  onNotice?: (message: string) => void;
   signal: AbortSignal;
   /** An id for a call Gemini sent without one. */
   newCallId: () => string;
 }
+
+/** Reasons Gemini's own filters gave: the common `content_filter`. */
+const FILTERS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
 
 /** Why Gemini stopped, in words, for the reasons that are not a normal end. */
 const STOP_REASONS: Record<string, string> = {
@@ -90,19 +93,16 @@ export async function readGeminiRound(
     reasoning,
     toolCalls,
     usage,
-    finishReason: finish === undefined ? null : finishReasonOf(finish, toolCalls.length > 0),
+    stop: finish === undefined ? null : geminiStop(finish, toolCalls.length > 0),
   };
   if (parts.some((part) => part.thoughtSignature || part.functionCall)) {
     const data: GeminiNative = { parts };
     round.native = { provider: 'gemini', data };
   }
   const reason = finish ? STOP_REASONS[finish] : undefined;
-  if (reason) {
-    // With nothing to show, the stop is the answer; with something, the person is told it is cut.
-    if (text === '' && toolCalls.length === 0) {
-      throw new ProviderError(`model request failed: ${reason} (Gemini finishReason ${finish})`);
-    }
-    deliverNotice(handlers.onNotice, `Gemini stopped the reply early: ${reason} (finishReason ${finish})`);
+  // With nothing to show, the stop is the answer; with something, the round is cut (its stop says why).
+  if (reason && text === '' && toolCalls.length === 0) {
+    throw new ProviderError(`model request failed: ${reason} (Gemini finishReason ${finish})`);
   }
   return round;
 }
@@ -124,10 +124,12 @@ function appendText(parts: Part[], part: Part): void {
   parts.push(copy);
 }
 
-function finishReasonOf(reason: string, calls: boolean): string {
-  if (reason === 'STOP') return calls ? 'tool_calls' : 'stop';
-  if (reason === 'MAX_TOKENS') return 'length';
-  return reason.toLowerCase();
+/** Gemini's `finishReason` in the common words, with its own explanation where it has one. */
+function geminiStop(reason: string, calls: boolean): RoundStop {
+  if (reason === 'STOP') return roundStop(calls ? 'tool_use' : 'end_turn', 'finishReason', reason);
+  if (reason === 'MAX_TOKENS') return roundStop('max_tokens', 'finishReason', reason);
+  const common = FILTERS.has(reason) ? 'content_filter' : 'other';
+  return roundStop(common, 'finishReason', reason, STOP_REASONS[reason]);
 }
 
 function toUsage(raw: NonNullable<GenerateContentResponse['usageMetadata']>): Usage | undefined {
@@ -147,15 +149,6 @@ function deliver(callback: ((delta: string) => void) | undefined, delta: string)
   if (!callback || delta === '') return;
   try {
     callback(delta);
-  } catch (error) {
-    throw new CallbackFailure(error);
-  }
-}
-
-function deliverNotice(callback: ((message: string) => void) | undefined, message: string): void {
-  if (!callback) return;
-  try {
-    callback(message);
   } catch (error) {
     throw new CallbackFailure(error);
   }

@@ -127,7 +127,7 @@ export class ResponsesRequester {
     }
     if (signal.aborted) throw cancelledError();
     if (watch.timedOut) throw this.#redacted(watch.timeoutError());
-    if (round.finishReason === null) throw endedEarlyError();
+    if (round.stop === null) throw endedEarlyError();
     return round;
   }
 

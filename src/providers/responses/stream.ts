@@ -2,8 +2,10 @@
  * Reads one streamed Responses API reply into a ChatRound: output text and reasoning-summary
  * deltas as they come, function calls reassembled per output item (parallel calls stream side by
  * side, told apart by `output_index`), the reasoning items kept whole for the next request
- * (NativeState) with each message item's share of the text and its `phase`, usage from `response.completed`. A failed or incomplete response, or an `error`
- * event, ends the read with a ProviderError saying what the server said.
+ * (NativeState) with each message item's share of the text and its `phase`, usage from
+ * `response.completed` (or `response.incomplete`). A failed response or an `error` event ends the
+ * read with a ProviderError saying what the server said; an incomplete one (`max_output_tokens`,
+ * `content_filter`) keeps what arrived, as a cut round.
  */
 import type {
   ResponseError,
@@ -13,6 +15,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { ToolCall } from '../../tools/types.js';
 import { deliver } from '../openai-stream.js';
+import { type RoundStop, roundStop } from '../stop-reason.js';
 import { type ChatRound, ContextOverflowError, ProviderError, type Usage } from '../types.js';
 import { type MessageSpan, phaseOf, RESPONSES_KIND, type ResponsesNativeData } from './messages.js';
 
@@ -35,6 +38,9 @@ export async function readResponsesRound(
   let reasoning = '';
   let usage: Usage | undefined;
   let completed = false;
+  let refused = false;
+  /** `incomplete_details.reason` of a `response.incomplete`. */
+  let incomplete: string | undefined;
   const calls = new Map<number, PartialCall>();
   const reasoningItems = new Map<number, ResponseReasoningItem>();
   const messages = new Map<number, MessageSpan>();
@@ -55,6 +61,7 @@ export async function readResponsesRound(
         break;
       case 'response.refusal.delta':
         // A refusal is the model's answer to the person, streamed on its own event.
+        refused = true;
         addText(event.output_index, event.delta);
         break;
       case 'response.reasoning_summary_part.added':
@@ -102,12 +109,12 @@ export async function readResponsesRound(
         break;
       case 'response.failed':
         throw failure(event.response.error);
-      case 'response.incomplete': {
-        const reason = event.response.incomplete_details?.reason ?? 'no reason given';
-        throw new ProviderError(
-          `model request failed: the response is incomplete (${reason})${reason === 'max_output_tokens' ? ': the model reached its output limit' : ''}`,
-        );
-      }
+      case 'response.incomplete':
+        // What arrived stays: the round is cut, and says why.
+        usage = event.response.usage ? toUsage(event.response.usage) : undefined;
+        incomplete = event.response.incomplete_details?.reason ?? 'no reason given';
+        completed = true;
+        break;
       case 'error':
         throw failure({ code: event.code, message: event.message });
       default:
@@ -125,7 +132,7 @@ export async function readResponsesRound(
     toolCalls,
     usage,
     // null: the stream ended without `response.completed` (the caller reports it).
-    finishReason: completed ? (toolCalls.length > 0 ? 'tool_calls' : 'stop') : null,
+    stop: completed ? responsesStop(incomplete, toolCalls.length > 0, refused) : null,
   };
   const spans = [...messages.entries()].sort(([a], [b]) => a - b).map(([, span]) => span);
   // Spans are kept only when a phase must go back: older models' rounds stay as they were.
@@ -143,6 +150,21 @@ function notePhase(messages: Map<number, MessageSpan>, outputIndex: number, item
   const span = messages.get(outputIndex) ?? { length: 0, phase: null };
   span.phase = phaseOf(item) ?? span.phase;
   messages.set(outputIndex, span);
+}
+
+/** A finished response's end in the common words: its `incomplete_details.reason`, or how it completed. */
+function responsesStop(incomplete: string | undefined, calls: boolean, refused: boolean): RoundStop {
+  if (incomplete === undefined) {
+    const reason = refused ? 'refusal' : calls ? 'tool_use' : 'end_turn';
+    return roundStop(reason, 'status', refused ? 'completed with a refusal' : 'completed');
+  }
+  const common =
+    incomplete === 'max_output_tokens'
+      ? 'max_tokens'
+      : incomplete === 'content_filter'
+        ? 'content_filter'
+        : 'other';
+  return roundStop(common, 'incomplete_details.reason', incomplete);
 }
 
 function failure(error: (Pick<ResponseError, 'message'> & { code: string | null }) | null): ProviderError {

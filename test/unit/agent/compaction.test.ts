@@ -199,6 +199,32 @@ describe('compaction', () => {
     );
   });
 
+  it('a summary cut at the output limit is kept and marked cut; a filtered one is no summary', async () => {
+    const cut = setup();
+    fake.push({ text: 'one' }, { text: `two ${'t'.repeat(3_000)}` });
+    await cut.turn(`first ${'a'.repeat(2_000)}`);
+    await cut.turn(`second ${'b'.repeat(2_000)}`);
+    fake.push({ text: '## Goals and constraints\nremember al', finishReason: 'length' }, { text: 'ok' });
+    expect((await cut.turn('hello?')).text).toBe('ok');
+    expect(notices(cut.events).join('\n')).toContain(
+      "the conversation's summary was cut off: the model reached its output token limit (finish_reason: length)",
+    );
+    const summary = cut.conversation.messages[0];
+    expect(summary?.role === 'summary' && summary.text).toBe(
+      "## Goals and constraints\nremember al\n\n(This summary was cut off at the model's output limit: its end is missing.)",
+    );
+
+    const filtered = setup();
+    fake.push({ text: 'one' }, { text: `two ${'t'.repeat(3_000)}` });
+    await filtered.turn(`first ${'a'.repeat(2_000)}`);
+    await filtered.turn(`second ${'b'.repeat(2_000)}`);
+    fake.push({ text: 'I will not', finishReason: 'content_filter' }, { text: 'ok' });
+    expect((await filtered.turn('hello?')).text).toBe('ok');
+    expect(notices(filtered.events).join('\n')).toContain(
+      'could not summarise the conversation (the model did not finish the summary: the provider’s content filter stopped it',
+    );
+  });
+
   it('stops automatic compaction after three failed attempts in a row, with a clear message', async () => {
     const noop: Tool = {
       name: 'noop',

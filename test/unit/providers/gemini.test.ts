@@ -126,7 +126,7 @@ describe('readGeminiRound', () => {
       { id: 'gen_1', name: 'a', arguments: '{"x":1}' },
       { id: 'g2', name: 'b', arguments: '{}' },
     ]);
-    expect(round.finishReason).toBe('tool_calls');
+    expect(round.stop).toEqual({ reason: 'tool_use', detail: 'finishReason: STOP' });
     expect(round.usage).toEqual({
       inputTokens: 100,
       outputTokens: 15,
@@ -146,18 +146,21 @@ describe('readGeminiRound', () => {
     });
   });
 
-  it('reports a reply stopped for SAFETY: an error when nothing came, a notice when some text did', async () => {
+  it('reports a reply stopped for SAFETY: an error when nothing came, a cut round when some text did', async () => {
     await expect(readGeminiRound(chunks([model([], 'SAFETY')]), handlers())).rejects.toThrow(
       'model request failed: the reply was blocked by Gemini’s safety filters (Gemini finishReason SAFETY)',
     );
-    const notices: string[] = [];
-    const round = await readGeminiRound(chunks([model([{ text: 'partial' }], 'RECITATION')]), {
-      ...handlers(),
-      onNotice: (m) => notices.push(m),
-    });
+    const round = await readGeminiRound(chunks([model([{ text: 'partial' }], 'RECITATION')]), handlers());
     expect(round.text).toBe('partial');
-    expect(notices).toEqual([
-      'Gemini stopped the reply early: the reply was stopped for reciting copyrighted material (finishReason RECITATION)',
+    expect(round.stop).toEqual({
+      reason: 'content_filter',
+      detail: 'finishReason: RECITATION',
+      explanation: 'the reply was stopped for reciting copyrighted material',
+    });
+    const cut = await readGeminiRound(chunks([model([{ text: 'The first' }], 'MAX_TOKENS')]), handlers());
+    expect([cut.text, cut.stop]).toEqual([
+      'The first',
+      { reason: 'max_tokens', detail: 'finishReason: MAX_TOKENS' },
     ]);
     await expect(readGeminiRound(chunks([model([], 'MALFORMED_FUNCTION_CALL')]), handlers())).rejects.toThrow(
       /malformed function call/,

@@ -72,7 +72,7 @@ describe('OpenAIChatProvider', () => {
       reasoning: '',
       toolCalls: [],
       usage: { inputTokens: 9, outputTokens: 4, totalTokens: 13 },
-      finishReason: 'stop',
+      stop: { reason: 'end_turn', detail: 'finish_reason: stop' },
     });
     const body = fake.requests[0]?.body;
     expect(body?.model).toBe('test-model');
@@ -117,7 +117,7 @@ describe('OpenAIChatProvider', () => {
       },
     ]);
     const round = await provider(fake).complete(request());
-    expect(round.finishReason).toBe('tool_calls');
+    expect(round.stop?.reason).toBe('tool_use');
     expect(round.text).toBe('');
     expect(round.toolCalls).toHaveLength(2);
     expect(round.toolCalls[0]).toEqual({ id: 'call_a', name: 'read_file', arguments: '{"path":"src/a.ts"}' });

@@ -257,7 +257,7 @@ describe('readResponsesRound', () => {
       { id: 'a', name: 'read', arguments: '{"p":"a"}' },
       { id: 'b', name: 'read', arguments: '{"p":"b"}' },
     ]);
-    expect(round.finishReason).toBe('tool_calls');
+    expect(round.stop?.reason).toBe('tool_use');
     expect(round.usage).toEqual({
       inputTokens: 100,
       outputTokens: 7,
@@ -277,10 +277,34 @@ describe('readResponsesRound', () => {
       undefined,
       new AbortController().signal,
     );
-    expect([round.text, round.finishReason]).toEqual(['I cannot help with that.', 'stop']);
+    expect([round.text, round.stop?.reason]).toEqual(['I cannot help with that.', 'refusal']);
   });
 
-  it('reports failed, incomplete and error events, and a stream that never completed', async () => {
+  it('keeps what an incomplete response sent, as a round cut for its reason', async () => {
+    const round = await readResponsesRound(
+      events([
+        { type: 'response.output_text.delta', output_index: 0, delta: 'The first half' },
+        {
+          type: 'response.incomplete',
+          response: {
+            incomplete_details: { reason: 'max_output_tokens' },
+            usage: { input_tokens: 10, output_tokens: 16, total_tokens: 26 },
+          },
+        },
+      ]),
+      undefined,
+      undefined,
+      new AbortController().signal,
+    );
+    expect(round.text).toBe('The first half');
+    expect(round.stop).toEqual({
+      reason: 'max_tokens',
+      detail: 'incomplete_details.reason: max_output_tokens',
+    });
+    expect(round.usage).toEqual({ inputTokens: 10, outputTokens: 16, totalTokens: 26 });
+  });
+
+  it('reports failed and error events, and a stream that never completed', async () => {
     const read = (list: unknown[]) =>
       readResponsesRound(events(list), undefined, undefined, new AbortController().signal);
     const overflow = read([
@@ -293,15 +317,10 @@ describe('readResponsesRound', () => {
     await expect(
       read([{ type: 'response.failed', response: { error: { code: 'server_error', message: 'boom' } } }]),
     ).rejects.toThrow('model request failed: boom (server_error)');
-    await expect(
-      read([
-        { type: 'response.incomplete', response: { incomplete_details: { reason: 'max_output_tokens' } } },
-      ]),
-    ).rejects.toThrow('the response is incomplete (max_output_tokens): the model reached its output limit');
     const error = read([{ type: 'error', code: 'rate_limit_exceeded', message: 'slow down' }]);
     await expect(error).rejects.toBeInstanceOf(ProviderError);
     await expect(error).rejects.toThrow('model request failed: slow down (rate_limit_exceeded)');
-    expect((await read([{ type: 'response.output_text.delta', delta: 'x' }])).finishReason).toBeNull();
+    expect((await read([{ type: 'response.output_text.delta', delta: 'x' }])).stop).toBeNull();
   });
 });
 

@@ -19,7 +19,13 @@ function fakeProvider(name: ChatProvider['name'], model: string): ChatProvider &
     calls: 0,
     async complete(): Promise<ChatRound> {
       provider.calls++;
-      return { text: model, reasoning: '', toolCalls: [], usage: undefined, finishReason: 'stop' };
+      return {
+        text: model,
+        reasoning: '',
+        toolCalls: [],
+        usage: undefined,
+        stop: { reason: 'end_turn', detail: 'finish_reason: stop' },
+      };
     },
   };
   return provider;
