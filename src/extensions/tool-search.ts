@@ -59,14 +59,12 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
         const text = deferredToolsPrompt(deferred.searchableTools());
         return text ? { order: PROMPT_ORDER.deferredTools, text } : undefined;
       });
-      // The main agent's requests only: a sub-agent gets its tools undeferred (subagents/tool-view.ts),
-      // and its history must not load tools into the main agent's requests.
+      // Loads what the history found or called, in its order (the same live and after `--continue`;
+      // a load is never undone, so a compacted history keeps its tools). The main agent's requests
+      // only: a sub-agent gets its tools undeferred (subagents/tool-view.ts), and its history must
+      // not load tools into the main agent's requests.
       host.hooks.beforeRequest(async (request) => {
         if (deferred.active) deferred.load(loadedByHistory(request.conversation.messages));
-      });
-      // A deferred tool called by name runs (it is visible) and is sent from the next request on.
-      host.hooks.event((event) => {
-        if (event.type === 'tool_start' && event.name !== TOOL_SEARCH) deferred.load([event.name]);
       });
     },
   };
@@ -104,8 +102,7 @@ function toolSearchTool(deferred: DeferredTools): Tool {
       const found = deferred.search(query, limit);
       if (found.length === 0)
         return `no tool matches "${visibleLine(query)}"; try other words, or call a tool listed in the system prompt by name`;
-      // Loaded: declared from the next request on (their schemas go there, not into this result).
-      deferred.load(found.map((tool) => tool.name));
+      // Loaded from the next request on (by the history: see setup), their schemas declared there.
       return [
         ...found.map((tool) => `${tool.name} — ${oneLine(withoutServerTag(tool.description))}`),
         '(loaded: in your tool list from your next step on)',
@@ -150,13 +147,23 @@ export function deferredToolsPrompt(tools: readonly Tool[]): string | undefined 
   ].join('\n');
 }
 
-/** Tools this conversation already used or found: loaded again after `--continue`. */
+/**
+ * Tools this conversation already used or found, in the order they were loaded (each call in turn;
+ * a search's by its result): loaded again after `--continue`, so the tool list is the same.
+ */
 export function loadedByHistory(messages: readonly HistoryMessage[]): string[] {
+  const results = new Map<string, HistoryMessage>();
+  for (const message of messages) if (message.role === 'tool') results.set(message.callId, message);
   const names: string[] = [];
   for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) if (call.name !== TOOL_SEARCH) names.push(call.name);
-    } else names.push(...foundBy(message));
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) {
+      if (call.name !== TOOL_SEARCH) names.push(call.name);
+      else {
+        const result = results.get(call.id);
+        if (result) names.push(...foundBy(result));
+      }
+    }
   }
   return names;
 }
