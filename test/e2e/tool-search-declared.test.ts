@@ -22,7 +22,13 @@ const SCRIPT = [
 type Tools = Array<Record<string, unknown>> | undefined;
 interface Provider {
   name: string;
-  start(): Promise<{ url: string; tools(index: number): Tools; close(): Promise<void> }>;
+  start(): Promise<{
+    url: string;
+    tools(index: number): Tools;
+    /** Prompt-cache tokens the fake read for request `index`, where it reports them. */
+    cacheRead?(index: number): number | undefined;
+    close(): Promise<void>;
+  }>;
   env(url: string): Record<string, string>;
   /** A declared tool's name in this API's shape. */
   nameOf(tool: Record<string, unknown>): string;
@@ -42,7 +48,12 @@ const PROVIDERS: Provider[] = [
     name: 'anthropic',
     async start() {
       const fake = await startFakeAnthropic(SCRIPT);
-      return { url: fake.url, tools: (i) => fake.requests[i]?.body.tools, close: fake.close };
+      return {
+        url: fake.url,
+        tools: (i) => fake.requests[i]?.body.tools,
+        cacheRead: (i) => fake.requests[i]?.usage?.cache_read_input_tokens,
+        close: fake.close,
+      };
     },
     env: (url) => ({
       GEEKAGENT_PROVIDER: 'anthropic',
@@ -129,6 +140,8 @@ describe('a tool found by tool_search is declared', () => {
         expect(found[0]).toBe(SCREENSHOT);
         expect(after.slice(before.length).map(provider.nameOf)).toEqual(found);
         expect(JSON.stringify(after.slice(0, before.length))).toBe(JSON.stringify(before));
+        // Anthropic caches the tools first: those before the found ones still read from the cache.
+        if (fake.cacheRead) expect(fake.cacheRead(1)).toBeGreaterThan(0);
         // Declared for the rest of the session: the answer's request still has it.
         expect((fake.tools(2) ?? []).map(provider.nameOf)).toContain(SCREENSHOT);
       } finally {
