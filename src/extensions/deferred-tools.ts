@@ -102,14 +102,19 @@ export class DeferredTools {
     return this.loaded.has(name);
   }
 
-  /** The best matches among the MCP tools the model may see (loaded ones too), best first. */
+  /**
+   * The best matches among the MCP tools the model may see (loaded ones too), best first; a query
+   * that is a tool's full name gives that tool first (the prompt says a name finds its tool).
+   */
   search(query: string, limit: number): Tool[] {
     this.refresh();
     this.syncIndex();
-    return this.index
+    const named = this.mcpTools.find((tool) => tool.name === query);
+    const hits = this.index
       .search(query, { limit })
       .map((hit) => this.registry.get(hit.id))
-      .filter((tool): tool is Tool => tool !== undefined && this.registry.isVisible(tool));
+      .filter((tool): tool is Tool => tool !== undefined && tool !== named && this.registry.isVisible(tool));
+    return named ? [named, ...hits].slice(0, limit) : hits;
   }
 
   stats(): DeferralStats {

@@ -101,7 +101,7 @@ function toolSearchTool(deferred: DeferredTools): Tool {
       if (query === '') throw new ToolError('tool_search needs a "query": what you want to do, in words');
       const found = deferred.search(query, limit);
       if (found.length === 0)
-        return `no tool matches "${visibleLine(query)}"; try other words, or call a tool listed in the system prompt by name`;
+        return `no tool matches "${visibleLine(query)}"; try other words, or the full name of a tool listed in the system prompt`;
       // Loaded from the next request on (by the history: see setup), their schemas declared there.
       return [
         ...found.map((tool) => `${tool.name} — ${oneLine(withoutServerTag(tool.description))}`),

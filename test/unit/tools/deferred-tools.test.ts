@@ -61,6 +61,8 @@ describe('deferred tools', () => {
     expect(deferred.search('combine the PR', 5).map((tool) => tool.name)[0]).toBe(
       'mcp_gh_merge_pull_request',
     );
+    // The prompt tells the model a full name finds that tool.
+    expect(deferred.search('mcp_gh_create_issue', 5)[0]?.name).toBe('mcp_gh_create_issue');
     deferred.load(['mcp_gh_merge_pull_request']);
     expect(registry.toProviderTools().map((tool) => tool.name)).toEqual([
       'read',
