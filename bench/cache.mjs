@@ -5,6 +5,8 @@
 // MCP tool with tool_search and calls tools. For each request the bench serialises what the provider
 // caches, in the API's order (the tools, then the messages, the system prompt first), and measures
 // the share of its bytes that is a byte-exact prefix of the previous request's. No compaction turn.
+// A tool the search found is declared from then on at the end of the tool list; `ways` re-renders
+// the same requests for the other ways to declare it (see `declareWays`), in each provider's order.
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -327,14 +329,14 @@ function commonPrefix(a, b) {
 }
 
 /** Reuse per request (against the previous request) and per turn (its requests' bytes together). */
-export function reuse(requests) {
+export function reuse(requests, render = cachedText) {
   const turns = new Map();
   let reused = 0;
   let total = 0;
   let worstRequest = { share: 1, turn: 0 };
   let previous;
   for (const request of requests) {
-    const text = cachedText(request.body);
+    const text = render(request.body);
     if (previous !== undefined) {
       const prefix = commonPrefix(previous, text);
       const entry = turns.get(request.turn) ?? { reused: 0, total: 0 };
@@ -353,6 +355,71 @@ export function reuse(requests) {
   return { overall: reused / total, worst, worstRequest, perTurn, requests: requests.length };
 }
 
+/** A Chat Completions tool's name. */
+const nameOf = (tool) => tool.function?.name ?? tool.name;
+
+/**
+ * The same request, its found tools declared another way: `append` as sent (after every other
+ * tool); `sorted` the whole list by name (an agent that sorts its tools: a found one lands
+ * mid-list); `native` Anthropic's `defer_loading` with `tool_reference` results (and the Responses
+ * API's tool_search): the deferred definitions are sent but not rendered up front, a found one is
+ * rendered where the search's result is, so the tool list stays as before the find; `undeclared`
+ * what GeekAgent did before (the schema only in the search's result, the call to an undeclared
+ * function).
+ */
+export function declareWays(body) {
+  const tools = body.tools ?? [];
+  const found = tools.filter((tool) => nameOf(tool).startsWith('mcp_'));
+  const stable = tools.filter((tool) => !nameOf(tool).startsWith('mcp_'));
+  const inline = body.messages.map((message) => {
+    if (message.role !== 'tool') return message;
+    const here = found.filter((tool) => String(message.content).includes(`${nameOf(tool)} \u2014 `));
+    return here.length ? { ...message, content: `${message.content}\n${JSON.stringify(here)}` } : message;
+  });
+  return {
+    append: body,
+    sorted: { ...body, tools: [...tools].sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : 1)) },
+    native: { ...body, tools: stable, messages: inline },
+    undeclared: { ...body, tools: stable },
+  };
+}
+
+/** What a provider caches, in its order: `tools` first (Anthropic) or after the system prompt (OpenAI, Gemini). */
+export const ORDERS = {
+  'tools first (Anthropic)': cachedText,
+  'system first (OpenAI, Gemini)': (body) =>
+    [
+      JSON.stringify(body.messages[0] ?? null),
+      JSON.stringify(body.tools ?? []),
+      ...body.messages.slice(1).map((message) => JSON.stringify(message)),
+    ].join('\n'),
+};
+
+/** Reuse of each way in each order, over the same requests; `find` is the request after the first find. */
+export function ways(requests) {
+  const findAt = requests.findIndex(
+    (request, i) => i > 0 && declaredMcp(request) > declaredMcp(requests[i - 1]),
+  );
+  const out = {};
+  for (const [order, render] of Object.entries(ORDERS)) {
+    out[order] = {};
+    for (const way of ['append', 'sorted', 'native', 'undeclared']) {
+      const variant = requests.map((request) => ({ ...request, body: declareWays(request.body)[way] }));
+      const measured = reuse(variant, render);
+      const texts = findAt > 0 ? [render(variant[findAt - 1].body), render(variant[findAt].body)] : undefined;
+      out[order][way] = {
+        ...measured,
+        find: texts ? commonPrefix(texts[0], texts[1]) / texts[1].length : Number.NaN,
+      };
+    }
+  }
+  return { findTurn: findAt > 0 ? requests[findAt].turn : 0, ways: out };
+}
+
+function declaredMcp(request) {
+  return (request.body.tools ?? []).filter((tool) => nameOf(tool).startsWith('mcp_')).length;
+}
+
 export async function benchCache() {
   const model = await startModel();
   try {
@@ -361,7 +428,7 @@ export async function benchCache() {
     // For a look at what was sent: BENCH_CACHE_DUMP=<file> writes every request body.
     if (process.env.BENCH_CACHE_DUMP)
       await writeFile(process.env.BENCH_CACHE_DUMP, JSON.stringify(model.requests, null, 1));
-    return { turns: TURNS.length, ...reuse(model.requests) };
+    return { turns: TURNS.length, ...reuse(model.requests), ...ways(model.requests) };
   } finally {
     await model.close();
   }

@@ -350,6 +350,31 @@ try {
       '≥ 90%',
       c.worst.share >= 0.9,
     );
+    // Declaring a found tool: at the end of the list (what is sent) against native deferral, on
+    // the request right after the find, in each provider's cache order.
+    for (const [id, order] of [
+      ['C3', 'tools first (Anthropic)'],
+      ['C4', 'system first (OpenAI, Gemini)'],
+    ]) {
+      const w = c.ways[order];
+      row(
+        id,
+        `prompt cache after a find (turn ${c.findTurn}), ${order}: declared last vs native defer_loading`,
+        pct(w.append.find),
+        pct(w.native.find),
+        w.append.find / w.native.find,
+        '—',
+        true,
+      );
+      notes.push(
+        `${id}: ${order} — ${Object.entries(w)
+          .map(
+            ([way, m]) =>
+              `${way}: after the find ${pct(m.find)}, overall ${pct(m.overall)}, worst turn ${pct(m.worst.share)}`,
+          )
+          .join('; ')}`,
+      );
+    }
     notes.push(
       `C: ${c.requests} requests (tools, then messages, as the API caches them); per turn [${c.perTurn.map((t) => `${t.turn}:${(t.share * 100).toFixed(0)}`).join(' ')}]; worst single request ${pct(c.worstRequest.share)} (turn ${c.worstRequest.turn})`,
     );

@@ -2,13 +2,12 @@
  * Which MCP tools are deferred (their definitions left out of each model request) and the search
  * index over them. Deferral is on when the MCP tools' definitions would take more than a tenth of
  * the context window (GEEKAGENT_TOOL_SEARCH=auto), always (`on`) or never (`off`). A tool the model
- * found with `tool_search` or called by name is loaded. A loaded tool whose definition the
- * conversation holds (announced: a `tool_search` result in the history gives it in full) stays out
- * of the tool list — adding it there would change the request's prefix and cost the provider's
- * prompt cache for the whole history; one that is not (called by name without a search, or its
- * announcement compacted away) is sent, at the end of the tool list in load order, so the list's
- * prefix holds. The index follows the registry: it is brought up to date (added, replaced, removed
- * by id) before the first use after any change.
+ * found with `tool_search` or called by name is loaded: declared in every later request of the
+ * session (a model can only call a tool its request declares), after every other tool, in load
+ * order — so a load adds to the end of the tool list and the list before it stays byte-identical
+ * (bench C1/C2 measures what that keeps of the prompt cache per provider). The index follows the
+ * registry: it is brought up to date (added, replaced, removed by id) before the first use after
+ * any change.
  */
 import { toolsChars } from '../agent/tokens.js';
 import { createIndex, type SearchIndex, TOOL_FIELDS, toolDocument } from '../search/index.js';
@@ -45,8 +44,6 @@ export class DeferredTools {
   private readonly indexed = new Map<string, string>();
   /** Loaded tools, each with its place in load order (the order they are sent in). */
   private readonly loaded = new Map<string, number>();
-  /** Loaded tools whose definitions the conversation holds now (set before each request). */
-  private announced = new Set<string>();
   private dirty = true;
   private activeNow = false;
   private mcpTools: Tool[] = [];
@@ -68,13 +65,9 @@ export class DeferredTools {
     return this.activeNow;
   }
 
-  /**
-   * Whether `tool` is left out of the request now: MCP tools only, unless loaded and not
-   * announced in the conversation.
-   */
+  /** Whether `tool` is left out of the request now: MCP tools only, unless loaded. */
   isDeferred(tool: Tool): boolean {
-    if (tool.origin?.kind !== 'mcp') return false;
-    if (this.loaded.has(tool.name) && !this.announced.has(tool.name)) return false;
+    if (tool.origin?.kind !== 'mcp' || this.loaded.has(tool.name)) return false;
     return this.active;
   }
 
@@ -105,23 +98,23 @@ export class DeferredTools {
     }
   }
 
-  /** The tools whose definitions the conversation holds now (tool_search results in it). */
-  setAnnounced(names: Iterable<string>): void {
-    this.announced = new Set(names);
-  }
-
   isLoaded(name: string): boolean {
     return this.loaded.has(name);
   }
 
-  /** The best matches among the MCP tools the model may see (loaded ones too), best first. */
+  /**
+   * The best matches among the MCP tools the model may see (loaded ones too), best first; a query
+   * that is a tool's full name gives that tool first (the prompt says a name finds its tool).
+   */
   search(query: string, limit: number): Tool[] {
     this.refresh();
     this.syncIndex();
-    return this.index
+    const named = this.mcpTools.find((tool) => tool.name === query);
+    const hits = this.index
       .search(query, { limit })
       .map((hit) => this.registry.get(hit.id))
-      .filter((tool): tool is Tool => tool !== undefined && this.registry.isVisible(tool));
+      .filter((tool): tool is Tool => tool !== undefined && tool !== named && this.registry.isVisible(tool));
+    return named ? [named, ...hits].slice(0, limit) : hits;
   }
 
   stats(): DeferralStats {

@@ -2,12 +2,12 @@
  * Tool search as an extension: when MCP tool definitions would crowd the context (deferred-tools.ts
  * decides), they are left out of each request; the model gets the built-in `tool_search` tool and
  * a system-prompt section listing the names of every tool it covers (the same list all session). A
- * search loads the tools it finds by announcing them: its result gives each one's full definition
- * and the model calls it by name (a deferred tool runs when named) — the tool list is not touched,
- * so the request's prefix, and the provider's prompt cache, hold. A deferred tool called by name
- * without a search, or a found one whose search result was compacted away, is sent in the tool
- * list from then on, after every other tool. After `--continue` the loaded set is recomputed from
- * the history (the tools it called and the names its searches returned).
+ * search loads the tools it finds: from the next request on they are declared in the tool list
+ * (a model can only call a declared tool), after every other tool in load order, so the list before
+ * them — and the provider's prompt cache of it where the cache covers the tools — holds. A deferred
+ * tool called by name anyway (a model that names a tool it was not given) runs and is declared from
+ * then on too. After `--continue` the loaded set is recomputed from the history (the tools it
+ * called and the names its searches returned).
  */
 import type { HistoryMessage } from '../agent/history.js';
 import { toolArguments } from '../tools/arguments.js';
@@ -59,16 +59,12 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
         const text = deferredToolsPrompt(deferred.searchableTools());
         return text ? { order: PROMPT_ORDER.deferredTools, text } : undefined;
       });
-      // The main agent's requests only: a sub-agent gets its tools undeferred (subagents/tool-view.ts),
-      // and its history must not load tools into the main agent's requests.
+      // Loads what the history found or called, in its order (the same live and after `--continue`;
+      // a load is never undone, so a compacted history keeps its tools). The main agent's requests
+      // only: a sub-agent gets its tools undeferred (subagents/tool-view.ts), and its history must
+      // not load tools into the main agent's requests.
       host.hooks.beforeRequest(async (request) => {
-        if (!deferred.active) return;
-        deferred.load(loadedByHistory(request.conversation.messages));
-        deferred.setAnnounced(foundByHistory(request.conversation.messages));
-      });
-      // A deferred tool called by name runs (it is visible) and is sent from the next request on.
-      host.hooks.event((event) => {
-        if (event.type === 'tool_start' && event.name !== TOOL_SEARCH) deferred.load([event.name]);
+        if (deferred.active) deferred.load(loadedByHistory(request.conversation.messages));
       });
     },
   };
@@ -93,9 +89,9 @@ function toolSearchTool(deferred: DeferredTools): Tool {
   return {
     name: TOOL_SEARCH,
     description:
-      'Find tools by what they do, among the deferred MCP tools listed in the system prompt. ' +
-      'Returns the best matches, best first: a line "name — description", then the JSON schema of its ' +
-      'arguments. Call a tool found by its name from your next step on, with arguments that follow its schema.',
+      'Find tools by what they do (or by name), among the deferred MCP tools listed in the system prompt. ' +
+      'Returns the best matches, best first, one "name — description" line each, and loads them: from your ' +
+      'next step on they are in your tool list, with their arguments, and you call them like any other tool.',
     get parameters() {
       return searchArgs.parameters;
     },
@@ -105,15 +101,11 @@ function toolSearchTool(deferred: DeferredTools): Tool {
       if (query === '') throw new ToolError('tool_search needs a "query": what you want to do, in words');
       const found = deferred.search(query, limit);
       if (found.length === 0)
-        return `no tool matches "${visibleLine(query)}"; try other words, or call a tool listed in the system prompt by name`;
-      deferred.load(found.map((tool) => tool.name));
-      // The definitions go here, not into the tool list: see the module comment.
+        return `no tool matches "${visibleLine(query)}"; try other words, or the full name of a tool listed in the system prompt`;
+      // Loaded from the next request on (by the history: see setup), their schemas declared there.
       return [
-        ...found.flatMap((tool) => [
-          `${tool.name} — ${oneLine(withoutServerTag(tool.description))}`,
-          `  arguments: ${JSON.stringify(tool.parameters)}`,
-        ]),
-        '(call these tools by name from your next step on)',
+        ...found.map((tool) => `${tool.name} — ${oneLine(withoutServerTag(tool.description))}`),
+        '(loaded: in your tool list from your next step on)',
       ].join('\n');
     },
   };
@@ -148,28 +140,32 @@ export function deferredToolsPrompt(tools: readonly Tool[]): string | undefined 
   const lines = [...groups].map(([prefix, rest]) => visibleLine(`${prefix}: ${rest.join(', ')}`));
   if (others.length > 0) lines.push(visibleLine(`other: ${others.join(', ')}`));
   return [
-    `Deferred tools (${tools.length}): their definitions are not in the tool list. Call ${TOOL_SEARCH} with what you ` +
-      'need to do to get the best matches with their arguments (callable from your next step), or call one by its ' +
-      'full name (prefix + name, e.g. the first below is ' +
-      `${tools[0]!.name}).`,
+    `Deferred tools (${tools.length}): not in your tool list until loaded. Call ${TOOL_SEARCH} with what you ` +
+      'need to do, or with a full name (prefix + name, e.g. the first below is ' +
+      `${tools[0]!.name}), to load the best matches: they are in your tool list from your next step on.`,
     ...lines,
   ].join('\n');
 }
 
-/** Tools this conversation already used or found: loaded again after `--continue`. */
+/**
+ * Tools this conversation already used or found, in the order they were loaded (each call in turn;
+ * a search's by its result): loaded again after `--continue`, so the tool list is the same.
+ */
 export function loadedByHistory(messages: readonly HistoryMessage[]): string[] {
+  const results = new Map<string, HistoryMessage>();
+  for (const message of messages) if (message.role === 'tool') results.set(message.callId, message);
   const names: string[] = [];
   for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) if (call.name !== TOOL_SEARCH) names.push(call.name);
-    } else names.push(...foundBy(message));
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) {
+      if (call.name !== TOOL_SEARCH) names.push(call.name);
+      else {
+        const result = results.get(call.id);
+        if (result) names.push(...foundBy(result));
+      }
+    }
   }
   return names;
-}
-
-/** Tools whose definitions the conversation holds: the ones its tool_search results give. */
-export function foundByHistory(messages: readonly HistoryMessage[]): string[] {
-  return messages.flatMap(foundBy);
 }
 
 function foundBy(message: HistoryMessage): string[] {

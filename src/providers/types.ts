@@ -15,6 +15,11 @@ export type { RoundStop, StopReason } from './stop-reason.js';
 export interface ProviderTool extends ToolSpec {
   /** For an MCP tool: its server and the server's own name, so a note or error can name both. */
   origin?: { server: string; tool: string };
+  /**
+   * Declared after a tool search loaded it: sent after every stable tool, in load order (a provider
+   * that marks a cache breakpoint on the tools keeps it on the last stable one).
+   */
+  loaded?: true;
 }
 
 export interface ChatRequest {

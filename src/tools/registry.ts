@@ -120,7 +120,7 @@ export class ToolRegistry {
   }
 
   /** The visible, not deferred tools in the provider-neutral shape the provider converts. */
-  toProviderTools(): Array<ToolSpec & { origin?: { server: string; tool: string } }> {
+  toProviderTools(): Array<ToolSpec & { origin?: { server: string; tool: string }; loaded?: true }> {
     const deferred = this.deferFilter;
     let sent = deferred ? this.visible().filter((tool) => !deferred(tool)) : this.visible();
     const last = this.lastRank;
@@ -134,6 +134,7 @@ export class ToolRegistry {
       description: tool.description,
       parameters: tool.parameters,
       ...(tool.origin ? { origin: { server: tool.origin.server, tool: tool.origin.tool } } : {}),
+      ...(last?.(tool) !== undefined ? { loaded: true as const } : {}),
     }));
   }
 

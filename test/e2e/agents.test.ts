@@ -61,6 +61,8 @@ describe('delegate_task', () => {
     fx.fake.pushFor(
       'reader',
       {
+        // `write` is not offered to this agent: a model naming it anyway.
+        undeclared: true,
         toolCalls: [
           call('read', { path: 'notes.txt' }),
           call('mcp_demo_word_count', { text: 'the secret word is PLUM' }),

@@ -22,6 +22,8 @@ export interface ToolCase {
   result: RegExp;
   /** `geekagent mcp serve` offers it too (the tools that need no conversation or model). */
   served: boolean;
+  /** Deferred and called by name without a search: a model naming a tool its request does not declare. */
+  undeclared?: true;
 }
 
 const memoryId = (results: ReadonlyMap<string, string>): string => {
@@ -139,13 +141,21 @@ export const TOOL_CASES: readonly ToolCase[] = [
     result: /^found kiwi$/,
     served: false,
   },
-  { name: 'mcp_notes_list_resources', round: 1, args: () => ({}), result: /notes:\/\/readme/, served: false },
+  {
+    name: 'mcp_notes_list_resources',
+    round: 1,
+    args: () => ({}),
+    result: /notes:\/\/readme/,
+    served: false,
+    undeclared: true,
+  },
   {
     name: 'mcp_notes_read_resource',
     round: 1,
     args: () => ({ uri: 'notes://readme' }),
     result: /the notes/,
     served: false,
+    undeclared: true,
   },
   {
     name: 'use_skill',
@@ -253,11 +263,10 @@ export function planScript(pageUrl: string): FakeStep[] {
     steps.push((request) => {
       const results = resultsIn(request);
       results.set('@page', pageUrl);
+      const cases = TOOL_CASES.filter((c) => c.round === round);
       return {
-        toolCalls: TOOL_CASES.filter((c) => c.round === round).map((c) => ({
-          name: c.name,
-          arguments: JSON.stringify(c.args(results)),
-        })),
+        toolCalls: cases.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args(results)) })),
+        ...(cases.some((c) => c.undeclared) ? { undeclared: true } : {}),
       };
     });
   }

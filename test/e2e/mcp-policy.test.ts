@@ -29,10 +29,14 @@ function changing(tools: string[], note = '', extra: Record<string, unknown> = {
 }
 
 /** One turn: the model calls each tool in turn (one per round), then answers with the results. */
-function scriptCalls(...calls: Array<{ name: string; args?: Record<string, unknown> }>) {
+/** `undeclared`: a model naming a tool its request does not offer (under that name). */
+function scriptCalls(
+  ...calls: Array<{ name: string; args?: Record<string, unknown>; undeclared?: boolean }>
+) {
   fx.fake.push(
     ...calls.map((call) => ({
       toolCalls: [{ name: call.name, arguments: JSON.stringify(call.args ?? {}) }],
+      undeclared: call.undeclared,
     })),
     { text: 'done' },
   );
@@ -89,7 +93,7 @@ describe('MCP tool identity', () => {
       gh_x: changing(['read']),
     });
     await fx.project.tools({ mcp_gh_x_read: 'allow' });
-    scriptCalls({ name: 'mcp_gh_x_read' });
+    scriptCalls({ name: 'mcp_gh_x_read', undeclared: true });
     const calls = await print();
     expect(calls).toHaveLength(1);
     expect(calls[0]![2]).not.toBe('read ran');

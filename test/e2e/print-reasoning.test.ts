@@ -10,11 +10,11 @@ const fx = cliFixture();
 describe('print mode with a thinking model', () => {
   it('JSON gains "reasoning" for the turn; text output is the answer only', async () => {
     fx.fake.push(
-      { reasoning: 'I should list the folder.', toolCalls: [{ name: 'list', arguments: '{"path":"."}' }] },
+      { reasoning: 'I should list the folder.', toolCalls: [{ name: 'ls', arguments: '{"path":"."}' }] },
       { reasoning: 'Now I can answer.', text: 'Two files.' },
       { reasoning: 'Plain thought.', text: 'Plain answer.' },
     );
-    const json = await fx.run(['-p', 'what is here', '--output-format', 'json', '--allow', 'list']);
+    const json = await fx.run(['-p', 'what is here', '--output-format', 'json', '--allow', 'ls']);
     expect(json.code, json.stderr).toBe(0);
     const out = parseJsonOutput(json) as unknown as { result: string; reasoning: string };
     expect(out.result).toBe('Two files.');

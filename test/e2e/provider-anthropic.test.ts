@@ -68,6 +68,8 @@ describe('the Anthropic provider', () => {
         reasoning: 'I should list the folder twice.',
         redactedThinking: 'hidden reasoning',
         text: 'Looking.',
+        // No tool is named `list` (its answer is an error result, which is enough for the round).
+        undeclared: true,
         toolCalls: [
           { name: 'list', arguments: '{"path":"."}' },
           { name: 'list', arguments: '{"path":".."}' },
@@ -120,7 +122,7 @@ describe('the Anthropic provider', () => {
 
   it('marks at most four cache breakpoints, and the cache reads reach the usage', async () => {
     fake.push(
-      { text: 'Listing.', toolCalls: [{ name: 'list', arguments: '{"path":"."}' }] },
+      { text: 'Listing.', undeclared: true, toolCalls: [{ name: 'list', arguments: '{"path":"."}' }] },
       { text: 'Done.' },
     );
     const result = await run(['-p', 'list it', '--output-format', 'json', '--allow', 'list']);

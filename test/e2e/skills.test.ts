@@ -131,7 +131,8 @@ describe('skills', () => {
       'skill reader is active (tools: read, ls)',
     );
     fx.fake.push(
-      { toolCalls: [{ name: 'write', arguments: '{"path":"x.txt","content":"no"}' }] },
+      // Hidden by the skill: a model naming it anyway.
+      { undeclared: true, toolCalls: [{ name: 'write', arguments: '{"path":"x.txt","content":"no"}' }] },
       { text: 'ok' },
     );
     const turn = parseJsonOutput(await run(['-p', 'write x', '-c', '--output-format', 'json']));

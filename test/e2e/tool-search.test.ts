@@ -1,10 +1,10 @@
 /**
  * Tool search through the built CLI in print mode, with the catalog fixture (~180 realistic tools
  * of popular servers, padded to 300): the MCP definitions are deferred (the first request carries
- * `tool_search` and a name list instead), a paraphrased search finds the right tool, whose schema is
- * in the search's result (the tool list and the system prompt stay byte-identical, so the prompt
- * cache holds) and which is called; a deferred tool called by name runs and is sent from then on,
- * after every other tool; the loaded set survives `--continue`; `GEEKAGENT_TOOL_SEARCH=off` sends
+ * `tool_search` and a name list instead), a paraphrased search finds the right tool, which is
+ * declared from the next request on at the end of the tool list (the list before it and the system
+ * prompt stay byte-identical) and called; a deferred tool called by name anyway runs and is sent
+ * from then on, last; the loaded set survives `--continue`; `GEEKAGENT_TOOL_SEARCH=off` sends
  * everything; `/mcp` reports.
  */
 import path from 'node:path';
@@ -47,7 +47,7 @@ async function print(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('tool search', () => {
-  it('defers 300 MCP tools; a paraphrased search gives the tool with its schema, called next round; the tool list and system prompt do not change', async () => {
+  it('defers 300 MCP tools; a paraphrased search finds the tool, declared last from the next round on and called; the system prompt does not change', async () => {
     fx.fake.push(
       { toolCalls: [{ name: 'tool_search', arguments: '{"query":"take a picture of the web page"}' }] },
       { toolCalls: [{ name: SCREENSHOT, arguments: '{"format":"png"}' }] },
@@ -68,26 +68,29 @@ describe('tool search', () => {
     expect(search?.decision).toBe('allow');
     const lines = search!.result.split('\n');
     expect(lines[0]).toMatch(new RegExp(`^${SCREENSHOT} — `));
-    // Each found tool's arguments follow it, in full.
-    const schema = JSON.parse(lines[1]!.replace(/^ {2}arguments: /, '')) as {
-      properties: Record<string, unknown>;
-    };
-    expect(Object.keys(schema.properties)).toContain('format');
-    expect(lines.length).toBeLessThanOrEqual(11);
+    expect(lines.length).toBeLessThanOrEqual(6);
     expect(call).toMatchObject({ name: SCREENSHOT, is_error: false });
     expect(call?.result).toBe('chrome-devtools_take_screenshot: done {"format":"png"}');
 
-    // Announced in the conversation, not added to the tool list: every request's prefix holds.
+    // Declared after every other tool, with its schema; the list before it and the prompt hold.
+    const firstTools = first.body.tools!;
     for (const request of fx.fake.requests.slice(1)) {
-      expect(JSON.stringify(request.body.tools)).toBe(JSON.stringify(first.body.tools));
+      expect(JSON.stringify(request.body.tools!.slice(0, firstTools.length))).toBe(
+        JSON.stringify(firstTools),
+      );
       expect(systemPrompt(request)).toBe(systemPrompt(first));
     }
-    expect(toolOf(fx.fake.requests[1]!, SCREENSHOT)).toBeUndefined();
+    expect(toolNames(fx.fake.requests[1]!)[firstTools.length]).toBe(SCREENSHOT);
+    expect(Object.keys(toolOf(fx.fake.requests[1]!, SCREENSHOT)!.parameters.properties)).toContain('format');
   });
 
   it('runs a deferred tool called by name without a search, and sends it from then on, last', async () => {
     fx.fake.push(
-      { toolCalls: [{ name: 'mcp_cat_github_get_issue', arguments: '{"owner":"octo","issue_number":"7"}' }] },
+      {
+        // A model that names a tool it was not given (the prompt lists the names).
+        undeclared: true,
+        toolCalls: [{ name: 'mcp_cat_github_get_issue', arguments: '{"owner":"octo","issue_number":"7"}' }],
+      },
       { text: 'done' },
     );
     const output = await print([]);
@@ -105,9 +108,10 @@ describe('tool search', () => {
     expect(JSON.stringify(after.slice(0, -1))).toBe(JSON.stringify(before));
   });
 
-  it('keeps the loaded tools after --continue: found ones announced, one called by name sent', async () => {
+  it('keeps the loaded tools after --continue: found ones and one called by name, in load order', async () => {
     fx.fake.push(
       {
+        undeclared: true,
         toolCalls: [
           { name: 'tool_search', arguments: '{"query":"take a picture of the web page","limit":1}' },
           { name: 'mcp_cat_github_get_issue', arguments: '{"owner":"octo","issue_number":"7"}' },
@@ -118,6 +122,7 @@ describe('tool search', () => {
     );
     await print([]);
     expect(toolNames(fx.fake.requests[1]!).filter((name) => name.startsWith('mcp_cat_'))).toEqual([
+      SCREENSHOT,
       'mcp_cat_github_get_issue',
     ]);
     await print(['--continue']);

@@ -72,7 +72,12 @@ describe('fake model', () => {
 
   it('sends tool calls as a head fragment then argument pieces, with finish_reason tool_calls', async () => {
     const fake = await start([
-      { toolCalls: [{ name: 'read_file', arguments: '{"path":"a.txt"}', id: 'call_x' }], fragmentSize: 4 },
+      // The request declares no tools: the stream's shape is what is checked.
+      {
+        undeclared: true,
+        toolCalls: [{ name: 'read_file', arguments: '{"path":"a.txt"}', id: 'call_x' }],
+        fragmentSize: 4,
+      },
     ]);
     const events = await rawEvents(fake, { ...streamRequest(), stream_options: undefined });
     expect(events.at(-1)).toBe('[DONE]');
@@ -95,6 +100,7 @@ describe('fake model', () => {
   it('can split names, interleave calls and omit ids, as some compatible servers do', async () => {
     const fake = await start([
       {
+        undeclared: true,
         toolCalls: [
           { name: 'alpha', arguments: 'aaaa', id: '' },
           { name: 'beta', arguments: 'bb', id: 'call_b' },
@@ -119,6 +125,21 @@ describe('fake model', () => {
     ]);
   });
 
+  it('refuses a scripted call to a function the request does not declare, as a real model cannot make one', async () => {
+    const step = { toolCalls: [{ name: 'read', arguments: '{}' }] };
+    const fake = await start([step, step]);
+    const refused = await client(fake)
+      .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
+      .catch((error: Error) => error);
+    expect(String(refused)).toContain('the script calls read, which this request does not declare');
+    const declared = await client(fake).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }],
+    });
+    expect(declared.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { name: 'read' } });
+  });
+
   it('defaults usage to rough character counts, at least 1', async () => {
     const fake = await start([{ text: '' }]);
     const chunks = await collect(await client(fake).chat.completions.create(streamRequest()));
@@ -129,7 +150,9 @@ describe('fake model', () => {
   });
 
   it('answers non-streaming requests with a chat.completion', async () => {
-    const fake = await start([{ text: 'plain', toolCalls: [{ name: 't', arguments: '{}', id: 'c1' }] }]);
+    const fake = await start([
+      { text: 'plain', undeclared: true, toolCalls: [{ name: 't', arguments: '{}', id: 'c1' }] },
+    ]);
     const completion = await client(fake).chat.completions.create({
       model: 'm',
       messages: [{ role: 'user', content: 'x' }],

@@ -1,7 +1,8 @@
 /**
  * Prompt-cache breakpoints: Anthropic caches nothing unless a request marks where a cacheable
  * prefix ends (`cache_control`), at most four per request. The stable prefix gets two (the last
- * tool, the last system block: tools and system stay byte-identical through a session), the
+ * stable tool — before any a tool search loaded, which join the end of the list mid-session, so the
+ * tools before them still read from the cache — and the last system block), the
  * conversation two (the end of the latest message, so the next request reads all of this one, and
  * the end of the user turn before it, which the API's 20-block look-back may not reach after a
  * round of many tool results). Thinking blocks cannot carry one and are never the last block of
@@ -25,10 +26,13 @@ interface Cacheable {
   messages: MessageParam[];
 }
 
-/** Marks the breakpoints in place (on the request's own fresh copies) and returns how many. */
-export function markBreakpoints(request: Cacheable): number {
+/**
+ * Marks the breakpoints in place (on the request's own fresh copies) and returns how many. `stable`:
+ * how many leading tools stay the same all session (default all).
+ */
+export function markBreakpoints(request: Cacheable, stable = request.tools.length): number {
   const marks: Array<{ cache_control?: CacheControlEphemeral | null }> = [];
-  const lastTool = request.tools.at(-1);
+  const lastTool = request.tools[Math.min(stable, request.tools.length) - 1];
   if (lastTool) marks.push(lastTool);
   const lastSystem = request.system.at(-1);
   if (lastSystem) marks.push(lastSystem);

@@ -69,6 +69,7 @@ export class AnthropicRequester {
         this.#model,
         this.#acceptsMedia,
         this.#settings.thinkingBudget,
+        stableTools(converted.sources),
       ),
       sent: converted.sources,
     };
@@ -124,17 +125,27 @@ export class AnthropicRequester {
   }
 }
 
-/** The Messages request for a conversation: pure, so unit tests can check it whole. */
+/** How many tools lead the list before the first one a tool search loaded (all when none). */
+function stableTools(sources: readonly ChatRequest['tools'][number][]): number {
+  const first = sources.findIndex((tool) => tool.loaded);
+  return first < 0 ? sources.length : first;
+}
+
+/**
+ * The Messages request for a conversation: pure, so unit tests can check it whole. `stable`: the
+ * leading tools that stay the same all session (the tools' breakpoint goes on the last of them).
+ */
 export function buildParams(
   messages: readonly Message[],
   tools: ReturnType<typeof toAnthropicTools>['tools'],
   model: string,
   acceptsMedia: boolean,
   thinkingBudget: number | undefined,
+  stable = tools.length,
 ): MessageCreateParamsStreaming {
   const conversation = toAnthropicConversation(messages, acceptsMedia);
   const request = { tools: [...tools], system: conversation.system, messages: conversation.messages };
-  markBreakpoints(request);
+  markBreakpoints(request, stable);
   const limits = replyLimits(model, thinkingBudget);
   const params: MessageCreateParamsStreaming = {
     model,

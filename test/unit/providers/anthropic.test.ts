@@ -244,6 +244,8 @@ describe('the provider against the fake Messages API', () => {
       {
         reasoning: 'think',
         text: 'hi',
+        // The request declares no tools: the stream's reading is what is checked.
+        undeclared: true,
         toolCalls: [call('t1', '{"path":"a"}'), call('t2', '{"path":"b"}')],
         fragmentSize: 2,
       },

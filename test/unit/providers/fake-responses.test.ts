@@ -42,7 +42,8 @@ async function expectRefused(body: Record<string, unknown>, message: string | Re
 
 describe('the Responses fake', () => {
   it('checks replayed reasoning and the pairing of calls and outputs', async () => {
-    fake.push({ reasoning: 'plan', toolCalls: [{ name: 'read', arguments: '{}' }] });
+    // The request declares no tools: the fake's replay checks are what is tested.
+    fake.push({ reasoning: 'plan', undeclared: true, toolCalls: [{ name: 'read', arguments: '{}' }] });
     const first = await post({
       input: 'hi',
       reasoning: { summary: 'auto' },

@@ -83,7 +83,12 @@ describe('OpenAIChatProvider', () => {
 
   it('collects reasoning_content apart from the answer and sends it back on a tool-call message', async () => {
     const fake = await start([
-      { reasoning: 'The user wants a file read.', toolCalls: [{ name: 'read', arguments: '{}' }] },
+      // These requests declare no tools: what is checked is how the stream is read.
+      {
+        reasoning: 'The user wants a file read.',
+        undeclared: true,
+        toolCalls: [{ name: 'read', arguments: '{}' }],
+      },
       { text: 'ok' },
     ]);
     const deltas: string[] = [];
@@ -107,6 +112,7 @@ describe('OpenAIChatProvider', () => {
   it('reassembles two parallel tool calls by index, with split names and arguments', async () => {
     const fake = await start([
       {
+        undeclared: true,
         toolCalls: [
           { name: 'read_file', arguments: '{"path":"src/a.ts"}', id: 'call_a' },
           { name: 'search_text', arguments: '{"pattern":"TODO","path":"."}' },
@@ -129,7 +135,9 @@ describe('OpenAIChatProvider', () => {
   });
 
   it('passes malformed arguments through untouched and fills a missing id', async () => {
-    const fake = await start([{ toolCalls: [{ name: 'shell', arguments: '{"command": "ls', id: '' }] }]);
+    const fake = await start([
+      { undeclared: true, toolCalls: [{ name: 'shell', arguments: '{"command": "ls', id: '' }] },
+    ]);
     const round = await provider(fake).complete(request());
     expect(round.toolCalls).toEqual([{ id: 'call_0', name: 'shell', arguments: '{"command": "ls' }]);
   });
