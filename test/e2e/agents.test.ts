@@ -236,6 +236,8 @@ describe('delegate_task', () => {
           call('search', { pattern: 'PLUM' }),
           call('write', { path: 'stolen.txt', content: 'PLUM' }),
         ],
+        // The child is not offered search and write; a model may name them anyway.
+        undeclared: true,
       },
       (request) => ({ text: `Tools said: ${toolResults(request).join(' | ')}` }),
     );

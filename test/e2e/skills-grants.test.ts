@@ -80,6 +80,8 @@ describe('a skill the model activates', () => {
           call('run_shell', { command: 'echo widened' }),
           call('delegate_task', { task: 'run echo widened' }),
         ],
+        // Neither is declared any more; a model may name them anyway.
+        undeclared: true,
       },
       { text: 'done' },
     );
