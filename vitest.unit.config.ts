@@ -11,6 +11,7 @@ const SPAWNING = [
   'test/unit/build/script-bundles.test.ts',
   'test/unit/cli/cache-file.test.ts',
   'test/unit/mentions/attach.test.ts',
+  'test/unit/mcp2026-fixtures.test.ts',
   'test/unit/mcp-stdio/server-log-paths.test.ts',
   'test/unit/mcp-stdio/transport.test.ts',
   'test/unit/mcp/connection-requests.test.ts',
