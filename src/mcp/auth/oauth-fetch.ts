@@ -5,13 +5,14 @@
  * the server's status becomes needs_auth. Step-up gives up after a bounded number of attempts, or
  * at once when the server repeats the same challenge.
  */
+
+import type { FetchLike } from '@modelcontextprotocol/client';
 import {
   auth,
   extractWWWAuthenticateParams,
   type OAuthClientProvider,
   UnauthorizedError,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+} from '@modelcontextprotocol/client';
 import type { AuthorizationPrompter } from './prompters.js';
 import type { GeekAgentOAuthProvider } from './provider.js';
 
