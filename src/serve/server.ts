@@ -2,7 +2,7 @@
  * GeekAgent's tools as an MCP server (`geekagent mcp serve`): the SDK v2's low-level `Server`
  * behind `serveStdio`, which serves both protocol eras on stdio (a 2026-07-28 client's
  * `server/discover` and per-request envelope, a 2025 client's `initialize`), with `tools/list`
- * (annotated, in name order, with cache hints; denied tools left out) and `tools/call` (through
+ * (annotated, in one fixed order, with cache hints; denied tools left out) and `tools/call` (through
  * the agent's executor: policies, approval by elicitation, sandbox, protected paths, redaction).
  * Every failure is an `isError` result with the reason. Ends when the client closes stdin: calls
  * still running are aborted (a shell command's process group is killed) before it resolves.
@@ -64,10 +64,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     return result;
   };
 
-  const tools = (): McpTool[] =>
-    listed()
-      .map(describe)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Always the tool set's own order (deterministic, as 2026-07-28 asks of list results).
+  const tools = (): McpTool[] => listed().map(describe);
 
   const build = (era: 'legacy' | 'modern'): Server => {
     const instance = new Server(
