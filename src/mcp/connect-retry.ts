@@ -9,7 +9,10 @@
  *   any request before `initialize`): start it again and go straight to `initialize`.
  * SDK-free: the SDK's error classes come in as `sdk`.
  */
+import { errorMessage } from '../util/errors.js';
 import { answersLikeSseOnly, type SdkErrors, type StartFailure } from './connection-errors.js';
+import { type EraVerdict, priorOf } from './era.js';
+import type { OpenedTransport } from './transports.js';
 
 export type RetryKind = 'sse' | 'reprobe' | 'legacy';
 
@@ -56,4 +59,49 @@ export function retryNote(kind: RetryKind, cause: string): string {
     case 'legacy':
       return `the server exited on server/discover (${cause}); starting it again with initialize`;
   }
+}
+
+/** What the retry loop needs from its connection. */
+export interface RetryHooks {
+  /** One connect over one transport, from a verdict (undefined: probe). */
+  attempt(opened: OpenedTransport, verdict: EraVerdict | undefined): Promise<true | StartFailure>;
+  /** A fresh transport for the same entry (a new process for stdio). */
+  reopen(): Promise<OpenedTransport>;
+  /** False once the connection was closed or a newer start began. */
+  current(): boolean;
+  /** A note for the server's log. */
+  note(text: string): void;
+}
+
+/** The first attempt, then each retry `nextTry` allows; the last outcome and its transport. */
+export async function connectWithRetries(
+  sdk: SdkErrors,
+  first: OpenedTransport,
+  verdict: EraVerdict | undefined,
+  hooks: RetryHooks,
+): Promise<{ outcome: true | StartFailure; opened: OpenedTransport }> {
+  let opened = first;
+  let used = verdict;
+  let outcome = await hooks.attempt(opened, used);
+  const tried = new Set<RetryKind>();
+  while (outcome !== true && hooks.current()) {
+    const next = nextTry(sdk, outcome, {
+      hasSseFallback: opened.fallback !== undefined,
+      usedPrior: priorOf(used, Date.now()) !== undefined,
+      exited: opened.exitReason() !== undefined,
+      tried,
+    });
+    if (!next) break;
+    tried.add(next);
+    hooks.note(retryNote(next, errorMessage(outcome.error)));
+    // A server only reachable over legacy SSE, or one that exits on the probe, is a 2025 one.
+    used = next === 'reprobe' ? undefined : { kind: 'legacy', checkedAt: Date.now() };
+    try {
+      opened = next === 'sse' && opened.fallback ? opened.fallback() : await hooks.reopen();
+    } catch (error) {
+      return { outcome: { error, stage: 'initialize', exitedFirst: false }, opened };
+    }
+    outcome = await hooks.attempt(opened, used);
+  }
+  return { outcome, opened };
 }

@@ -28,7 +28,7 @@ import {
 } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import { connectAttempt } from './connect-attempt.js';
-import { nextTry, type RetryKind, retryNote } from './connect-retry.js';
+import { connectWithRetries } from './connect-retry.js';
 import {
   callErrorMessage,
   isNetworkFailure,
@@ -44,7 +44,7 @@ import {
 } from './connection-errors.js';
 import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
-import { type EraVerdict, priorOf } from './era.js';
+import type { EraVerdict } from './era.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { restartInProgress, StateWaits } from './restart-wait.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
@@ -313,32 +313,14 @@ export class McpConnection {
     }
     // Closed or superseded while loading: the transport is not started yet, so nothing to stop.
     if (this.closed || generation !== this.generation) return false;
-    let verdict = this.verdict;
-    let outcome = await this.attempt(sdk, generation, opened, verdict);
-    const tried = new Set<RetryKind>();
-    while (outcome !== true && !this.closed && generation === this.generation) {
-      const next = nextTry(sdk, outcome, {
-        hasSseFallback: opened.fallback !== undefined,
-        usedPrior: priorOf(verdict, Date.now()) !== undefined,
-        exited: opened.exitReason() !== undefined,
-        tried,
-      });
-      if (!next) break;
-      tried.add(next);
-      this.options.log.append(`${OWN_NOTE} ${retryNote(next, errorMessage(outcome.error))}`);
-      // A server only reachable over legacy SSE is a 2025 one: no probe there.
-      verdict = next === 'reprobe' ? undefined : { kind: 'legacy', checkedAt: Date.now() };
-      try {
-        opened =
-          next === 'sse'
-            ? opened.fallback!()
-            : await this.options.createTransport(definition, this.options.log);
-      } catch (error) {
-        outcome = { error, stage: 'initialize', exitedFirst: false };
-        break;
-      }
-      outcome = await this.attempt(sdk, generation, opened, verdict);
-    }
+    const result = await connectWithRetries(sdk, opened, this.verdict, {
+      attempt: (transport, verdict) => this.attempt(sdk, generation, transport, verdict),
+      reopen: async () => this.options.createTransport(definition, this.options.log),
+      current: () => !this.closed && generation === this.generation,
+      note: (text) => this.options.log.append(`${OWN_NOTE} ${text}`),
+    });
+    const { outcome } = result;
+    opened = result.opened;
     if (outcome === true) return true;
     if (this.closed || generation !== this.generation) return false;
     if (outcome.error instanceof sdk.UnauthorizedError) {
