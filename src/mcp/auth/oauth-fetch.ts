@@ -9,6 +9,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import {
   auth,
+  discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
   type OAuthClientProvider,
   UnauthorizedError,
@@ -81,6 +82,7 @@ export async function authorize(
     resourceMetadataUrl: challenge.resourceMetadataUrl,
     scope: challenge.scope,
     fetchFn,
+    ...(await issuerCheck(provider, serverUrl, challenge.resourceMetadataUrl, fetchFn)),
   };
   if ((await auth(provider, flow)) === 'AUTHORIZED') return;
   const pending = (provider as Partial<GeekAgentOAuthProvider>).pendingAuthorization;
@@ -93,5 +95,26 @@ export async function authorize(
   });
   if ((await auth(provider, { ...flow, authorizationCode: code })) !== 'AUTHORIZED') {
     throw new UnauthorizedError(`the authorization server did not accept the login for ${options.server}`);
+  }
+}
+
+/**
+ * SDK v2 checks that an authorization server's metadata names the issuer it was fetched for
+ * (RFC 8414 §3.3). A 2025-03-26 server without protected-resource metadata is its own
+ * authorization server, and those often publish another issuer (`…/oauth`): the check is left out
+ * for them alone, as before; a server with protected-resource metadata keeps it.
+ */
+async function issuerCheck(
+  provider: OAuthClientProvider,
+  serverUrl: URL,
+  resourceMetadataUrl: URL | undefined,
+  fetchFn: FetchLike,
+): Promise<{ skipIssuerMetadataValidation?: true }> {
+  if (resourceMetadataUrl || (await provider.discoveryState?.())?.resourceMetadata) return {};
+  try {
+    await discoverOAuthProtectedResourceMetadata(serverUrl, {}, fetchFn);
+    return {};
+  } catch {
+    return { skipIssuerMetadataValidation: true };
   }
 }
