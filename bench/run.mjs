@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag, tui, launch, compilecache, cache, sandbox, latency).
+// sessions, lazy, toolbytes, rag, tui, launch, compilecache, cache, sandbox, latency, eras).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
@@ -9,6 +9,7 @@ import { benchCache } from './cache.mjs';
 import { benchCalls } from './calls.mjs';
 import { benchCompileCache } from './compile-cache.mjs';
 import { benchConnect } from './connect.mjs';
+import { benchEras, benchWarmModern } from './era.mjs';
 import { cancelLatency, resultConversion } from './latency.mjs';
 import { benchLazyStartup } from './lazy-startup.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
@@ -37,6 +38,7 @@ const ALL = [
   'cache',
   'sandbox',
   'latency',
+  'eras',
 ];
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 
@@ -199,6 +201,47 @@ try {
     );
     notes.push(
       `1b: none [${list(s.samples.none)}], 20 cached [${list(s.samples.cached)}]; the first request carries all 40 cached tools, no server spawned`,
+    );
+  });
+
+  await section('eras', async () => {
+    const e = await benchEras({ reps: 7 });
+    const modern = e.agentModern / e.sdkModern;
+    const legacy = e.agentLegacy / e.sdkLegacy;
+    row(
+      'E1',
+      'connect + list + call, 2026-only server (stdio) vs SDK v2 auto',
+      fmtMs(e.agentModern),
+      fmtMs(e.sdkModern),
+      modern,
+      '≤ 1.10×',
+      modern <= 1.1,
+    );
+    row(
+      'E2',
+      'connect + list + call, 2025-only server (stdio) vs SDK v2 auto',
+      fmtMs(e.agentLegacy),
+      fmtMs(e.sdkLegacy),
+      legacy,
+      '≤ 1.10×',
+      legacy <= 1.1,
+    );
+    notes.push(
+      `E1/E2: agent 2026 [${list(e.samples.agentModern)}] sdk [${list(e.samples.sdkModern)}]; agent 2025 [${list(e.samples.agentLegacy)}] sdk [${list(e.samples.sdkLegacy)}] ms; the SDK's own stdio transport probes on a sibling process, ours in place`,
+    );
+    const w = await benchWarmModern({ reps: 9 });
+    const warm = w.cached / w.none;
+    row(
+      'E3',
+      'time-to-first-request: 20 cached 2026 servers vs none',
+      fmtMs(w.cached),
+      fmtMs(w.none),
+      warm,
+      '≤ 1.10×',
+      warm <= 1.1,
+    );
+    notes.push(
+      `E3: none [${list(w.samples.none)}], 20 cached 2026 [${list(w.samples.cached)}]; verdicts cached with the tools: no probe, no spawn`,
     );
   });
 

@@ -38,7 +38,7 @@ export async function startModel() {
   };
 }
 
-export async function makeProject(servers, startup = 'eager') {
+export async function makeProject(servers, startup = 'eager', script = DEMO) {
   const base = await tempDir(`ttfr${servers}${startup}`);
   const dir = path.join(base, 'project');
   const home = path.join(base, 'home');
@@ -47,7 +47,7 @@ export async function makeProject(servers, startup = 'eager') {
   const mcpServers = Object.fromEntries(
     Array.from({ length: servers }, (_, i) => [
       `demo${i}`,
-      { command: process.execPath, args: [DEMO], startup },
+      { command: process.execPath, args: [script], startup },
     ]),
   );
   await writeFile(path.join(dir, '.geekagent', 'mcp.json'), JSON.stringify({ mcpServers }, null, 2));

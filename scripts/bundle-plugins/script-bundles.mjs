@@ -67,7 +67,7 @@ export const LIBRARIES = [
   // Gemini's SDK with what it pulls in (google-auth-library, ws, p-retry): read only on that provider.
   { name: 'genai', packages: ['@google/genai'] },
   { name: 'anthropic', packages: ['@anthropic-ai/sdk'] },
-  { name: 'mcp-sdk', packages: ['@modelcontextprotocol/sdk'] },
+  { name: 'mcp-sdk', packages: ['@modelcontextprotocol/client', '@modelcontextprotocol/server'] },
   { name: 'tui', packages: ['ink', 'react', 'marked'] },
   // The command sandbox (bubblewrap/Seatbelt, its proxies): read when the first command is confined.
   { name: 'sandbox', packages: ['@anthropic-ai/sandbox-runtime'] },

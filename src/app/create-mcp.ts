@@ -108,9 +108,9 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   const selected = options.only ? entries.filter(options.only) : entries;
   const cacheDir = cacheDirectory(options.userDir);
   // The connection layer's chunk and the cached listings load side by side.
-  const [layer, lazy, owned] = await Promise.all([
+  const [layer, cached, owned] = await Promise.all([
     connectionLayer(selected),
-    options.lazy ? cachedListings(cacheDir, selected) : undefined,
+    cachedListings(cacheDir, selected),
     options.sandbox ? undefined : ownSandbox(selected, options),
   ]);
   const transports = (loaded: LayerModule) =>
@@ -122,7 +122,8 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
   return new McpManager({
     entries: selected,
     cacheDir,
-    lazy,
+    cached,
+    lazy: options.lazy === true,
     serverNames: entries.map((entry) => entry.name),
     connections: layer,
     createTransport: layer ? transports(layer) : noTransport,
@@ -242,7 +243,10 @@ const noTransport: TransportFactory = () => {
   throw new Error('no MCP server to connect');
 };
 
-/** The cached listings of the servers that may start lazily (read in parallel, leniently). */
+/**
+ * The cached listings (read in parallel, leniently): a lazy server starts from its tools, and every
+ * server's connect from its protocol era (no probe).
+ */
 async function cachedListings(
   dir: string,
   entries: readonly ServerConfigEntry[],
@@ -250,7 +254,7 @@ async function cachedListings(
   const found = new Map<string, CachedListing>();
   await Promise.all(
     entries.map(async (entry) => {
-      if (entry.kind !== 'ok' || entry.definition.disabled || entry.definition.startup === 'eager') return;
+      if (entry.kind !== 'ok' || entry.definition.disabled) return;
       const listing = await readCachedListing(dir, entry.definition);
       if (listing) found.set(entry.name, listing);
     }),

@@ -187,7 +187,8 @@ async function get(ctx: McpContext, name: string): Promise<number> {
       if (!status) return missingServer(ctx, trust, name);
       manager.start();
       await manager.whenSettled();
-      out(ctx, formatServerDetail(manager.status(name)!, manager.connection(name)?.definition));
+      const connection = manager.connection(name);
+      out(ctx, formatServerDetail(manager.status(name)!, connection?.definition, connection?.era));
       return 0;
     },
   );

@@ -5,6 +5,7 @@
  */
 import type { McpServerDefinition } from '../mcp/config.js';
 import { describeDefinition, describeServer, describeServers, serverListJson } from '../mcp/describe.js';
+import { describeEra, type EraVerdict } from '../mcp/era.js';
 import type { ServerStatus } from '../mcp/status.js';
 import { visible } from '../util/terminal-text.js';
 
@@ -22,8 +23,15 @@ export function formatServerList(statuses: readonly ServerStatus[], projectDir: 
 export function formatServerDetail(
   status: ServerStatus,
   definition: McpServerDefinition | undefined,
+  era?: EraVerdict,
 ): string {
   const [head, ...rest] = describeServer(status, { descriptions: true });
-  const lines = [head ?? status.name, ...(definition ? describeDefinition(definition) : []), ...rest];
+  const protocol = describeEra(era);
+  const lines = [
+    head ?? status.name,
+    ...(definition ? describeDefinition(definition) : []),
+    ...(protocol ? [`  protocol: ${protocol}`] : []),
+    ...rest,
+  ];
   return `${visible(lines.join('\n'))}\n`;
 }

@@ -3,7 +3,7 @@
  * command table (so /help lists it); running it fetches the prompt and sends its text as the
  * user turn. Kept in step with the servers' prompt lists (list_changed included).
  */
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import type { CommandContext, SlashCommand } from '../commands/types.js';
 import type { McpManager } from '../mcp/manager.js';
 import { errorMessage } from '../util/errors.js';

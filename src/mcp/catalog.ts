@@ -2,8 +2,12 @@
  * Tool discovery for one server: paginated `tools/list` (with a guard against repeated cursors and
  * a page cap), then include/exclude filtering, model-visible naming and schema normalisation.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Client,
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/client';
 import * as z from '../util/schema.js';
 import type { McpServerDefinition } from './config.js';
 import { nameServerTools } from './naming.js';

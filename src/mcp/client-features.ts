@@ -5,7 +5,7 @@
  * cannot give one, it is declined with a reason the server can show. The vocabulary lives here
  * (no SDK code is loaded by it); `client-handlers.ts` puts it on an SDK client.
  */
-import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/client';
 
 export type FieldValue = string | number | boolean | string[];
 
@@ -78,9 +78,9 @@ export function nonInteractiveElicitation(acceptDefaults: boolean): ElicitationH
 export const refuseSampling: SamplingHandler = {
   sample: async (server) => {
     // Only a connected server asks, so the SDK is loaded by then.
-    const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
-    throw new McpError(
-      ErrorCode.InvalidRequest,
+    const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/client');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
       `sampling request from ${server} declined: GeekAgent is running non-interactively and nobody can approve it`,
     );
   },

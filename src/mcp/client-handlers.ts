@@ -1,17 +1,11 @@
 /**
  * Puts the client-side features (`client-features.ts`) on an SDK client: the capabilities, and
  * handlers for elicitation, sampling, roots and logging notifications. Part of the connection
- * layer (`connection-layer.ts`), loaded only when a run has a server.
+ * layer (`connection-layer.ts`), loaded only when a run has a server. The same handlers answer a
+ * 2025 server's requests and a 2026 server's `input_required` rounds (the SDK runs them for both).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { ClientFeatures, ElicitationSchema } from './client-features.js';
 import type { ServerLog } from './server-log.js';
 
@@ -29,29 +23,28 @@ export function configureClientFeatures(
     ...(options.roots ? { roots: { listChanged: true } } : {}),
   });
 
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+  client.setRequestHandler('elicitation/create', async (request, ctx) => {
     const params = request.params;
     if (params.mode === 'url') {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         'GeekAgent does not open URLs for servers (URL-mode elicitation)',
       );
     }
     const answer = await features.elicitation.elicit(
       { server, message: params.message, schema: params.requestedSchema as ElicitationSchema },
-      extra.signal,
+      ctx.mcpReq.signal,
     );
     return answer;
   });
 
-  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) =>
-    features.sampling.sample(server, request.params, extra.signal),
+  client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
+    features.sampling.sample(server, request.params, ctx.mcpReq.signal),
   );
 
-  if (options.roots)
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: features.roots() }));
+  if (options.roots) client.setRequestHandler('roots/list', async () => ({ roots: features.roots() }));
 
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     log.append(`[${level}]${logger ? ` ${logger}:` : ''} ${text}`);

@@ -4,18 +4,28 @@
  * by searching message text). The SDK's error classes come in as `sdk` (the lazily loaded
  * `connection-sdk.ts`): this module loads no SDK, so an idle server's connection needs none.
  */
-import type { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { UnauthorizedError } from '@modelcontextprotocol/client';
 import { errorMessage } from '../util/errors.js';
 import type { McpServerDefinition } from './config.js';
 import type * as ConnectionSdk from './connection-sdk.js';
+import { MODERN_VERSION, noSharedVersionMessage } from './era.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 
 /** The SDK error classes the classifiers test against (from `connection-sdk.ts`). */
 export type SdkErrors = Pick<
   typeof ConnectionSdk,
-  'McpError' | 'ErrorCode' | 'StreamableHTTPError' | 'NeedsLoginError'
+  | 'ProtocolError'
+  | 'SdkError'
+  | 'SdkErrorCode'
+  | 'SdkHttpError'
+  | 'NeedsLoginError'
+  | 'UnsupportedProtocolVersionError'
+  | 'SUPPORTED_PROTOCOL_VERSIONS'
 >;
+
+/** JSON-RPC -32022: the server speaks none of the protocol versions we asked with. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /** Prefix of the agent's own notes in a server's log, told apart from the server's stderr. */
 export const OWN_NOTE = '[geekagent]';
@@ -81,19 +91,26 @@ export interface CallContext {
 }
 
 export function callErrorMessage(sdk: SdkErrors, error: unknown, c: CallContext): string {
-  const { McpError, ErrorCode } = sdk;
+  const { SdkError, SdkErrorCode } = sdk;
   const call = c.request;
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     // Progress kept restarting the timeout until the cap on a whole call (sdk-call.ts).
     const cap = (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout;
     if (typeof cap === 'number')
       return `MCP server ${c.server} was still working on ${call} after ${seconds(cap)}, the most any call may take even with progress; the request was cancelled`;
     return `MCP server ${c.server} did not answer ${call} within ${seconds(c.timeoutMs)}; the request was cancelled (raise "timeout" for ${c.server} in ${c.file} if it needs longer)`;
   }
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
     const reason = c.exitReason ?? (c.state.state === 'failed' ? c.state.error : undefined);
     return `MCP server ${c.server} went away during ${call}: ${reason ?? 'connection closed'}`;
   }
+  if (error instanceof SdkError && error.code === SdkErrorCode.UnsupportedResultType) {
+    // A result that is neither complete nor input_required (which the SDK answers itself).
+    const kind = (error.data as { resultType?: unknown } | undefined)?.resultType;
+    return `MCP server ${c.server} answered ${call} with a result of type "${String(kind)}", which GeekAgent cannot use (only complete results, and input requests it answers); nothing was taken from it`;
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.InputRequiredRoundsExceeded)
+    return `MCP server ${c.server} kept asking for input during ${call}; GeekAgent stopped after too many rounds`;
   if (c.state.state === 'failed') return `MCP server ${c.server} went away during ${call}: ${c.state.error}`;
   return `MCP server ${c.server} returned an error for ${call}: ${errorMessage(error)}`;
 }
@@ -120,6 +137,8 @@ export function startupFailureReason(
   // A server that answers initialize or tools/list with an error and then exits: the answer says
   // why ("fetch failed"); the exit that follows ("code 0") does not.
   const { error } = failure;
+  const theirs = refusedVersions(sdk, error);
+  if (theirs) return noSharedVersionMessage(c.definition.name, theirs, ourVersions(sdk));
   if (answeredWithError(sdk, error)) {
     const then = c.exitReason ? ` (then ${c.exitReason})` : '';
     return `the server answered start-up with an error: ${errorMessage(error)}${then}`;
@@ -142,20 +161,39 @@ export function startupFailureReason(
   return errorMessage(error);
 }
 
+/** The protocol versions this client speaks: 2026-07-28, then the 2025 era's. */
+export function ourVersions(sdk: SdkErrors): string[] {
+  return [MODERN_VERSION, ...sdk.SUPPORTED_PROTOCOL_VERSIONS];
+}
+
+/**
+ * The versions a server said it speaks when it refused ours (-32022): from the SDK's typed error,
+ * an in-band error, or the JSON-RPC body of an HTTP 400. Undefined for any other failure.
+ */
+export function refusedVersions(sdk: SdkErrors, error: unknown): string[] | undefined {
+  if (error instanceof sdk.UnsupportedProtocolVersionError) return error.supported;
+  let rpc: { code: number; data?: unknown } | undefined;
+  if (error instanceof sdk.ProtocolError) rpc = error;
+  else if (error instanceof sdk.SdkHttpError && error.status === 400) {
+    const body = error.data.text;
+    rpc = jsonRpcErrorIn(typeof body === 'string' ? body : undefined);
+  }
+  if (rpc?.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const supported = (rpc.data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) && supported.every((v) => typeof v === 'string') ? supported : undefined;
+}
+
 /** The SDK's request timeout, or our start-up deadline around connect. */
-function isTimeout({ McpError, ErrorCode }: SdkErrors, error: unknown): boolean {
+function isTimeout({ SdkError, SdkErrorCode }: SdkErrors, error: unknown): boolean {
   return (
-    error instanceof DeadlineError || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    error instanceof DeadlineError ||
+    (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
   );
 }
 
 /** An error the server itself sent back (not a closed connection or our own timeout). */
-function answeredWithError({ McpError, ErrorCode }: SdkErrors, error: unknown): boolean {
-  return (
-    error instanceof McpError &&
-    error.code !== ErrorCode.ConnectionClosed &&
-    error.code !== ErrorCode.RequestTimeout
-  );
+function answeredWithError({ ProtocolError }: SdkErrors, error: unknown): boolean {
+  return error instanceof ProtocolError;
 }
 
 /** The server's last stderr line usually says why it died (a missing module, a bad flag). */
@@ -171,9 +209,34 @@ export function withLine(reason: string, line: string | undefined): string {
   return line ? `${reason}: ${line.slice(0, 300)}` : reason;
 }
 
-/** Streamable HTTP POST refused with 400/404/405: what a legacy SSE-only server answers. */
-export function answersLikeSseOnly({ StreamableHTTPError }: SdkErrors, error: unknown): boolean {
-  return error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
+/**
+ * Streamable HTTP POST refused with 400/404/405 and no JSON-RPC error in the body: what a legacy
+ * SSE-only server answers. A body that is a JSON-RPC error (a 2026 server's -32022 listing the
+ * versions it speaks) is the server's real answer, never a reason to try SSE.
+ */
+export function answersLikeSseOnly({ SdkHttpError }: SdkErrors, error: unknown): boolean {
+  if (!(error instanceof SdkHttpError) || ![400, 404, 405].includes(error.status)) return false;
+  const body = error.data.text;
+  return jsonRpcErrorIn(typeof body === 'string' ? body : undefined) === undefined;
+}
+
+/** The JSON-RPC error a response body carries, if it is one. */
+export function jsonRpcErrorIn(
+  body: string | undefined,
+): { code: number; message: string; data?: unknown } | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const error = parsed?.error;
+    if (typeof error?.code !== 'number') return undefined;
+    return {
+      code: error.code,
+      message: typeof error.message === 'string' ? error.message : '',
+      data: error.data,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 export function loginHint({ NeedsLoginError }: SdkErrors, server: string, error: UnauthorizedError): string {

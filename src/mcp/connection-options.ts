@@ -2,11 +2,12 @@
  * What a connection is built from (`ConnectionOptions`), how it restarts (`RestartPolicy`), and
  * what a call may carry — kept apart from the lifecycle in connection.ts.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { ToolProgress } from '../tools/types.js';
 import type { Catalog } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import type * as ConnectionSdk from './connection-sdk.js';
+import type { EraVerdict } from './era.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
@@ -42,6 +43,8 @@ export interface ConnectionOptions {
    * first use (a call, a resource, a prompt, a reconnect).
    */
   lazyFrom?: CachedListing;
+  /** The server's protocol era as cached with its listing: connects pass it as `prior` (no probe). */
+  era?: EraVerdict;
   /** Where the server's log is, for the person and the model (`.geekagent/logs/<server>.log`). */
   logHint?: string;
 }

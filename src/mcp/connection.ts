@@ -8,8 +8,12 @@
  * with a cached listing starts `idle` and connects on first use (one shared start for every caller).
  * The SDK itself (`connection-sdk.ts`) is imported by the first connect: an idle server costs none.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  Client,
+  GetPromptResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client';
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { abortReason, raceAbort } from '../util/race-abort.js';
@@ -24,8 +28,8 @@ import {
 } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import { connectAttempt } from './connect-attempt.js';
+import { connectWithRetries } from './connect-retry.js';
 import {
-  answersLikeSseOnly,
   callErrorMessage,
   isNetworkFailure,
   lastServerLine,
@@ -40,6 +44,7 @@ import {
 } from './connection-errors.js';
 import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
+import type { EraVerdict } from './era.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { restartInProgress, StateWaits } from './restart-wait.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
@@ -65,9 +70,12 @@ export class McpConnection {
   private listedTools: ListedTool[] | undefined;
   /** The first start of an idle server: every use waits on this one attempt. */
   private starting: Promise<void> | undefined;
+  /** The server's protocol era as last learnt (or cached): the next connect's `prior`, no probe. */
+  private verdict: EraVerdict | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
     this.restarts = new RestartSchedule(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
+    this.verdict = options.era;
     const cached = options.lazyFrom;
     if (options.definition.disabled) {
       this.stateValue = { state: 'disabled' };
@@ -121,7 +129,17 @@ export class McpConnection {
   /** The latest successful listing, in the cache's shape; undefined before one. */
   get listing(): CachedListing | undefined {
     if (this.stateValue.state !== 'connected' || !this.listedTools) return undefined;
-    return { tools: this.listedTools, resources: this.offersResources, prompts: this.extrasValue.prompts };
+    const listing = {
+      tools: this.listedTools,
+      resources: this.offersResources,
+      prompts: this.extrasValue.prompts,
+    };
+    return this.verdict ? { ...listing, era: this.verdict } : listing;
+  }
+
+  /** The protocol era the server speaks, as last learnt (or cached); undefined before any. */
+  get era(): EraVerdict | undefined {
+    return this.verdict;
   }
 
   /**
@@ -295,15 +313,14 @@ export class McpConnection {
     }
     // Closed or superseded while loading: the transport is not started yet, so nothing to stop.
     if (this.closed || generation !== this.generation) return false;
-    let outcome = await this.attempt(sdk, generation, opened);
-    // An `http` entry served by an SSE-only server: its POST is refused with 4xx. Try legacy SSE.
-    if (outcome !== true && opened.fallback && answersLikeSseOnly(sdk, outcome.error)) {
-      this.options.log.append(
-        `${OWN_NOTE} Streamable HTTP refused (${errorMessage(outcome.error)}); trying SSE`,
-      );
-      opened = opened.fallback();
-      outcome = await this.attempt(sdk, generation, opened);
-    }
+    const result = await connectWithRetries(sdk, opened, this.verdict, {
+      attempt: (transport, verdict) => this.attempt(sdk, generation, transport, verdict),
+      reopen: async () => this.options.createTransport(definition, this.options.log),
+      current: () => !this.closed && generation === this.generation,
+      note: (text) => this.options.log.append(`${OWN_NOTE} ${text}`),
+    });
+    const { outcome } = result;
+    opened = result.opened;
     if (outcome === true) return true;
     if (this.closed || generation !== this.generation) return false;
     if (outcome.error instanceof sdk.UnauthorizedError) {
@@ -326,25 +343,32 @@ export class McpConnection {
     sdk: typeof ConnectionSdk,
     generation: number,
     opened: OpenedTransport,
+    verdict: EraVerdict | undefined,
   ): Promise<true | StartFailure> {
     this.opened = opened;
     const current = () => generation === this.generation && !this.closed;
-    const outcome = await connectAttempt(sdk, opened, this.options, {
-      hold: (client) => {
-        if (client || generation === this.generation) this.client = client;
+    const outcome = await connectAttempt(
+      sdk,
+      opened,
+      { ...this.options, verdict },
+      {
+        hold: (client) => {
+          if (client || generation === this.generation) this.client = client;
+        },
+        current,
+        error: (error) => this.handleClientError(generation, error),
+        closed: () => this.handleClose(generation),
+        toolsChanged: () => this.refreshTools(generation),
+        extrasChanged: () => this.refreshExtras(generation),
       },
-      current,
-      error: (error) => this.handleClientError(generation, error),
-      closed: () => this.handleClose(generation),
-      toolsChanged: () => this.refreshTools(generation),
-      extrasChanged: () => this.refreshExtras(generation),
-    });
+    );
     if (!('client' in outcome)) return outcome;
     if (!current()) {
       await outcome.client.close().catch(() => undefined);
       return { error: new Error('superseded'), stage: 'listing', exitedFirst: false };
     }
     this.restarts.connected();
+    this.verdict = outcome.verdict ?? this.verdict;
     this.extrasValue = outcome.extras;
     this.listedTools = outcome.tools;
     this.catalog = catalogTools(this.options.definition, outcome.tools);

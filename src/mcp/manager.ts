@@ -67,8 +67,10 @@ export interface McpManagerOptions {
   redact?: Redactor;
   /** `<userStateDir>/cache`: each successful listing is kept there; undefined keeps none. */
   cacheDir?: string;
-  /** Cached listings of the servers that start lazily (by server name). */
-  lazy?: ReadonlyMap<string, CachedListing>;
+  /** Cached listings by server name: protocol eras for every connect, tools for lazy starts. */
+  cached?: ReadonlyMap<string, CachedListing>;
+  /** Servers with a cached listing (and `startup` not `eager`) start on first use. */
+  lazy?: boolean;
   /** Runs after every server is down (a sandbox this manager's servers alone used). */
   afterShutdown?: () => Promise<void>;
 }
@@ -99,7 +101,12 @@ export class McpManager {
     this.attached = options.tools !== undefined;
     // The tool list's order follows the config, not which server's tools registered first.
     this.tools.order(this.configuredNames());
-    const kind = { names: this.configuredNames(), lazy: options.lazy, features: options.features };
+    const kind = {
+      names: this.configuredNames(),
+      cached: options.cached,
+      lazy: options.lazy,
+      features: options.features,
+    };
     const layer = options.connections && {
       connections: options.connections,
       createTransport: options.createTransport,

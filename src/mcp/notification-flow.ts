@@ -9,8 +9,13 @@
  *   window, and the rest are dropped and counted: `… N log messages dropped` goes to the log.
  * Everything else passes straight through, in order.
  */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  RequestId,
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import { SteadyMap } from '../util/steady-map.js';
 
 const PROGRESS = 'notifications/progress';
@@ -219,10 +224,20 @@ export class CoalescingTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   private readonly flow: NotificationFlow;
 
+  /** A 2026 HTTP connection cancels a request by closing its stream: the SDK asks the transport. */
+  readonly hasPerRequestStream?: boolean;
+
   constructor(
     private readonly inner: Transport,
     limits: FlowLimits = DEFAULT_FLOW_LIMITS,
   ) {
+    if (inner.hasPerRequestStream) this.hasPerRequestStream = true;
+    // The SDK tells stdio (a silent server/discover probe means a 2025 server) from HTTP (silence
+    // is an outage) by these two members: a stdio transport's wrapper has them too.
+    if ('pid' in inner && 'stderr' in inner) {
+      Object.defineProperty(this, 'pid', { get: () => (inner as { pid?: unknown }).pid });
+      Object.defineProperty(this, 'stderr', { get: () => null });
+    }
     this.flow = new NotificationFlow((message, extra) => this.onmessage?.(message, extra), limits);
     inner.onmessage = (message, extra) => this.flow.received(message, extra);
     inner.onerror = (error) => this.onerror?.(error);

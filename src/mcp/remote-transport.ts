@@ -4,10 +4,8 @@
  * way only an SSE server does is retried over SSE by the connection (see `fallback`).
  */
 import { createHash } from 'node:crypto';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { machineProvider } from './auth/machine.js';
 import { createOAuthFetch } from './auth/oauth-fetch.js';
 import type { AuthorizationPrompter } from './auth/prompters.js';

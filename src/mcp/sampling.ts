@@ -2,7 +2,7 @@
  * Answers a server's `sampling/createMessage` with the agent's own model, after the person
  * approved it. The server's messages become a one-off conversation; nothing enters the chat.
  */
-import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import { isCut } from '../providers/stop-reason.js';
 import type { ChatProvider, Message } from '../providers/types.js';
 import type { SamplingHandler, SamplingParams } from './client-features.js';
@@ -33,10 +33,10 @@ export function modelSampling(provider: ChatProvider, approver: SamplingApprover
   return {
     sample: async (server, params, signal): Promise<CreateMessageResult> => {
       // Only a connected server asks, so the SDK is loaded by then (the TUI never loads it itself).
-      const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
+      const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/client');
       if (!(await approver.approve(server, params, signal))) {
-        throw new McpError(
-          ErrorCode.InvalidRequest,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
           `sampling request from ${server} was declined by the user`,
         );
       }
@@ -55,8 +55,8 @@ export function modelSampling(provider: ChatProvider, approver: SamplingApprover
         if (reply.stop?.reason === 'max_tokens') stopReason = 'maxTokens';
         else if (isCut(reply.stop)) stopReason = reply.stop.reason;
       } catch (error) {
-        throw new McpError(
-          ErrorCode.InternalError,
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
           `the model could not answer: ${(error as Error).message}`,
         );
       }

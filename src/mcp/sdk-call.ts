@@ -1,13 +1,18 @@
 /**
  * Requests through the SDK client — `tools/call`, `prompts/get`, `resources/read` — each with the
- * server's per-request timeout and the turn's signal (the SDK sends `notifications/cancelled` when
- * it aborts), and the 'abort' listener the SDK leaves on that signal taken off once the request
- * settles. A tool call's timeout is also reset by progress (capped in total). What a failure means
- * for the connection is connection.ts's business.
+ * server's per-request timeout and the turn's signal (the SDK cancels on abort: a
+ * `notifications/cancelled`, or on a 2026 HTTP connection the request's closed stream, and takes its
+ * 'abort' listener off the signal once the request settles). A tool call's timeout is also reset by
+ * progress (capped in total). Results are complete when they get here: the SDK resolves a 2026
+ * `input_required` through the client's handlers, and anything else not `complete` is an error
+ * (results.ts). What a failure means for the connection is connection.ts's business.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { abortListeners, addedListener } from '../util/abort-listeners.js';
+import type {
+  CallToolResult,
+  Client,
+  GetPromptResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client';
 import type { CallOptions } from './connection-options.js';
 
 /** Progress resets the per-request timeout, but no call runs longer than this. */
@@ -20,19 +25,17 @@ export function callThroughSdk(
   timeoutMs: number,
   options: CallOptions,
 ): Promise<CallToolResult> {
-  const { signal } = options;
-  return onSignal(
-    signal,
-    () =>
-      client.callTool({ name: toolName, arguments: args }, undefined, {
-        signal,
-        timeout: timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
-        // Always asked for (a progress token), listener or not: only a call that carries one can have
-        // its timeout restarted by the server's progress (`geekagent mcp call` shows none).
-        onprogress: (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message }),
-      }) as Promise<CallToolResult>,
+  return client.callTool(
+    { name: toolName, arguments: args },
+    {
+      signal: options.signal,
+      timeout: timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
+      // Always asked for (a progress token), listener or not: only a call that carries one can have
+      // its timeout restarted by the server's progress (`geekagent mcp call` shows none).
+      onprogress: (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message }),
+    },
   );
 }
 
@@ -43,7 +46,7 @@ export function getPromptThroughSdk(
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<GetPromptResult> {
-  return onSignal(signal, () => client.getPrompt({ name, arguments: args }, { signal, timeout: timeoutMs }));
+  return client.getPrompt({ name, arguments: args }, { signal, timeout: timeoutMs });
 }
 
 export function readResourceThroughSdk(
@@ -52,31 +55,6 @@ export function readResourceThroughSdk(
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<ReadResourceResult> {
-  return onSignal(signal, () => client.readResource({ uri }, { signal, timeout: timeoutMs }));
-}
-
-/**
- * The SDK adds an 'abort' listener to the signal of every request, synchronously, and never
- * removes it; a turn's signal serves many requests, so ours comes off once the request settles
- * (else they pile up, and aborting the turn later would "cancel" requests that finished long ago).
- * Cheaper than a child AbortController per call, which costs more than the rest of our call path.
- */
-function onSignal<T>(signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
-  if (!signal) return send();
-  const listening = abortListeners(signal);
-  const request = send();
-  const sdkListener = addedListener(signal, listening);
-  if (!sdkListener) return request;
-  const off = () => signal.removeEventListener('abort', sdkListener);
-  // Not an async function: one promise on the way of every call, not a frame and its awaits.
-  return request.then(
-    (value) => {
-      off();
-      return value;
-    },
-    (error: unknown) => {
-      off();
-      throw error;
-    },
-  );
+  // Always from the server: `@` mentions and the model want what the resource says now.
+  return client.readResource({ uri }, { signal, timeout: timeoutMs, cacheMode: 'bypass' });
 }

@@ -47,7 +47,10 @@ export interface ServerSlot {
 export interface SlotKind {
   names: readonly string[];
   group?: string;
-  lazy?: ReadonlyMap<string, CachedListing>;
+  /** Cached listings by server name (an added group has none). */
+  cached?: ReadonlyMap<string, CachedListing>;
+  /** A server with a cached listing, not `eager`, starts on first use. */
+  lazy?: boolean;
   features?: ClientFeatures;
 }
 
@@ -80,8 +83,9 @@ export function createServerSlot(
     removed: false,
   };
   if (entry.kind !== 'ok') return slot;
-  const cached = kind.lazy?.get(entry.name);
-  slot.lazy = cached !== undefined && !entry.definition.disabled;
+  const cached = kind.cached?.get(entry.name);
+  const { disabled, startup } = entry.definition;
+  slot.lazy = kind.lazy === true && cached !== undefined && !disabled && startup !== 'eager';
   slot.cached = cached;
   if (!layer) throw new Error('McpManager: a server needs the connection layer (options.connections)');
   const features = kind.features;
@@ -99,6 +103,7 @@ export function createServerSlot(
       : undefined,
     onChange: (state, catalog) => deps.onChange(slot, state, catalog),
     lazyFrom: slot.lazy ? cached : undefined,
+    era: cached?.era,
     logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
   });
   return slot;

@@ -11,9 +11,13 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  deserializeMessage,
+  type JSONRPCMessage,
+  type RequestId,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { killGroup, type ProcessGroupTracker } from '../process/group-tracker.js';
 import { LineFramer, type SkippedLine } from './line-framer.js';
 import { quickNotification } from './notification-flow.js';
@@ -90,6 +94,14 @@ export class GroupStdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * Always null (stderr lines go to `onStderrLine`); present because the SDK recognises a stdio
+   * transport by `pid` and `stderr`, and treats a silent `server/discover` there as a 2025 server.
+   */
+  get stderr(): null {
+    return null;
   }
 
   get exit(): ProcessExit | undefined {

@@ -8,12 +8,13 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '@modelcontextprotocol/client';
 import { writeJsonFileAtomic } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { readStateFileSync } from '../util/state-dir.js';
 import type { ListedTool } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
+import { type EraVerdict, EraVerdictSchema } from './era.js';
 
 const VERSION = 1;
 
@@ -23,6 +24,8 @@ export interface CachedListing {
   /** The server offered resources (its list/read tools are registered too). */
   resources: boolean;
   prompts: Prompt[];
+  /** The protocol era the server spoke (its `server/discover` result, or `initialize` and when). */
+  era?: EraVerdict;
 }
 
 const CacheFileSchema = z.object({
@@ -38,6 +41,7 @@ const CacheFileSchema = z.object({
   ),
   resources: z.boolean(),
   prompts: z.array(z.looseObject({ name: z.string() })),
+  era: z.optional(z.unknown()),
 });
 
 export function cacheDirectory(userDir: string): string {
@@ -87,7 +91,10 @@ export async function readCachedListing(
     const parsed = CacheFileSchema.safeParse(JSON.parse(text), { jitless: true });
     if (!parsed.success || parsed.data.server !== definition.name) return undefined;
     const { tools, resources, prompts } = parsed.data;
-    return { tools, resources, prompts: prompts as Prompt[] };
+    const listing: CachedListing = { tools, resources, prompts: prompts as Prompt[] };
+    // A verdict this version cannot read is no verdict (the next connect probes), not no cache.
+    const era = EraVerdictSchema.safeParse(parsed.data.era, { jitless: true });
+    return era.success ? { ...listing, era: era.data as EraVerdict } : listing;
   } catch {
     return undefined;
   }

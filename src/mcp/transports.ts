@@ -4,8 +4,9 @@
  * environment (API keys of the agent are not the server's business). Remote servers: see
  * remote-transport.ts.
  */
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+import type { Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { McpServerDefinition } from './config.js';
 import { openRemoteTransport, type RemoteOptions } from './remote-transport.js';

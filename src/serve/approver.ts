@@ -1,24 +1,31 @@
 /**
  * Who answers an `ask` when GeekAgent is the server: the client's person, through MCP elicitation
- * (`elicitation/create`, an accept/decline form with no fields) when the client declared the
+ * (`elicitation/create`, an accept/decline form with no fields) when a 2025-era client declared the
  * capability; otherwise nobody, so the call is refused with the flag that would let it through.
+ * A 2026-07-28 client is asked only by an `input_required` result (multi round-trip), which the
+ * executor's mid-call approval cannot return yet: such a client is refused with the same hint.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyReview } from '../permissions/types.js';
 
 export const APPROVAL_TIMEOUT_MS = 10 * 60_000;
 
 export class ServeApprover implements Approver {
-  constructor(private readonly server: Server) {}
+  /** The era of the connection (set when serveStdio builds its instance). */
+  era: 'legacy' | 'modern' = 'legacy';
 
-  /** Whether the connected client can be asked (form elicitation declared at initialize). */
+  constructor(private readonly server: () => Server | undefined) {}
+
+  /** Whether the connected client can be asked (a 2025 client that declared form elicitation). */
   canAsk(): boolean {
-    return this.server.getClientCapabilities()?.elicitation?.form !== undefined;
+    if (this.era !== 'legacy') return false;
+    return this.server()?.getClientCapabilities()?.elicitation?.form !== undefined;
   }
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    if (!this.canAsk()) return 'no';
-    const result = await this.server.elicitInput(
+    const server = this.server();
+    if (!server || !this.canAsk()) return 'no';
+    const result = await server.elicitInput(
       {
         mode: 'form',
         message: `${request.title}\n\n${request.detail}\n\nAccept to run it once; decline to refuse.`,

@@ -1,18 +1,14 @@
 /**
- * GeekAgent's tools as an MCP server (`geekagent mcp serve`): the SDK's low-level `Server` over a
- * stdio transport, with `tools/list` (annotated; denied tools left out) and `tools/call` (through
+ * GeekAgent's tools as an MCP server (`geekagent mcp serve`): the SDK v2's low-level `Server`
+ * behind `serveStdio`, which serves both protocol eras on stdio (a 2026-07-28 client's
+ * `server/discover` and per-request envelope, a 2025 client's `initialize`), with `tools/list`
+ * (annotated, in one fixed order, with cache hints; denied tools left out) and `tools/call` (through
  * the agent's executor: policies, approval by elicitation, sandbox, protected paths, redaction).
  * Every failure is an `isError` result with the reason. Ends when the client closes stdin: calls
  * still running are aborted (a shell command's process group is killed) before it resolves.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type Tool as McpTool, Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ContentPart, ToolOutput } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { ServeApprover } from './approver.js';
@@ -33,13 +29,17 @@ const INSTRUCTIONS =
   'Paths are relative to that folder and cannot leave it. Tools that need approval are asked through ' +
   'elicitation when the client supports it, else refused unless the server was started with --allow <tool>.';
 
+/**
+ * The tool list is fixed for the run (tools and policies are read at start): a client may keep it
+ * a while. Private: what is listed depends on this folder's rules.
+ */
+const LIST_CACHE_HINT = { ttlMs: 5 * 60_000, cacheScope: 'private' } as const;
+
 /** Serves until the connection closes; resolves once everything the server started is released. */
 export async function serve(options: ServeOptions): Promise<void> {
-  const server = new Server(
-    { name: 'geekagent', version: options.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
-  );
-  const approver = new ServeApprover(server);
+  // The instance serving this connection, built by serveStdio once the opening message names the era.
+  let server: Server | undefined;
+  const approver = new ServeApprover(() => server);
   const toolSet = await createToolSet({ ...options, approver, notice: options.log });
   if (toolSet.unannotated.length > 0)
     options.log(`not served (no annotations in serve/hints.ts): ${toolSet.unannotated.join(', ')}`);
@@ -64,18 +64,40 @@ export async function serve(options: ServeOptions): Promise<void> {
     return result;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed().map(describe) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name } = request.params;
+  // Always the tool set's own order (deterministic, as 2026-07-28 asks of list results).
+  const tools = (): McpTool[] => listed().map(describe);
+
+  const build = (era: 'legacy' | 'modern'): Server => {
+    const instance = new Server(
+      { name: 'geekagent', version: options.version },
+      {
+        capabilities: { tools: {} },
+        instructions: INSTRUCTIONS,
+        cacheHints: { 'tools/list': LIST_CACHE_HINT },
+      },
+    );
+    approver.era = era;
+    instance.setRequestHandler('tools/list', async () => ({ tools: tools() }));
+    instance.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx.mcpReq));
+    instance.onerror = (error) => options.log(`protocol error: ${errorMessage(error)}`);
+    server = instance;
+    return instance;
+  };
+
+  const call = async (
+    params: { name: string; arguments?: Record<string, unknown> },
+    request: { id: string | number; signal: AbortSignal },
+  ): Promise<CallToolResult> => {
+    const { name } = params;
     const served = byName.get(name);
     if (!served) return failure(`unknown tool: ${name} (see tools/list)`);
-    const args = request.params.arguments ?? {};
+    const args = params.arguments ?? {};
     try {
       // Two edits of one file run one after another, as in an agent's round: each reads the file.
       const outcome = await exclusive(exclusiveKey(served, args, toolSet.root), () =>
         toolSet.executor.execute(
-          { id: String(extra.requestId), name, arguments: JSON.stringify(args) },
-          extra.signal,
+          { id: String(request.id), name, arguments: JSON.stringify(args) },
+          request.signal,
           // No built-in tool reports progress today; notices (a pin that failed) go to stderr.
           { onNotice: (message) => options.log(message) },
         ),
@@ -85,26 +107,30 @@ export async function serve(options: ServeOptions): Promise<void> {
       // The executor turns tool failures into results; this is a bug or a broken store.
       return failure(`error: ${errorMessage(error)}`);
     }
-  });
+  };
 
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-  });
-  server.onerror = (error) => options.log(`protocol error: ${errorMessage(error)}`);
   const transport = new StdioServerTransport(
     options.stdin as NodeJS.ReadStream,
     options.stdout as NodeJS.WriteStream,
   );
+  let end: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  transport.onclose = end;
   // The SDK's stdio transport does not watch for the end of stdin: the client closing it ends us.
-  const end = (): void => {
-    void server.close();
-  };
   options.stdin.once('end', end);
   options.stdin.once('close', end);
   options.signal?.addEventListener('abort', end, { once: true });
+  // Both eras: a 2025 client's initialize pins a legacy instance, a 2026 client's discover a modern one.
+  const handle = serveStdio(({ era }) => build(era), {
+    legacy: 'serve',
+    transport,
+    onerror: (error) => options.log(`protocol error: ${errorMessage(error)}`),
+  });
   try {
-    await server.connect(transport);
     await closed;
+    await handle.close();
   } finally {
     options.stdin.off('end', end);
     options.stdin.off('close', end);

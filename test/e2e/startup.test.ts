@@ -36,7 +36,7 @@ describe('start-up loads only what the run needs', () => {
     expect(packages).toContain('openai');
     expect(packages).not.toContain('ink');
     expect(packages).not.toContain('react');
-    expect(packages).not.toContain('@modelcontextprotocol/sdk');
+    expect(packages).not.toContain('@modelcontextprotocol/client');
     // The editor protocol's SDK is `geekagent acp`'s alone.
     expect(packages).not.toContain('@agentclientprotocol/sdk');
     // The minified bundle shortens class names; the SDK would name itself by its class.
@@ -81,7 +81,7 @@ describe('start-up loads only what the run needs', () => {
     const tools = (fx.fake.requests[1]?.body.tools ?? []) as Array<{ function: { name: string } }>;
     expect(tools.map((tool) => tool.function.name)).toContain('mcp_lazy_echo');
     expect(loaded()).toContain('openai');
-    expect(loaded()).not.toContain('@modelcontextprotocol/sdk');
+    expect(loaded()).not.toContain('@modelcontextprotocol/client');
     await rm(logFile(), { force: true });
 
     fx.fake.push(
@@ -95,7 +95,7 @@ describe('start-up loads only what the run needs', () => {
     });
     const out = parseJsonOutput(third);
     expect(out.tool_calls.map((call) => [call.name, call.result])).toEqual([['mcp_lazy_echo', 'echo: ping']]);
-    expect(loaded()).toContain('@modelcontextprotocol/sdk');
+    expect(loaded()).toContain('@modelcontextprotocol/client');
   });
 
   it('geekagent mcp list loads the MCP SDK but not Ink, React or the model client', async () => {
@@ -104,7 +104,7 @@ describe('start-up loads only what the run needs', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('word_count');
     const packages = loaded();
-    expect(packages).toContain('@modelcontextprotocol/sdk');
+    expect(packages).toContain('@modelcontextprotocol/client');
     expect(packages).not.toContain('ink');
     expect(packages).not.toContain('react');
     expect(packages).not.toContain('openai');

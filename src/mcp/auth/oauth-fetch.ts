@@ -5,13 +5,15 @@
  * the server's status becomes needs_auth. Step-up gives up after a bounded number of attempts, or
  * at once when the server repeats the same challenge.
  */
+
+import type { FetchLike } from '@modelcontextprotocol/client';
 import {
   auth,
+  discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
   type OAuthClientProvider,
   UnauthorizedError,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+} from '@modelcontextprotocol/client';
 import type { AuthorizationPrompter } from './prompters.js';
 import type { GeekAgentOAuthProvider } from './provider.js';
 
@@ -80,6 +82,7 @@ export async function authorize(
     resourceMetadataUrl: challenge.resourceMetadataUrl,
     scope: challenge.scope,
     fetchFn,
+    ...(await issuerCheck(provider, serverUrl, challenge.resourceMetadataUrl, fetchFn)),
   };
   if ((await auth(provider, flow)) === 'AUTHORIZED') return;
   const pending = (provider as Partial<GeekAgentOAuthProvider>).pendingAuthorization;
@@ -92,5 +95,26 @@ export async function authorize(
   });
   if ((await auth(provider, { ...flow, authorizationCode: code })) !== 'AUTHORIZED') {
     throw new UnauthorizedError(`the authorization server did not accept the login for ${options.server}`);
+  }
+}
+
+/**
+ * SDK v2 checks that an authorization server's metadata names the issuer it was fetched for
+ * (RFC 8414 §3.3). A 2025-03-26 server without protected-resource metadata is its own
+ * authorization server, and those often publish another issuer (`…/oauth`): the check is left out
+ * for them alone, as before; a server with protected-resource metadata keeps it.
+ */
+async function issuerCheck(
+  provider: OAuthClientProvider,
+  serverUrl: URL,
+  resourceMetadataUrl: URL | undefined,
+  fetchFn: FetchLike,
+): Promise<{ skipIssuerMetadataValidation?: true }> {
+  if (resourceMetadataUrl || (await provider.discoveryState?.())?.resourceMetadata) return {};
+  try {
+    await discoverOAuthProtectedResourceMetadata(serverUrl, {}, fetchFn);
+    return {};
+  } catch {
+    return { skipIssuerMetadataValidation: true };
   }
 }

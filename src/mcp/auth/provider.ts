@@ -5,17 +5,17 @@
  * recorded here; who follows it (browser, paste-back, a test) is the login's business.
  */
 import { randomBytes } from 'node:crypto';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/client';
 import {
   discoverAuthorizationServerMetadata,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
   refreshAuthorization,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+} from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config.js';
 import { expiresSoon, type StoredAuth, type TokenStore } from './token-store.js';
 

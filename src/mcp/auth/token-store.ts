@@ -7,8 +7,11 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from '@modelcontextprotocol/client';
 import { withFileLock } from '../../util/file-lock.js';
 import { ensurePrivateFolder, tightenPrivateFile } from '../../util/private-folder.js';
 import { writeFileAtomic } from '../../util/safe-write.js';

@@ -17,7 +17,7 @@ const definition = {
   disabled: false,
   maxResultTokens: 25_000,
 } satisfies McpServerDefinition;
-const timedOut = new sdk.McpError(sdk.ErrorCode.RequestTimeout, 'Request timed out');
+const timedOut = new sdk.SdkError(sdk.SdkErrorCode.RequestTimeout, 'Request timed out');
 const context = (exitReason?: string, lastStderr?: string) => ({
   definition,
   exitReason,

@@ -271,6 +271,11 @@ describe('McpManager', () => {
     await start({ hang: node(path.join(FIXTURES, 'hang.mjs'), { env: { CANCEL_LOG: cancelLog } }) });
     const controller = new AbortController();
     const call = run('mcp_hang_hang', {}, context(controller.signal));
+    // Aborted once the request is out (the SDK's listener is on the signal): one aborted before it
+    // leaves is never sent, so there is nothing to cancel.
+    await waitFor(() => getEventListeners(controller.signal, 'abort').length === 1, {
+      what: 'the call to start',
+    });
     controller.abort();
     await expect(call).rejects.toThrow();
     expect(await waitFor(() => readFile(cancelLog, 'utf8').catch(() => undefined))).toMatch(/^cancelled \d+/);

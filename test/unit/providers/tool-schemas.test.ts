@@ -10,8 +10,8 @@
  * fake API uses.
  */
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAllTools } from '../../../src/mcp/catalog.js';
 import { normalizeToolSchema } from '../../../src/mcp/tool-schema.js';
