@@ -12,6 +12,7 @@
  */
 import type { App, AppOptions } from '../app/create-app.js';
 import { describeStartupError } from '../app/errors.js';
+import { userStateDir } from '../config/paths.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
@@ -93,9 +94,9 @@ async function runInScope(
   { tracker, onShutdown, beforeFatal }: TuiScope,
   screen: Promise<typeof import('./mount.js')>,
 ): Promise<number> {
-  // The project's input history (a planted `.geekagent` link is left for createApp to report),
-  // read while Ink loads: ↑ works from the first frame.
-  const history = InputHistory.forProject(cwd);
+  // The person's input history for this folder (in their own state), read while Ink loads: ↑
+  // works from the first frame. A planted `.geekagent` link is left for createApp to report.
+  const history = InputHistory.forProject(cwd, userStateDir(io.env));
   const historyRead = checkStateDir(cwd).then(
     () => history.load(),
     () => undefined,
@@ -150,6 +151,8 @@ async function runInScope(
     return 130;
   }
   const trusted = folder;
+  // An earlier version's `.geekagent/history`: imported when the folder is trusted, else mentioned.
+  await history.importLegacy(trusted.state === 'trusted');
   opening = import('./app-session.js').then(({ openSession }) =>
     openSession({ createApp, folder: trusted, tracker, history }),
   );
