@@ -53,7 +53,9 @@ export interface TuiOptions {
    * Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. Called
    * once the first frame is drawn: it may load the app's modules itself.
    */
-  createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker' | 'askTrust'>): Promise<App>;
+  createApp(
+    face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker' | 'askTrust' | 'onTrusted'>,
+  ): Promise<App>;
 }
 
 /**
@@ -181,7 +183,8 @@ async function runInScope(
   // The session draws from here on: the model client loads now, while the person types.
   app.provider.prepare?.();
   const ignored = untrustedNotice(trusted);
-  if (ignored) session.notice(ignored.replace(/^geekagent: /, ''));
+  // Here the person can change their mind at once: /trust asks the question again.
+  if (ignored) session.notice(`${ignored.replace(/^geekagent: /, '')} — or /trust now`);
   for (const notice of app.notices) session.notice(notice, 'error');
   await session.exited;
   restoreTerminal();
