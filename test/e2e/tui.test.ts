@@ -192,11 +192,16 @@ describe('the TUI', () => {
     expect(tui.screen()).not.toContain('Model openai · fake-model');
     tui.resize(100, 30);
     await tui.waitFor('MCP demo(2)');
-    tui.resize(59, 30);
+    // 80 columns: the transcript gets them all (issue 41).
+    tui.resize(80, 24);
     await tui.waitUntil(
       (s) => !s.includes('Model openai · fake-model') && s.includes('GeekAgent'),
       'the panel to go',
     );
+    tui.resize(90, 30);
+    await tui.waitFor('Model openai · fake-model');
+    // No panel row wraps: the memory row is one short value.
+    expect(tui.screen()).toMatch(/│ Memory 0 entries\s*$/m);
   });
 
   it('/exit stops every server, restores the terminal and prints bye', async () => {

@@ -35,7 +35,8 @@ import { Suggestions } from './Suggestions.js';
 import { Transcript } from './Transcript.js';
 import { TrustChoiceLine, TrustKeysLine, TrustQuestionBody, trustKeysRows } from './TrustQuestion.js';
 
-export const PANEL_MIN_COLUMNS = 60;
+/** Below this width the panel is hidden: at 80 columns the transcript needs every column. */
+export const PANEL_MIN_COLUMNS = 90;
 
 export interface ScreenProps {
   snapshot: SessionSnapshot;
