@@ -1,7 +1,7 @@
 /**
  * Questions asked in the editor: every `ask` becomes `session/request_permission` with allow once /
  * allow always / reject once / reject always. "Allow always" is the TUI's `a` (an allow rule saved
- * in the project's GeekAgent.json); "reject always" refuses that tool unasked for the rest of the
+ * in the person's answers for the folder, in their own state); "reject always" refuses that tool unasked for the rest of the
  * session. A server's elicitation that is a plain confirmation is asked the same way; a form is
  * declined with a note, since ACP has no form yet that every editor shows.
  */

@@ -39,6 +39,8 @@ export interface AppOptions {
    * or `/skills reload` finds new or changed (the TUI); absent: nobody to ask, it stays out.
    */
   askTrust?: AskTrust;
+  /** After `/trust` is answered yes: what the face loads live (the TUI's earlier input history). */
+  onTrusted?: () => Promise<void> | void;
   model?: string;
   baseURL?: string;
   /** `--provider`: which model API (see config/provider-kinds.ts). */

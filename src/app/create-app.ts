@@ -24,6 +24,7 @@ import { projectInstructionsExtension } from '../extensions/project-instructions
 import { sandboxExtension } from '../extensions/sandbox.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
+import { trustExtension } from '../extensions/trust.js';
 import { loadHooks } from '../hooks/config.js';
 import { hooksExtension } from '../hooks/extension.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -165,6 +166,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     todoExtension(conversation),
     approvalModeExtension(approvalMode, options.approver),
+    trustExtension({
+      trust,
+      projectDir,
+      env,
+      homeDir,
+      ask: options.askTrust,
+      onTrusted: options.onTrusted,
+    }),
     sandboxExtension({
       sandbox: runtime.commandSandbox,
       policy: runtime.sandboxPolicy,

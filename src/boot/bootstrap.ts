@@ -14,17 +14,17 @@ import { ExtensionHost } from '../extensions/host.js';
 import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
 import { ragExtension } from '../extensions/rag.js';
 import type { Extension } from '../extensions/types.js';
-import { loadPermissionConfig, type PermissionConfig, saveAllowRule } from '../permissions/config.js';
+import { saveAnswer } from '../permissions/answers-file.js';
+import { loadPermissionConfig, type PermissionConfig } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { policyLayers } from '../permissions/layers.js';
-import { mcpPinsFile, PinStore } from '../permissions/pins.js';
+import { mcpPinsPlaces, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RagStore } from '../rag/store.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
-import { allowDeclaration } from '../trust/declarations.js';
 import { checkStateDir } from '../util/state-dir.js';
 import { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './tool-runtime.js';
 
@@ -80,8 +80,8 @@ export interface BootToolsOptions
   allow?: readonly string[];
   deny?: readonly string[];
   /**
-   * The agent: an "always" answer is saved to the project's GeekAgent.json (a trusted folder stays
-   * trusted with it) and MCP definitions are checked against their pins. Left out (`mcp serve`):
+   * The agent: an "always" answer is saved to the person's answers for this folder (in their own
+   * state, permissions/answers-file.ts) and MCP definitions are checked against their pins. Left out (`mcp serve`):
    * an answer holds for its one call.
    */
   remember?: boolean;
@@ -113,13 +113,9 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
     defaults: { ...BUILTIN_POLICIES },
     ...(options.remember
       ? {
-          persistAllow: async (rule: string) => {
-            await saveAllowRule(permissions.projectFile, rule);
-            // The person's own answer: a trusted folder stays trusted with it.
-            if (trust.state === 'trusted')
-              await trust.remember?.([allowDeclaration(permissions.projectFile, rule)]);
-          },
-          pins: new PinStore(mcpPinsFile(projectDir)),
+          // The person's own answer, in their own state: nothing is written into the folder.
+          persistAllow: (rule: string) => saveAnswer(userDir, permissions.answersFile, rule),
+          pins: new PinStore(mcpPinsPlaces(projectDir, userDir)),
         }
       : {}),
   });

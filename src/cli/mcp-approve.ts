@@ -1,16 +1,17 @@
 /**
  * `geekagent mcp approve <server>`: the server's current tool definitions become their pins
- * (`.geekagent/mcp-pins.json`), so `allow` rules hold for them again. Prints each tool with what
+ * (`<userDir>/projects/<key>/mcp-pins.json`), so `allow` rules hold for them again. Prints each tool with what
  * changed since it was approved: new, unchanged, or how.
  */
 import type { McpManager } from '../mcp/manager.js';
-import { mcpPinsFile, PinStore } from '../permissions/pins.js';
+import { mcpPinsPlaces, PinStore } from '../permissions/pins.js';
 import { visible } from '../util/terminal-text.js';
 
 export async function approveServer(
   manager: McpManager,
   server: string,
   projectDir: string,
+  userDir: string,
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   if (!manager.status(server)) {
@@ -25,7 +26,7 @@ export async function approveServer(
     io.stderr.write(visible(`MCP server ${server} is not connected: ${reason}\n`));
     return 1;
   }
-  const pins = new PinStore(mcpPinsFile(projectDir));
+  const pins = new PinStore(mcpPinsPlaces(projectDir, userDir));
   const tools = state.tools.map((info) => ({
     server,
     modelName: info.modelName,

@@ -246,7 +246,7 @@ async function approve(ctx: McpContext, server: string): Promise<number> {
   return withManager(
     ctx,
     (name) => name === server,
-    (manager) => approveServer(manager, server, ctx.projectDir(), ctx.io),
+    (manager) => approveServer(manager, server, ctx.projectDir(), ctx.userDir, ctx.io),
   );
 }
 

@@ -116,8 +116,13 @@ export function memoryExtension(
         if (event.type === 'tool_end' && event.outcome.name.startsWith('memory_')) host.changed();
       });
       host.panel(() => {
-        const { entries, chunks } = bank.size;
-        return { label: 'Memory', value: `${entries} entries / ${chunks} chunks`, order: PANEL_ORDER.memory };
+        // One short value: the panel's 26 columns must not wrap it (`/memory` tells the rest).
+        const { entries } = bank.size;
+        return {
+          label: 'Memory',
+          value: `${entries} ${entries === 1 ? 'entry' : 'entries'}`,
+          order: PANEL_ORDER.memory,
+        };
       });
       host.commands.add({
         name: 'memory',

@@ -12,7 +12,7 @@ import { finished } from 'node:stream/promises';
 import { errorMessage } from '../util/errors.js';
 import type { Redactor } from '../util/redact.js';
 import { UnsafePathError } from '../util/safe-write.js';
-import { ensureRealFolder, NOFOLLOW, NONBLOCK } from '../util/state-dir.js';
+import { ensureRealFolder, ignoreInGit, NOFOLLOW, NONBLOCK } from '../util/state-dir.js';
 
 const MAX_LINE_CHARS = 4000;
 /** Lines kept while the file is being opened or rotated (async work): beyond this they drop. */
@@ -251,6 +251,8 @@ async function openLogFile(file: string): Promise<FileHandle> {
   const logs = path.dirname(file);
   await ensureRealFolder(path.dirname(logs));
   await ensureRealFolder(logs);
+  // Generated state: a session leaves no untracked files in the repository.
+  await ignoreInGit(logs);
   let handle: FileHandle;
   try {
     handle = await open(

@@ -21,6 +21,20 @@ export function approvalTitle(modelName: string, server: string): string {
   return `About to call MCP tool: ${modelName} (from server ${server})`;
 }
 
+/** Arguments shown in a question: bounded (the screen shows them visibly, control characters escaped). */
+export const ARGUMENTS_SHOWN_CHARS = 4000;
+
+/**
+ * A call's arguments as the person reads them: `(no arguments)` rather than a bare `{}`, else the
+ * JSON, cut at ARGUMENTS_SHOWN_CHARS with what was left out counted.
+ */
+export function describeArguments(args: Record<string, unknown>): string {
+  if (Object.keys(args).length === 0) return '(no arguments)';
+  const text = JSON.stringify(args, null, 2);
+  if (text.length <= ARGUMENTS_SHOWN_CHARS) return text;
+  return `${text.slice(0, ARGUMENTS_SHOWN_CHARS)}\n… (${text.length - ARGUMENTS_SHOWN_CHARS} more characters)`;
+}
+
 export function createMcpTool(connection: McpConnection, info: McpToolInfo, options: AdapterOptions): Tool {
   const server = connection.name;
   return {
@@ -30,7 +44,7 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, opti
     parameters: info.inputSchema,
     describeApproval: async (args) => ({
       title: approvalTitle(info.modelName, server),
-      detail: JSON.stringify(args, null, 2),
+      detail: describeArguments(args),
       kind: 'mcp',
       server,
     }),

@@ -1,14 +1,15 @@
 /**
  * Whole texts of MCP results cut by the token limit, kept in `<project>/.geekagent/tool-output/`
  * so the model can page through them with `read` (the cut note gives the path). Files are written
- * atomically and never through a symlink (the folder is a checked real folder); disk use is
+ * atomically and never through a symlink (the folder is a checked real folder, git-ignored by its
+ * own `.gitignore`); disk use is
  * bounded: beyond the newest `maxFiles` files or `maxBytes` bytes, the oldest are removed.
  */
 import { randomBytes } from 'node:crypto';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/safe-write.js';
-import { ensureStateDir } from '../util/state-dir.js';
+import { ensureStateDir, ignoreInGit } from '../util/state-dir.js';
 
 export const TOOL_OUTPUT_DIR = 'tool-output';
 
@@ -26,6 +27,7 @@ export async function saveToolOutput(
   limits: OutputLimits = DEFAULT_OUTPUT_LIMITS,
 ): Promise<string> {
   const dir = await ensureStateDir(projectDir, TOOL_OUTPUT_DIR);
+  await ignoreInGit(dir);
   const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
   const file = path.join(dir, `${id}.txt`);
   await writeFileAtomic(file, text, { mode: 0o600 });

@@ -1,16 +1,17 @@
 /**
- * The permission config files: `<project>/.geekagent/GeekAgent.json` (created when missing with
- * `root` and no rules, so the built-in defaults stay defaults) and the optional
+ * The permission config files: the optional `<project>/.geekagent/GeekAgent.json` (the project's
+ * declarations; never created: a folder nobody configured gets nothing written into it), the
+ * person's "always" answers for the folder in their own state (answers-file.ts) and the optional
  * `<home>/.geekagent/GeekAgent.json` (rules only).
  */
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type SandboxSection, sandboxSectionSchema } from '../sandbox/index.js';
-import { withFileLock } from '../util/file-lock.js';
-import { ConfigError, describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { type AnnotationRules, annotationRulesSchema } from './annotations.js';
+import { answersFilePath, readAnswers } from './answers-file.js';
 import { APPROVAL_MODES, type ApprovalModeName } from './approval-mode.js';
 import { BUILTIN_POLICIES } from './defaults.js';
 import { parseAllowEntry } from './network.js';
@@ -21,6 +22,9 @@ export interface PermissionConfig {
   root: string;
   projectFile: string;
   projectRules: Record<string, Policy>;
+  /** The person's "always" answers for this folder (`<userDir>/projects/<key>/permissions.json`). */
+  answersFile: string;
+  answerRules: Record<string, Policy>;
   userFile: string;
   userRules: Record<string, Policy>;
   /** Policies by MCP annotation (`annotations`) of each file. */
@@ -35,8 +39,6 @@ export interface PermissionConfig {
   /** `approvalMode` of each file: the user's is the run's default; a project's is never used. */
   userApprovalMode: ApprovalModeName | undefined;
   projectApprovalMode: ApprovalModeName | undefined;
-  /** The project file was created by this load. */
-  created: boolean;
 }
 
 /** Loose at the top level: later features add their own keys to the same file. */
@@ -79,18 +81,12 @@ export async function loadPermissionConfig(options: {
 }): Promise<PermissionConfig> {
   const projectDir = path.resolve(options.projectDir);
   const projectFile = permissionFilePath(projectDir);
-  const userFile = path.join(
-    path.resolve(options.userDir ?? path.join(options.homeDir, CONFIG_DIR)),
-    CONFIG_NAME,
-  );
+  const userDir = path.resolve(options.userDir ?? path.join(options.homeDir, CONFIG_DIR));
+  const userFile = path.join(userDir, CONFIG_NAME);
+  const answersFile = answersFilePath(userDir, projectDir);
 
-  let created = false;
-  let project = await readPermissionFile(projectFile);
-  if (project === undefined) {
-    project = initialProjectFile();
-    await writeJsonFileAtomic(projectFile, project);
-    created = true;
-  }
+  // Missing: nothing is created (the root is the folder itself; see resolveRoot).
+  const project: PermissionFile = (await readPermissionFile(projectFile)) ?? {};
   const root = await resolveRoot(projectFile, project.root, projectDir);
 
   // Home may be the project itself (agent started in ~): then there is one file, not two layers.
@@ -100,6 +96,8 @@ export async function loadPermissionConfig(options: {
     root,
     projectFile,
     projectRules: withoutRepeatedDefaults(project.tools ?? {}),
+    answersFile,
+    answerRules: await readAnswers(answersFile),
     userFile,
     userRules: { ...user?.tools },
     projectAnnotations: { ...project.annotations },
@@ -110,34 +108,7 @@ export async function loadPermissionConfig(options: {
     userSandbox: user?.sandbox,
     userApprovalMode: user?.approvalMode,
     projectApprovalMode: project.approvalMode,
-    created,
   };
-}
-
-/**
- * Saves an "always" answer: re-reads the file so edits made meanwhile survive, changes one rule.
- * Under the file's lock: two agents answering at once must not write over each other's rule.
- */
-export function saveAllowRule(projectFile: string, toolName: string): Promise<void> {
-  return withFileLock(projectFile, () => addAllowRule(projectFile, toolName));
-}
-
-async function addAllowRule(projectFile: string, toolName: string): Promise<void> {
-  const read = await readJsonFile(projectFile);
-  if (read.kind === 'missing') {
-    const fresh = initialProjectFile();
-    await writeJsonFileAtomic(projectFile, { ...fresh, tools: { ...fresh.tools, [toolName]: 'allow' } });
-    return;
-  }
-  // Validated first: a file a person broke is reported, never overwritten with a guess.
-  validate(projectFile, read.value);
-  const raw = read.value as Record<string, unknown>;
-  const tools = (raw.tools ?? {}) as Record<string, Policy>;
-  await writeJsonFileAtomic(projectFile, { ...raw, tools: { ...tools, [toolName]: 'allow' } });
-}
-
-function initialProjectFile(): PermissionFile & { root: string; tools: Record<string, Policy> } {
-  return { root: '..', tools: {} };
 }
 
 /**

@@ -1,11 +1,15 @@
 /**
  * The policy layers of one run, strongest first: the command line's `--allow`/`--deny`, then the
- * project file, then the user file. Shared by the agent and `geekagent mcp serve`, so both read the
+ * person's "always" answers for this folder (`local`, kept in their own state), then the project
+ * file, then the user file. Shared by the agent and `geekagent mcp serve`, so both read the
  * same files the same way.
  */
 import type { PermissionConfig } from './config.js';
 import type { PolicyLayer } from './policy.js';
 import type { Policy } from './types.js';
+
+/** The layer of the person's own answers: where an "always" adds its rule (PolicyStore.allowAlways). */
+export const LOCAL_LAYER = 'local';
 
 export function policyLayers(
   permissions: PermissionConfig,
@@ -17,6 +21,7 @@ export function policyLayers(
   for (const pattern of flags.deny ?? []) cli[pattern] = 'deny';
   return [
     { label: 'cli', rules: cli },
+    { label: LOCAL_LAYER, rules: { ...permissions.answerRules } },
     { label: 'project', rules: { ...permissions.projectRules }, annotations: permissions.projectAnnotations },
     { label: 'user', rules: { ...permissions.userRules }, annotations: permissions.userAnnotations },
   ];

@@ -1,14 +1,21 @@
 /**
- * Pinned MCP tool definitions, `.geekagent/mcp-pins.json`: what each (server, tool) looked like —
+ * Pinned MCP tool definitions, `<userDir>/projects/<key>/mcp-pins.json` (the person's own state
+ * for the folder; nothing in the repository): what each (server, tool) looked like —
  * name, title, description, input schema, annotations, and the model-facing name it had — when it
  * first ran under an `allow` or a person approved it. A later difference is reported so the
  * policy store can drop the `allow` back to `ask`. Read lazily, written under a lock, atomically.
+ * An earlier version's `<project>/.geekagent/mcp-pins.json` is read while the person's own file does
+ * not exist yet (and carried into it by the first pin): a pin only ever makes a call ask more, so
+ * even a planted one grants nothing.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { userProjectDir } from '../config/project-state.js';
 import { withFileLock } from '../util/file-lock.js';
-import { describeSchemaError, readJsonFile, writeJsonFileAtomic } from '../util/json-file.js';
+import { ConfigError, describeSchemaError, parseJsonText } from '../util/json-file.js';
+import { UnsafePathError, writeFileAtomic } from '../util/safe-write.js';
 import * as z from '../util/schema.js';
+import { ensureUserStateFolder, readStateFile } from '../util/state-dir.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { canonicalJson, describeDefinitionChanges, type ToolDefinition } from './pin-diff.js';
 
@@ -41,9 +48,21 @@ const fileSchema = z.looseObject({ version: z.literal(1), pins: z.array(recordSc
 
 type PinRecord = z.infer<typeof recordSchema>;
 
-/** Pins are project state: `<project>/.geekagent/mcp-pins.json`. */
-export function mcpPinsFile(projectDir: string): string {
-  return path.join(projectDir, '.geekagent', 'mcp-pins.json');
+/** Where a folder's pins live: the person's own state, and an earlier version's file in the folder. */
+export function mcpPinsPlaces(projectDir: string, userDir: string): PinPlaces {
+  return {
+    file: path.join(userProjectDir(userDir, projectDir), 'mcp-pins.json'),
+    stateBase: userDir,
+    legacy: path.join(projectDir, '.geekagent', 'mcp-pins.json'),
+  };
+}
+
+export interface PinPlaces {
+  file: string;
+  /** The user's state folder holding `file` (its folders made 0700, never through a link). */
+  stateBase?: string;
+  /** An earlier version's pins file, read while `file` is missing. */
+  legacy?: string;
 }
 
 /** sha256 over the canonical JSON of the definition's fields (key order never matters). */
@@ -77,7 +96,14 @@ export class PinStore {
     return hash;
   };
 
-  constructor(readonly file: string) {}
+  readonly file: string;
+  private readonly places: PinPlaces;
+
+  /** A path alone: that file only (no earlier version's, its folder simply created). */
+  constructor(places: string | PinPlaces) {
+    this.places = typeof places === 'string' ? { file: places } : places;
+    this.file = this.places.file;
+  }
 
   /** Reads the file ahead of the first check, so a call does not wait for it. */
   preload(): void {
@@ -117,10 +143,19 @@ export class PinStore {
     this.records = withPins(this.records ?? [], tools);
     this.unwritten = withPins(this.unwritten, tools);
     const write = this.writing.then(() =>
-      withFileLock(this.file, async () => {
-        const read = await readPins(this.file);
-        await writeJsonFileAtomic(this.file, { version: 1, pins: withPins(read.records, tools) });
-      }),
+      (async () => {
+        const { stateBase } = this.places;
+        if (stateBase !== undefined) ensureUserStateFolder(stateBase, path.dirname(this.file), 'MCP pins');
+        await withFileLock(
+          this.file,
+          async () => {
+            const read = await this.read();
+            const text = `${JSON.stringify({ version: 1, pins: withPins(read.records, tools) }, null, 2)}\n`;
+            await writeFileAtomic(this.file, text, { mode: 0o600 });
+          },
+          { mode: 0o600 },
+        );
+      })(),
     );
     this.writing = write.catch(() => undefined);
     await write;
@@ -130,23 +165,35 @@ export class PinStore {
     );
   }
 
+  /** The person's file; while it does not exist, an earlier version's in the folder. */
+  private async read(): Promise<{ records: PinRecord[]; problem?: string }> {
+    const own = await readPins(this.file);
+    if (own !== 'missing' || this.places.legacy === undefined)
+      return own === 'missing' ? { records: [] } : own;
+    const legacy = await readPins(this.places.legacy);
+    return legacy === 'missing' ? { records: [] } : legacy;
+  }
+
   private async reload(): Promise<void> {
-    const read = await readPins(this.file);
+    const read = await this.read();
     // Pins of this process not on disk yet still hold.
     this.records = withPins(read.records, this.unwritten);
     if (read.problem) this.problem = read.problem;
   }
 }
 
-async function readPins(file: string): Promise<{ records: PinRecord[]; problem?: string }> {
+async function readPins(file: string): Promise<{ records: PinRecord[]; problem?: string } | 'missing'> {
   try {
-    const read = await readJsonFile(file);
-    if (read.kind === 'missing') return { records: [] };
-    const parsed = fileSchema.safeParse(read.value);
+    const text = await readStateFile(file);
+    if (text === undefined) return 'missing';
+    const parsed = fileSchema.safeParse(await parseJsonText(text, file));
     if (parsed.success) return { records: parsed.data.pins };
     return { records: [], problem: `ignored ${describeSchemaError(file, parsed.error)}` };
   } catch (error) {
-    return { records: [], problem: `pins ignored: ${(error as Error).message}` };
+    const message = (error as Error).message;
+    // A JSON or link refusal names the file already; a system error does not.
+    const named = error instanceof ConfigError || error instanceof UnsafePathError;
+    return { records: [], problem: `pins ignored: ${named ? message : `cannot read ${file}: ${message}`}` };
   }
 }
 

@@ -13,6 +13,7 @@ import {
   declaredHints,
 } from './annotations.js';
 import { BUILTIN_POLICIES } from './defaults.js';
+import { LOCAL_LAYER } from './layers.js';
 import type { PinnedTool, PinStore, ToolDefinition } from './pins.js';
 import { CompiledRules, compareSpecificity, isIdentityRule, mcpIdentityKey, type RuleHit } from './rules.js';
 import type { Policy, PolicyLookup, PolicyVerdict } from './types.js';
@@ -20,7 +21,7 @@ import type { Policy, PolicyLookup, PolicyVerdict } from './types.js';
 export { matchRules, mcpIdentityKey } from './rules.js';
 
 export interface PolicyLayer {
-  /** 'cli' | 'project' | 'user' ... — shown by explain() so a person can find the rule. */
+  /** 'cli' | 'local' | 'project' | 'user' ... — shown by explain() so a person can find the rule. */
   label: string;
   rules: Record<string, Policy>;
   /** Policies by MCP annotation (annotations.ts): below the layer's tool rules. */
@@ -215,16 +216,16 @@ export class PolicyStore implements PolicyLookup {
   }
 
   /**
-   * An "always" answer: an exact `allow` in the project layer, then saved. For an MCP tool the rule
+   * An "always" answer: an exact `allow` in the person's own layer (`local`), then saved. For an MCP tool the rule
    * names its identity (`mcp:<server>/<tool>`), so another tool that later gets the same
    * model-facing name does not inherit it.
    */
   async allowAlways(toolName: string): Promise<void> {
     const tool = this.mcpTools.get(toolName);
     const rule = tool ? mcpIdentityKey(tool.server, tool.definition.name) : toolName;
-    const project = this.projectLayer();
-    project.rules[rule] = 'allow';
-    project.compiled = new CompiledRules(project.rules);
+    const answers = this.answersLayer();
+    answers.rules[rule] = 'allow';
+    answers.compiled = new CompiledRules(answers.rules);
     this.decisions.clear();
     const persist = this.persistAllow;
     if (!persist) return;
@@ -279,10 +280,10 @@ export class PolicyStore implements PolicyLookup {
     return grant;
   }
 
-  private projectLayer(): StoredLayer {
-    const existing = this.layers.find((layer) => layer.label === 'project');
+  private answersLayer(): StoredLayer {
+    const existing = this.layers.find((layer) => layer.label === LOCAL_LAYER);
     if (existing) return existing;
-    const created = storedLayer('project', {});
+    const created = storedLayer(LOCAL_LAYER, {});
     const cli = this.layers.findIndex((layer) => layer.label === 'cli');
     this.layers.splice(cli + 1, 0, created);
     return created;

@@ -38,7 +38,9 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
 
 export interface OpenSessionOptions {
   /** Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. */
-  createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker' | 'askTrust'>): Promise<App>;
+  createApp(
+    face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker' | 'askTrust' | 'onTrusted'>,
+  ): Promise<App>;
   folder: FolderTrust;
   tracker: ProcessGroupTracker;
   /** The project's input history, already read (the start-up front used it). */
@@ -64,6 +66,8 @@ export async function openSession({
     trust: folder,
     // A reload's new or changed project command or skill: the start's question, on the session's screen.
     askTrust: (question, signal) => session?.askTrust(question, signal) ?? Promise.resolve(false),
+    // `/trust` answered yes: an earlier version's `.geekagent/history` is the person's now.
+    onTrusted: () => history.importLegacy(true),
     tracker,
     approver,
     features: ({ provider, root }) => ({

@@ -1,13 +1,17 @@
 /**
- * Input history kept across runs in `<project>/.geekagent/history`: one JSON string per line (so
- * multi-line entries survive), newest last, capped. Also owns ↑/↓ navigation over it. The file is
- * a state file: read only when regular, written atomically and never through a link (a planted
- * `history → ~/.bashrc` is refused and reported once, not followed).
+ * Input history kept across runs in the person's own state, `<userDir>/projects/<key>/history`
+ * (nothing in the project folder): one JSON string per line (so multi-line entries survive),
+ * newest last, capped. Also owns ↑/↓ navigation over it. The file is a state file: read only when
+ * regular, written atomically (0600) and never through a link (a planted link is refused and
+ * reported once, not followed). An earlier version's `<project>/.geekagent/history` is imported
+ * once, only in a trusted folder (`importLegacy`); in any other it is not read, and a notice says so.
  */
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { userProjectDir } from '../config/project-state.js';
 import { errorMessage } from '../util/errors.js';
 import { writeFileAtomic } from '../util/safe-write.js';
-import { readStateFile, STATE_DIR_NAME } from '../util/state-dir.js';
+import { ensureUserStateFolder, readStateFile, STATE_DIR_NAME } from '../util/state-dir.js';
 
 export const HISTORY_LIMIT = 500;
 
@@ -21,11 +25,24 @@ export class InputHistory {
   private warnings: string[] = [];
   private listener: ((message: string) => void) | undefined;
   private saveFailed = false;
+  /** The file was there when loaded: an earlier version's project file is not imported again. */
+  private found = false;
 
-  constructor(private readonly file: string | undefined) {}
+  constructor(
+    private readonly file: string | undefined,
+    private readonly places: {
+      /** The user's state folder holding `file` (its folders made 0700, never through a link). */
+      stateBase?: string;
+      /** An earlier version's `<project>/.geekagent/history`. */
+      legacy?: string;
+    } = {},
+  ) {}
 
-  static forProject(projectDir: string): InputHistory {
-    return new InputHistory(path.join(projectDir, STATE_DIR_NAME, 'history'));
+  static forProject(projectDir: string, userDir: string): InputHistory {
+    return new InputHistory(path.join(userProjectDir(userDir, projectDir), 'history'), {
+      stateBase: userDir,
+      legacy: path.join(projectDir, STATE_DIR_NAME, 'history'),
+    });
   }
 
   /** Receives the warnings so far and later ones (a refused link, a failed save). */
@@ -38,14 +55,58 @@ export class InputHistory {
   async load(): Promise<void> {
     if (!this.file) return;
     const text = await readStateFile(this.file).then(
-      (read) => read ?? '',
+      (read) => {
+        this.found = read !== undefined;
+        return read ?? '';
+      },
       (error: unknown) => {
+        this.found = true;
         this.warn(`input history not loaded: ${errorMessage(error)}`);
         return '';
       },
     );
     this.entries = text.split('\n').flatMap(parseLine).slice(-HISTORY_LIMIT);
     this.index = this.entries.length;
+  }
+
+  /**
+   * An earlier version's `.geekagent/history` in the project: once the folder's trust is known,
+   * imported into the person's own file when trusted (the person's own lines, then not read again),
+   * only mentioned when not (a repository's planted lines never reach ↑).
+   */
+  async importLegacy(trusted: boolean): Promise<void> {
+    const legacy = this.places.legacy;
+    if (!this.file || !legacy || this.found) return;
+    const shown = path.join(STATE_DIR_NAME, 'history');
+    if (!trusted) {
+      // Not read, not even checked for what it is: only that something is there.
+      if (
+        await lstat(legacy).then(
+          () => true,
+          () => false,
+        )
+      )
+        this.warn(
+          `not read: this folder's ${shown} (input history is kept in your own state folder; an earlier version's is imported once you trust the folder: /trust)`,
+        );
+      return;
+    }
+    let text: string | undefined;
+    try {
+      text = await readStateFile(legacy);
+    } catch (error) {
+      this.warn(`input history not imported: ${errorMessage(error)}`);
+      return;
+    }
+    if (text === undefined) return;
+    const imported = text.split('\n').flatMap(parseLine);
+    this.entries = [...imported, ...this.entries].slice(-HISTORY_LIMIT);
+    this.index = this.entries.length;
+    this.found = true;
+    await this.add('').catch(() => undefined);
+    this.warn(
+      `imported ${imported.length} input history lines from ${shown} into ${this.file}; the project's file is no longer used (you may delete it)`,
+    );
   }
 
   get all(): readonly string[] {
@@ -93,7 +154,13 @@ export class InputHistory {
 
   private async save(): Promise<void> {
     if (!this.file) return;
-    await writeFileAtomic(this.file, this.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+    const { stateBase } = this.places;
+    if (stateBase !== undefined) ensureUserStateFolder(stateBase, path.dirname(this.file), 'input history');
+    await writeFileAtomic(this.file, this.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), {
+      // Typed lines may hold secrets: the person's only.
+      mode: 0o600,
+      ...(stateBase !== undefined ? { noMkdir: true } : {}),
+    });
   }
 
   private warn(message: string): void {

@@ -12,6 +12,7 @@
  */
 import type { App, AppOptions } from '../app/create-app.js';
 import { describeStartupError } from '../app/errors.js';
+import { userStateDir } from '../config/paths.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
@@ -52,7 +53,9 @@ export interface TuiOptions {
    * Builds the app with the CLI's flags; the TUI adds trust, the tracker and how it asks. Called
    * once the first frame is drawn: it may load the app's modules itself.
    */
-  createApp(face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker' | 'askTrust'>): Promise<App>;
+  createApp(
+    face: Pick<AppOptions, 'approver' | 'features' | 'trust' | 'tracker' | 'askTrust' | 'onTrusted'>,
+  ): Promise<App>;
 }
 
 /**
@@ -93,9 +96,9 @@ async function runInScope(
   { tracker, onShutdown, beforeFatal }: TuiScope,
   screen: Promise<typeof import('./mount.js')>,
 ): Promise<number> {
-  // The project's input history (a planted `.geekagent` link is left for createApp to report),
-  // read while Ink loads: ↑ works from the first frame.
-  const history = InputHistory.forProject(cwd);
+  // The person's input history for this folder (in their own state), read while Ink loads: ↑
+  // works from the first frame. A planted `.geekagent` link is left for createApp to report.
+  const history = InputHistory.forProject(cwd, userStateDir(io.env));
   const historyRead = checkStateDir(cwd).then(
     () => history.load(),
     () => undefined,
@@ -150,6 +153,8 @@ async function runInScope(
     return 130;
   }
   const trusted = folder;
+  // An earlier version's `.geekagent/history`: imported when the folder is trusted, else mentioned.
+  await history.importLegacy(trusted.state === 'trusted');
   opening = import('./app-session.js').then(({ openSession }) =>
     openSession({ createApp, folder: trusted, tracker, history }),
   );
@@ -178,7 +183,8 @@ async function runInScope(
   // The session draws from here on: the model client loads now, while the person types.
   app.provider.prepare?.();
   const ignored = untrustedNotice(trusted);
-  if (ignored) session.notice(ignored.replace(/^geekagent: /, ''));
+  // Here the person can change their mind at once: /trust asks the question again.
+  if (ignored) session.notice(`${ignored.replace(/^geekagent: /, '')} — or /trust now`);
   for (const notice of app.notices) session.notice(notice, 'error');
   await session.exited;
   restoreTerminal();

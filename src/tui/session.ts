@@ -10,6 +10,7 @@ import { cachedPercent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { answered, cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
+import { MODE_DESCRIPTIONS } from '../permissions/approval-mode.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import { describeOpened } from '../sessions/extension.js';
 import type { TrustQuestion } from '../trust/reload.js';
@@ -168,10 +169,10 @@ export class TuiSession {
     this.controller.cancel();
   }
 
-  /** Shift+Tab: the next approval mode; the panel's Mode row shows it (the extension redraws). */
+  /** Shift+Tab: the next approval mode, said in the transcript too (the panel's Mode row shows it). */
   cycleMode(): void {
-    this.deps.app.approvalMode.cycle();
-    this.refresh();
+    const mode = this.deps.app.approvalMode.cycle();
+    this.notice(`mode: ${mode} — ${MODE_DESCRIPTIONS[mode]} (Shift+Tab for the next)`);
   }
 
   /**

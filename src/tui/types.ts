@@ -100,6 +100,14 @@ export function confirmPrompt(request: ApprovalRequest): string {
   return `[y] ${answers.yes} · [a] ${answers.always} · [N] ${answers.no}`;
 }
 
+/** What `a` means, said while the question is open (the transcript keeps the short prompt). */
+export const ALWAYS_HINT = '(a = always for this tool in this project)';
+
+/** The open question's prompt: the usual one says what `a` does. */
+export function openPrompt(request: ApprovalRequest): string {
+  return request.answers ? confirmPrompt(request) : `${CONFIRM_PROMPT} ${ALWAYS_HINT}`;
+}
+
 export function answerLetter(answer: ApprovalAnswer): string {
   return answer === 'yes' ? 'y' : answer === 'always' ? 'a' : 'n';
 }

@@ -40,6 +40,24 @@ export async function ensureStateDir(projectDir: string, ...sub: string[]): Prom
   return dir;
 }
 
+/**
+ * Marks a folder of generated state inside the project (`.geekagent/logs`, `tool-output`) as
+ * git-ignored: a `.gitignore` of `*` in it (which ignores itself too), so a session leaves no
+ * untracked files. Created only when missing (exclusively: an existing file or link is left as it is).
+ */
+export async function ignoreInGit(dir: string): Promise<void> {
+  const handle = await open(path.join(dir, '.gitignore'), 'wx', 0o644).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw error;
+  });
+  if (!handle) return;
+  try {
+    await handle.writeFile('# GeekAgent state: not for git\n*\n');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Same check for a folder given by path (a log folder and the state folder holding it). */
 export async function ensureRealFolder(dir: string): Promise<void> {
   await checkRealFolder(dir, true);

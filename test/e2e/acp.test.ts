@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { undoFilePath } from '../../src/permissions/undo.js';
 import { isAlive, waitFor } from '../helpers/wait.js';
 import { type Editor, editorFixture, markerServer } from './acp-client.js';
-import { cliFixture, FIXTURE_SERVERS, REPO_ROOT, toolMessages } from './harness.js';
+import { answersFileOf, cliFixture, FIXTURE_SERVERS, REPO_ROOT, toolMessages } from './harness.js';
 
 const fx = cliFixture();
 const editor = editorFixture(fx);
@@ -69,11 +69,9 @@ describe('geekagent acp', () => {
       ]),
     });
     expect(ed.text(id)).toContain('done writing');
-    // "Always" is saved as the TUI saves it: an allow rule in the project's GeekAgent.json.
-    const config = JSON.parse(
-      readFileSync(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'),
-    );
-    expect(config.tools.write).toBe('allow');
+    // "Always" is saved as the TUI saves it: an allow rule in the person's answers for the folder.
+    const answers = JSON.parse(readFileSync(answersFileOf(fx.project), 'utf8'));
+    expect(answers.tools.write).toBe('allow');
     // The slash commands reached the editor.
     await waitFor(() => ed.of(id, 'available_commands_update').length > 0, { what: 'the command list' });
     const commands = ed.of(id, 'available_commands_update')[0];

@@ -1,14 +1,14 @@
 /**
- * Config writes from several agents at once: "always" answers (saveAllowRule) and `mcp add` are
+ * Config writes from several agents at once: "always" answers (saveAnswer) and `mcp add` are
  * read-modify-written under the file's lock, so no process loses another's entry. Each writer is a
  * real process running the built modules, all released together.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
-import { createProject, type Project, REPO_ROOT } from './harness.js';
+import { answersFileOf, createProject, type Project, REPO_ROOT } from './harness.js';
 
 const WRITER = path.join(REPO_ROOT, 'test', 'fixtures', 'config-writer.mjs');
 const DIST = path.join(REPO_ROOT, 'dist');
@@ -57,9 +57,10 @@ const expectedNames = () =>
   Array.from({ length: WRITERS }, (_, w) => Array.from({ length: EACH }, (_, i) => `w${w}_${i}`)).flat();
 
 describe('concurrent config writes keep every change', () => {
-  it('"always" answers from several agents at once all land in GeekAgent.json', async () => {
-    const file = path.join(project.dir, '.geekagent', 'GeekAgent.json');
-    await project.tools({ read: 'allow' });
+  it('"always" answers from several agents at once all land in the person\'s answers file', async () => {
+    const file = answersFileOf(project);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ tools: { read: 'allow' } }));
     await writeConcurrently('allow', file);
     const tools = JSON.parse(await readFile(file, 'utf8')).tools as Record<string, string>;
     for (const name of expectedNames()) expect(tools[name], name).toBe('allow');

@@ -9,6 +9,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, inject } from 'vitest';
+import { userProjectDir } from '../../src/config/project-state.js';
+import { answersFilePath } from '../../src/permissions/answers-file.js';
 import { type FakeModel, startFakeModel } from '../fixtures/fake-model.js';
 import { assertFreshDist } from '../helpers/fresh-dist.js';
 
@@ -57,6 +59,16 @@ export async function createProject(): Promise<Project> {
     },
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
+}
+
+/** The person's "always" answers for this project (in the test's GEEKAGENT_HOME). */
+export function answersFileOf(project: Project): string {
+  return answersFilePath(path.join(project.home, '.geekagent'), project.dir);
+}
+
+/** Where the person's own state for this project lives (history, pins, answers, undo, sessions). */
+export function userProjectDirOf(project: Project): string {
+  return userProjectDir(path.join(project.home, '.geekagent'), project.dir);
 }
 
 export interface RunResult {

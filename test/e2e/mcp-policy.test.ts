@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_POLICIES } from '../../src/permissions/defaults.js';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
-import { cliFixture, FIXTURE_SERVERS, parseJsonOutput, runCli } from './harness.js';
+import { cliFixture, FIXTURE_SERVERS, parseJsonOutput, runCli, userProjectDirOf } from './harness.js';
 
 const fx = cliFixture();
 
@@ -62,11 +62,8 @@ describe('policy precedence', () => {
     await userRules({ read: 'deny' });
     scriptCalls({ name: 'read', args: { path: 'notes.txt' } });
     expect(await print()).toEqual([['read', 'deny', 'permission denied: tool read is not allowed']]);
-    // The file created on first start holds no copy of the defaults.
-    const created = JSON.parse(
-      await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'),
-    );
-    expect(created).toEqual({ root: '..', tools: {} });
+    // No project file is created (issue 41): nothing is written into a folder nobody configured.
+    expect(existsSync(path.join(fx.project.dir, '.geekagent'))).toBe(false);
 
     // A project file from an older version, listing every default, is read the same way.
     await fx.project.tools({ ...BUILTIN_POLICIES });
@@ -169,7 +166,7 @@ describe('pinned MCP definitions', () => {
     await fx.project.mcpServers({ changing: changing(['alpha', 'beta']) });
     scriptCalls({ name: 'mcp_changing_alpha' });
     expect(await print()).toEqual([['mcp_changing_alpha', 'allow', 'alpha ran']]);
-    const pins = JSON.parse(await readFile(path.join(fx.project.dir, '.geekagent', 'mcp-pins.json'), 'utf8'));
+    const pins = JSON.parse(await readFile(path.join(userProjectDirOf(fx.project), 'mcp-pins.json'), 'utf8'));
     expect(pins.pins.map((pin: { modelName: string }) => pin.modelName)).toEqual(['mcp_changing_alpha']);
 
     await fx.project.mcpServers({ changing: changing(['alpha', 'beta'], ' (now also uploads your files)') });
@@ -180,7 +177,7 @@ describe('pinned MCP definitions', () => {
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toBe(
       [
-        `Approved 2 tools of MCP server changing (pinned in ${path.join(fx.project.dir, '.geekagent', 'mcp-pins.json')})`,
+        `Approved 2 tools of MCP server changing (pinned in ${path.join(userProjectDirOf(fx.project), 'mcp-pins.json')})`,
         '  mcp_changing_alpha: description: "the alpha tool" → "the alpha tool (now also uploads your files)"',
         '  mcp_changing_beta: new',
         '',

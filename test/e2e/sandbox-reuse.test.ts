@@ -45,7 +45,7 @@ describe('a reused sandbox line', () => {
     expect(existsSync(path.join(hooks, 'pre-commit'))).toBe(false);
     expect(existsSync(path.join(fx.project.dir, 'sub', '.git', 'config'))).toBe(false);
     // Nothing the sandbox mounted stays behind in the project.
-    expect(readdirSync(fx.project.dir).sort()).toEqual(['.geekagent', 'sub']);
+    expect(readdirSync(fx.project.dir).sort()).toEqual(['sub']);
     expect(readdirSync(path.join(fx.project.dir, 'sub', '.git'))).toEqual(['hooks']);
   });
 });

@@ -109,7 +109,7 @@ describe('file tools', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(parseJsonOutput(run).tool_calls[0]).toMatchObject({ is_error: true });
     expect(await readFile(path.join(fx.project.dir, 'big.txt'), 'utf8')).toBe('old content\n');
-    expect((await readdir(fx.project.dir)).sort()).toEqual(['.geekagent', 'big.txt']);
+    expect((await readdir(fx.project.dir)).sort()).toEqual(['big.txt']);
   });
 
   it('kill -9 during a write leaves the old file or the new one, never part of one', async () => {

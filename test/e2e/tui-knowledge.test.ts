@@ -22,7 +22,7 @@ describe('knowledge in the TUI', () => {
       .map((line) => line.split('│')[1]?.trim() ?? '')
       .join(' ');
     expect(panel).toMatch(/Instructions 1 file, [\d.]+ KiB \(cut\)/);
-    expect(panel).toContain('Memory 2 entries / 2 chunks');
+    expect(panel).toContain('Memory 2 entries');
   });
 
   it('/rag add shows one progress bar, redrawn in place, with the file names escaped', async () => {

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_SERVERS } from './harness.js';
+import { FIXTURE_SERVERS, userProjectDirOf } from './harness.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const fx = tuiFixture();
@@ -44,7 +44,7 @@ describe('pinned MCP definitions in the TUI', () => {
     );
     tui.send('y');
     await tui.waitFor('First turn done.');
-    const pins = JSON.parse(await readFile(path.join(fx.project.dir, '.geekagent', 'mcp-pins.json'), 'utf8'));
+    const pins = JSON.parse(await readFile(path.join(userProjectDirOf(fx.project), 'mcp-pins.json'), 'utf8'));
     expect(
       pins.pins.find((pin: { modelName: string }) => pin.modelName === 'mcp_changing_alpha').definition,
     ).toMatchObject({ description: 'reads ~/.ssh first' });

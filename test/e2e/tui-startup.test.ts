@@ -8,7 +8,7 @@ import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './harness.js';
+import { REPO_ROOT, userProjectDirOf } from './harness.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
@@ -78,9 +78,9 @@ describe('the TUI draws before the app is built', () => {
     expect(sent?.content).toBe('hello there');
   });
 
-  it('↑ recalls the project history from the first frame, before the app is built', async () => {
-    await mkdir(path.join(fx.project.dir, '.geekagent'), { recursive: true });
-    await writeFile(path.join(fx.project.dir, '.geekagent', 'history'), '"an earlier question"\n');
+  it("↑ recalls the folder's history from the first frame, before the app is built", async () => {
+    await mkdir(userProjectDirOf(fx.project), { recursive: true });
+    await writeFile(path.join(userProjectDirOf(fx.project), 'history'), '"an earlier question"\n');
     const tui = startHeld();
     await firstFrame(tui);
     tui.send(KEYS.up);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { descendants, isAlive, waitFor } from '../helpers/wait.js';
-import { DEMO_SERVER, FIXTURE_SERVERS } from './harness.js';
+import { answersFileOf, DEMO_SERVER, FIXTURE_SERVERS, userProjectDirOf } from './harness.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const fx = tuiFixture();
@@ -85,7 +85,7 @@ describe('the TUI', () => {
     expect(inputLine(tui)).toMatch(/^›/);
   });
 
-  it('answering a saves the allow rule, and the next call does not ask', async () => {
+  it("answering a saves the allow rule in the person's state, and the next call does not ask", async () => {
     await demo();
     fx.fake.push(
       { toolCalls: [call('mcp_demo_dice', {})] },
@@ -101,11 +101,13 @@ describe('the TUI', () => {
     tui.send('a');
     await tui.waitFor('First roll done.');
     expect(tui.screen()).toContain('Confirm execution? [y/N/a] → a');
-    const config = JSON.parse(
-      await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8'),
-    );
+    const answers = JSON.parse(await readFile(answersFileOf(fx.project), 'utf8'));
     // Saved under the tool's identity (server demo, tool dice), not its model-facing name.
-    expect(config.tools['mcp:demo/dice']).toBe('allow');
+    expect(answers.tools['mcp:demo/dice']).toBe('allow');
+    // Nothing written into the project's own config.
+    await expect(readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'))).rejects.toThrow(
+      /ENOENT/,
+    );
 
     tui.send('roll again');
     tui.send(KEYS.enter);
@@ -190,11 +192,16 @@ describe('the TUI', () => {
     expect(tui.screen()).not.toContain('Model openai · fake-model');
     tui.resize(100, 30);
     await tui.waitFor('MCP demo(2)');
-    tui.resize(59, 30);
+    // 80 columns: the transcript gets them all (issue 41).
+    tui.resize(80, 24);
     await tui.waitUntil(
       (s) => !s.includes('Model openai · fake-model') && s.includes('GeekAgent'),
       'the panel to go',
     );
+    tui.resize(90, 30);
+    await tui.waitFor('Model openai · fake-model');
+    // No panel row wraps: the memory row is one short value.
+    expect(tui.screen()).toMatch(/│ Memory 0 entries\s*$/m);
   });
 
   it('/exit stops every server, restores the terminal and prints bye', async () => {
@@ -225,7 +232,9 @@ describe('the TUI', () => {
     first.send(KEYS.ctrlD);
     await first.waitFor(/^bye$/m);
     expect(await first.exited()).toBe(0);
-    expect(readFileOrEmpty(path.join(fx.project.dir, '.geekagent', 'history'))).toBe('"/help"\n');
+    // Kept in the person's own state for this folder, not in the project.
+    expect(readFileOrEmpty(path.join(userProjectDirOf(fx.project), 'history'))).toBe('"/help"\n');
+    expect(readFileOrEmpty(path.join(fx.project.dir, '.geekagent', 'history'))).toBe('');
 
     const second = start();
     await second.waitFor('GeekAgent — MCP-first');

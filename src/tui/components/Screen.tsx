@@ -22,7 +22,7 @@ import { type Buffer, EMPTY, fromText } from '../line-editor.js';
 import { pagerTarget } from '../pager-keys.js';
 import { slashCandidates } from '../slash-complete.js';
 import { trustKey, trustMode, useTrustKeys } from '../trust-keys.js';
-import { confirmPrompt, type SessionSnapshot } from '../types.js';
+import { openPrompt, type SessionSnapshot } from '../types.js';
 import { Activity } from './Activity.js';
 import { CHOICE_HINT, ChoiceList } from './ChoiceList.js';
 import { FormBody } from './FormBody.js';
@@ -35,7 +35,8 @@ import { Suggestions } from './Suggestions.js';
 import { Transcript } from './Transcript.js';
 import { TrustChoiceLine, TrustKeysLine, TrustQuestionBody, trustKeysRows } from './TrustQuestion.js';
 
-export const PANEL_MIN_COLUMNS = 60;
+/** Below this width the panel is hidden: at 80 columns the transcript needs every column. */
+export const PANEL_MIN_COLUMNS = 90;
 
 export interface ScreenProps {
   snapshot: SessionSnapshot;
@@ -342,7 +343,7 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
           <InputLine
             buffer={buffer}
             question={toolQuestion !== undefined}
-            prompt={toolQuestion ? confirmPrompt(toolQuestion) : undefined}
+            prompt={toolQuestion ? openPrompt(toolQuestion) : undefined}
           />
         )}
         {suggestions.length > 0 ? <Suggestions items={suggestions} width={cols} /> : null}

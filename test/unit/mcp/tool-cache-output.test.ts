@@ -86,14 +86,13 @@ describe('kept tool output', () => {
     }
     expect(await readFile(files[4]!, 'utf8')).toBe('result 4');
     const left = (await readdir(path.join(dir, '.geekagent', 'tool-output'))).sort();
-    expect(left).toEqual(
-      files
-        .slice(2)
-        .map((file) => path.basename(file))
-        .sort(),
+    // The folder ignores itself in git: a session leaves no untracked files.
+    expect(left).toEqual(['.gitignore', ...files.slice(2).map((file) => path.basename(file))].sort());
+    expect(await readFile(path.join(dir, '.geekagent', 'tool-output', '.gitignore'), 'utf8')).toMatch(
+      /^\*$/m,
     );
     await saveToolOutput(dir, 'x'.repeat(990), { maxFiles: 50, maxBytes: 1_000 });
-    expect(await readdir(path.join(dir, '.geekagent', 'tool-output'))).toHaveLength(2);
+    expect(await readdir(path.join(dir, '.geekagent', 'tool-output'))).toHaveLength(3);
   });
 
   it('refuses a symlinked tool-output folder', async () => {

@@ -1,12 +1,9 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  loadPermissionConfig,
-  permissionFileSchema,
-  saveAllowRule,
-} from '../../../src/permissions/config.js';
+import { answersFilePath, saveAnswer } from '../../../src/permissions/answers-file.js';
+import { loadPermissionConfig, permissionFileSchema } from '../../../src/permissions/config.js';
 import { BUILTIN_POLICIES } from '../../../src/permissions/defaults.js';
 import { ConfigError } from '../../../src/util/json-file.js';
 
@@ -44,28 +41,37 @@ describe('permission config', () => {
     return error as ConfigError;
   };
 
-  it('creates the project file with root and no rules when it is missing, and not again', async () => {
+  it('creates nothing when the project file is missing: the root is the folder itself', async () => {
     const config = await load();
     expect(config).toEqual({
       root: projectDir,
       projectFile,
       projectRules: {},
+      answersFile: answersFilePath(path.join(homeDir, '.geekagent'), projectDir),
+      answerRules: {},
       userFile,
       userRules: {},
       projectAnnotations: {},
       userAnnotations: {},
       projectFetchAllow: [],
       userFetchAllow: [],
-      created: true,
     });
-    // No copy of the built-in defaults: as project rules they would outrank the user's file.
-    expect(JSON.parse(await readFile(projectFile, 'utf8'))).toEqual({ root: '..', tools: {} });
+    expect(await readdir(projectDir)).toEqual([]);
     // The user file is read when present, never created.
     await expect(stat(userFile)).rejects.toThrow(/ENOENT/);
+  });
 
-    const again = await load();
-    expect(again.created).toBe(false);
-    expect(again.projectRules).toEqual({});
+  it("reads the person's answers for this folder from their own state", async () => {
+    const userDir = path.join(homeDir, '.geekagent');
+    const file = answersFilePath(userDir, projectDir);
+    await saveAnswer(userDir, file, 'mcp:demo/dice');
+    await saveAnswer(userDir, file, 'fetch');
+    expect((await load()).answerRules).toEqual({ 'mcp:demo/dice': 'allow', fetch: 'allow' });
+    expect(await readdir(projectDir)).toEqual([]);
+    // Another folder has its own answers.
+    const other = path.join(base, 'other');
+    await mkdir(other);
+    expect((await loadPermissionConfig({ projectDir: other, homeDir })).answerRules).toEqual({});
   });
 
   it('reads entries that only repeat a built-in default as defaults, not as project rules', async () => {
@@ -104,7 +110,6 @@ describe('permission config', () => {
     await writeJson(projectFile, { root: '..', mcp: { anything: [1, 2] } });
     const config = await load();
     expect(config.projectRules).toEqual({});
-    expect(config.created).toBe(false);
   });
 
   it('reads the user file as its own layer and ignores its root', async () => {
@@ -199,49 +204,21 @@ describe('permission config', () => {
     );
   });
 
-  it('saveAllowRule sets one rule and keeps every other key, rule and order', async () => {
-    const original = {
-      root: '..',
-      tools: { read: 'deny', 'mcp_*': 'ask', fetch: 'ask' },
-      mcp: { servers: ['a'] },
+  it('saveAnswer keeps other rules and keys, and refuses to overwrite a file that became invalid', async () => {
+    const userDir = path.join(homeDir, '.geekagent');
+    const file = answersFilePath(userDir, projectDir);
+    await writeJson(file, { tools: { read: 'deny' }, note: 'kept' });
+    await saveAnswer(userDir, file, 'fetch');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      tools: { read: 'deny', fetch: 'allow' },
       note: 'kept',
-    };
-    await writeJson(projectFile, original);
-    await saveAllowRule(projectFile, 'fetch');
-    await saveAllowRule(projectFile, 'mcp_demo_dice');
-    const text = await readFile(projectFile, 'utf8');
-    const saved = JSON.parse(text);
-    expect(saved).toEqual({
-      ...original,
-      tools: { read: 'deny', 'mcp_*': 'ask', fetch: 'allow', mcp_demo_dice: 'allow' },
     });
-    expect(Object.keys(saved)).toEqual(['root', 'tools', 'mcp', 'note']);
-    expect(text.endsWith('\n')).toBe(true);
-  });
-
-  it('saveAllowRule adds tools to a file that has none, and recreates a deleted file', async () => {
-    await writeJson(projectFile, { root: '..' });
-    await saveAllowRule(projectFile, 'fetch');
-    expect(JSON.parse(await readFile(projectFile, 'utf8'))).toEqual({
-      root: '..',
-      tools: { fetch: 'allow' },
-    });
-
-    await rm(projectFile);
-    await saveAllowRule(projectFile, 'fetch');
-    expect(JSON.parse(await readFile(projectFile, 'utf8'))).toEqual({
-      root: '..',
-      tools: { fetch: 'allow' },
-    });
-  });
-
-  it('saveAllowRule refuses to overwrite a file that became invalid', async () => {
     const broken = '{ "tools": { "read": "maybe" } }';
-    await writeJson(projectFile, broken);
-    await expect(saveAllowRule(projectFile, 'fetch')).rejects.toThrow(
-      `${projectFile}: at tools.read: Invalid option`,
+    await writeFile(file, broken);
+    await expect(saveAnswer(userDir, file, 'fetch')).rejects.toThrow(
+      `${file}: at tools.read: Invalid option`,
     );
-    expect(await readFile(projectFile, 'utf8')).toBe(broken);
+    expect(await readFile(file, 'utf8')).toBe(broken);
   });
 
   it('exports one schema that keeps unknown keys', () => {

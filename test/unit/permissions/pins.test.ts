@@ -2,13 +2,13 @@
  * Pinned MCP tool definitions: the pins file, how a change is described, and how the policy store
  * and the executor turn a changed definition under an `allow` back into a question.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrintModeApprover } from '../../../src/cli/print-mode.js';
 import { describeDefinitionChanges, type ToolDefinition } from '../../../src/permissions/pin-diff.js';
-import { definitionHash, type PinnedTool, PinStore } from '../../../src/permissions/pins.js';
+import { definitionHash, mcpPinsPlaces, type PinnedTool, PinStore } from '../../../src/permissions/pins.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
 import type { Approver, Policy } from '../../../src/permissions/types.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
@@ -316,3 +316,28 @@ describe('ToolExecutor with a changed MCP definition', () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe("pins in the person's state", () => {
+  it("read an earlier version's project file until the person's own exists, and carry it over", async () => {
+    const project = path.join(dir, 'project');
+    const userDir = path.join(dir, 'home', '.geekagent');
+    const places = mcpPinsPlaces(project, userDir);
+    expect(places.file.startsWith(path.join(userDir, 'projects'))).toBe(true);
+    await mkdir(path.dirname(places.legacy!), { recursive: true });
+    await new PinStore(places.legacy!).pin([tool('changing', 'mcp_changing_alpha', alpha)]);
+
+    const pins = new PinStore(places);
+    // The old pin still holds: a changed definition is reported.
+    expect(
+      (await pins.check(tool('changing', 'mcp_changing_alpha', alphaV2), { bindName: true })).state,
+    ).toBe('changed');
+    const beta = { name: 'beta', description: 'the beta tool' };
+    await pins.pin([tool('changing', 'mcp_changing_beta', beta)]);
+    const saved = JSON.parse(await readFile(places.file, 'utf8'));
+    expect(saved.pins.map((pin: { modelName: string }) => pin.modelName)).toEqual([
+      'mcp_changing_alpha',
+      'mcp_changing_beta',
+    ]);
+    expect((await stat(places.file)).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,9 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadPermissionConfig, saveAllowRule } from '../../../src/permissions/config.js';
+import { saveAnswer } from '../../../src/permissions/answers-file.js';
+import { loadPermissionConfig } from '../../../src/permissions/config.js';
 import { BUILTIN_POLICIES } from '../../../src/permissions/defaults.js';
+import { policyLayers } from '../../../src/permissions/layers.js';
 import { matchRules, type PolicyLayer, PolicyStore } from '../../../src/permissions/policy.js';
 import type { Policy } from '../../../src/permissions/types.js';
 
@@ -186,12 +188,12 @@ describe('PolicyStore', () => {
     expect(store.policyFor('ls')).toBe('allow');
   });
 
-  it('allowAlways adds an exact allow in the project layer; a deny anywhere still wins', async () => {
+  it("allowAlways adds an exact allow in the person's own (local) layer; a deny anywhere still wins", async () => {
     const store = new PolicyStore({
       layers: layers({ 'run_*': 'deny', fetch: 'ask' }, {}, { fetch: 'ask', write: 'ask' }),
     });
     await store.allowAlways('write');
-    expect(store.explain('write')).toEqual({ policy: 'allow', rule: 'write', layer: 'project' });
+    expect(store.explain('write')).toEqual({ policy: 'allow', rule: 'write', layer: 'local' });
     await store.allowAlways('fetch');
     // An equally specific cli ask is the stronger layer.
     expect(store.explain('fetch')).toEqual({ policy: 'ask', rule: 'fetch', layer: 'cli' });
@@ -199,7 +201,7 @@ describe('PolicyStore', () => {
     expect(store.policyFor('run_shell')).toBe('deny');
   });
 
-  it('allowAlways creates the project layer right after cli when it is missing', async () => {
+  it('allowAlways creates the local layer right after cli when it is missing', async () => {
     const store = new PolicyStore({
       layers: [
         { label: 'cli', rules: { fetch: 'ask' } },
@@ -209,13 +211,13 @@ describe('PolicyStore', () => {
     await store.allowAlways('fetch');
     await store.allowAlways('write');
     expect(store.explain('fetch')).toEqual({ policy: 'ask', rule: 'fetch', layer: 'cli' });
-    expect(store.explain('write')).toEqual({ policy: 'allow', rule: 'write', layer: 'project' });
+    expect(store.explain('write')).toEqual({ policy: 'allow', rule: 'write', layer: 'local' });
   });
 
-  it('allowAlways creates the project layer first when there is no cli layer', async () => {
+  it('allowAlways creates the local layer first when there is no cli layer', async () => {
     const store = new PolicyStore({ layers: [{ label: 'user', rules: { fetch: 'ask' } }] });
     await store.allowAlways('fetch');
-    expect(store.explain('fetch')).toEqual({ policy: 'allow', rule: 'fetch', layer: 'project' });
+    expect(store.explain('fetch')).toEqual({ policy: 'allow', rule: 'fetch', layer: 'local' });
   });
 
   it('allowAlways waits for persistAllow and passes its failure on', async () => {
@@ -245,24 +247,32 @@ describe('PolicyStore', () => {
       await rm(dir, { recursive: true, force: true });
     });
 
-    it('persists "always" answers, in parallel, so a fresh load sees them all', async () => {
-      const config = await loadPermissionConfig({ projectDir: dir, homeDir: path.join(dir, 'home') });
+    it('persists "always" answers in the user state, in parallel, so a fresh load sees them all', async () => {
+      const home = path.join(dir, 'home');
+      const userDir = path.join(home, '.geekagent');
+      const project = path.join(dir, 'project');
+      await mkdir(project);
+      const config = await loadPermissionConfig({ projectDir: project, homeDir: home });
       const store = new PolicyStore({
-        layers: [{ label: 'project', rules: config.projectRules }],
-        persistAllow: (name) => saveAllowRule(config.projectFile, name),
+        layers: policyLayers(config, {}),
+        persistAllow: (name) => saveAnswer(userDir, config.answersFile, name),
       });
       expect(store.policyFor('mcp_demo_dice')).toBe('deny');
       await Promise.all(['mcp_demo_dice', 'run_shell', 'fetch'].map((name) => store.allowAlways(name)));
       expect(store.policyFor('mcp_demo_dice')).toBe('allow');
 
-      const saved = JSON.parse(await readFile(config.projectFile, 'utf8'));
-      expect(saved.tools).toMatchObject({ mcp_demo_dice: 'allow', run_shell: 'allow', fetch: 'allow' });
-      const reloaded = await loadPermissionConfig({ projectDir: dir, homeDir: path.join(dir, 'home') });
-      const next = new PolicyStore({ layers: [{ label: 'project', rules: reloaded.projectRules }] });
+      expect(config.answersFile.startsWith(path.join(userDir, 'projects'))).toBe(true);
+      const saved = JSON.parse(await readFile(config.answersFile, 'utf8'));
+      expect(saved.tools).toEqual({ mcp_demo_dice: 'allow', run_shell: 'allow', fetch: 'allow' });
+      expect((await stat(config.answersFile)).mode & 0o777).toBe(0o600);
+      // Nothing was written into the project folder.
+      expect(await readdir(project)).toEqual([]);
+      const reloaded = await loadPermissionConfig({ projectDir: project, homeDir: home });
+      const next = new PolicyStore({ layers: policyLayers(reloaded, {}) });
       expect(next.explain('mcp_demo_dice')).toEqual({
         policy: 'allow',
         rule: 'mcp_demo_dice',
-        layer: 'project',
+        layer: 'local',
       });
     });
 

@@ -117,14 +117,14 @@ describe('Screen layout', () => {
     return plain(instance.lastFrame());
   };
 
-  it('shows the panel at 60 columns and more, and hides it below', () => {
-    expect(frameAt(60)).toContain('MCP demo(2)');
-    expect(frameAt(59)).not.toContain('MCP demo(2)');
-    expect(frameAt(50)).not.toContain('Model');
+  it("shows the panel at 90 columns and more, and hides it below (80 columns are the transcript's)", () => {
+    expect(frameAt(90)).toContain('MCP demo(2)');
+    expect(frameAt(89)).not.toContain('MCP demo(2)');
+    expect(frameAt(80)).not.toContain('Model');
   });
 
   it('clips the panel on a short terminal instead of squeezing its lines together', () => {
-    const instance = render(<Screen snapshot={snapshot()} target={recordingTarget()} cols={80} rows={8} />);
+    const instance = render(<Screen snapshot={snapshot()} target={recordingTarget()} cols={100} rows={8} />);
     rendered.push(instance);
     const panel = plain(instance.lastFrame())
       .split('\n')
