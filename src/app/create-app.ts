@@ -91,6 +91,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const choice = new ModelChoice({
     env: settingsEnv,
     named,
+    reload: () => loadNamedModels(userDir),
     initial: settings,
     make: (chosen) => createProvider(chosen, providerOptions),
   });

@@ -7,7 +7,7 @@
 import type { TurnResult } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import { type ChoiceRequest, CommandTable, type OutputKind } from '../commands/types.js';
-import { missingKeyMessage } from '../config/model-settings.js';
+import { missingKeyMessage } from '../config/model-setup.js';
 import type { UserImage } from '../providers/messages.js';
 import { describeCut, type RoundStop } from '../providers/stop-reason.js';
 import { errorMessage, isAbortError } from '../util/errors.js';

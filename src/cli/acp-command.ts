@@ -13,7 +13,7 @@ import type { CliIO } from './program.js';
 export function acpCommand(io: CliIO, setExitCode: (code: number) => void): Command {
   return new Command('acp')
     .description(
-      'run as an Agent Client Protocol agent on stdin/stdout, for editors (Zed, Neovim, JetBrains…); see README "In your editor"',
+      'run as an Agent Client Protocol agent on stdin/stdout, for editors (Zed, Neovim, JetBrains…); see docs/editors-and-scripts.md',
     )
     .action(async () => {
       setExitCode(await runAcp(io));

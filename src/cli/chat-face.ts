@@ -10,13 +10,21 @@ import type { ChatOptions, CliIO } from './program.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const interactive = options.print === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
-  if (!interactive) return (await import('./run-chat.js')).runChat(options, io);
+  if (!interactive) {
+    // `geekagent "…"` into a pipe, or `geekagent "…" -p`: the positional prompt is print mode's.
+    const print =
+      options.print === true || options.print === undefined
+        ? (options.prompt ?? options.print)
+        : options.print;
+    return (await import('./run-chat.js')).runChat({ ...options, print }, io);
+  }
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const { runTui } = await import('../tui/run-tui.js');
   return runTui({
     io,
     cwd,
     trustFlag: options.trust === true,
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
     withScope: (body) => withProcessScope(io.stderr, body),
     cleanupWithin: (work) => cleanupWithin(work),
     createApp: async (face) => {

@@ -21,7 +21,7 @@ export function addJsonCommand(ctx: DialectCommandContext): Command {
     .description(
       `add a server from a JSON entry: geekagent mcp add-json <name> '{"command":"node","args":["server.js"]}'`,
     )
-    .argument('<name>')
+    .argument('<name>', 'the name to give the server (the tools become mcp_<name>_<tool>)')
     .argument('<json>', 'the entry, as in mcp.json ({"command": …} or {"type": "http", "url": …})')
     .addOption(
       scopeOption('which config file: project (.geekagent/mcp.json) or user (~/.geekagent/mcp.json)').default(

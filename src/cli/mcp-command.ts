@@ -63,7 +63,7 @@ export function mcpCommand(
   mcp
     .command('get')
     .description('show one server: where it is configured, how it starts, its status and tools')
-    .argument('<name>')
+    .argument('<name>', 'the server name, as in mcp.json or geekagent mcp list')
     .action((name: string) => run(ctx, () => get(ctx, name)));
 
   mcp
@@ -71,7 +71,7 @@ export function mcpCommand(
     .description(
       'add a server: geekagent mcp add <name> [-e KEY=VALUE]... -- <command> [args...], or --transport http|sse <name> <url>',
     )
-    .argument('<name>')
+    .argument('<name>', 'the name to give the server (the tools become mcp_<name>_<tool>)')
     .argument('<target...>', 'the command and its arguments (stdio), or the URL (http, sse)')
     .addOption(scopeOption().default('project'))
     .addOption(
@@ -88,33 +88,33 @@ export function mcpCommand(
   mcp
     .command('login')
     .description('log in to a remote server that uses OAuth (opens the browser, or paste the redirect URL)')
-    .argument('<name>')
+    .argument('<name>', 'the remote server, as named in mcp.json')
     .action((name: string) => run(ctx, () => login(ctx, name)));
 
   mcp
     .command('logout')
     .description("forget a remote server's OAuth tokens")
-    .argument('<name>')
+    .argument('<name>', 'the remote server, as named in mcp.json')
     .action((name: string) => run(ctx, () => logout(ctx, name)));
 
   mcp
     .command('remove')
     .description('remove a server from the project file (or the user file)')
-    .argument('<name>')
+    .argument('<name>', 'the server name, as in mcp.json')
     .addOption(scopeOption())
     .action((name: string, options: { scope?: Scope }) => run(ctx, () => remove(ctx, name, options.scope)));
 
   mcp
     .command('approve')
     .description('connect a server, show how its tools changed since approved, and pin their definitions')
-    .argument('<server>')
+    .argument('<server>', 'the server name, as in mcp.json')
     .action((name: string) => run(ctx, () => approve(ctx, name)));
 
   mcp
     .command('call')
     .description("call one tool by the server's own tool name and print the result")
-    .argument('<server>')
-    .argument('<tool>')
+    .argument('<server>', 'the server name, as in mcp.json')
+    .argument('<tool>', "the tool's name as the server gives it (not mcp_<server>_<tool>)")
     .argument('[json-arguments]', 'arguments as a JSON object', '{}')
     .action((server: string, tool: string, json: string) => run(ctx, () => call(ctx, server, tool, json)));
 

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { errorMessage } from '../util/errors.js';
 import { visible } from '../util/terminal-text.js';
 import type { ChatOptions, CliIO } from './program.js';
@@ -16,28 +16,49 @@ export type ServeRootOptions = Pick<
   'cwd' | 'trust' | 'allow' | 'deny' | 'allowProtected' | 'sandbox'
 >;
 
+/** The top-level flags `mcp serve` reads (ServeRootOptions), shown in its help. */
+const SERVE_FLAGS: ReadonlySet<string> = new Set<keyof ServeRootOptions>([
+  'cwd',
+  'trust',
+  'allow',
+  'deny',
+  'allowProtected',
+  'sandbox',
+]);
+
 export function mcpServeCommand(
   io: CliIO,
   setExitCode: (code: number) => void,
   rootOptions: () => Partial<ServeRootOptions>,
 ): Command {
-  return new Command('serve')
-    .description(
-      "serve GeekAgent's built-in tools (files, search, shell, fetch, memory, knowledge base) as an MCP server over stdio",
-    )
-    .option(
-      '--root <dir>',
-      'the project folder to serve (its config, trust and root apply; default: --cwd or the current folder)',
-    )
-    .addHelpText(
-      'after',
-      '\nPermissions are the agent\'s: "ask" tools are asked through the client\'s elicitation when it supports it,\n' +
-        'else refused; --allow <tool> lets them run, --deny <tool> hides them, --allow-protected <path> as in the agent.\n' +
-        'Example: geekagent mcp serve --allow write --root ~/src/app',
-    )
-    .action(async (options: { root?: string }) => {
-      setExitCode(await runServe(io, options.root, rootOptions()));
-    });
+  return (
+    new Command('serve')
+      .description(
+        "serve GeekAgent's built-in tools (files, search, shell, fetch, memory, knowledge base) as an MCP server over stdio",
+      )
+      .option(
+        '--root <dir>',
+        'the project folder to serve (its config, trust and root apply; default: --cwd or the current folder)',
+      )
+      // The top-level flags it takes are listed with it (commander's "Global Options", only those).
+      .configureHelp({
+        showGlobalOptions: true,
+        visibleGlobalOptions(this: Help, command: Command) {
+          return Help.prototype.visibleGlobalOptions
+            .call(this, command)
+            .filter((option) => SERVE_FLAGS.has(option.attributeName()));
+        },
+      })
+      .addHelpText(
+        'after',
+        '\nPermissions are the agent\'s: "ask" tools are asked through the client\'s elicitation when it supports it,\n' +
+          'else refused; --allow <tool> lets them run, --deny <tool> hides them, --allow-protected <path> as in the agent.\n' +
+          'Example: geekagent mcp serve --allow write --root ~/src/app',
+      )
+      .action(async (options: { root?: string }) => {
+        setExitCode(await runServe(io, options.root, rootOptions()));
+      })
+  );
 }
 
 async function runServe(

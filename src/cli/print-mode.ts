@@ -11,6 +11,8 @@ import { type AgentEvent, describeCompaction } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
+import { modelSetupLines } from '../config/model-setup.js';
+import { modelsFile } from '../config/named-models.js';
 import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
 import { formatToolLine } from '../tools/format.js';
 import { visible } from '../util/terminal-text.js';
@@ -91,6 +93,9 @@ function report(
 ): number {
   switch (outcome.kind) {
     case 'not_configured':
+      // The first run without a model: the lines to copy, not only the variable's name.
+      io.stderr.write(`${modelSetupLines(app.settings, modelsFile(app.userDir)).map(visible).join('\n')}\n`);
+      return 1;
     case 'failed':
       io.stderr.write(`${visible(outcome.message)}\n`);
       return 1;

@@ -20,6 +20,11 @@ export interface CliIO {
 
 export interface ChatOptions {
   print?: string | boolean;
+  /**
+   * `geekagent "fix the bug"`: the first message, sent as the interactive session opens (print
+   * mode's prompt with `-p` and no value, or when stdin/stdout is not a terminal).
+   */
+  prompt?: string;
   outputFormat: OutputFormat;
   /** `--input-format stream-json`: turns (and approval answers) as JSON lines on stdin. */
   inputFormat: 'text' | 'stream-json';
@@ -128,22 +133,45 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         'default (ask), accept-edits (write/patch unasked), plan (read-only tools, then a plan), bypass (no questions but deny rules and protected paths; trusted folders only)',
       ).choices(['default', 'accept-edits', 'plan', 'bypass']),
     )
-    .option('--model <name>', "model name (overrides the provider's *_MODEL variable)")
+    .option(
+      '--model <name>',
+      "model: a name from ~/.geekagent/models.json (see /model), else the provider's model id (overrides the *_MODEL variable)",
+    )
     .option('--base-url <url>', "the provider's base URL (overrides OPENAI_BASE_URL, ANTHROPIC_BASE_URL, …)")
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // `geekagent fix the bug`: the prompt is one argument.
+      outputError: (text, write) =>
+        write(
+          text.includes('too many arguments') && !text.includes("for '")
+            ? `${text.trimEnd()}\nquote a prompt of several words: geekagent "fix the bug"\n`
+            : text,
+        ),
     })
+    .argument(
+      '[prompt]',
+      'a first message: the interactive session opens with it sent (with -p: print mode answers it and exits)',
+    )
+    // The action handler would hide commander's `help` command: `geekagent help mcp` works.
+    .helpCommand('help [command]', 'show help for a command (geekagent help mcp)')
     .exitOverride()
-    .action(async (options: ChatOptions) => {
+    .action(async (prompt: string | undefined, options: ChatOptions) => {
+      if (prompt !== undefined && typeof options.print === 'string') {
+        io.stderr.write(
+          `two prompts: -p "${options.print}" and "${prompt}"; give one (geekagent -p "<prompt>", or geekagent "<prompt>" for the interactive session)\n`,
+        );
+        exitCode = 1;
+        return;
+      }
       const { runChat } = await import('./chat-face.js');
-      exitCode = await runChat(options, io);
+      exitCode = await runChat(prompt === undefined ? options : { ...options, prompt }, io);
     });
   // `mcp` is listed (for --help) but filled with its subcommands only once commander picks it.
   const mcp = new Command('mcp').description('configure and inspect MCP servers');
   program.addCommand(mcp);
-  program.hook('preSubcommand', async (_program, chosen) => {
-    if (chosen !== mcp || mcp.commands.length > 0) return;
+  const loadMcp = async () => {
+    if (mcp.commands.length > 0) return;
     const { mcpCommand } = await import('./mcp-command.js');
     const loaded = mcpCommand(
       io,
@@ -155,6 +183,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     mcp.description(loaded.description());
     for (const option of loaded.options) mcp.addOption(option);
     for (const command of loaded.commands) mcp.addCommand(command);
+  };
+  program.hook('preSubcommand', async (_program, chosen) => {
+    if (chosen === mcp) await loadMcp();
   });
   program.addCommand(
     acpCommand(io, (code) => {
@@ -175,6 +206,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       () => program.opts<ChatOptions>().cwd,
     ),
   );
+
+  // Commander's `help mcp` prints the command's help without the preSubcommand hook.
+  const rest = argv.slice(2);
+  const helpAt = rest.indexOf('help');
+  if (helpAt >= 0 && rest[helpAt + 1] === 'mcp') await loadMcp();
 
   try {
     await program.parseAsync(argv);

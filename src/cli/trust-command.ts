@@ -21,9 +21,13 @@ export function trustCommand(
 ): Command {
   return new Command('trust')
     .description(
-      'trust a folder (default: the current one): print what it declares — project MCP servers, allow rules, a root outside it, .env model settings — and let them take effect from now on',
+      'trust a folder (default: the current one): print what it declares and let it take effect from now on — ' +
+        'its MCP servers (.geekagent/mcp.json), allow rules, fetch hosts, a root outside it and hooks (.geekagent/GeekAgent.json), ' +
+        'custom commands (.geekagent/commands, .claude/commands), skills (.geekagent/skills, .claude/skills, …) and agents (.geekagent/agents), ' +
+        'project memory (.geekagent/memory.json) ' +
+        'and .env model settings',
     )
-    .argument('[dir]', 'the project folder')
+    .argument('[dir]', 'the project folder (default: --cwd or the current folder)')
     .option('--revoke', 'forget the folder: its declarations are ignored again until you trust it')
     .action(async (dir: string | undefined, options: { revoke?: boolean }) => {
       try {

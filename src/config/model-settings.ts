@@ -46,14 +46,6 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-export const MISSING_KEY_MESSAGE =
-  'OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)';
-
-/** The "no key" line for a provider's key variable. */
-export function missingKeyMessage(keyVariable: string): string {
-  return `${keyVariable} is not set: export it or add it to .env (see .env.example)`;
-}
-
 /** Each provider's own variables and defaults. */
 export const PROVIDER_ENV: Readonly<
   Record<

@@ -6,7 +6,8 @@
  * and `/open` continue on the model the session was on.
  */
 import type { Conversation } from '../agent/conversation.js';
-import { type ModelSettings, missingKeyMessage, switchedModelSettings } from '../config/model-settings.js';
+import { type ModelSettings, switchedModelSettings } from '../config/model-settings.js';
+import { missingKeyMessage } from '../config/model-setup.js';
 import type { NamedModels } from '../config/named-models.js';
 import { SwitchableProvider } from '../providers/switchable.js';
 import type { ChatProvider } from '../providers/types.js';
@@ -26,6 +27,8 @@ export interface ModelChoiceOptions {
   /** The settings environment (the real one, plus a trusted folder's `.env`). */
   env: NodeJS.ProcessEnv;
   named: NamedModels;
+  /** Reads models.json again (`/model` does before it lists or switches: a name added later works). */
+  reload?: () => Promise<NamedModels>;
   initial: ModelSettings;
   /** Makes a provider for settings (the registry, with the run's redaction). */
   make(settings: ModelSettings): ChatProvider;
@@ -36,9 +39,11 @@ export type ChoiceResult = { ok: true; settings: ModelSettings } | { ok: false; 
 export class ModelChoice {
   readonly provider: SwitchableProvider;
   #settings: ModelSettings;
+  #named: NamedModels;
 
   constructor(private readonly options: ModelChoiceOptions) {
     this.#settings = options.initial;
+    this.#named = options.named;
     this.provider = new SwitchableProvider(options.make(options.initial));
   }
 
@@ -47,7 +52,17 @@ export class ModelChoice {
   }
 
   get named(): NamedModels {
-    return this.options.named;
+    return this.#named;
+  }
+
+  /** models.json as it is now; a file that cannot be read keeps the names read before. */
+  async refresh(): Promise<void> {
+    if (!this.options.reload) return;
+    try {
+      this.#named = await this.options.reload();
+    } catch {
+      // loadNamedModels reports problems in `problem`; anything else leaves the list as it was.
+    }
   }
 
   /** A name from models.json, or a model id for the current provider; kept unchanged when it cannot be used. */
@@ -58,8 +73,8 @@ export class ModelChoice {
         this.options.env,
         this.#settings,
         name,
-        this.options.named.models,
-        this.options.named.file,
+        this.#named.models,
+        this.#named.file,
       );
     } catch (error) {
       return { ok: false, message: `${errorMessage(error)} — staying on ${describeModel(this.#settings)}` };
@@ -166,9 +181,21 @@ export function modelChoiceExtension(choice: ModelChoice, options: ModelChoiceEx
         description: 'list the named models (models.json), or switch the session to one (or to a model id)',
         idleOnly: true,
         run: async (args, ctx) => {
-          const name = args.join(' ').trim();
-          if (name === '') {
+          const asked = args.join(' ').trim();
+          await choice.refresh();
+          if (asked === '') {
             ctx.print(listModels(choice));
+            return;
+          }
+          // A name must be in models.json; a model id of the current provider is asked for as one,
+          // so a mistyped name is not silently sent as an id that fails on the next turn.
+          const name = asked.startsWith(MODEL_ID_PREFIX) ? asked.slice(MODEL_ID_PREFIX.length).trim() : asked;
+          if (name === asked && !choice.named.models.has(name)) {
+            ctx.print(visibleLine(unknownName(choice, name)), 'error');
+            return;
+          }
+          if (name === '') {
+            ctx.print('/model id:MODEL takes a model id, e.g. /model id:gpt-5.1', 'error');
             return;
           }
           const result = choice.choose(name);
@@ -204,8 +231,23 @@ export function listModels(choice: ModelChoice): string {
       );
     }
   }
-  lines.push('/model NAME switches (a name above, or a model id for the current provider)');
+  lines.push(
+    `/model NAME switches to a name above; /model ${MODEL_ID_PREFIX}MODEL to a model id of the current provider (${settings.provider})`,
+  );
   return lines.map(visibleLine).join('\n');
+}
+
+/** `/model id:gpt-5.1`: a model id of the current provider rather than a models.json name. */
+const MODEL_ID_PREFIX = 'id:';
+
+function unknownName(choice: ModelChoice, name: string): string {
+  const { named, settings } = choice;
+  const names = [...named.models.keys()];
+  return [
+    `no model named "${name}" in ${named.file}`,
+    names.length > 0 ? ` (named: ${names.join(', ')})` : '',
+    `; add it there, or use /model ${MODEL_ID_PREFIX}${name} for a model id of the current provider (${settings.provider}); staying on ${describeModel(settings)}`,
+  ].join('');
 }
 
 function entryMatches(entry: { provider: string; model: string }, settings: ModelSettings): boolean {

@@ -213,7 +213,9 @@ function hooksCommand(run: HookEngine | undefined): SlashCommand {
     run: async (_args, ctx) => {
       const hooks = run?.hooks ?? [];
       if (hooks.length === 0)
-        return ctx.print('(no hooks: add "hooks" to GeekAgent.json, see the README\'s Hooks section)');
+        return ctx.print(
+          '(no hooks: add "hooks" to GeekAgent.json, see docs/skills-commands-hooks.md, Hooks)',
+        );
       const lines = hooks.map((hook) =>
         [
           hook.event,

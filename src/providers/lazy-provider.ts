@@ -3,7 +3,8 @@
  * client and one streamed request) built on the first request or `prepare()` — never without a key,
  * so the agent starts without one and a run on another provider never loads this one's SDK.
  */
-import { type ModelSettings, missingKeyMessage, modelAcceptsMedia } from '../config/model-settings.js';
+import { type ModelSettings, modelAcceptsMedia } from '../config/model-settings.js';
+import { missingKeyMessage } from '../config/model-setup.js';
 import type { ProviderKind } from '../config/provider-kinds.js';
 import { keyRedactor, type ProviderOptions } from './openai.js';
 import { type ChatProvider, type ChatRequest, type ChatRound, ModelNotConfiguredError } from './types.js';

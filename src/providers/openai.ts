@@ -5,7 +5,8 @@
  * (`openai-request.ts`) is loaded and its client built on the first request: constructing the
  * provider costs nothing, so a face draws before the model client exists.
  */
-import { type ModelSettings, missingKeyMessage, modelAcceptsMedia } from '../config/model-settings.js';
+import { type ModelSettings, modelAcceptsMedia } from '../config/model-settings.js';
+import { missingKeyMessage } from '../config/model-setup.js';
 import type { OpenAIRequester } from './openai-request.js';
 import { type PromptCacheKeyMode, sendsPromptCacheKey } from './prompt-cache-key.js';
 import { type ChatProvider, type ChatRequest, type ChatRound, ModelNotConfiguredError } from './types.js';

@@ -5,6 +5,8 @@
  */
 import type { App, AppOptions } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
+import { modelSetupLines } from '../config/model-setup.js';
+import { modelsFile } from '../config/named-models.js';
 import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
 import type { ApprovalRequest } from '../permissions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
@@ -50,6 +52,8 @@ export interface OpenSessionOptions {
 export interface OpenedSession {
   app: App;
   session: TuiSession;
+  /** No model configured: what to set, with the lines to copy (shown as the session opens). */
+  modelSetup?: string;
 }
 
 export async function openSession({
@@ -83,7 +87,10 @@ export async function openSession({
     const opened = new TuiSession({ app, approver, elicitor, history });
     session = opened;
     history.listen((message) => opened.notice(message, 'error'));
-    return { app, session: opened };
+    const modelSetup = app.settings.apiKey
+      ? undefined
+      : modelSetupLines(app.settings, modelsFile(app.userDir)).join('\n');
+    return { app, session: opened, ...(modelSetup ? { modelSetup } : {}) };
   } catch (error) {
     await app.shutdown();
     throw error;

@@ -45,6 +45,8 @@ export interface TuiOptions {
   cwd: string;
   /** `--trust`: the folder's declarations apply for this run without asking. */
   trustFlag: boolean;
+  /** `geekagent "…"`: a first message, sent as if typed (it waits for the session like one). */
+  prompt?: string;
   /** Runs `body` inside the CLI's process scope (signals, crash handling, the process tracker). */
   withScope<T>(body: (scope: TuiScope) => Promise<T>): Promise<T>;
   /** Waits for cleanup work at most the shutdown grace period (never rejects). */
@@ -91,7 +93,7 @@ type Start =
   | { kind: 'left' };
 
 async function runInScope(
-  { io, cwd, createApp, cleanupWithin }: TuiOptions,
+  { io, cwd, createApp, cleanupWithin, prompt }: TuiOptions,
   decided: Promise<FolderTrust>,
   { tracker, onShutdown, beforeFatal }: TuiScope,
   screen: Promise<typeof import('./mount.js')>,
@@ -106,6 +108,7 @@ async function runInScope(
   // Raw keys from here on: what the person types while the rest loads is kept for the input line.
   const leaveFullScreen = enterFullScreen(io.stdin, io.stdout);
   const front = new SessionFront(history);
+  if (prompt !== undefined) front.submit(prompt);
   const releaseOutput = captureOutput((text, kind) => front.notice(text, kind));
   let unmount: (() => void) | undefined;
   let restored = false;
@@ -177,11 +180,13 @@ async function runInScope(
     io.stdout.write('bye\n');
     return 0;
   }
-  const { app, session } = start.opened;
+  const { app, session, modelSetup } = start.opened;
   session.start();
   front.attach(session);
   // The session draws from here on: the model client loads now, while the person types.
   app.provider.prepare?.();
+  // No model yet: say so now, with the lines to copy, not only once a message is sent.
+  if (modelSetup) session.notice(modelSetup);
   const ignored = untrustedNotice(trusted);
   // Here the person can change their mind at once: /trust asks the question again.
   if (ignored) session.notice(`${ignored.replace(/^geekagent: /, '')} — or /trust now`);

@@ -229,12 +229,17 @@ describe('print mode', () => {
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toMatch(/^invalid JSON arguments for tool write/);
   });
 
-  it('exits 1 with a one-line hint when no API key is configured', async () => {
+  it('exits 1 naming the missing key, with the lines to copy, when no API key is configured', async () => {
     const run = await fx.run(['-p', 'hi'], { env: { OPENAI_API_KEY: undefined } });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toBe(
-      'OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)',
+    const lines = run.stderr.trim().split('\n');
+    expect(lines[0]).toBe('No model configured: OPENAI_API_KEY is not set.');
+    expect(lines[1]).toMatch(
+      /^Requests would go to http:\/\/127\.0\.0\.1:\d+\/v1 \(openai · fake-model\)\.$/,
     );
+    expect(lines[2]).toBe("Set one provider in the shell (or in a trusted folder's .env), e.g.:");
+    expect(run.stderr).toContain('export GEEKAGENT_PROVIDER=anthropic ANTHROPIC_API_KEY=');
+    expect(run.stderr).toContain(path.join(fx.project.home, '.geekagent', 'models.json'));
     expect(fx.fake.requests).toHaveLength(0);
   });
 

@@ -108,7 +108,12 @@ describe('--model NAME', () => {
     await namedModels(altEntry());
     const run = await fx.run(['-p', 'hi', '--model', 'alt']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('ALT_KEY is not set: export it or add it to .env');
+    expect(run.stderr).toContain('No model configured: ALT_KEY is not set.');
+    expect(run.stderr).toContain(
+      'Set ALT_KEY in the shell that starts geekagent (a .env file cannot set it)',
+    );
+    // A .env file could never set it: the advice does not send the person there.
+    expect(run.stderr).not.toContain('add it to');
     expect(other.requests).toHaveLength(0);
   });
 

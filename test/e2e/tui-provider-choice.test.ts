@@ -57,7 +57,7 @@ describe('/model in the TUI', () => {
     await tui.waitFor(/ {2}nokey {2}openai · locked-model/);
 
     type(tui, '/model nokey');
-    await tui.waitFor('UNSET_KEY is not set: export it or add it to .env');
+    await tui.waitFor('UNSET_KEY is not set: export it in the shell');
     await tui.waitFor('staying on openai · fake-model');
     expect(tui.screen()).toContain('Model openai · fake-model');
 

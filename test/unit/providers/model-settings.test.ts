@@ -2,14 +2,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readModelDotEnv, withDotEnvSettings } from '../../../src/config/dotenv.js';
+import { isModelSetting, readModelDotEnv, withDotEnvSettings } from '../../../src/config/dotenv.js';
 import {
   knownContextWindow,
-  MISSING_KEY_MESSAGE,
   modelAcceptsMedia,
   resolveModelSettings,
   SettingsError,
 } from '../../../src/config/model-settings.js';
+import { missingKeyMessage, modelSetupLines } from '../../../src/config/model-setup.js';
 
 describe('resolveModelSettings', () => {
   it('falls back to the DeepSeek defaults', () => {
@@ -128,10 +128,25 @@ describe('resolveModelSettings', () => {
     expect(modelAcceptsMedia('llava:13b')).toBe(true);
   });
 
-  it('names the variable and .env.example in the missing-key message', () => {
-    expect(MISSING_KEY_MESSAGE).toBe(
-      'OPENAI_API_KEY is not set: export it or add it to .env (see .env.example)',
+  it('names the variable, and advises .env only for a variable .env may set', () => {
+    expect(missingKeyMessage('OPENAI_API_KEY')).toBe(
+      "OPENAI_API_KEY is not set: export it or add it to a trusted folder's .env (see .env.example)",
     );
+    // A models.json entry's own keyVariable: .env would never provide it.
+    expect(isModelSetting('FAKE_KEY')).toBe(false);
+    expect(missingKeyMessage('FAKE_KEY')).toMatch(/^FAKE_KEY is not set: export it in the shell/);
+    expect(missingKeyMessage('FAKE_KEY')).not.toContain('add it to');
+  });
+
+  it("the setup lines name the default endpoint as DeepSeek's and give each provider", () => {
+    const settings = resolveModelSettings({}, {});
+    const text = modelSetupLines(settings, '/home/me/.geekagent/models.json').join('\n');
+    expect(text).toContain(
+      "The default is DeepSeek's endpoint: https://api.deepseek.com, model deepseek-v4-flash.",
+    );
+    for (const variable of ['OPENAI_API_KEY=', 'ANTHROPIC_API_KEY=', 'GEMINI_API_KEY=', 'OPENAI_BASE_URL='])
+      expect(text).toContain(variable);
+    expect(text).toContain('/home/me/.geekagent/models.json');
   });
 });
 
