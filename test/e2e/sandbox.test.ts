@@ -68,6 +68,8 @@ describe('run_shell confined under workspace-write (the default), free under --s
 
   it("cannot rewrite the agent's own config, however the name is spelled", async () => {
     const file = path.join(fx.project.dir, '.geekagent', 'GeekAgent.json');
+    // A project file the person made (nothing creates one on its own any more).
+    await fx.project.write('.geekagent/GeekAgent.json', '{}\n');
     // Spelled so the protected-name check does not see it: the sandbox is the barrier.
     const sneaky =
       'd=.geek; d="${d}agent"; n=Geek; echo \'{"tools":{"write":"allow"}}\' > "$d/${n}Agent.json"';
