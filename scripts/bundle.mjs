@@ -1,12 +1,12 @@
 // The second half of `npm run build`: after tsc has written dist/ (one file per module, used by the
 // bench and anything importing a layer directly), esbuild bundles the binary into dist/cli/:
-//   main.js        the launcher (src/cli/main.ts, CommonJS): loads the core and runs it
-//   core.cjs       the CLI, TUI included, as one script the launcher compiles with V8's code cache
-//   lib/*.cjs      the openai client, the MCP SDK and the TUI's libraries (Ink, React, marked):
-//                  scripts the core requires when a run first needs them
-// A start then reads a few files instead of ~600 modules, and compiles nothing it compiled in an
-// earlier run of its kind (Node 20 has no compile cache of its own); every dynamic import() in the
-// source stays a lazily run part of the script. Bench rows S1–S4.
+//   main.js        the launcher (src/cli/main.ts, CommonJS): checks Node, loads the core and runs it
+//   core.cjs       the CLI, TUI included, one CommonJS module
+//   lib/*.cjs      the model SDKs, the MCP SDK, the TUI's libraries (Ink, React, marked), …:
+//                  modules the core requires when a run first needs them
+// A start then reads a few files instead of ~600 modules, and Node's compile cache (enabled by the
+// launcher) keeps their compiled code between runs; every dynamic import() in the source stays a
+// lazily run part of its bundle. Bench rows S1–S4.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,6 @@ import {
   libraryEntry,
   libraryImports,
   scriptWrapper,
-  sealScriptBundle,
 } from './bundle-plugins/script-bundles.mjs';
 import { STAMP_FILE, sourceStamp } from './source-stamp.mjs';
 
@@ -44,7 +43,7 @@ rmSync(path.join(outdir, 'main.js.map'), { force: true });
 const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22.12',
   // ES builds first: jsonc-parser's `main` is a UMD file whose require() calls a bundle cannot follow.
   mainFields: ['module', 'main'],
   tsconfig: path.join(root, 'tsconfig.build.json'),
@@ -84,8 +83,11 @@ await build({
   outdir,
   entryNames: '[name]',
   format: 'cjs',
-  // Only tsc's unbundled build runs it.
-  external: ['./app.js'],
+  // Syntax an old Node still parses, so that it gets the launcher's one line on the version
+  // (launch/node-check.ts) instead of a SyntaxError.
+  target: 'node12',
+  // Only tsc's unbundled build runs app.js; core.cjs is required beside the launcher.
+  external: ['./app.js', './core.cjs'],
   define: { ...common.define, 'import.meta.url': '__launcherUrl' },
   banner: { js: "const __launcherUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
@@ -108,7 +110,6 @@ await build({
   external: ['react-devtools-core'],
   plugins: [libraryImports(used), ...patches],
 });
-sealScriptBundle(core);
 
 for (const { name } of LIBRARIES) {
   const specifiers = used.get(name);
@@ -124,7 +125,6 @@ for (const { name } of LIBRARIES) {
     external: ['react-devtools-core'],
     plugins: patches,
   });
-  sealScriptBundle(outfile);
 }
 
 // Last, once every bundle is written: what this dist/ was built from (scripts/source-stamp.mjs).

@@ -144,20 +144,23 @@ export const yogaSync = {
 };
 
 /**
- * Ink's reconciler awaits two imports at its top level, both only under DEV=true (React DevTools,
- * and its own package.json to name itself to them). A script bundle cannot hold a top-level
- * `await`, and react-devtools-core is no dependency of ours: with DEV=true the bundle says so, as
- * Ink does when the package is missing, and goes on.
+ * Ink's reconciler awaits two things at its top level, both only under DEV=true: React DevTools
+ * (when react-devtools-core resolves, through `import.meta.resolve`) and its own package.json, to
+ * name itself to them. A CommonJS bundle cannot hold a top-level `await`, and react-devtools-core
+ * is no dependency of ours: in the bundle it never resolves (as Ink behaves when it is missing),
+ * and Ink names itself by its defaults.
  */
+const INK_DEVTOOLS_RESOLVE = "        import.meta.resolve('react-devtools-core');";
 const INK_DEVTOOLS = "        await import('./devtools.js');";
-const INK_PACKAGE = '? await loadPackageJson()';
+const INK_PACKAGE = 'const loaded = await loadPackageJson();';
 export const patchInkReconciler = (source, file) =>
   replaceCounted('ink-without-top-level-await', file, source, [
     {
-      find: INK_DEVTOOLS,
+      find: INK_DEVTOOLS_RESOLVE,
       replace: "        throw Object.assign(new Error('not bundled'), { code: 'ERR_MODULE_NOT_FOUND' });",
     },
-    { find: INK_PACKAGE, replace: '? { name: undefined, version: undefined }' },
+    { find: INK_DEVTOOLS, replace: '        void 0;' },
+    { find: INK_PACKAGE, replace: 'const loaded = { name: undefined, version: undefined };' },
   ]);
 export const INK_RECONCILER_FILE = /[\\/]ink[\\/]build[\\/]reconciler\.js$/;
 export const inkWithoutTopLevelAwait = {

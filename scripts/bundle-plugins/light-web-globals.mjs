@@ -20,7 +20,7 @@ const STAND_INS = { Headers: 'LightHeaders', FormData: 'RealFormData', Response:
 
 /** What must be there (files relative to the package): what loads undici on a chat request today. */
 const EXPECTED = {
-  'internal/headers.mjs': ['new Headers()', 'headers instanceof Headers'],
+  'internal/headers.mjs': ['new Headers()'],
   'client.mjs': ['body instanceof FormData'],
 };
 

@@ -1,11 +1,6 @@
-// The script bundles that src/cli/launch/code-cache.ts loads with V8's code cache: `core.cjs` (the
-// whole CLI) and the libraries it requires lazily (`lib/openai.cjs`, `lib/mcp-sdk.cjs`).
-// Each is one function expression under a header line naming its content hash and encoding.
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-
-const PLACEHOLDER = '0000000000000000';
-const HEADER = `//geekagent-bundle ${PLACEHOLDER} ascii\n`;
+// The CommonJS bundles src/cli/main.ts loads: `core.cjs` (the whole CLI) and the libraries it
+// requires lazily (`lib/openai.cjs`, `lib/mcp-sdk.cjs`, …), each a plain CommonJS module that
+// Node's own loader reads, and Node's compile cache keeps compiled between runs.
 
 /**
  * What `import.meta` means in a script bundle: the bundle file itself, as it means the module
@@ -27,34 +22,15 @@ export const IMPORT_META_DEFINES = {
 export const EMPTY_IMPORT_META_IS_AN_ERROR = { 'empty-import-meta': 'error' };
 
 /**
- * esbuild options that make a CommonJS bundle the loader's function expression. A script compiled
- * by vm.Script has no module loader behind import(): every import() becomes a require(). `define`
- * is merged with the build's own (IMPORT_META_DEFINES).
+ * esbuild options for a bundle: every import() becomes a require() (a library bundle is a
+ * CommonJS file read on first use; Node's ES loader would cost its set-up for nothing). `define` is
+ * merged with the build's own (IMPORT_META_DEFINES).
  */
 export const scriptWrapper = {
   supported: { 'dynamic-import': false },
-  // The directive first, or the definition before it would leave the bundle sloppy: ES modules
-  // are strict (and esbuild's own directive below becomes a plain expression).
-  banner: {
-    js: `${HEADER}(function (exports, require, module, __filename, __dirname) {"use strict";${BUNDLE_META}`,
-  },
-  footer: { js: '})' },
+  // ES modules are strict; the directive first, before the definition.
+  banner: { js: `"use strict";${BUNDLE_META}` },
 };
-
-/**
- * Fills the header: the hash names the cache (V8 checks only the length), and an ASCII file is
- * read without decoding. Same length as the placeholder, so the source map still lines up.
- */
-export function sealScriptBundle(file) {
-  const text = readFileSync(file, 'utf8');
-  if (!text.startsWith(HEADER)) throw new Error(`${file}: the bundle header is missing`);
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, PLACEHOLDER.length);
-  const ascii = Buffer.byteLength(text) === text.length;
-  writeFileSync(
-    file,
-    `//geekagent-bundle ${hash} ${ascii ? 'ascii' : 'utf-8'}\n${text.slice(HEADER.length)}`,
-  );
-}
 
 /**
  * The libraries kept out of the core, each a bundle of its own (`lib/<name>.cjs`) that the core

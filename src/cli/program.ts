@@ -7,6 +7,7 @@
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../config/version.js';
 import { acpCommand } from './acp-command.js';
+import { MIN_NODE } from './launch/node-check.js';
 import type { OutputFormat } from './print-mode.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { trustCommand } from './trust-command.js';
@@ -63,7 +64,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const program = new Command('geekagent')
     .description('A terminal AI agent with a first-class MCP client')
-    .version(PACKAGE_VERSION, '-v, --version')
+    .version(`${PACKAGE_VERSION} (needs Node.js >=${MIN_NODE})`, '-v, --version')
     .option('-p, --print [prompt]', 'run one turn non-interactively and exit (prompt from stdin if omitted)')
     .addOption(
       new Option(

@@ -1,13 +1,13 @@
 /**
- * Every tool the model can be offered, called once through the shipped binary in each kind of run
- * the launcher chooses (src/cli/launch/choose.ts): print mode, the TUI in a pseudo-terminal, and
- * `geekagent mcp serve` under the MCP SDK's client. Each call must answer as a working tool does
+ * Every tool the model can be offered, called once through the shipped binary (the launcher and its
+ * core.cjs bundle, seen by the watch fixture) in each kind of run: print mode, the TUI in a
+ * pseudo-terminal, and `geekagent mcp serve` under the MCP SDK's client. Each call must answer as a working tool does
  * (issue 25: the bundle turned fdir's `createRequire(import.meta.url)` into
  * `createRequire(undefined)`, and `glob` — and `rag_add` of a glob — failed in the built CLI only).
  * The list of calls (every-tool-plan.ts) is checked against what the runs offer, so a new tool
  * without a call here fails this test.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -26,7 +26,7 @@ import {
   TOOL_CASES,
   type ToolCase,
 } from './every-tool-plan.js';
-import { CLI, parseJsonOutput, runCli, testEnv } from './harness.js';
+import { CLI, parseJsonOutput, REPO_ROOT, runCli, testEnv } from './harness.js';
 import { tuiFixture } from './pty.js';
 
 const fx = tuiFixture({ env: PLAN_ENV, cols: 120, rows: 40 });
@@ -61,12 +61,15 @@ function expectEveryToolAnswered(): void {
   expect(results.size).toBe(TOOL_CASES.length);
 }
 
-/** The launcher ran the core as `kind` (each kind keeps its own code cache, named by it). */
-function expectRunKind(kind: 'print' | 'tui' | 'mcp'): void {
-  const caches = readdirSync(path.join(fx.project.home, '.geekagent', 'code-cache'));
-  expect(caches.filter((name) => name.startsWith('core.cjs.'))).toEqual([
-    expect.stringMatching(new RegExp(`^core\\.cjs\\.${kind}\\.`)),
-  ]);
+const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
+const logFile = () => path.join(fx.project.home, 'modules.log');
+/** PLAN_ENV, with the watch fixture recording what the run loads (test/fixtures/modules/watch.mjs). */
+const watchedEnv = () => ({ ...PLAN_ENV, NODE_OPTIONS: `--import=${WATCH}`, MODULE_LOG: logFile() });
+
+/** The run was the shipped build: the launcher required the core bundle (not tsc's app.js). */
+function expectShippedCore(): void {
+  const lines = existsSync(logFile()) ? readFileSync(logFile(), 'utf8').split('\n') : [];
+  expect(lines).toContain('bundle core.cjs');
 }
 
 describe('every tool through the shipped binary', () => {
@@ -76,7 +79,7 @@ describe('every tool through the shipped binary', () => {
     const run = await runCli(['-p', 'call every tool', '--output-format', 'json'], {
       project: fx.project,
       modelUrl: fx.fake.url,
-      env: PLAN_ENV,
+      env: watchedEnv(),
     });
     expect(run.code, run.stderr).toBe(0);
     const output = parseJsonOutput(run);
@@ -90,26 +93,25 @@ describe('every tool through the shipped binary', () => {
     );
     expect(failures(answered, TOOL_CASES), 'calls that did not answer as a working tool').toEqual([]);
     expectEveryToolAnswered();
-    expectRunKind('print');
+    expectShippedCore();
   });
 
   it('the TUI: each tool answers, none is an error', async () => {
     fx.fake.push(...planScript(plan.pageUrl));
     fx.fake.pushFor('explore', { text: SUB_AGENT_ANSWER });
-    const tui = fx.start();
+    const tui = fx.start({ env: watchedEnv() });
     await tui.waitFor('GeekAgent');
     tui.send('call every tool\r');
     await tui.waitFor(FINAL_ANSWER, 60_000);
     expectEveryToolAnswered();
-    // Its code cache is written as it leaves.
     tui.send('/exit\r');
     expect(await tui.exited()).toBe(0);
-    expectRunKind('tui');
+    expectShippedCore();
   });
 
   it('mcp serve: each served tool answers, none is an error', async () => {
     const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(testEnv({ project: fx.project, env: PLAN_ENV })))
+    for (const [key, value] of Object.entries(testEnv({ project: fx.project, env: watchedEnv() })))
       if (value !== undefined) env[key] = value;
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -144,6 +146,6 @@ describe('every tool through the shipped binary', () => {
     } finally {
       await client.close();
     }
-    expectRunKind('mcp');
+    expectShippedCore();
   });
 });

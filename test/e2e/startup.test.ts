@@ -4,14 +4,17 @@
  * script bundles the launcher compiles (core.cjs, lib/openai.cjs, lib/mcp-sdk.cjs, lib/tui.cjs),
  * by their source maps.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SERVER, FIXTURE_SERVERS, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
+import { nodeTooOld } from '../../src/cli/launch/node-check.js';
+import { CLI, DEMO_SERVER, FIXTURE_SERVERS, parseJsonOutput, REPO_ROOT, runCli } from './harness.js';
 import { spawnTui, tuiFixture } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
+const OLD_NODE = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'node-version.mjs');
 const UNDICI_WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'undici-watch.mjs');
 
 const fx = tuiFixture();
@@ -113,8 +116,29 @@ describe('start-up loads only what the run needs', () => {
   it('--version prints the version without loading commander or any dependency', async () => {
     const run = await runCli(['--version'], { project: fx.project, trusted: false, env: watched() });
     const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-    expect(run.stdout).toBe(`${version}\n`);
+    expect(run.stdout).toBe(`${version} (needs Node.js >=22.12)\n`);
     expect(loaded()).toEqual([]);
+  });
+
+  it('a Node older than 22.12 gets one line naming what is needed, and exit code 1', async () => {
+    const line =
+      'geekagent needs Node.js >=22.12; this is Node.js 22.11.0. Install Node.js 24 or 22 (https://nodejs.org).\n';
+    const run = await runCli(['-p', 'hi'], {
+      project: fx.project,
+      modelUrl: fx.fake.url,
+      env: { NODE_OPTIONS: `--import=${OLD_NODE}`, FAKE_NODE_VERSION: '22.11.0' },
+    });
+    expect([run.code, run.stdout, run.stderr]).toEqual([1, '', line]);
+    expect(fx.fake.requests).toEqual([]);
+    // A real old Node, where the machine has one (this image's system Node is 20): the launcher
+    // still parses there, so the check runs instead of a SyntaxError.
+    for (const node of ['/usr/bin/node', '/usr/local/bin/node']) {
+      if (!existsSync(node)) continue;
+      const version = spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+      if (nodeTooOld(version) === undefined) continue;
+      const real = spawnSync(node, [CLI, '--version'], { encoding: 'utf8' });
+      expect([real.status, real.stdout, real.stderr]).toEqual([1, '', `${nodeTooOld(version)}\n`]);
+    }
   });
 
   it('the TUI draws its input line and panel while a server hangs in its handshake, and answers', async () => {

@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import ts from 'typescript';
+import { transform } from 'esbuild';
 
 const SRC = path.resolve(import.meta.dirname, '../../src/process');
 
@@ -13,10 +13,8 @@ export async function transpileProcessModules(): Promise<string> {
   const modules = await mkdtemp(path.join(os.tmpdir(), 'geekagent-process-'));
   for (const name of ['group-tracker', 'reaper', 'lifecycle']) {
     const source = await readFile(path.join(SRC, `${name}.ts`), 'utf8');
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
-    await writeFile(path.join(modules, `${name}.js`), outputText);
+    const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'es2022' });
+    await writeFile(path.join(modules, `${name}.js`), code);
   }
   return modules;
 }

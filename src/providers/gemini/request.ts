@@ -49,7 +49,9 @@ export class GeminiRequester {
     this.#timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#client = new GoogleGenAI({
       apiKey: settings.apiKey,
-      httpOptions: { baseUrl: settings.baseURL, headers: { 'User-Agent': USER_AGENT } },
+      // v1beta, as before SDK 3 made v1 the default: thinking parts and the features this client
+      // sends are served there.
+      httpOptions: { baseUrl: settings.baseURL, apiVersion: 'v1beta', headers: { 'User-Agent': USER_AGENT } },
     });
   }
 

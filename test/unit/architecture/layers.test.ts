@@ -8,7 +8,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+// TypeScript 7 (the project's compiler) is native, without a JS API: its 5.9 API under an alias.
+import ts from 'typescript-api';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/paths.js';
 

@@ -5,12 +5,11 @@
  * built CLI (issue 25). A bundle's `import.meta.url` is the bundle's own file URL; any other use of
  * `import.meta` fails the build, naming the file.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import vm from 'node:vm';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -50,14 +49,9 @@ const bundle = (dir: string) =>
     logLevel: 'silent',
   });
 
-/** Evaluates a script bundle as src/cli/launch/code-cache.ts does. */
+/** Loads a bundle as src/cli/main.ts loads core.cjs: Node's own require. */
 async function load(file: string): Promise<Record<string, unknown>> {
-  const run = vm.runInThisContext(await readFile(file, 'utf8'), { filename: file }) as (
-    ...args: unknown[]
-  ) => void;
-  const module = { exports: {} as Record<string, unknown> };
-  run.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
-  return module.exports;
+  return createRequire(file)(file) as Record<string, unknown>;
 }
 
 afterEach(async () => {
