@@ -62,25 +62,19 @@ export const englishOnlyZod = {
 
 /**
  * string-width (Ink measures every text node with it) tests each non-ASCII grapheme against
- * `/^\p{RGI_Emoji}$/v`, and wrap-ansi's copy against emoji-regex's pattern; V8 compiles either
- * on first use in 100–200 ms, which the TUI's first frame paid (its panel and input line are not
+ * `/^\p{RGI_Emoji}$/v` (Ink 8 and its wrap-ansi share one string-width 8); V8 compiles it on
+ * first use in 100–200 ms, which the TUI's first frame paid (its panel and input line are not
  * ASCII). Every RGI emoji holds a pictographic, regional-indicator, skin-tone or keycap code
  * point, so a cheap class test first skips the big pattern for everything else — same widths.
  */
 const MAYBE_EMOJI = String.raw`/[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u20E3]/u`;
-/** string-width 8 (Ink's) tests `rgiEmojiRegex`; string-width 7 (wrap-ansi's) calls emoji-regex. */
+/** string-width 8 tests `rgiEmojiRegex` (string-width 7's emoji-regex call left with Ink 6). */
 const STRING_WIDTH_VARIANTS = {
   'string-width 8': [
     { find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', replace: 'let rgiEmojiRegex;' },
     {
       find: 'rgiEmojiRegex.test(segment)',
       replace: `(${MAYBE_EMOJI}.test(segment) && (rgiEmojiRegex ??= /^\\p{RGI_Emoji}$/v).test(segment))`,
-    },
-  ],
-  'string-width 7': [
-    {
-      find: 'emojiRegex().test(character)',
-      replace: `(${MAYBE_EMOJI}.test(character) && emojiRegex().test(character))`,
     },
   ],
 };

@@ -1,6 +1,7 @@
 // In the openai SDK's files, the globals `Headers`, `FormData` and `Response` become the stand-ins
-// of src/providers/web-types.ts. On Node 20 those globals are lazy getters that load Node's fetch
-// stack (undici, ~15 ms of CPU) on first access, and the SDK touches them on every request: it
+// of src/providers/web-types.ts. Those globals load Node's fetch stack (undici) on first access —
+// lazy getters on Node 20, lazy data properties on 22 and 24 (still ~0.8× a whole `node -e 0` on
+// Node 24, docs/launcher.md) — and the SDK touches them on every request: it
 // builds each request's headers with `new Headers()` and tests every JSON body with
 // `instanceof FormData`. Our transport sends the request with node:http, so nothing else needs
 // undici. The stand-ins: `Headers` is the light WHATWG Headers (its `instanceof` also accepts a
@@ -22,6 +23,17 @@ const STAND_INS = { Headers: 'LightHeaders', FormData: 'RealFormData', Response:
 const EXPECTED = {
   'internal/headers.mjs': ['new Headers()'],
   'client.mjs': ['body instanceof FormData'],
+  'lib/EventStream.mjs': ["'Headers',\n]) {"],
+};
+
+/**
+ * Text replaced as well (each piece must be there, EXPECTED checks). openai 7's EventStream reads
+ * `Object.getOwnPropertyDescriptor(globalThis, 'Headers')` when it loads, to trust the native
+ * Headers in event arguments: on Node 22+ that alone loads undici. Its `Headers` is the stand-in
+ * here, so no native Headers object reaches its events; the name leaves that list.
+ */
+const REPLACE = {
+  'lib/EventStream.mjs': [["'Headers',\n]) {", ']) {']],
 };
 
 const IN_OPENAI = /[\\/]node_modules[\\/]openai[\\/](.+\.mjs)$/;
@@ -42,12 +54,14 @@ export const lightWebGlobals = {
           );
       }
       seen.add(file);
+      let contents = source;
+      for (const [find, replace] of REPLACE[file] ?? []) contents = contents.replace(find, replace);
       const names = Object.keys(STAND_INS).filter((name) => uses(name).test(source));
-      if (names.length === 0) return undefined;
+      if (names.length === 0) return contents === source ? undefined : { contents, loader: 'js' };
       const imports = names.map((name) => `${STAND_INS[name]} as ${name}`).join(', ');
       // Appended, so the file's lines (and its source map) stay where they were; imports hoist.
       return {
-        contents: `${source}\nimport { ${imports} } from ${JSON.stringify(WEB_TYPES)};\n`,
+        contents: `${contents}\nimport { ${imports} } from ${JSON.stringify(WEB_TYPES)};\n`,
         loader: 'js',
       };
     });

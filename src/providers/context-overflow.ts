@@ -26,6 +26,10 @@ export function classifyOverflow(raw: unknown, mapped: unknown): unknown {
   const status = raw.status;
   if (status !== undefined && status !== 400 && status !== 413 && status !== 422) return mapped;
   const code = typeof raw.code === 'string' ? raw.code : undefined;
+  // An error event mid-stream has no status (openai 7 throws those as APIErrors too): one whose code
+  // names another failure is that failure, whatever its words (`rate_limit_exceeded`, "Too many
+  // tokens in flight").
+  if (status === undefined && code !== undefined && !OVERFLOW_CODES.has(code)) return mapped;
   if ((code && OVERFLOW_CODES.has(code)) || OVERFLOW_WORDS.test(mapped.message)) {
     return new ContextOverflowError(mapped.message, mapped.status);
   }

@@ -152,8 +152,10 @@ export function mapFailure(
       const hint = error.status === 401 && keyVariable ? ` — check ${keyVariable}` : '';
       return new ProviderError(`model request failed: HTTP ${error.status}: ${message}${hint}`, error.status);
     }
-    // An `error` object sent inside the stream: there is no status, only the server's words.
-    return new ProviderError(`model request failed: ${serverMessage(error, undefined)}`);
+    // An `error` object sent inside the stream: there is no status, only the server's words and
+    // code (openai 7 also throws a Responses `error` event this way, which named its code before).
+    const code = typeof error.code === 'string' && error.code !== '' ? ` (${error.code})` : '';
+    return new ProviderError(`model request failed: ${serverMessage(error, undefined)}${code}`);
   }
   if (error instanceof SyntaxError) {
     return new ProviderError(`model request failed: the server sent malformed stream data: ${error.message}`);

@@ -17,7 +17,16 @@ const HEADERS_MJS = [
   'export const buildHeaders = (pairs) => { const values = new Headers(); for (const [n, v] of pairs) values.append(n, v); return values; };',
   'export const isHeaders = (headers) => headers instanceof Headers;',
 ].join('\n');
+// openai 7's EventStream: on load it looks up the native Headers' descriptor (loads undici on 22+).
+const EVENT_STREAM_MJS = [
+  'export const trusted = [];',
+  "for (const name of [\n    'Blob',\n    'Headers',\n]) {",
+  '    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);',
+  "    if (descriptor && 'value' in descriptor) trusted.push(name);",
+  '}',
+].join('\n');
 const CLIENT_MJS = [
+  "export { trusted } from './lib/EventStream.mjs';",
   "export { buildHeaders, isHeaders } from './internal/headers.mjs';",
   'export const isForm = (body) => body instanceof FormData;',
   'export const isResponse = (value) => value instanceof Response;',
@@ -55,7 +64,11 @@ afterEach(async () => {
 
 describe('light-web-globals', () => {
   it("makes the SDK's Headers light and its FormData/Response checks free of undici", async () => {
-    const dir = await sdk({ 'client.mjs': CLIENT_MJS, 'internal/headers.mjs': HEADERS_MJS });
+    const dir = await sdk({
+      'client.mjs': CLIENT_MJS,
+      'internal/headers.mjs': HEADERS_MJS,
+      'lib/EventStream.mjs': EVENT_STREAM_MJS,
+    });
     await bundle(dir);
     const script = `
       const m = await import(${JSON.stringify(path.join(dir, 'out.mjs'))});
@@ -64,6 +77,7 @@ describe('light-web-globals', () => {
         entries: [...headers],
         checks: [m.isForm({}), m.isForm('text'), m.isResponse({}), m.isHeaders({}), m.isHeaders(headers)],
         member: m.member({ Response: 'own' }),
+        trusted: m.trusted,
         undici: process.moduleLoadList.some((name) => name.includes('undici')),
       };
       // Real instances still pass, once they exist.
@@ -81,6 +95,7 @@ describe('light-web-globals', () => {
       ],
       checks: [false, false, false, false, true],
       member: 'own',
+      trusted: ['Blob'],
       undici: false,
       real: [true, true, true],
     });
@@ -90,6 +105,7 @@ describe('light-web-globals', () => {
     const dir = await sdk({
       'client.mjs': CLIENT_MJS.replace('body instanceof FormData', 'isFormData(body)'),
       'internal/headers.mjs': HEADERS_MJS,
+      'lib/EventStream.mjs': EVENT_STREAM_MJS,
     });
     await expect(bundle(dir)).rejects.toThrow(
       /"body instanceof FormData" is no longer in .*node_modules[\\/]openai[\\/]client\.mjs/,
@@ -97,7 +113,10 @@ describe('light-web-globals', () => {
   });
 
   it('fails the build when the SDK no longer has the file it builds headers in', async () => {
-    const dir = await sdk({ 'client.mjs': CLIENT_MJS.replace(/^export \{ buildHeaders.*$/m, '') });
+    const dir = await sdk({
+      'client.mjs': CLIENT_MJS.replace(/^export \{ buildHeaders.*$/m, ''),
+      'lib/EventStream.mjs': EVENT_STREAM_MJS,
+    });
     await expect(bundle(dir)).rejects.toThrow(/without node_modules\/openai\/internal\/headers\.mjs/);
   });
 });
