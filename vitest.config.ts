@@ -7,7 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // The sources' stamp as the run starts: the e2e tests check the build against it.
-    globalSetup: ['test/helpers/source-stamp-setup.ts'],
+    // The sources' stamp as the run starts (the e2e tests check the build against it); and one line when the sandbox's tests will be skipped on this machine.
+    globalSetup: ['test/helpers/source-stamp-setup.ts', 'test/helpers/sandbox-gate-setup.ts'],
   },
 });

@@ -11,6 +11,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { itWithSandbox } from '../helpers/sandbox-gate.js';
 import { cliFixture, type JsonOutput, parseJsonOutput } from './harness.js';
 
 const fx = cliFixture();
@@ -201,18 +202,21 @@ describe('what a command body does', () => {
     expect(denied.stderr).toContain('permission denied: tool run_shell is not allowed');
   });
 
-  it('runs a !`command` confined by the sandbox without asking (and confined: it cannot write outside the root)', async () => {
-    const outside = path.join(path.dirname(fx.project.dir), 'escaped');
-    await fx.project.write(
-      '.geekagent/commands/probe.md',
-      `Probe:\n!\`echo inside; touch ${outside} 2>/dev/null || echo refused-outside\`\n`,
-    );
-    fx.fake.push({ text: 'probed' });
-    const run = await fx.run(['-p', '/probe']);
-    expect(run.code, run.stderr).toBe(0);
-    expect(userText(fx.fake.requests[0]!)).toContain('inside\\nrefused-outside');
-    expect(existsSync(outside)).toBe(false);
-  });
+  itWithSandbox(
+    'runs a !`command` confined by the sandbox without asking (and confined: it cannot write outside the root)',
+    async () => {
+      const outside = path.join(path.dirname(fx.project.dir), 'escaped');
+      await fx.project.write(
+        '.geekagent/commands/probe.md',
+        `Probe:\n!\`echo inside; touch ${outside} 2>/dev/null || echo refused-outside\`\n`,
+      );
+      fx.fake.push({ text: 'probed' });
+      const run = await fx.run(['-p', '/probe']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(userText(fx.fake.requests[0]!)).toContain('inside\\nrefused-outside');
+      expect(existsSync(outside)).toBe(false);
+    },
+  );
 
   it('pre-approves allowed-tools for the command’s turn only (sandbox off: run_shell is asked otherwise)', async () => {
     await fx.project.write(

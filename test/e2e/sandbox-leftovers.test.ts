@@ -10,15 +10,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { requireSandbox } from '../helpers/real-sandbox.js';
+import { expect, it } from 'vitest';
+import { describeWithSandbox } from '../helpers/sandbox-gate.js';
 import { cliFixture, parseJsonOutput } from './harness.js';
 
 const fx = cliFixture({ timeoutMs: 60_000 });
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
-
-beforeAll(() => requireSandbox());
 
 /** One print-mode turn in which the model runs `command` confined; the tool's result. */
 async function confined(command: string): Promise<string> {
@@ -40,7 +38,7 @@ function personGit(cwd: string, ...args: string[]): string {
 const at = (...parts: string[]) => path.join(fx.project.dir, ...parts);
 const marker = (name: string) => path.join(path.dirname(fx.project.dir), name);
 
-describe('a confined command leaves nothing behind that runs outside the sandbox', () => {
+describeWithSandbox('a confined command leaves nothing behind that runs outside the sandbox', () => {
   it('a new repository in the root and a sub-folder: fsmonitor, pager and a hook are undone', async () => {
     const result = await confined(
       [

@@ -7,9 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CommandSandbox, SandboxWrapOptions } from '../../src/sandbox/types.js';
-import { type RealSandbox, realSandbox, requireSandbox } from '../helpers/real-sandbox.js';
+import { type RealSandbox, realSandbox } from '../helpers/real-sandbox.js';
+import { describeWithSandbox } from '../helpers/sandbox-gate.js';
 
 let root: string;
 let home: string;
@@ -17,8 +18,6 @@ let sandbox: CommandSandbox;
 let count = 0;
 
 let fixture: RealSandbox;
-
-beforeAll(requireSandbox);
 
 beforeEach(() => {
   fixture = realSandbox('geekagent-reuse-');
@@ -39,7 +38,7 @@ async function run(command: string, options: Partial<SandboxWrapOptions> = {}) {
 
 const emptySource = (line: string) => line.match(/\/[\w./-]*\/claude-empty-\w+/)?.[0];
 
-describe('a reused sandbox line', () => {
+describeWithSandbox('a reused sandbox line', () => {
   it('is the same for the same inputs, runs each command as itself and leaves no mount behind', async () => {
     const first = await run('echo one');
     const second = await run('echo two > made.txt; cat made.txt');

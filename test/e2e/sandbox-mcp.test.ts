@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { subAgentOf } from '../fixtures/fake-model.js';
+import { describeWithSandbox, itWithSandbox } from '../helpers/sandbox-gate.js';
 import { isAlive, waitFor } from '../helpers/wait.js';
 import { CLI, cliFixture, FIXTURE_SERVERS, parseJsonOutput, type RunResult, testEnv } from './harness.js';
 
@@ -114,26 +115,29 @@ async function tryEverything(entry: Record<string, unknown>, token: string) {
 const said = (run: RunResult) => `${run.stdout}${run.stderr}`;
 
 describe('a stdio server with "sandbox": true', () => {
-  it('is refused every way out, still works inside the project, and leaves no process behind', async () => {
-    const token = `sbx-confined-${process.pid}-${Date.now()}`;
-    const { results, outside, through, listener } = await tryEverything({ sandbox: true }, token);
-    expect(said(results.secret)).toMatch(/^refused: /);
-    expect(said(results.secret)).not.toContain(SECRET);
-    expect(said(results.outside)).toMatch(/^refused: EROFS/);
-    expect(existsSync(outside)).toBe(false);
-    expect(said(results.config)).toMatch(/^refused: EROFS/);
-    expect(await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8')).toBe('{}\n');
-    expect(said(results.link)).toMatch(/^refused: EROFS/);
-    expect(existsSync(through)).toBe(false);
-    expect(said(results.connect)).toMatch(/^refused: /);
-    expect(listener.connections()).toBe(0);
-    // Started inside the sandbox, it dies with it: the run ends and nothing carries the token.
-    expect(said(results.background)).toContain('done: started a background process');
-    await waitFor(() => processesWith(token).length === 0, { what: 'no process of the confined server' });
-    expect(said(results.inside)).toContain('done: wrote');
-    expect(await readFile(path.join(fx.project.dir, 'inside.txt'), 'utf8')).toBe('in');
-    for (const run of Object.values(results)) expect(run.stderr).not.toContain('must run in the sandbox');
-  });
+  itWithSandbox(
+    'is refused every way out, still works inside the project, and leaves no process behind',
+    async () => {
+      const token = `sbx-confined-${process.pid}-${Date.now()}`;
+      const { results, outside, through, listener } = await tryEverything({ sandbox: true }, token);
+      expect(said(results.secret)).toMatch(/^refused: /);
+      expect(said(results.secret)).not.toContain(SECRET);
+      expect(said(results.outside)).toMatch(/^refused: EROFS/);
+      expect(existsSync(outside)).toBe(false);
+      expect(said(results.config)).toMatch(/^refused: EROFS/);
+      expect(await readFile(path.join(fx.project.dir, '.geekagent', 'GeekAgent.json'), 'utf8')).toBe('{}\n');
+      expect(said(results.link)).toMatch(/^refused: EROFS/);
+      expect(existsSync(through)).toBe(false);
+      expect(said(results.connect)).toMatch(/^refused: /);
+      expect(listener.connections()).toBe(0);
+      // Started inside the sandbox, it dies with it: the run ends and nothing carries the token.
+      expect(said(results.background)).toContain('done: started a background process');
+      await waitFor(() => processesWith(token).length === 0, { what: 'no process of the confined server' });
+      expect(said(results.inside)).toContain('done: wrote');
+      expect(await readFile(path.join(fx.project.dir, 'inside.txt'), 'utf8')).toBe('in');
+      for (const run of Object.values(results)) expect(run.stderr).not.toContain('must run in the sandbox');
+    },
+  );
 
   it('without "sandbox" the same server gets every one of them (what confinement takes away)', async () => {
     const token = `sbx-open-${process.pid}-${Date.now()}`;
@@ -152,7 +156,7 @@ describe('a stdio server with "sandbox": true', () => {
     leftBehind.push(...survivors);
   });
 
-  it('mcp list says the server is sandboxed', async () => {
+  itWithSandbox('mcp list says the server is sandboxed', async () => {
     await setUp({ sandbox: true }, `sbx-list-${process.pid}`);
     const text = await fx.run(['mcp', 'list']);
     expect(text.stdout).toContain('escape (5 tools, sandboxed)');
@@ -162,7 +166,7 @@ describe('a stdio server with "sandbox": true', () => {
     expect(json[0]).toMatchObject({ name: 'escape', status: 'connected', sandboxed: true });
   });
 
-  it('an allowWrite grant opens that folder and no other', async () => {
+  itWithSandbox('an allowWrite grant opens that folder and no other', async () => {
     const { call, outside } = await setUp(
       { sandbox: { allowWrite: ['../granted'] } },
       `sbx-grant-${process.pid}`,
@@ -190,7 +194,7 @@ describe('a stdio server with "sandbox": true', () => {
   });
 });
 
-describe("geekagent mcp list / call take the run's sandbox mode, as the agent does", () => {
+describeWithSandbox("geekagent mcp list / call take the run's sandbox mode, as the agent does", () => {
   it('--sandbox read-only and GEEKAGENT_SANDBOX=read-only refuse a write inside the root; off starts no confined server', async () => {
     await setUp({ sandbox: true }, `sbx-mode-${process.pid}`);
     const inside = path.join(fx.project.dir, 'inside.txt');
@@ -213,7 +217,7 @@ describe("geekagent mcp list / call take the run's sandbox mode, as the agent do
   });
 });
 
-describe('the user\'s "sandbox": {"projectServers": true}', () => {
+describeWithSandbox('the user\'s "sandbox": {"projectServers": true}', () => {
   it('confines a project server although its entry says "sandbox": false', async () => {
     const { call, outside } = await setUp({ sandbox: false }, `sbx-default-${process.pid}`);
     await mkdir(path.join(fx.project.home, '.geekagent'), { recursive: true });
@@ -258,7 +262,7 @@ async function userEscapingSkill(): Promise<void> {
   await chmod(path.join(dir, 'bin', 'out.sh'), 0o755);
 }
 
-describe("a project skill tool runs under the run's sandbox, like run_shell", () => {
+describeWithSandbox("a project skill tool runs under the run's sandbox, like run_shell", () => {
   it('confined by default: no write outside the root, no secret; --sandbox off: both', async () => {
     await escapingSkill();
     await mkdir(path.join(fx.project.home, '.ssh'), { recursive: true });
@@ -292,7 +296,7 @@ describe("a project skill tool runs under the run's sandbox, like run_shell", ()
   });
 });
 
-describe("a user skill's tool runs under the run's sandbox too", () => {
+describeWithSandbox("a user skill's tool runs under the run's sandbox too", () => {
   it('confined: no write outside the root, no secret, no write at all under read-only; --sandbox off: all', async () => {
     await userEscapingSkill();
     await mkdir(path.join(fx.project.home, '.ssh'), { recursive: true });
@@ -335,7 +339,7 @@ describe("a user skill's tool runs under the run's sandbox too", () => {
   });
 });
 
-describe('geekagent mcp serve runs its shell under the sandbox', () => {
+describeWithSandbox('geekagent mcp serve runs its shell under the sandbox', () => {
   it('run_shell served to another client cannot write outside the root; with --sandbox off it can', async () => {
     const outside = path.join(path.dirname(fx.project.dir), 'outside-served');
     const served = (flags: string[]) => ({
@@ -380,7 +384,7 @@ describe('what a project server\'s "sandbox" grants is part of the folder\'s tru
   });
 });
 
-describe("a sub-agent gets the main agent's sandbox", () => {
+describeWithSandbox("a sub-agent gets the main agent's sandbox", () => {
   it('its run_shell runs confined, unasked: the write outside the root is refused', async () => {
     const outside = path.join(path.dirname(fx.project.dir), 'outside-child');
     await fx.project.write(
@@ -413,7 +417,7 @@ describe("a sub-agent gets the main agent's sandbox", () => {
   });
 });
 
-describe("a confined server and the agent's end", () => {
+describeWithSandbox("a confined server and the agent's end", () => {
   it('SIGKILL of the agent mid-turn: the reaper takes the sandbox and everything in it down', async () => {
     const token = `sbx-kill-${process.pid}-${Date.now()}`;
     await setUp({ sandbox: true }, token);
@@ -439,7 +443,7 @@ describe("a confined server and the agent's end", () => {
   });
 });
 
-describe("the model is told a confined server's failure may be the sandbox", () => {
+describeWithSandbox("the model is told a confined server's failure may be the sandbox", () => {
   it('a refused call of a confined server carries a [sandbox] note; an unconfined one does not', async () => {
     const args = ['-p', 'go', '--allow', 'mcp_escape_*', '--output-format', 'json'];
     await setUp({ sandbox: true }, `sbx-note-${process.pid}`);

@@ -6,16 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CommandSandbox } from '../../src/sandbox/types.js';
-import { type RealSandbox, realSandbox, requireSandbox } from '../helpers/real-sandbox.js';
+import { type RealSandbox, realSandbox } from '../helpers/real-sandbox.js';
+import { describeWithSandbox } from '../helpers/sandbox-gate.js';
 
 let fixture: RealSandbox;
 let root: string;
 let sandbox: CommandSandbox;
 let count = 0;
-
-beforeAll(requireSandbox);
 
 beforeEach(() => {
   fixture = realSandbox('geekagent-parallel-');
@@ -42,7 +41,7 @@ async function confined(command: string, startAfterMs: number) {
   }
 }
 
-describe('confined commands started together', () => {
+describeWithSandbox('confined commands started together', () => {
   it('each starts, whenever the other one is setting up, and leave nothing behind', async () => {
     const failures: string[] = [];
     // The second start moves across the first one's set-up (a few milliseconds of bubblewrap).

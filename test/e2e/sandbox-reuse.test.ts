@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { probeSandbox } from '../../src/sandbox/probe.js';
+import { expect, it } from 'vitest';
+import { describeWithSandbox } from '../helpers/sandbox-gate.js';
 import { cliFixture, parseJsonOutput } from './harness.js';
 
 const fx = cliFixture({ timeoutMs: 60_000 });
@@ -18,13 +18,7 @@ const shellCall = (command: string) => ({
   toolCalls: [{ name: 'run_shell', arguments: JSON.stringify({ command }) }],
 });
 
-beforeAll(() => {
-  const probe = probeSandbox(process.env);
-  if (probe.problem)
-    throw new Error(`the sandbox cannot run on this machine: ${probe.problem} (${probe.fix})`);
-});
-
-describe('a reused sandbox line', () => {
+describeWithSandbox('a reused sandbox line', () => {
   it('protects the hooks of a nested repository created between two commands', async () => {
     await mkdir(path.join(fx.project.dir, 'sub'), { recursive: true });
     const hooks = path.join(fx.project.dir, 'sub', '.git', 'hooks');
@@ -50,7 +44,7 @@ describe('a reused sandbox line', () => {
   });
 });
 
-describe('--cwd naming another folder than the process cwd', () => {
+describeWithSandbox('--cwd naming another folder than the process cwd', () => {
   it("protects that folder's .git/hooks, .git/config and rc files", async () => {
     await mkdir(path.join(fx.project.dir, '.git', 'hooks'), { recursive: true });
     const elsewhere = path.join(path.dirname(fx.project.dir), 'elsewhere');

@@ -11,21 +11,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { probeSandbox } from '../../src/sandbox/probe.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithSandbox, itWithSandbox } from '../helpers/sandbox-gate.js';
 import { cliFixture, type JsonOutput, parseJsonOutput, type RunResult } from './harness.js';
 
 const fx = cliFixture({ timeoutMs: 60_000 });
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
-
-beforeAll(() => {
-  // Under CI the sandbox's packages are installed by .ci/run: a machine without them fails here
-  // instead of skipping, so a green run always means the escapes were really tried.
-  const probe = probeSandbox(process.env);
-  if (probe.problem)
-    throw new Error(`the sandbox cannot run on this machine: ${probe.problem} (${probe.fix})`);
-});
 
 /** One print-mode turn in which the model runs `command` through run_shell. */
 async function shell(
@@ -44,117 +36,120 @@ async function shell(
 const UNCONFINED = ['--sandbox', 'off', '--allow', 'run_shell'];
 const outside = () => path.join(path.dirname(fx.project.dir), 'outside');
 
-describe('run_shell confined under workspace-write (the default), free under --sandbox off', () => {
-  it('cannot read a key in the home folder', async () => {
-    await mkdir(path.join(fx.project.home, '.ssh'), { recursive: true });
-    await writeFile(path.join(fx.project.home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-d41d8cd9\n');
-    const confined = await shell('cat "$HOME/.ssh/id_rsa"');
-    expect(confined.out.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
-    expect(confined.result).not.toContain('PRIVATE-KEY');
-    expect(confined.result).toContain('[sandbox]');
-    expect(confined.result).toContain(`read of ${path.join(fx.project.home, '.ssh')}`);
-    const free = await shell('cat "$HOME/.ssh/id_rsa"', UNCONFINED);
-    expect(free.result).toContain('PRIVATE-KEY-d41d8cd9');
-  });
-
-  it('cannot write outside the root', async () => {
-    const confined = await shell('echo x > ../outside');
-    expect(confined.result).toContain('[sandbox]');
-    expect(confined.result).toContain('write to ../outside');
-    expect(existsSync(outside())).toBe(false);
-    await shell('echo x > ../outside', UNCONFINED);
-    expect(existsSync(outside())).toBe(true);
-  });
-
-  it("cannot rewrite the agent's own config, however the name is spelled", async () => {
-    const file = path.join(fx.project.dir, '.geekagent', 'GeekAgent.json');
-    // A project file the person made (nothing creates one on its own any more).
-    await fx.project.write('.geekagent/GeekAgent.json', '{}\n');
-    // Spelled so the protected-name check does not see it: the sandbox is the barrier.
-    const sneaky =
-      'd=.geek; d="${d}agent"; n=Geek; echo \'{"tools":{"write":"allow"}}\' > "$d/${n}Agent.json"';
-    const confined = await shell(sneaky);
-    expect(confined.result).toContain('[sandbox]');
-    expect(readFileSync(file, 'utf8')).not.toContain('"write":"allow"');
-    await shell(sneaky, UNCONFINED);
-    expect(readFileSync(file, 'utf8')).toContain('"write":"allow"');
-  });
-
-  it('cannot write through a symlink that leads out of the root', async () => {
-    const target = path.join(path.dirname(fx.project.dir), 'through-link');
-    const confined = await shell('ln -s .. up && echo x > up/through-link');
-    expect(confined.result).toContain('[sandbox]');
-    expect(existsSync(target)).toBe(false);
-    await shell('rm -f up; ln -s .. up && echo x > up/through-link', UNCONFINED);
-    expect(existsSync(target)).toBe(true);
-  });
-
-  it('cannot reach a loopback server', async () => {
-    let hits = 0;
-    const server = http.createServer((_request, response) => {
-      hits += 1;
-      response.end('LOOPBACK-OK');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const probe = `node -e "require('http').get('http://127.0.0.1:${port}/',r=>r.pipe(process.stdout)).on('error',e=>{console.error(e.message);process.exit(3)})"`;
-      const confined = await shell(probe);
-      expect(confined.result).not.toContain('LOOPBACK-OK');
+describeWithSandbox(
+  'run_shell confined under workspace-write (the default), free under --sandbox off',
+  () => {
+    it('cannot read a key in the home folder', async () => {
+      await mkdir(path.join(fx.project.home, '.ssh'), { recursive: true });
+      await writeFile(path.join(fx.project.home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-d41d8cd9\n');
+      const confined = await shell('cat "$HOME/.ssh/id_rsa"');
+      expect(confined.out.tool_calls[0]).toMatchObject({ decision: 'allow', is_error: false });
+      expect(confined.result).not.toContain('PRIVATE-KEY');
       expect(confined.result).toContain('[sandbox]');
-      expect(hits).toBe(0);
-      const free = await shell(probe, UNCONFINED);
-      expect(free.result).toContain('LOOPBACK-OK');
-      expect(hits).toBe(1);
-    } finally {
-      server.close();
-    }
-  });
-
-  it('with no host allowed has no network at all and no proxy; a host allowed goes through the proxy', async () => {
-    let hits = 0;
-    const server = http.createServer((_request, response) => {
-      hits += 1;
-      response.end('LOOPBACK-OK');
+      expect(confined.result).toContain(`read of ${path.join(fx.project.home, '.ssh')}`);
+      const free = await shell('cat "$HOME/.ssh/id_rsa"', UNCONFINED);
+      expect(free.result).toContain('PRIVATE-KEY-d41d8cd9');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    // Interfaces from the command's own /proc, the proxy it was given, a connect to the test
-    // server on the host's loopback and one to a public address.
-    const probe =
-      "echo \"proxy=${HTTPS_PROXY:-none}\"; echo \"ifaces=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; " +
-      `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo LOOPBACK-OPEN; (exec 3<>/dev/tcp/1.1.1.1/80) && echo PUBLIC-OPEN; true`;
-    try {
-      const offline = await shell(probe);
-      expect(offline.result).toContain('proxy=none');
-      expect(offline.result).toContain('ifaces=lo ');
-      expect(offline.result).not.toContain('OPEN');
-      const userFile = path.join(fx.project.home, '.geekagent', 'GeekAgent.json');
-      await mkdir(path.dirname(userFile), { recursive: true });
-      await writeFile(userFile, JSON.stringify({ sandbox: { network: { allow: ['example.com'] } } }));
-      const proxied = await shell(probe);
-      expect(proxied.result).toMatch(/proxy=http:\/\/\S+@localhost:3128/);
-      expect(proxied.result).toContain('ifaces=lo ');
-      expect(proxied.result).not.toContain('OPEN');
-      expect(hits).toBe(0);
-    } finally {
-      server.close();
-    }
-  });
 
-  it('leaves no process behind when the command ends', async () => {
-    const token = `${10_000 + Math.floor(Math.random() * 80_000)}`;
-    const command = `setsid sleep ${token} >/dev/null 2>&1 < /dev/null & echo started`;
-    const confined = await shell(command);
-    expect(confined.result).toContain('started');
-    expect(livingSleeps(token)).toEqual([]);
-    await shell(command, UNCONFINED);
-    const left = livingSleeps(token);
-    // Unconfined, a process that left the group outlives the command (what the sandbox prevents).
-    expect(left.length).toBe(1);
-    for (const pid of left) process.kill(pid, 'SIGKILL');
-  });
-});
+    it('cannot write outside the root', async () => {
+      const confined = await shell('echo x > ../outside');
+      expect(confined.result).toContain('[sandbox]');
+      expect(confined.result).toContain('write to ../outside');
+      expect(existsSync(outside())).toBe(false);
+      await shell('echo x > ../outside', UNCONFINED);
+      expect(existsSync(outside())).toBe(true);
+    });
+
+    it("cannot rewrite the agent's own config, however the name is spelled", async () => {
+      const file = path.join(fx.project.dir, '.geekagent', 'GeekAgent.json');
+      // A project file the person made (nothing creates one on its own any more).
+      await fx.project.write('.geekagent/GeekAgent.json', '{}\n');
+      // Spelled so the protected-name check does not see it: the sandbox is the barrier.
+      const sneaky =
+        'd=.geek; d="${d}agent"; n=Geek; echo \'{"tools":{"write":"allow"}}\' > "$d/${n}Agent.json"';
+      const confined = await shell(sneaky);
+      expect(confined.result).toContain('[sandbox]');
+      expect(readFileSync(file, 'utf8')).not.toContain('"write":"allow"');
+      await shell(sneaky, UNCONFINED);
+      expect(readFileSync(file, 'utf8')).toContain('"write":"allow"');
+    });
+
+    it('cannot write through a symlink that leads out of the root', async () => {
+      const target = path.join(path.dirname(fx.project.dir), 'through-link');
+      const confined = await shell('ln -s .. up && echo x > up/through-link');
+      expect(confined.result).toContain('[sandbox]');
+      expect(existsSync(target)).toBe(false);
+      await shell('rm -f up; ln -s .. up && echo x > up/through-link', UNCONFINED);
+      expect(existsSync(target)).toBe(true);
+    });
+
+    it('cannot reach a loopback server', async () => {
+      let hits = 0;
+      const server = http.createServer((_request, response) => {
+        hits += 1;
+        response.end('LOOPBACK-OK');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const probe = `node -e "require('http').get('http://127.0.0.1:${port}/',r=>r.pipe(process.stdout)).on('error',e=>{console.error(e.message);process.exit(3)})"`;
+        const confined = await shell(probe);
+        expect(confined.result).not.toContain('LOOPBACK-OK');
+        expect(confined.result).toContain('[sandbox]');
+        expect(hits).toBe(0);
+        const free = await shell(probe, UNCONFINED);
+        expect(free.result).toContain('LOOPBACK-OK');
+        expect(hits).toBe(1);
+      } finally {
+        server.close();
+      }
+    });
+
+    it('with no host allowed has no network at all and no proxy; a host allowed goes through the proxy', async () => {
+      let hits = 0;
+      const server = http.createServer((_request, response) => {
+        hits += 1;
+        response.end('LOOPBACK-OK');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      // Interfaces from the command's own /proc, the proxy it was given, a connect to the test
+      // server on the host's loopback and one to a public address.
+      const probe =
+        "echo \"proxy=${HTTPS_PROXY:-none}\"; echo \"ifaces=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; " +
+        `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo LOOPBACK-OPEN; (exec 3<>/dev/tcp/1.1.1.1/80) && echo PUBLIC-OPEN; true`;
+      try {
+        const offline = await shell(probe);
+        expect(offline.result).toContain('proxy=none');
+        expect(offline.result).toContain('ifaces=lo ');
+        expect(offline.result).not.toContain('OPEN');
+        const userFile = path.join(fx.project.home, '.geekagent', 'GeekAgent.json');
+        await mkdir(path.dirname(userFile), { recursive: true });
+        await writeFile(userFile, JSON.stringify({ sandbox: { network: { allow: ['example.com'] } } }));
+        const proxied = await shell(probe);
+        expect(proxied.result).toMatch(/proxy=http:\/\/\S+@localhost:3128/);
+        expect(proxied.result).toContain('ifaces=lo ');
+        expect(proxied.result).not.toContain('OPEN');
+        expect(hits).toBe(0);
+      } finally {
+        server.close();
+      }
+    });
+
+    it('leaves no process behind when the command ends', async () => {
+      const token = `${10_000 + Math.floor(Math.random() * 80_000)}`;
+      const command = `setsid sleep ${token} >/dev/null 2>&1 < /dev/null & echo started`;
+      const confined = await shell(command);
+      expect(confined.result).toContain('started');
+      expect(livingSleeps(token)).toEqual([]);
+      await shell(command, UNCONFINED);
+      const left = livingSleeps(token);
+      // Unconfined, a process that left the group outlives the command (what the sandbox prevents).
+      expect(left.length).toBe(1);
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+    });
+  },
+);
 
 /** Pids of live (not zombie) `sleep <token>` processes. */
 function livingSleeps(token: string): number[] {
@@ -173,7 +168,7 @@ function livingSleeps(token: string): number[] {
   return found;
 }
 
-describe('modes and questions', () => {
+describeWithSandbox('modes and questions', () => {
   afterEach(() => undefined);
 
   it('read-only refuses a write inside the root', async () => {
@@ -330,6 +325,9 @@ describe('where the sandbox cannot run', () => {
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain('bwrap: MISSING (package bubblewrap)');
     expect(missing.stdout).toContain('apt-get install bubblewrap');
+  });
+
+  itWithSandbox('geekagent sandbox check says the sandbox works where it does', async () => {
     const present = await fx.run(['sandbox', 'check']);
     expect(present.stdout).toMatch(/bwrap: found at /);
     expect(present.stdout).toContain('sandbox: works');

@@ -3,6 +3,7 @@
  * and where the sandbox cannot run both say so (with the start-up line) instead of a mode.
  */
 import { describe, expect, it } from 'vitest';
+import { itWithSandbox } from '../helpers/sandbox-gate.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const fx = tuiFixture();
@@ -17,7 +18,7 @@ function panel(tui: PtySession): string {
 }
 
 describe('sandbox in the TUI', () => {
-  it('shows the mode in the panel and what is confined with /sandbox', async () => {
+  itWithSandbox('shows the mode in the panel and what is confined with /sandbox', async () => {
     const tui = fx.start({ cols: 140, rows: 50 });
     await tui.waitFor('GeekAgent');
     await tui.waitFor(/sandbox\s+workspace-write/);
@@ -35,6 +36,6 @@ describe('sandbox in the TUI', () => {
     await tui.waitFor(/sandbox\s+unavailable/);
     tui.send('/sandbox');
     tui.send(KEYS.enter);
-    await tui.waitFor(/are asked before they run[\s\S]*are asked before they run/);
+    await tui.waitFor(/before they run[\s\S]*before they run/);
   });
 });

@@ -1,12 +1,11 @@
 /**
  * A CommandSandbox over the real library and bubblewrap in a fresh temp folder (a `project` root and
- * a `home`), for tests that run confined commands; fails at once on a machine that cannot confine.
+ * a `home`), for tests that run confined commands (inside describeWithSandbox: test/helpers/sandbox-gate.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCommandSandbox } from '../../src/sandbox/index.js';
-import { probeSandbox } from '../../src/sandbox/probe.js';
 import { type CommandSandbox, DEFAULT_SANDBOX_POLICY } from '../../src/sandbox/types.js';
 
 export interface RealSandbox {
@@ -16,12 +15,6 @@ export interface RealSandbox {
   sandbox: CommandSandbox;
   /** Disposes the sandbox and removes the folder. */
   dispose(): Promise<void>;
-}
-
-export function requireSandbox(): void {
-  const probe = probeSandbox(process.env);
-  if (probe.problem)
-    throw new Error(`the sandbox cannot run on this machine: ${probe.problem} (${probe.fix})`);
 }
 
 export function realSandbox(prefix: string): RealSandbox {

@@ -5,7 +5,7 @@
  * `CI=true` they refuse to skip: .ci/run installs the packages, so a green CI run means every
  * escape was really tried.
  */
-import { describe } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { probeSandbox } from '../../src/sandbox/probe.js';
 
 export interface SandboxGate {
@@ -26,8 +26,15 @@ export function sandboxGate(env: NodeJS.ProcessEnv = process.env): SandboxGate {
 /** `describe` for a suite that needs the real sandbox: skipped (not failed) where it cannot run. */
 export function describeWithSandbox(name: string, body: () => void): void {
   const gate = sandboxGate();
-  describe.skipIf(!gate.run)(name, body);
+  describe.skipIf(!gate.run)(name, () => {
+    // Under CI a machine without the packages fails here, with the reason, before any test.
+    beforeAll(requireSandbox);
+    body();
+  });
 }
+
+/** `it` for one test that needs the real sandbox, in a file whose other tests do not. */
+export const itWithSandbox: typeof it = it.skipIf(!sandboxGate().run) as typeof it;
 
 /** For a suite's beforeAll: throws the reason when the sandbox cannot run (the CI case). */
 export function requireSandbox(): void {
