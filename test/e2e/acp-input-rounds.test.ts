@@ -44,6 +44,8 @@ describe('a 2026 server asking for input under ACP', () => {
     expect(await ed.prompt(id, 'ask twice')).toBe('end_turn');
     expect(toolMessages(fx.fake.requests[1]!.body)[0]).toBe('declined');
     expect(toolMessages(fx.fake.requests[2]!.body)[1]).toBe('declined');
-    expect(ed.text(id)).toContain('MCP server m asked for a form (name); declined: forms cannot be filled in');
+    expect(ed.text(id)).toContain(
+      'MCP server m asked for a form (name); declined: forms cannot be filled in',
+    );
   });
 });
