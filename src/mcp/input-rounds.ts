@@ -20,6 +20,19 @@ export const MAX_INPUT_ROUNDS = 8;
 /** The SDK client's `inputRequired` option: answer input requests ourselves, at most this often. */
 export const INPUT_REQUIRED_OPTIONS = { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS } as const;
 
+/**
+ * The progress the SDK's driver reports itself before each round (`Fulfilling input required by
+ * 'tools/call' (round 1)`): not the server's, and the person sees the question anyway, so it is not
+ * shown. The SDK marks it no other way than by its text (no token, no total).
+ */
+export function isOwnRoundProgress(progress: { total?: number; message?: string }): boolean {
+  return (
+    progress.total === undefined &&
+    typeof progress.message === 'string' &&
+    /^Fulfilling input required by '[^']*' \(round \d+\)$/.test(progress.message)
+  );
+}
+
 export type AskedFeature = 'elicitation' | 'sampling' | 'roots';
 
 /** Marks an error thrown by our own handler (not the server's answer); never sent on the wire. */

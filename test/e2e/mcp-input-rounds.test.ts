@@ -49,6 +49,20 @@ describe('a 2026 server asking for input, in print mode', () => {
     expect(fx.fake.requests).toHaveLength(2);
   });
 
+  it('with stream-json output the note goes to stderr and stdout stays JSON lines', async () => {
+    fx.fake.push({ toolCalls: [{ name: 'mcp_m_ask_name', arguments: '{}' }] }, { text: 'all done' });
+    const run = await fx.run(['-p', 'ask my name', '--output-format', 'stream-json', '--allow', 'mcp_m_*']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(lines.at(-1)).toMatchObject({ type: 'result' });
+    expect(run.stdout).toContain('declined');
+    expect(run.stdout).not.toContain('geekagent:');
+    expect(run.stderr).toContain(DECLINED_NOTE);
+  });
+
   it('--accept-elicitation-defaults answers the form with its defaults, and says so', async () => {
     fx.fake.push({ toolCalls: [{ name: 'mcp_m_ask_name', arguments: '{}' }] }, { text: 'ok' });
     const run = await jsonRun('ask my name', '--accept-elicitation-defaults');

@@ -47,6 +47,8 @@ describe('a 2026 server asking for input in the TUI', () => {
     await screen.waitFor('What is your name?');
     screen.send(TAB);
     await screen.waitFor('Tab back to the input line');
+    // The SDK's own note before each round is not the server's progress: not shown.
+    expect(screen.screen()).not.toContain('Fulfilling input required');
     screen.send(`Ada Lovelace${KEYS.enter}`);
     await screen.waitFor('Enter = accept');
     screen.send(KEYS.enter);
