@@ -4,12 +4,14 @@
  * retry carries the answer): print mode declines a form and refuses sampling in one stderr line
  * each while the turn goes on, offers the project folder as a root, answers a prompt's and a
  * resource's rounds too, and a server that never stops asking is stopped after 8 rounds with a
- * message naming the server and the tool.
+ * message naming the server and the tool, over stdio and Streamable HTTP.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { cliFixture, parseJsonOutput } from './harness.js';
 
@@ -17,6 +19,24 @@ const MRTR = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026', 'mrtr.mjs');
 
 const fx = cliFixture();
 let methodLog: string;
+const httpServers: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const server of httpServers.splice(0)) server.kill();
+});
+
+/** `mrtr.mjs --http 0`: resolves with its endpoint once it printed its port. */
+async function startHttpMrtr(): Promise<string> {
+  const child = spawn(process.execPath, [MRTR, '--http', '0'], {
+    env: { ...process.env, MCP_FIXTURE_LOG: methodLog },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  httpServers.push(child);
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (/^\d+$/.test(line)) return `http://127.0.0.1:${line}/mcp`;
+  }
+  throw new Error('mrtr.mjs --http exited before printing its port');
+}
 
 beforeEach(async () => {
   methodLog = path.join(fx.project.dir, 'methods.log');
@@ -130,5 +150,17 @@ describe('a 2026 server asking for input, in print mode', () => {
     expect(out.tool_calls[0]!.is_error).toBe(true);
     expect(out.tool_calls[0]!.result).toContain('still asked for input after 8 rounds');
     expect(out.result).toBe('gave up');
+  });
+
+  it('over Streamable HTTP the rounds and the cap work the same', async () => {
+    await fx.project.mcpServers({ h: { type: 'http', url: await startHttpMrtr() } });
+    const roots = await fx.run(['mcp', 'call', 'h', 'ask_roots']);
+    expect(roots.stdout.trim(), roots.stderr).toBe(`roots: ${pathToFileURL(fx.project.dir).href}`);
+    const forever = await fx.run(['mcp', 'call', 'h', 'ask_forever']);
+    expect(forever.code).toBe(1);
+    expect(forever.stderr).toContain(
+      'MCP server h still asked for input after 8 rounds of answers during tools/call "ask_forever"',
+    );
+    expect((await logLines()).filter((line) => line.startsWith('ask_forever round'))).toHaveLength(9);
   });
 });
