@@ -11,8 +11,9 @@ import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
 import {
   type ClientFeatures,
   nonInteractiveElicitation,
+  type RefusalNote,
   type Root,
-  refuseSampling,
+  refusingSampling,
 } from '../mcp/client-features.js';
 import type { CommandLineServers } from '../mcp/command-line-config.js';
 import {
@@ -270,11 +271,18 @@ function withLoginTime(entry: ServerConfigEntry): ServerConfigEntry {
   return { ...entry, definition: { ...entry.definition, startupTimeoutMs } };
 }
 
-/** Print mode and the `mcp` commands: nobody to ask, so decline (or accept form defaults). */
-export function nonInteractiveFeatures(root: string, acceptElicitationDefaults: boolean): ClientFeatures {
+/**
+ * Print mode and the `mcp` commands: nobody to ask, so decline (or accept form defaults), and say
+ * so in one line through `note`.
+ */
+export function nonInteractiveFeatures(
+  root: string,
+  acceptElicitationDefaults: boolean,
+  note?: RefusalNote,
+): ClientFeatures {
   return {
-    elicitation: nonInteractiveElicitation(acceptElicitationDefaults),
-    sampling: refuseSampling,
+    elicitation: nonInteractiveElicitation(acceptElicitationDefaults, note),
+    sampling: refusingSampling(note),
     roots: () => [rootOf(root)],
   };
 }

@@ -11,7 +11,7 @@ import { decideTrust, type FolderTrust } from '../trust/decide.js';
 import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
-import { visible } from '../util/terminal-text.js';
+import { visible, visibleLine } from '../util/terminal-text.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
 import type { CliIO } from './program.js';
 
@@ -66,7 +66,9 @@ export async function withManager<T>(
       tracker: scope.tracker,
       acceptsMedia: false,
       prompter,
-      features: nonInteractiveFeatures(projectDir, false),
+      features: nonInteractiveFeatures(projectDir, false, (line) =>
+        ctx.io.stderr.write(`geekagent: ${visibleLine(line)}\n`),
+      ),
       only: only ? (entry) => only(entry.name) : undefined,
       mcpConfig: ctx.mcpConfig(),
       sandboxMode: ctx.sandboxMode(),

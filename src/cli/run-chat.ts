@@ -58,7 +58,10 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         trust,
         approver,
         tracker,
-        features: ({ root }) => nonInteractiveFeatures(root, options.acceptElicitationDefaults === true),
+        features: ({ root }) =>
+          nonInteractiveFeatures(root, options.acceptElicitationDefaults === true, (line) =>
+            io.stderr.write(`geekagent: ${visibleLine(line)}\n`),
+          ),
       });
       for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
       if (asksModel) app.provider.prepare?.();

@@ -66,22 +66,50 @@ export function schemaDefaults(schema: ElicitationSchema): Record<string, FieldV
   return values;
 }
 
-/** Print mode: decline, unless `--accept-elicitation-defaults` (then accept with the defaults). */
-export function nonInteractiveElicitation(acceptDefaults: boolean): ElicitationHandler {
+/** Where print mode and the `mcp` commands say what they refused a server (one line each, stderr). */
+export type RefusalNote = (line: string) => void;
+
+/** The server's question, for a one-line note (escaped by the writer). */
+function quoted(message: string): string {
+  return message.length > 200 ? `"${message.slice(0, 200)}…"` : `"${message}"`;
+}
+
+/**
+ * Print mode: decline, unless `--accept-elicitation-defaults` (then accept with the defaults); either
+ * way `note` says so, since nobody saw the question.
+ */
+export function nonInteractiveElicitation(acceptDefaults: boolean, note?: RefusalNote): ElicitationHandler {
   return {
-    elicit: async (request) =>
-      acceptDefaults ? { action: 'accept', content: schemaDefaults(request.schema) } : { action: 'decline' },
+    elicit: async (request) => {
+      const asked = `MCP server ${request.server} asked for input (${quoted(request.message)})`;
+      if (acceptDefaults) {
+        note?.(`${asked}; answered with the form's defaults (--accept-elicitation-defaults)`);
+        return { action: 'accept', content: schemaDefaults(request.schema) };
+      }
+      note?.(
+        `${asked}; declined: nobody can answer in print mode (--accept-elicitation-defaults accepts a form's defaults; the TUI asks you)`,
+      );
+      return { action: 'decline' };
+    },
   };
 }
 
 /** Print mode and the `mcp` commands: nobody can approve a sampling request. */
-export const refuseSampling: SamplingHandler = {
-  sample: async (server) => {
-    // Only a connected server asks, so the SDK is loaded by then.
-    const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/client');
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidRequest,
-      `sampling request from ${server} declined: GeekAgent is running non-interactively and nobody can approve it`,
-    );
-  },
-};
+export function refusingSampling(note?: RefusalNote): SamplingHandler {
+  return {
+    sample: async (server) => {
+      note?.(
+        `MCP server ${server} asked for a model completion (sampling); refused: nobody can approve it in print mode (the TUI asks you)`,
+      );
+      // Only a connected server asks, so the SDK is loaded by then.
+      const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/client');
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `sampling request from ${server} declined: GeekAgent is running non-interactively and nobody can approve it`,
+      );
+    },
+  };
+}
+
+/** Refuses sampling without a note (ACP: the editor has no sampling question). */
+export const refuseSampling: SamplingHandler = refusingSampling();

@@ -7,6 +7,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { ClientFeatures, ElicitationSchema } from './client-features.js';
+import { refusal } from './input-rounds.js';
 import type { ServerLog } from './server-log.js';
 
 export function configureClientFeatures(
@@ -23,23 +24,29 @@ export function configureClientFeatures(
     ...(options.roots ? { roots: { listChanged: true } } : {}),
   });
 
+  // What a handler throws is our refusal, marked so (input-rounds.ts): a 2026 request it ends
+  // says the server asked and was not answered, rather than that the server failed.
   client.setRequestHandler('elicitation/create', async (request, ctx) => {
     const params = request.params;
     if (params.mode === 'url') {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        'GeekAgent does not open URLs for servers (URL-mode elicitation)',
+      throw refusal(
+        new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          'GeekAgent does not open URLs for servers (URL-mode elicitation)',
+        ),
+        'elicitation',
       );
     }
-    const answer = await features.elicitation.elicit(
-      { server, message: params.message, schema: params.requestedSchema as ElicitationSchema },
-      ctx.mcpReq.signal,
-    );
-    return answer;
+    const form = { server, message: params.message, schema: params.requestedSchema as ElicitationSchema };
+    return features.elicitation.elicit(form, ctx.mcpReq.signal).catch((error: unknown) => {
+      throw refusal(error, 'elicitation');
+    });
   });
 
   client.setRequestHandler('sampling/createMessage', async (request, ctx) =>
-    features.sampling.sample(server, request.params, ctx.mcpReq.signal),
+    features.sampling.sample(server, request.params, ctx.mcpReq.signal).catch((error: unknown) => {
+      throw refusal(error, 'sampling');
+    }),
   );
 
   if (options.roots) client.setRequestHandler('roots/list', async () => ({ roots: features.roots() }));

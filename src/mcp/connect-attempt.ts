@@ -13,6 +13,7 @@ import { OWN_NOTE, type StartFailure, withDeadline } from './connection-errors.j
 import type { ConnectionOptions } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import { describeEra, type EraVerdict, priorOf, verdictAfterConnect } from './era.js';
+import { INPUT_REQUIRED_OPTIONS } from './input-rounds.js';
 import { CoalescingTransport } from './notification-flow.js';
 import type { OpenedTransport } from './transports.js';
 
@@ -65,6 +66,8 @@ export async function connectAttempt(
   const client = new sdk.Client(options.clientInfo, {
     capabilities: {},
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: probeMs } },
+    // A 2026 server's input requests go to the same handlers as a 2025 server's, capped.
+    inputRequired: INPUT_REQUIRED_OPTIONS,
   });
   options.configureClient?.(client, sdk);
   client.onerror = (error) => hooks.error(error);

@@ -9,6 +9,7 @@ import { errorMessage } from '../util/errors.js';
 import type { McpServerDefinition } from './config.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import { MODERN_VERSION, noSharedVersionMessage } from './era.js';
+import { inputRoundFailure } from './input-rounds.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 
@@ -109,8 +110,8 @@ export function callErrorMessage(sdk: SdkErrors, error: unknown, c: CallContext)
     const kind = (error.data as { resultType?: unknown } | undefined)?.resultType;
     return `MCP server ${c.server} answered ${call} with a result of type "${String(kind)}", which GeekAgent cannot use (only complete results, and input requests it answers); nothing was taken from it`;
   }
-  if (error instanceof SdkError && error.code === SdkErrorCode.InputRequiredRoundsExceeded)
-    return `MCP server ${c.server} kept asking for input during ${call}; GeekAgent stopped after too many rounds`;
+  const rounds = inputRoundFailure(sdk, error, c.server, call, c.file);
+  if (rounds) return rounds;
   if (c.state.state === 'failed') return `MCP server ${c.server} went away during ${call}: ${c.state.error}`;
   return `MCP server ${c.server} returned an error for ${call}: ${errorMessage(error)}`;
 }

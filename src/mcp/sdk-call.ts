@@ -14,6 +14,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import type { CallOptions } from './connection-options.js';
+import { isOwnRoundProgress } from './input-rounds.js';
 
 /** Progress resets the per-request timeout, but no call runs longer than this. */
 const MAX_TOTAL_CALL_MS = 10 * 60_000;
@@ -34,7 +35,10 @@ export function callThroughSdk(
       maxTotalTimeout: Math.max(MAX_TOTAL_CALL_MS, timeoutMs),
       // Always asked for (a progress token), listener or not: only a call that carries one can have
       // its timeout restarted by the server's progress (`geekagent mcp call` shows none).
-      onprogress: (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message }),
+      onprogress: (p) => {
+        if (!isOwnRoundProgress(p))
+          options.onProgress?.({ progress: p.progress, total: p.total, message: p.message });
+      },
     },
   );
 }

@@ -51,10 +51,19 @@ describe('MCP features in print mode', () => {
   it('elicitation is declined in print mode, accepted with defaults when asked to', async () => {
     const call = { name: 'mcp_everything_trigger-elicitation-request', arguments: '{}' };
     fx.fake.push({ toolCalls: [call] }, { text: 'done' });
-    const declined = parseJsonOutput(
-      await fx.run(['-p', 'ask me', '--output-format', 'json', '--allow', 'mcp_everything_*']),
+    const declinedRun = await fx.run([
+      '-p',
+      'ask me',
+      '--output-format',
+      'json',
+      '--allow',
+      'mcp_everything_*',
+    ]);
+    expect(parseJsonOutput(declinedRun).tool_calls[0]!.result).toMatch(/decline/i);
+    // Nobody saw the question: one stderr line says what was asked and declined.
+    expect(declinedRun.stderr).toMatch(
+      /^geekagent: MCP server everything asked for input \(".+"\); declined: nobody can answer in print mode/m,
     );
-    expect(declined.tool_calls[0]!.result).toMatch(/decline/i);
     fx.fake.push({ toolCalls: [call] }, { text: 'done' });
     const accepted = parseJsonOutput(
       await fx.run([
