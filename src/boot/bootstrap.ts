@@ -115,6 +115,7 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
       ? {
           // The person's own answer, in their own state: nothing is written into the folder.
           persistAllow: (rule: string) => saveAnswer(userDir, permissions.answersFile, rule),
+          persistDeny: (rule: string) => saveAnswer(userDir, permissions.answersFile, rule, 'deny'),
           pins: new PinStore(mcpPinsPlaces(projectDir, userDir)),
         }
       : {}),
