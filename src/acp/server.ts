@@ -4,6 +4,7 @@
  * authenticate), the sessions by id (new, load, resume, fork, list, prompt, cancel, close), and
  * their end when the client goes away. Stdout carries only protocol messages: nothing here writes anywhere else but stderr.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AgentContext,
@@ -53,6 +54,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
   const open = async (client: AgentContext, params: SessionParams): Promise<AcpSession> => {
     if (!path.isAbsolute(params.cwd))
       throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+    await checkDirectories(params.additionalDirectories ?? []);
     const building = AcpSession.open(params, { client, caps, env: options.env, tracker: options.tracker });
     const tracked = building.catch(() => undefined);
     opening.add(tracked);
@@ -86,7 +88,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, additionalDirectories: {} },
         },
         authMethods: [
           {
@@ -106,6 +108,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         cwd: params.cwd,
         mcpServers: params.mcpServers,
         start: { kind: 'new' },
+        additionalDirectories: params.additionalDirectories,
       });
       session.announce();
       return {
@@ -119,6 +122,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         cwd: params.cwd,
         mcpServers: params.mcpServers,
         start: { kind: 'resume', id: params.sessionId },
+        additionalDirectories: params.additionalDirectories,
       });
       await session.replay();
       session.announce();
@@ -130,6 +134,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         cwd: params.cwd,
         mcpServers: params.mcpServers ?? [],
         start: { kind: 'resume', id: params.sessionId },
+        additionalDirectories: params.additionalDirectories,
       });
       session.announce();
       return { configOptions: await session.configOptions(), modes: session.modes() };
@@ -149,6 +154,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         cwd: params.cwd,
         mcpServers: params.mcpServers ?? [],
         start: { kind: 'resume', id },
+        additionalDirectories: params.additionalDirectories,
       });
       session.announce();
       return {
@@ -204,4 +210,18 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
       connection.close();
     },
   };
+}
+
+/** Each additional directory is an absolute path to a folder (else the client's to fix). */
+async function checkDirectories(directories: readonly string[]): Promise<void> {
+  for (const directory of directories) {
+    if (!path.isAbsolute(directory))
+      throw RequestError.invalidParams(
+        { additionalDirectories: directories },
+        `not an absolute path: ${directory}`,
+      );
+    const info = await stat(directory).catch(() => undefined);
+    if (!info?.isDirectory())
+      throw RequestError.invalidParams({ additionalDirectories: directories }, `not a folder: ${directory}`);
+  }
 }

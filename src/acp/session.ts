@@ -56,6 +56,8 @@ export interface SessionParams {
   cwd: string;
   mcpServers: readonly McpServer[];
   start: SessionStart;
+  /** The editor's `additionalDirectories`: absolute folders, extra roots for the file tools. */
+  additionalDirectories?: readonly string[];
 }
 
 export class AcpSession {
@@ -106,6 +108,7 @@ export class AcpSession {
       approver: new AcpApprover(asker),
       tracker,
       session: params.start,
+      ...(params.additionalDirectories?.length ? { extraRoots: params.additionalDirectories } : {}),
       features: ({ root }) => ({
         elicitation: acpElicitation(asker, (text) => this.send(textChunk(`\n${text}\n`))),
         sampling: refuseSampling,

@@ -69,6 +69,7 @@ export interface BootToolsOptions
   extends Pick<
     ToolRuntimeOptions,
     | 'sandboxMode'
+    | 'extraRoots'
     | 'allowProtected'
     | 'approver'
     | 'mode'
@@ -127,6 +128,7 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
     userDir,
     homeDir,
     ...(options.sandboxMode ? { sandboxMode: options.sandboxMode } : {}),
+    ...(options.extraRoots ? { extraRoots: options.extraRoots } : {}),
     permissions,
     allowProtected: options.allowProtected,
     policies,

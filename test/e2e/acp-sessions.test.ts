@@ -224,4 +224,40 @@ describe('geekagent acp: sessions across reconnects', () => {
     expect(existsSync(path.join(fx.project.dir, 'never.txt'))).toBe(false);
     expect(toolMessages(fx.fake.requests[3]!.body).at(-1)).toMatch(/deny|denied|not allowed/i);
   });
+
+  it('additionalDirectories are extra roots for the file tools, under the same rules; other folders stay out', async () => {
+    const base = path.dirname(fx.project.dir);
+    const extra = path.join(base, 'extra');
+    await mkdir(extra, { recursive: true });
+    await writeFile(path.join(extra, 'info.txt'), 'from the extra folder\n');
+    await writeFile(path.join(base, 'elsewhere.txt'), 'not shared\n');
+    fx.fake.push(
+      { toolCalls: [call('read', { path: path.join(extra, 'info.txt') })] },
+      { toolCalls: [call('write', { path: path.join(extra, 'new.txt'), content: 'written\n' })] },
+      { toolCalls: [call('read', { path: path.join(base, 'elsewhere.txt') })] },
+      { text: 'done' },
+    );
+    const ed = editor();
+    const init = await ed.initialize();
+    expect(init.agentCapabilities?.sessionCapabilities?.additionalDirectories).toEqual({});
+    await expect(
+      ed.connection.agent.request('session/new', {
+        cwd: fx.project.dir,
+        mcpServers: [],
+        additionalDirectories: ['relative/dir'],
+      }),
+    ).rejects.toMatchObject({ code: -32602 });
+    const { sessionId } = await ed.connection.agent.request('session/new', {
+      cwd: fx.project.dir,
+      mcpServers: [],
+      additionalDirectories: [extra],
+    });
+    expect(await ed.prompt(sessionId, 'use the extra folder')).toBe('end_turn');
+    expect(JSON.stringify(fx.fake.requests[0]!.body.messages[0])).toContain(extra);
+    expect(toolMessages(fx.fake.requests[1]!.body).at(-1)).toContain('from the extra folder');
+    // A write there is asked, as in the root (the editor answered "allow once").
+    expect(ed.permissions).toHaveLength(1);
+    expect(readFileSync(path.join(extra, 'new.txt'), 'utf8')).toBe('written\n');
+    expect(toolMessages(fx.fake.requests[3]!.body).at(-1)).toContain('path outside root');
+  });
 });
