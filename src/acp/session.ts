@@ -29,6 +29,7 @@ import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { SessionStart } from '../sessions/manager.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
+import { errorMessage } from '../util/errors.js';
 import { AcpApprover, acpElicitation, permissionAsker } from './approver.js';
 import { clientCommandRunner, clientFileAccess } from './client-io.js';
 import { mcpConfigValue, promptImages, promptText, replayUpdates } from './convert.js';
@@ -128,7 +129,14 @@ export class AcpSession {
     });
     const app = this.app;
     this.id = app.sessions.currentId;
-    if (params.start.kind === 'new') app.sessions.persist();
+    if (params.start.kind === 'new') {
+      try {
+        app.sessions.persist();
+      } catch (error) {
+        // The session still works; its file is tried again with the first change.
+        this.firstWords.push(`This session could not be saved yet: ${errorMessage(error)}.`);
+      }
+    }
     const kept = restoreMode(app);
     if (kept) this.firstWords.push(kept);
     this.edits = new EditTracker(app, clientFileAccess(caps, client, sessionId));
