@@ -2,7 +2,8 @@
  * `geekagent acp`: GeekAgent as an Agent Client Protocol agent on a byte stream pair (stdio), on
  * the official SDK's agent side. Owns the connection: `initialize` (version, capabilities, how to
  * authenticate), the sessions by id (new, load, resume, fork, list, prompt, cancel, close), and
- * their end when the client goes away. Stdout carries only protocol messages: nothing here writes anywhere else but stderr.
+ * their end when the client goes away. Stdout carries only protocol messages: nothing here writes
+ * anywhere else but stderr.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -143,6 +144,8 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
     .onRequest('session/fork', async ({ params, client }) => {
       if (!path.isAbsolute(params.cwd))
         throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      // Checked before the copy is made: a refused fork leaves no copy behind.
+      await checkDirectories(params.additionalDirectories ?? []);
       const store = new SessionStore(params.cwd, userStateDir(options.env));
       const id = await store.fork(params.sessionId).catch((error: unknown) => {
         if (error instanceof SessionNotFoundError) throw RequestError.sessionNotFound(error.id);
