@@ -1,11 +1,12 @@
 /**
  * Questions asked in the editor: every `ask` becomes `session/request_permission` with allow once /
  * allow always / reject once / reject always. "Allow always" is the TUI's `a` (an allow rule saved
- * in the person's answers for the folder, in their own state); "reject always" refuses that tool unasked for the rest of the
- * session. A server's elicitation that is a plain confirmation is asked the same way; a form is
+ * in the person's answers for the folder, in their own state); "reject always" is saved the same
+ * way as a deny rule, so the tool is refused unasked from then on, in this session and the next.
+ * A server's elicitation that is a plain confirmation is asked the same way; a form is
  * declined with a note, since ACP has no form yet that every editor shows.
  */
-import type { AgentContext, PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { AgentContext, PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from '../mcp/client-features.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../permissions/types.js';
 
@@ -44,13 +45,12 @@ export function permissionAsker(client: AgentContext, sessionId: () => string): 
 }
 
 export class AcpApprover implements Approver {
-  /** Tools the person answered "reject always" for, this session. */
+  /** Tools the person answered "reject always" for (the refusal says so). */
   private readonly rejected = new Set<string>();
 
   constructor(private readonly asker: PermissionAsker) {}
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    if (this.rejected.has(request.toolName)) return 'no';
     const toolCall: ToolCallUpdate = {
       toolCallId: request.callId ?? `ask-${request.toolName}`,
       title: request.title,
@@ -73,7 +73,7 @@ export class AcpApprover implements Approver {
         return 'always';
       case 'reject_always':
         this.rejected.add(request.toolName);
-        return 'no';
+        return 'never';
       default:
         return 'no';
     }
@@ -81,7 +81,7 @@ export class AcpApprover implements Approver {
 
   refusalMessage(toolName: string): string {
     return this.rejected.has(toolName)
-      ? `the user declined ${toolName} for the rest of this session`
+      ? `the user declined ${toolName} and chose to refuse it from now on in this folder`
       : `the user declined to run ${toolName}`;
   }
 }

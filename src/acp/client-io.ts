@@ -4,7 +4,7 @@
  * seam, and `terminal/*` (the person watches the command in the editor) behind the CommandRunner
  * seam. The tools check the root, protected paths and undo before either is called.
  */
-import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
+import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import type { CommandOutcome, CommandRequest, CommandRunner, FileAccess } from '../tools/types.js';
 
 /** Kept of a command's output (the client cuts from the start): run_shell shows less anyway. */
@@ -68,24 +68,24 @@ export function clientCommandRunner(
       try {
         request.signal.addEventListener('abort', onAbort, { once: true });
         timer = setTimeout(() => stop('timeout'), request.timeoutMs);
-        const ended = new Promise<'ended'>((resolve) => {
-          terminal.waitForExit().then(
-            () => resolve('ended'),
-            () => resolve('ended'),
-          );
-        });
+        // wait_for_exit's answer is the exit status; terminal/output's `exitStatus` is optional.
+        const ended = terminal.waitForExit().then(
+          (exit) => ({ exit }),
+          () => ({ exit: undefined }),
+        );
         // A cancel does not wait for the client to confirm the kill.
         const aborted = new Promise<'aborted'>((resolve) => {
           if (request.signal.aborted) resolve('aborted');
           request.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
         });
-        if ((await Promise.race([ended, aborted])) === 'aborted')
-          return { output: '', code: null, signal: null, stopped: 'abort' };
+        const first = await Promise.race([ended, aborted]);
+        if (first === 'aborted') return { output: '', code: null, signal: null, stopped: 'abort' };
         const last = await terminal.currentOutput();
+        const status = first.exit ?? last.exitStatus;
         return {
           output: last.truncated ? `(output cut at its start)\n${last.output}` : last.output,
-          code: last.exitStatus?.exitCode ?? null,
-          signal: last.exitStatus?.signal ?? null,
+          code: status?.exitCode ?? last.exitStatus?.exitCode ?? null,
+          signal: status?.signal ?? last.exitStatus?.signal ?? null,
           stopped,
         };
       } finally {

@@ -4,7 +4,7 @@
  * `session/new` become one `--mcp-config` value (source `cli`: the person's own servers, no folder
  * trust needed). A saved conversation becomes the updates that replay it (`session/load`).
  */
-import type { ContentBlock, McpServer, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, McpServer, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { HistoryMessage } from '../agent/history.js';
 import type { UserImage } from '../providers/messages.js';
 import { outputContent, toolCallStart } from './updates.js';

@@ -3,7 +3,7 @@
  * model and every name in the person's models.json), switched through the same `/model` command
  * the terminal uses, so the choice is recorded in the session as there.
  */
-import type { SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
 import type { App } from '../app/create-app.js';
 import { loadNamedModels } from '../config/named-models.js';
 

@@ -1,9 +1,11 @@
 /**
  * `geekagent acp`: GeekAgent as an Agent Client Protocol agent on a byte stream pair (stdio), on
  * the official SDK's agent side. Owns the connection: `initialize` (version, capabilities, how to
- * authenticate), the sessions by id (new, load, prompt, cancel), and their end when the client
- * goes away. Stdout carries only protocol messages: nothing here writes anywhere else but stderr.
+ * authenticate), the sessions by id (new, load, resume, fork, list, prompt, cancel, close), and
+ * their end when the client goes away. Stdout carries only protocol messages: nothing here writes
+ * anywhere else but stderr.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AgentContext,
@@ -12,11 +14,14 @@ import {
   ndJsonStream,
   PROTOCOL_VERSION,
   RequestError,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
+import { userStateDir } from '../config/paths.js';
 import { PACKAGE_VERSION } from '../config/version.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import { SessionError } from '../sessions/files.js';
+import { SessionError, SessionNotFoundError } from '../sessions/files.js';
+import { SessionStore } from '../sessions/store.js';
 import { errorMessage } from '../util/errors.js';
+import { listSessions } from './list.js';
 import { AcpSession, type SessionParams } from './session.js';
 
 export interface AcpServerOptions {
@@ -50,6 +55,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
   const open = async (client: AgentContext, params: SessionParams): Promise<AcpSession> => {
     if (!path.isAbsolute(params.cwd))
       throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+    await checkDirectories(params.additionalDirectories ?? []);
     const building = AcpSession.open(params, { client, caps, env: options.env, tracker: options.tracker });
     const tracked = building.catch(() => undefined);
     opening.add(tracked);
@@ -63,7 +69,9 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
       return session;
     } catch (error) {
       if (error instanceof RequestError) throw error;
-      // A session id that is not there (or not readable) is the client's to fix.
+      // The SDK's "not found": a client starts afresh on it.
+      if (error instanceof SessionNotFoundError) throw RequestError.sessionNotFound(error.id);
+      // A session id that cannot be one is the client's to fix.
       if (error instanceof SessionError) throw RequestError.invalidParams({ cwd: params.cwd }, error.message);
       throw RequestError.internalError({ cwd: params.cwd }, errorMessage(error));
     } finally {
@@ -81,6 +89,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, additionalDirectories: {} },
         },
         authMethods: [
           {
@@ -100,6 +109,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         cwd: params.cwd,
         mcpServers: params.mcpServers,
         start: { kind: 'new' },
+        additionalDirectories: params.additionalDirectories,
       });
       session.announce();
       return {
@@ -113,10 +123,60 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         cwd: params.cwd,
         mcpServers: params.mcpServers,
         start: { kind: 'resume', id: params.sessionId },
+        additionalDirectories: params.additionalDirectories,
       });
       await session.replay();
       session.announce();
       return { configOptions: await session.configOptions(), modes: session.modes() };
+    })
+    // As load, without the conversation sent again (the client still shows it).
+    .onRequest('session/resume', async ({ params, client }) => {
+      const session = await open(client, {
+        cwd: params.cwd,
+        mcpServers: params.mcpServers ?? [],
+        start: { kind: 'resume', id: params.sessionId },
+        additionalDirectories: params.additionalDirectories,
+      });
+      session.announce();
+      return { configOptions: await session.configOptions(), modes: session.modes() };
+    })
+    // A copy of a saved session under a new id, opened; the source stays as it was.
+    .onRequest('session/fork', async ({ params, client }) => {
+      if (!path.isAbsolute(params.cwd))
+        throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      // Checked before the copy is made: a refused fork leaves no copy behind.
+      await checkDirectories(params.additionalDirectories ?? []);
+      const store = new SessionStore(params.cwd, userStateDir(options.env));
+      const id = await store.fork(params.sessionId).catch((error: unknown) => {
+        if (error instanceof SessionNotFoundError) throw RequestError.sessionNotFound(error.id);
+        if (error instanceof SessionError)
+          throw RequestError.invalidParams({ sessionId: params.sessionId }, error.message);
+        throw RequestError.internalError({ sessionId: params.sessionId }, errorMessage(error));
+      });
+      const session = await open(client, {
+        cwd: params.cwd,
+        mcpServers: params.mcpServers ?? [],
+        start: { kind: 'resume', id },
+        additionalDirectories: params.additionalDirectories,
+      });
+      session.announce();
+      return {
+        sessionId: session.sessionId,
+        configOptions: await session.configOptions(),
+        modes: session.modes(),
+      };
+    })
+    .onRequest('session/list', async ({ params }) => {
+      if (params.cwd && !path.isAbsolute(params.cwd))
+        throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      return listSessions(userStateDir(options.env), params.cwd, params.cursor);
+    })
+    // The turn is cancelled, the servers stopped, the file closed; the session stays saved.
+    .onRequest('session/close', async ({ params }) => {
+      const session = sessionFor(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
+      return {};
     })
     .onRequest('session/prompt', async ({ params }) => ({
       stopReason: await sessionFor(params.sessionId).prompt(params.prompt),
@@ -153,4 +213,18 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
       connection.close();
     },
   };
+}
+
+/** Each additional directory is an absolute path to a folder (else the client's to fix). */
+async function checkDirectories(directories: readonly string[]): Promise<void> {
+  for (const directory of directories) {
+    if (!path.isAbsolute(directory))
+      throw RequestError.invalidParams(
+        { additionalDirectories: directories },
+        `not an absolute path: ${directory}`,
+      );
+    const info = await stat(directory).catch(() => undefined);
+    if (!info?.isDirectory())
+      throw RequestError.invalidParams({ additionalDirectories: directories }, `not a folder: ${directory}`);
+  }
 }

@@ -2,7 +2,9 @@
  * One ACP session: one App in the session's folder (its trust decided as print mode decides it,
  * the editor's MCP servers added as the person's own, file and terminal I/O through the editor
  * when it offers them), one TurnController driving its turns, and every event streamed back as
- * `session/update`. The ACP session id is the GeekAgent session id, so `session/load` finds it.
+ * `session/update`. The ACP session id is the GeekAgent session id, so `session/load` finds it;
+ * its file is written at `session/new` already, so a session without a turn loads too, and the
+ * mode and model chosen in it are part of it.
  */
 import {
   type AgentContext,
@@ -14,7 +16,7 @@ import {
   type SessionModeState,
   type SessionUpdate,
   type StopReason,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import type { AgentEvent } from '../agent/events.js';
 import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
@@ -22,16 +24,18 @@ import { cutLine, TurnController, type TurnOutcome } from '../app/turn-controlle
 import { CommandTable } from '../commands/types.js';
 import { TodoStore } from '../extensions/todos.js';
 import { refuseSampling } from '../mcp/client-features.js';
+import { approves } from '../permissions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { SessionStart } from '../sessions/manager.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
+import { errorMessage } from '../util/errors.js';
 import { AcpApprover, acpElicitation, permissionAsker } from './approver.js';
 import { clientCommandRunner, clientFileAccess } from './client-io.js';
 import { mcpConfigValue, promptImages, promptText, replayUpdates } from './convert.js';
 import { EditTracker } from './diffs.js';
 import { MODEL_OPTION, modelOptions, offered } from './models.js';
-import { modeState } from './modes.js';
+import { MODE_STATE_KEY, modeState, recordMode, restoreMode } from './modes.js';
 import {
   commandsUpdate,
   planUpdate,
@@ -53,6 +57,8 @@ export interface SessionParams {
   cwd: string;
   mcpServers: readonly McpServer[];
   start: SessionStart;
+  /** The editor's `additionalDirectories`: absolute folders, extra roots for the file tools. */
+  additionalDirectories?: readonly string[];
 }
 
 export class AcpSession {
@@ -103,6 +109,7 @@ export class AcpSession {
       approver: new AcpApprover(asker),
       tracker,
       session: params.start,
+      ...(params.additionalDirectories?.length ? { extraRoots: params.additionalDirectories } : {}),
       features: ({ root }) => ({
         elicitation: acpElicitation(asker, (text) => this.send(textChunk(`\n${text}\n`))),
         sampling: refuseSampling,
@@ -122,6 +129,16 @@ export class AcpSession {
     });
     const app = this.app;
     this.id = app.sessions.currentId;
+    if (params.start.kind === 'new') {
+      try {
+        app.sessions.persist();
+      } catch (error) {
+        // The session still works; its file is tried again with the first change.
+        this.firstWords.push(`This session could not be saved yet: ${errorMessage(error)}.`);
+      }
+    }
+    const kept = restoreMode(app);
+    if (kept) this.firstWords.push(kept);
     this.edits = new EditTracker(app, clientFileAccess(caps, client, sessionId));
     for (const notice of app.notices) this.firstWords.push(notice);
     this.controller = new TurnController(app, {
@@ -145,17 +162,30 @@ export class AcpSession {
       }),
       app.extensions.onNotice((message) => this.send(textChunk(`\n${message}\n`))),
       app.extensions.onChange(() => this.sendCommands()),
-      app.approvalMode.onChange((mode) =>
-        this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode }),
-      ),
+      app.approvalMode.onChange((mode) => {
+        recordMode(app, mode);
+        this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode });
+      }),
+      // A reset drops the session's state: the mode in use is the session's still.
+      app.conversation.onChange((change) => {
+        if (
+          change.type === 'truncate' &&
+          change.after === null &&
+          app.conversation.state(MODE_STATE_KEY) === undefined
+        )
+          recordMode(app, app.approvalMode.current);
+      }),
     );
     // Servers start now, as in the TUI: their prompts become commands before the first prompt.
     app.extensions.start();
   }
 
-  /** The command list, once the session id is known to the editor (after the response). */
+  /** The command list (and a loaded session's context fill), once the editor knows the session id. */
   announce(): void {
-    setImmediate(() => this.sendCommands());
+    setImmediate(() => {
+      this.sendCommands();
+      if (this.app.conversation.messages.length > 0) this.send(this.usageUpdate());
+    });
   }
 
   /** `session/load`: the saved conversation again, before the load's answer. */
@@ -188,6 +218,7 @@ export class AcpSession {
       }
       this.sendCommands();
       const reason = this.stopReason();
+      this.send(this.usageUpdate());
       await this.sending;
       return reason;
     } finally {
@@ -220,6 +251,15 @@ export class AcpSession {
         this.send(textChunk(`\n${outcome.message}\n`));
         return 'end_turn';
     }
+  }
+
+  /** How full the context window is (ACP's `usage_update`; no cost: prices are not known here). */
+  private usageUpdate(): SessionUpdate {
+    return {
+      sessionUpdate: 'usage_update',
+      used: this.app.conversation.contextTokens,
+      size: this.app.provider.contextWindow,
+    };
   }
 
   /** The session's config options (the model select). */
@@ -268,6 +308,7 @@ export class AcpSession {
 
   /** The editor went away or closed the session: stop the turn, the servers, the session file. */
   async close(): Promise<void> {
+    this.cancel();
     for (const stop of this.stops.splice(0)) stop();
     this.controller.close();
     await this.app.shutdown();
@@ -293,7 +334,7 @@ export class AcpSession {
         this.send(toolCallStart(event.callId, event.name, event.arguments, root));
         return;
       case 'approval':
-        if (event.answer !== 'no')
+        if (approves(event.answer))
           this.send({ sessionUpdate: 'tool_call_update', toolCallId: event.callId, status: 'in_progress' });
         return;
       case 'tool_progress':

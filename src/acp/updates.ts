@@ -11,7 +11,7 @@ import type {
   SessionUpdate,
   ToolCallContent,
   ToolKind,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import type { CommandTable } from '../commands/types.js';
 import type { Todo } from '../extensions/todos.js';
 import { outputToText, type ToolCallOutcome, type ToolOutput } from '../tools/types.js';

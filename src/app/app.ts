@@ -52,6 +52,11 @@ export interface AppOptions {
   allowProtected?: string[];
   /** `--sandbox MODE`: the command sandbox's mode for this run. */
   sandboxMode?: SandboxMode;
+  /**
+   * Absolute folders the file tools may use besides the root, under the same rules (an editor's
+   * `additionalDirectories`); commands still run in the root.
+   */
+  extraRoots?: readonly string[];
   /** `--approval-mode MODE`: the run's first approval mode (else the user's `approvalMode`). */
   approvalMode?: string;
   approver: Approver;

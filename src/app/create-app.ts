@@ -18,6 +18,7 @@ import { customCommandsExtension } from '../custom-commands/extension.js';
 import { approvalModeExtension } from '../extensions/approval-mode.js';
 import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
+import { extraRootsExtension } from '../extensions/extra-roots.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
 import { ModelChoice, modelChoiceExtension } from '../extensions/model-choice.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
@@ -268,6 +269,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       reloadTrust,
     }),
   );
+  if (options.extraRoots && options.extraRoots.length > 0)
+    await extensions.add(extraRootsExtension(options.extraRoots));
   extensions.seal();
   const agent = new Agent({
     provider,

@@ -69,6 +69,7 @@ export interface BootToolsOptions
   extends Pick<
     ToolRuntimeOptions,
     | 'sandboxMode'
+    | 'extraRoots'
     | 'allowProtected'
     | 'approver'
     | 'mode'
@@ -115,6 +116,7 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
       ? {
           // The person's own answer, in their own state: nothing is written into the folder.
           persistAllow: (rule: string) => saveAnswer(userDir, permissions.answersFile, rule),
+          persistDeny: (rule: string) => saveAnswer(userDir, permissions.answersFile, rule, 'deny'),
           pins: new PinStore(mcpPinsPlaces(projectDir, userDir)),
         }
       : {}),
@@ -126,6 +128,7 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
     userDir,
     homeDir,
     ...(options.sandboxMode ? { sandboxMode: options.sandboxMode } : {}),
+    ...(options.extraRoots ? { extraRoots: options.extraRoots } : {}),
     permissions,
     allowProtected: options.allowProtected,
     policies,

@@ -36,6 +36,8 @@ export interface ToolRuntimeOptions {
   homeDir?: string;
   /** `--sandbox MODE` for this run. */
   sandboxMode?: SandboxMode;
+  /** Absolute folders the file tools may use besides the root (an editor's additional directories). */
+  extraRoots?: readonly string[];
   /** `--allow-protected` values, as given. */
   allowProtected?: readonly string[];
   policies: PolicyLookup;
@@ -75,7 +77,7 @@ export interface ToolRuntime {
 
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const { projectDir, permissions, policies, redact, env } = options;
-  const sandbox = new RootSandbox(permissions.root);
+  const sandbox = new RootSandbox(permissions.root, options.extraRoots);
   const protectedPaths = new ProtectedPaths({
     projectDir,
     userStateDir: options.userDir,

@@ -11,7 +11,7 @@ import {
   type ApprovalModeName,
   MODE_DESCRIPTIONS,
 } from '../permissions/approval-mode.js';
-import type { ApprovalRequest, Approver } from '../tools/approval.js';
+import { type ApprovalRequest, type Approver, approves } from '../tools/approval.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import { type Extension, PANEL_ORDER, PROMPT_ORDER } from './types.js';
 
@@ -102,7 +102,7 @@ function exitPlanModeTool(mode: ApprovalMode, approver: Approver, keep: (plan: s
         answers: { ...PLAN_ANSWERS },
       };
       const answer = await approver.ask(request, ctx.signal);
-      if (answer === 'no')
+      if (!approves(answer))
         return (
           'The person kept plan mode on (or nobody can be asked here). Do not change anything: end your ' +
           'turn with the plan as your answer, or ask what to change in it.'

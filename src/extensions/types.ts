@@ -73,6 +73,7 @@ export const PANEL_ORDER = {
 
 /** Where the spec's prompt sections go, system and turn ones alike (the agent's own instructions are 0). */
 export const PROMPT_ORDER = {
+  extraRoots: 5,
   projectInstructions: 10,
   skill: 20,
   memories: 30,

@@ -1,6 +1,6 @@
 /**
  * The person's "always" answers for one project folder: `<userDir>/projects/<key>/permissions.json`
- * (`{"tools": {"<rule>": "allow"}}`), in their own state keyed by the folder as undo and sessions
+ * (`{"tools": {"<rule>": "allow" | "deny"}}`), in their own state keyed by the folder as undo and sessions
  * are (config/project-state.ts), so an answer never lands in the repository's tracked files. Read
  * without following a link; written atomically, 0600, under a lock (two agents answering at once
  * keep both answers), its folders made 0700 and never through a link.
@@ -34,8 +34,16 @@ export async function readAnswers(file: string): Promise<Record<string, Policy>>
   return { ...parsed.data.tools };
 }
 
-/** Adds one `allow` rule: re-read under the lock, so edits and other agents' answers survive. */
-export function saveAnswer(userDir: string, file: string, rule: string): Promise<void> {
+/**
+ * Adds one rule (`allow` for "always", `deny` for an editor's "always reject"): re-read under the
+ * lock, so edits and other agents' answers survive.
+ */
+export function saveAnswer(
+  userDir: string,
+  file: string,
+  rule: string,
+  policy: 'allow' | 'deny' = 'allow',
+): Promise<void> {
   ensureUserStateFolder(userDir, path.dirname(file), 'permission answers');
   return withFileLock(
     file,
@@ -45,7 +53,7 @@ export function saveAnswer(userDir: string, file: string, rule: string): Promise
       const parsed = answersSchema.safeParse(current);
       // A file a person broke is reported, never overwritten with a guess.
       if (!parsed.success) throw new ConfigError(describeSchemaError(file, parsed.error), file);
-      const next = { ...parsed.data, tools: { ...parsed.data.tools, [rule]: 'allow' } };
+      const next = { ...parsed.data, tools: { ...parsed.data.tools, [rule]: policy } };
       await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, noMkdir: true });
     },
     { mode: 0o600 },

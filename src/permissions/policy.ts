@@ -40,6 +40,8 @@ export interface PolicyStoreOptions {
   defaults?: Record<string, Policy>;
   /** Saves an "always" answer: gets the rule key (a tool name, or `mcp:<server>/<tool>`). */
   persistAllow?: (rule: string) => Promise<void>;
+  /** Saves a "never" answer (an editor's "always reject") the same way, as a `deny`. */
+  persistDeny?: (rule: string) => Promise<void>;
   /** Pinned MCP definitions; without it MCP tools are never checked against pins. */
   pins?: PinStore;
 }
@@ -60,6 +62,7 @@ export class PolicyStore implements PolicyLookup {
   /** MCP tools by model-facing name: their server and definition. */
   private readonly mcpTools = new Map<string, PinnedTool>();
   private readonly persistAllow: ((rule: string) => Promise<void>) | undefined;
+  private readonly persistDeny: ((rule: string) => Promise<void>) | undefined;
   private readonly pins: PinStore | undefined;
   /** A background pin write that failed, told with the next verdict. */
   private pinFailure: string | undefined;
@@ -76,6 +79,7 @@ export class PolicyStore implements PolicyLookup {
     this.defaults = { ...(options.defaults ?? BUILTIN_POLICIES) };
     this.compiledDefaults = new CompiledRules(this.defaults);
     this.persistAllow = options.persistAllow;
+    this.persistDeny = options.persistDeny;
     this.pins = options.pins;
   }
 
@@ -118,6 +122,7 @@ export class PolicyStore implements PolicyLookup {
       verdictFor: (toolName) => this.verdictFor(toolName, false),
       approved: (toolName) => this.approved(toolName),
       allowAlways: (toolName) => this.allowAlways(toolName),
+      denyAlways: (toolName) => this.denyAlways(toolName),
     };
   }
 
@@ -220,14 +225,26 @@ export class PolicyStore implements PolicyLookup {
    * names its identity (`mcp:<server>/<tool>`), so another tool that later gets the same
    * model-facing name does not inherit it.
    */
-  async allowAlways(toolName: string): Promise<void> {
+  allowAlways(toolName: string): Promise<void> {
+    return this.answerAlways(toolName, 'allow', this.persistAllow);
+  }
+
+  /** A "never" answer (an editor's "always reject"): an exact `deny` there, saved the same way. */
+  denyAlways(toolName: string): Promise<void> {
+    return this.answerAlways(toolName, 'deny', this.persistDeny);
+  }
+
+  private async answerAlways(
+    toolName: string,
+    policy: 'allow' | 'deny',
+    persist: ((rule: string) => Promise<void>) | undefined,
+  ): Promise<void> {
     const tool = this.mcpTools.get(toolName);
     const rule = tool ? mcpIdentityKey(tool.server, tool.definition.name) : toolName;
     const answers = this.answersLayer();
-    answers.rules[rule] = 'allow';
+    answers.rules[rule] = policy;
     answers.compiled = new CompiledRules(answers.rules);
     this.decisions.clear();
-    const persist = this.persistAllow;
     if (!persist) return;
     const saved = this.persisting.then(() => persist(rule));
     this.persisting = saved.catch(() => undefined);

@@ -12,3 +12,4 @@ export type {
   PolicyReview,
   PolicyVerdict,
 } from '../tools/approval.js';
+export { approves } from '../tools/approval.js';

@@ -22,6 +22,16 @@ export class SessionError extends Error {
   override readonly name = 'SessionError';
 }
 
+/** The id is well formed but no session of this folder has it (an editor starts afresh on it). */
+export class SessionNotFoundError extends SessionError {
+  constructor(
+    readonly id: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** This project folder's sessions, in the user's state folder. */
 export function sessionsDir(userDir: string, projectDir: string): string {
   return path.join(userProjectDir(userDir, projectDir), 'sessions');
@@ -80,6 +90,11 @@ export class AppendFile {
   append(text: string): void {
     if (this.fd === undefined) this.fd = this.open();
     writeSync(this.fd, text);
+  }
+
+  /** Makes the file exist (its header written) without a line of its own. */
+  ensure(): void {
+    if (this.fd === undefined) this.fd = this.open();
   }
 
   close(): void {

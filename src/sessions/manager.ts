@@ -145,6 +145,21 @@ export class Sessions {
     return this.store.list();
   }
 
+  /**
+   * Writes the session's file now, before its first message (an editor's `session/new`: a client
+   * that reconnects loads the id it was given, turn or no turn).
+   */
+  persist(): void {
+    if (this.saved) return;
+    this.file.ensure();
+    this.remember();
+  }
+
+  /** A copy of session `id` under a new id (`session/fork`); this run's session is unchanged. */
+  fork(id: string): Promise<string> {
+    return this.store.fork(id, new Date(this.now()));
+  }
+
   exists(id: string): Promise<boolean> {
     return this.store.exists(id);
   }

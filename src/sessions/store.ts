@@ -6,9 +6,18 @@
  * whenever they disagree — so a run killed before updating it loses nothing. Nothing is deleted.
  */
 import { link, readdir, readFile, stat, unlink } from 'node:fs/promises';
-import { checkId, randomId, SessionError, sessionFile, sessionsDir } from './files.js';
+import { writeFileAtomic } from '../util/safe-write.js';
+import {
+  checkId,
+  ensureSessionsDir,
+  randomId,
+  SessionError,
+  SessionNotFoundError,
+  sessionFile,
+  sessionsDir,
+} from './files.js';
 import { type IndexEntry, type IndexLine, SessionIndex } from './index-log.js';
-import { type Replayed, replay } from './log.js';
+import { headerLine, type Replayed, replay } from './log.js';
 
 export interface SessionSummary {
   id: string;
@@ -52,19 +61,39 @@ export class SessionStore {
     }
   }
 
-  /** Reads a session back; a missing one is a SessionError naming how to find the right id. */
+  /** Reads a session back; a missing one is a SessionNotFoundError naming how to find the right id. */
   async load(id: string): Promise<Replayed> {
+    return replay(await this.text(id));
+  }
+
+  /**
+   * A copy of a session under a fresh id (an editor's `session/fork`): the same changes after a
+   * header of its own, written atomically; the source stays as it is. Returns the new id.
+   */
+  async fork(from: string, now: Date = new Date()): Promise<string> {
+    const lines = (await this.text(from)).split('\n');
+    const id = await this.newId();
+    // The header is the first line (log.ts); everything after it is replayed as it is.
+    const body = (isHeader(lines[0] ?? '') ? lines.slice(1) : lines).join('\n');
+    ensureSessionsDir(this.userDir, this.dir);
+    await writeFileAtomic(
+      this.file(id),
+      headerLine({ id, created: now.toISOString(), cwd: this.projectDir }) + body,
+      { mode: 0o600, noMkdir: true },
+    );
+    return id;
+  }
+
+  private async text(id: string): Promise<string> {
     checkId(id);
-    let text: string;
     try {
-      text = await readFile(this.file(id), 'utf8');
+      return await readFile(this.file(id), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new SessionError(`no session ${id} in ${this.projectDir} (/sessions lists them)`);
+        throw new SessionNotFoundError(id, `no session ${id} in ${this.projectDir} (/sessions lists them)`);
       }
       throw error;
     }
-    return replay(text);
   }
 
   /** The session written to most recently, if any. */
@@ -180,5 +209,13 @@ export class SessionStore {
   /** Appends what changed; the index is a cache, so a write that fails is left for the next run. */
   private async updateIndex(lines: IndexLine[]): Promise<void> {
     await this.index.append(lines).catch(() => undefined);
+  }
+}
+
+function isHeader(line: string): boolean {
+  try {
+    return (JSON.parse(line) as { type?: unknown } | null)?.type === 'session';
+  } catch {
+    return false;
   }
 }

@@ -7,8 +7,16 @@ import type { ApprovalPrompt, Tool } from './types.js';
 
 export type Policy = 'allow' | 'ask' | 'deny';
 
-/** Answers to an `ask`: once, always (saved as an `allow` rule), or no. */
-export type ApprovalAnswer = 'yes' | 'always' | 'no';
+/**
+ * Answers to an `ask`: once, always (saved as an `allow` rule), no, or never (no, and saved as a
+ * `deny` rule: an editor's "always reject").
+ */
+export type ApprovalAnswer = 'yes' | 'always' | 'no' | 'never';
+
+/** Whether the answer lets the call run. */
+export function approves(answer: ApprovalAnswer): boolean {
+  return answer === 'yes' || answer === 'always';
+}
 
 /** Why a call is asked although a rule allows it: an MCP tool's definition changed since approved. */
 export interface PolicyReview {
@@ -67,8 +75,10 @@ export interface PolicyLookup {
   verdictFor?(toolName: string): PolicyVerdict | Promise<PolicyVerdict>;
   /** The person approved a call of this tool (yes or always): pin the definition they saw. */
   approved?(toolName: string): Promise<void>;
-  /** Records an "always" answer: an `allow` rule for this tool, in the project config file. */
+  /** Records an "always" answer: an `allow` rule for this tool, in the person's answers. */
   allowAlways(toolName: string): Promise<void>;
+  /** Records a "never" answer: a `deny` rule for this tool, in the person's answers. */
+  denyAlways?(toolName: string): Promise<void>;
 }
 
 /**

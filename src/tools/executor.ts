@@ -150,7 +150,16 @@ export class ToolExecutor {
         if (error instanceof ToolError) return outcome('refused', error.message, true);
         return outcome('refused', `could not ask for approval: ${errorMessage(error)}`, true);
       }
-      if (answer === 'no') {
+      if (answer === 'never') {
+        // Saved like "always"; the call is refused whether or not the rule could be written.
+        const saved = (this.deps.policies.denyAlways?.(call.name) ?? Promise.resolve()).catch(
+          (error: unknown) => {
+            hooks.onNotice?.(`could not save "deny" for ${call.name}: ${errorMessage(error)}`);
+          },
+        );
+        await raceAbort(saved, signal).catch(() => undefined);
+      }
+      if (answer === 'no' || answer === 'never') {
         const message = this.deps.approver.refusalMessage(
           call.name,
           review,

@@ -8,7 +8,7 @@ import { rootOf } from '../app/create-mcp.js';
 import { modelSetupLines } from '../config/model-setup.js';
 import { modelsFile } from '../config/named-models.js';
 import { modelSampling, type SamplingApprover, samplingMessagesText } from '../mcp/sampling.js';
-import type { ApprovalRequest } from '../permissions/types.js';
+import { type ApprovalRequest, approves } from '../permissions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { TuiApprover } from './approver.js';
@@ -32,7 +32,7 @@ function samplingApprover(approver: TuiApprover, session: () => TuiSession | und
       };
       const answer = await approver.ask(request, signal, { explicit: true });
       session()?.recordQuestion(request, answer);
-      return answer !== 'no';
+      return approves(answer);
     },
     answered: (server, text) => session()?.notice(`[sampling for ${server}] ${text}`),
   };

@@ -16,7 +16,7 @@ import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename, rm } fr
 import path from 'node:path';
 import { ToolError } from '../util/errors.js';
 import { openedInside, PROC_FD } from '../util/root-read.js';
-import { isInside, type PathSandbox, realpathOfExistingPrefix } from './root-sandbox.js';
+import { isInside, type PathSandbox, realpathOfExistingPrefix, rootsOf } from './root-sandbox.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -37,16 +37,50 @@ export function realRootOf(sandbox: PathSandbox): Promise<string> {
   return realpath(sandbox.root).catch(() => sandbox.root);
 }
 
+/**
+ * The root (the sandbox's, or an extra root) whose real path holds the real path `real`, with
+ * that real path; undefined when none does.
+ */
+export async function rootHolding(
+  sandbox: PathSandbox,
+  real: string,
+): Promise<{ root: string; realRoot: string } | undefined> {
+  for (const root of rootsOf(sandbox)) {
+    const realRoot = await realpath(root).catch(() => root);
+    if (isInside(realRoot, real)) return { root, realRoot };
+  }
+  return undefined;
+}
+
+/** The real paths of the root and the extra roots. */
+export function realRootsOf(sandbox: PathSandbox): Promise<string[]> {
+  return Promise.all(rootsOf(sandbox).map((root) => realpath(root).catch(() => root)));
+}
+
+/** The root (the sandbox's or an extra one) whose folder holds the absolute path, and its real path. */
+export async function rootOfPath(
+  sandbox: PathSandbox,
+  absolute: string,
+): Promise<{ root: string; realRoot: string }> {
+  const root = rootsOf(sandbox).find((candidate) => isInside(candidate, absolute)) ?? sandbox.root;
+  return { root, realRoot: await realpath(root).catch(() => root) };
+}
+
+async function realRootHolding(sandbox: PathSandbox, real: string, label: FileLabel): Promise<string> {
+  const held = await rootHolding(sandbox, real);
+  if (!held) throw new ToolError(`path outside root: ${label.requested}`);
+  return held.realRoot;
+}
+
 /** Opens an existing file inside root for reading; `absolute` comes from `sandbox.resolve`. */
 export async function openInRoot(
   sandbox: PathSandbox,
   absolute: string,
   label: FileLabel,
 ): Promise<OpenedFile> {
-  const realRoot = await realRootOf(sandbox);
   const real = await realpath(absolute).catch(missingAsUndefined);
   if (real === undefined) return { kind: 'missing' };
-  if (!isInside(realRoot, real)) throw new ToolError(`path outside root: ${label.requested}`);
+  const realRoot = await realRootHolding(sandbox, real, label);
   const before = await lstat(real).catch(missingAsUndefined);
   if (before === undefined) return { kind: 'missing' };
   if (before.isDirectory()) return { kind: 'directory' };
@@ -98,18 +132,17 @@ export async function readWalkedFile(
 
 /**
  * Where a write to `absolute` lands: its real path (an in-root link is followed to its target),
- * which must be inside root. `canonical` is the same file spelled from `sandbox.root`.
+ * which must be inside root. `canonical` is the same file spelled from the root that holds it.
  */
 export async function resolveWriteTarget(
   sandbox: PathSandbox,
   absolute: string,
   label: FileLabel,
 ): Promise<{ real: string; canonical: string }> {
-  const realRoot = await realRootOf(sandbox);
   const real = await realpathOfExistingPrefix(absolute);
-  if (real === realRoot || !isInside(realRoot, real))
-    throw new ToolError(`path outside root: ${label.requested}`);
-  return { real, canonical: path.join(sandbox.root, path.relative(realRoot, real)) };
+  const held = await rootHolding(sandbox, real);
+  if (!held || real === held.realRoot) throw new ToolError(`path outside root: ${label.requested}`);
+  return { real, canonical: path.join(held.root, path.relative(held.realRoot, real)) };
 }
 
 /**
@@ -123,9 +156,8 @@ export async function writeInRoot(
   data: string,
   label: FileLabel,
 ): Promise<void> {
-  const realRoot = await realRootOf(sandbox);
-  if (target === realRoot || !isInside(realRoot, target))
-    throw new ToolError(`path outside root: ${label.requested}`);
+  const realRoot = await realRootHolding(sandbox, target, label);
+  if (target === realRoot) throw new ToolError(`path outside root: ${label.requested}`);
   const dir = await openFolder(realRoot, path.dirname(target), true, label);
   const name = path.basename(target);
   try {
@@ -166,9 +198,8 @@ export async function removeInRoot(
   absolute: string,
   label: FileLabel,
 ): Promise<boolean> {
-  const realRoot = await realRootOf(sandbox);
   const parent = await realpathOfExistingPrefix(path.dirname(absolute));
-  if (!isInside(realRoot, parent)) throw new ToolError(`path outside root: ${label.requested}`);
+  const realRoot = await realRootHolding(sandbox, parent, label);
   let dir: Folder;
   try {
     dir = await openFolder(realRoot, parent, false, label);
@@ -194,9 +225,8 @@ export async function listFolderInRoot(
   absolute: string,
   label: FileLabel,
 ): Promise<{ real: string; entries: Dirent[] } | undefined> {
-  const realRoot = await realRootOf(sandbox);
   const real = await realpath(absolute);
-  if (!isInside(realRoot, real)) throw new ToolError(`path outside root: ${label.requested}`);
+  const realRoot = await realRootHolding(sandbox, real, label);
   if (!(await lstat(real)).isDirectory()) return undefined;
   const dir = await openFolder(realRoot, real, false, label);
   try {

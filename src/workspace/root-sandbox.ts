@@ -1,5 +1,6 @@
 /**
- * The root sandbox: file tools may only touch paths inside the permission root. Rejects `..`
+ * The root sandbox: file tools may only touch paths inside the permission root (or one of the
+ * extra roots an editor adds: ACP's `additionalDirectories`, under the same rules). Rejects `..`
  * escapes, absolute paths elsewhere, and symlinks (anywhere along the path) that lead out.
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
@@ -10,6 +11,8 @@ import { isInside } from '../util/root-read.js';
 /** Resolves paths against the permission root and refuses anything outside it. */
 export interface PathSandbox {
   readonly root: string;
+  /** Further absolute folders the file tools may use as they use the root (none by default). */
+  readonly extraRoots?: readonly string[];
   /** Absolute, symlink-checked path inside root; throws `path outside root: X` otherwise. */
   resolve(path: string): Promise<string>;
   /** Path relative to root, for display. */
@@ -17,25 +20,39 @@ export interface PathSandbox {
 }
 
 export class RootSandbox implements PathSandbox {
-  private realRoot: Promise<string> | undefined;
+  private readonly realRoots = new Map<string, Promise<string>>();
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    readonly extraRoots: readonly string[] = [],
+  ) {}
 
   async resolve(requested: string): Promise<string> {
     const absolute = path.resolve(this.root, requested);
-    if (!isInside(this.root, absolute)) throw outside(requested);
-    this.realRoot ??= realpath(this.root).catch(() => this.root);
-    const realRoot = await this.realRoot;
+    const root = rootsOf(this).find((candidate) => isInside(candidate, absolute));
+    if (root === undefined) throw outside(requested);
+    let realRoot = this.realRoots.get(root);
+    if (!realRoot) {
+      realRoot = realpath(root).catch(() => root);
+      this.realRoots.set(root, realRoot);
+    }
     // The path may not exist yet (write creates it): check the deepest part that does.
     const real = await realpathOfExistingPrefix(absolute);
-    if (!isInside(realRoot, real)) throw outside(requested);
+    if (!isInside(await realRoot, real)) throw outside(requested);
     return absolute;
   }
 
   display(absolute: string): string {
+    // A path in an extra root is shown whole: relative to the root it would read as `../..`.
+    if (!isInside(this.root, absolute)) return absolute;
     const relative = path.relative(this.root, absolute);
     return relative === '' ? '.' : relative;
   }
+}
+
+/** The root first, then the extra roots. */
+export function rootsOf(sandbox: PathSandbox): string[] {
+  return [sandbox.root, ...(sandbox.extraRoots ?? [])];
 }
 
 function outside(requested: string): ToolError {

@@ -33,6 +33,11 @@ export interface EditorOptions {
   answers?: string[];
   /** Files the editor has open, by absolute path: fs/read_text_file answers from here first. */
   buffers?: Map<string, string>;
+  /**
+   * false: terminal/output never carries `exitStatus` (it is optional; acp-factory leaves it out),
+   * so the exit code is only in terminal/wait_for_exit's answer.
+   */
+  exitStatusInOutput?: boolean;
 }
 
 export interface TerminalRecord {
@@ -184,7 +189,8 @@ export function startEditor(options: EditorOptions): Editor {
     })
     .onRequest('terminal/output', ({ params }) => {
       const record = terminals.find((item) => item.id === params.terminalId);
-      return { output: record?.output ?? '', truncated: false, exitStatus: record?.exit ?? null };
+      const exitStatus = options.exitStatusInOutput === false ? null : (record?.exit ?? null);
+      return { output: record?.output ?? '', truncated: false, exitStatus };
     })
     .onRequest('terminal/wait_for_exit', async ({ params }) => {
       const proc = processes.get(params.terminalId);

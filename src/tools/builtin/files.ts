@@ -8,7 +8,7 @@ import type { Dirent } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from '../../util/schema.js';
-import { type FileLabel, listFolderInRoot, openInRoot, realRootOf } from '../../workspace/root-files.js';
+import { type FileLabel, listFolderInRoot, openInRoot, realRootsOf } from '../../workspace/root-files.js';
 import { isInside } from '../../workspace/root-sandbox.js';
 import { toolArguments } from '../arguments.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
@@ -68,13 +68,13 @@ export function createLsTool(): Tool {
         const info = await stat(absolute).catch(missing);
         return `${ctx.sandbox.display(absolute)} (${info.size} bytes)`;
       }
-      return listDirectory(listed.real, listed.entries, await realRootOf(ctx.sandbox));
+      return listDirectory(listed.real, listed.entries, await realRootsOf(ctx.sandbox));
     },
   };
 }
 
-async function listDirectory(real: string, entries: Dirent[], realRoot: string): Promise<string> {
-  const names = await Promise.all(entries.map((entry) => entryName(real, entry, realRoot)));
+async function listDirectory(real: string, entries: Dirent[], realRoots: string[]): Promise<string> {
+  const names = await Promise.all(entries.map((entry) => entryName(real, entry, realRoots)));
   if (names.length === 0) return '(empty directory)';
   names.sort(compareStrings);
   const shown = names.slice(0, LS_ENTRY_LIMIT);
@@ -83,12 +83,12 @@ async function listDirectory(real: string, entries: Dirent[], realRoot: string):
 }
 
 /** A link into the root is shown as what it leads to (`dir/`); one leading out is never followed. */
-async function entryName(real: string, entry: Dirent, realRoot: string): Promise<string> {
+async function entryName(real: string, entry: Dirent, realRoots: string[]): Promise<string> {
   if (entry.isDirectory()) return `${entry.name}/`;
   if (!entry.isSymbolicLink()) return entry.name;
   const target = await realpath(path.join(real, entry.name)).catch(() => undefined);
   if (target === undefined) return entry.name;
-  if (!isInside(realRoot, target)) return `${entry.name} (link outside root)`;
+  if (!realRoots.some((realRoot) => isInside(realRoot, target))) return `${entry.name} (link outside root)`;
   const isDir = await stat(target).then(
     (info) => info.isDirectory(),
     () => false,

@@ -9,7 +9,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type IgnoreScope, isIgnoredBy } from '../../util/gitignore-verdict.js';
 import * as z from '../../util/schema.js';
-import { openInRoot, readWalkedFile, realRootOf } from '../../workspace/root-files.js';
+import { openInRoot, readWalkedFile, rootOfPath } from '../../workspace/root-files.js';
 import { toolArguments } from '../arguments.js';
 import { type Tool, ToolError } from '../types.js';
 import { errnoCode, looksBinary } from './args.js';
@@ -70,14 +70,15 @@ export function createSearchTool(): Tool {
         throw error;
       });
       const { regex, note } = compilePattern(pattern);
-      const realRoot = await realRootOf(ctx.sandbox);
+      // The root (or extra root) the path is in: .gitignore files are read from it down.
+      const { root, realRoot } = await rootOfPath(ctx.sandbox, start);
       if (!info.isDirectory()) {
         // One named file: say why it cannot be searched (a FIFO, a device, a second hard link).
         const opened = await openInRoot(ctx.sandbox, start, { tool: 'search', requested });
         if (opened.kind === 'file') await opened.handle.close();
       }
       const files = info.isDirectory()
-        ? await collectFiles(start, await scopesFor(ctx.sandbox.root, start, realRoot), realRoot, ctx.signal)
+        ? await collectFiles(start, await scopesFor(root, start, realRoot), realRoot, ctx.signal)
         : [start];
       files.sort(compareStrings);
 

@@ -201,6 +201,26 @@ describe('PolicyStore', () => {
     expect(store.policyFor('run_shell')).toBe('deny');
   });
 
+  it('denyAlways (an editor\'s "always reject") adds an exact deny there, saved through persistDeny, over an earlier allow', async () => {
+    const saved: string[] = [];
+    const store = new PolicyStore({
+      layers: layers({}, { write: 'allow' }, {}),
+      persistAllow: async (name) => {
+        saved.push(`allow ${name}`);
+      },
+      persistDeny: async (name) => {
+        saved.push(`deny ${name}`);
+      },
+    });
+    await store.allowAlways('fetch');
+    await store.denyAlways('fetch');
+    await store.denyAlways('write');
+    expect(store.explain('fetch')).toEqual({ policy: 'deny', rule: 'fetch', layer: 'local' });
+    // A deny anywhere wins over the project's allow.
+    expect(store.policyFor('write')).toBe('deny');
+    expect(saved).toEqual(['allow fetch', 'deny fetch', 'deny write']);
+  });
+
   it('allowAlways creates the local layer right after cli when it is missing', async () => {
     const store = new PolicyStore({
       layers: [

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../../../src/agent/conversation.js';
-import { SessionError, sessionsDir } from '../../../src/sessions/files.js';
+import { SessionError, SessionNotFoundError, sessionsDir } from '../../../src/sessions/files.js';
 import { replay } from '../../../src/sessions/log.js';
 import { type SessionStart, Sessions, type SessionsOptions } from '../../../src/sessions/manager.js';
 
@@ -288,5 +288,48 @@ describe('Sessions', () => {
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
+  });
+});
+
+describe('sessions for an editor (ACP)', () => {
+  it('persist writes a session with no message, which opens and is listed', async () => {
+    const { sessions } = await start();
+    sessions.persist();
+    const id = sessions.currentId;
+    expect(lines(id)).toHaveLength(1);
+    expect(JSON.parse(lines(id)[0]!)).toMatchObject({ type: 'session', id, cwd: dir });
+    const again = await start({ kind: 'resume', id });
+    expect(again.opened).toMatchObject({ id, turns: 0 });
+    expect((await again.sessions.list()).map((session) => session.id)).toContain(id);
+  });
+
+  it('fork copies a session under a new id with its own header; the source is unchanged', async () => {
+    const { sessions, conversation } = await start();
+    turn(conversation, 'first question');
+    const source = sessions.currentId;
+    const before = readFileSync(file(source), 'utf8');
+    const copy = await sessions.fork(source);
+    expect(copy).not.toBe(source);
+    expect(readFileSync(file(source), 'utf8')).toBe(before);
+    expect(JSON.parse(lines(copy)[0]!)).toMatchObject({ type: 'session', id: copy });
+    expect(lines(copy).slice(1)).toEqual(lines(source).slice(1));
+    const opened = await start({ kind: 'resume', id: copy });
+    expect(opened.conversation.messages.map((message) => message.role === 'user' && message.text)).toContain(
+      'first question',
+    );
+  });
+
+  it('a session that is not there is a SessionNotFoundError naming it (load and fork)', async () => {
+    await expect(start({ kind: 'resume', id: 'missing1' })).rejects.toMatchObject({
+      name: 'SessionError',
+      id: 'missing1',
+    });
+    await expect(start({ kind: 'resume', id: 'missing1' })).rejects.toBeInstanceOf(SessionNotFoundError);
+    const { sessions } = await start();
+    await expect(sessions.fork('missing2')).rejects.toBeInstanceOf(SessionNotFoundError);
+    // A malformed id is a plain SessionError, not "not found".
+    const malformed = await sessions.fork('../x').catch((error: unknown) => error);
+    expect(malformed).toBeInstanceOf(SessionError);
+    expect(malformed).not.toBeInstanceOf(SessionNotFoundError);
   });
 });

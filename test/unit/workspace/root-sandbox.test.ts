@@ -131,4 +131,22 @@ describe('RootSandbox', () => {
     await expect(sandbox.resolve('c/l')).rejects.toThrow('path outside root: c/l');
     await expect(sandbox.resolve('a/b/link/l')).rejects.toThrow('path outside root: a/b/link/l');
   });
+
+  it('extra roots: absolute paths inside them resolve and show whole; links out of them and other folders are refused', async () => {
+    const extra = path.join(base, 'extra');
+    await mkdir(extra);
+    await writeFile(path.join(extra, 'notes.md'), 'extra');
+    await symlink(outside, path.join(extra, 'out'));
+    const wide = new RootSandbox(root, [extra]);
+    expect(await wide.resolve(path.join(extra, 'notes.md'))).toBe(path.join(extra, 'notes.md'));
+    expect(await wide.resolve(path.join(extra, 'new', 'file.txt'))).toBe(path.join(extra, 'new', 'file.txt'));
+    expect(wide.display(path.join(extra, 'notes.md'))).toBe(path.join(extra, 'notes.md'));
+    expect(wide.display(path.join(root, 'src', 'main.ts'))).toBe(path.join('src', 'main.ts'));
+    // Relative paths are the root's, as before.
+    expect(await wide.resolve('src/main.ts')).toBe(path.join(root, 'src', 'main.ts'));
+    await expect(wide.resolve(path.join(extra, 'out', 'secret.txt'))).rejects.toThrow('path outside root');
+    await expect(wide.resolve(path.join(outside, 'secret.txt'))).rejects.toThrow('path outside root');
+    // Without the extra root, the same path is outside.
+    await expect(sandbox.resolve(path.join(extra, 'notes.md'))).rejects.toThrow('path outside root');
+  });
 });
