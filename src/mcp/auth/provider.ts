@@ -103,7 +103,7 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
     const client = issuer === undefined ? undefined : stored.clients?.[issuer];
     if (client) return client.redirectUrl === this.options.redirectUrl ? client.information : undefined;
     // From before issuers were recorded: the SDK stamps it with the current issuer (saved below).
-    if (!stored.clientInformation || stored.redirectUrl !== this.options.redirectUrl) return undefined;
+    if (stored.redirectUrl && stored.redirectUrl !== this.options.redirectUrl) return undefined;
     return stored.clientInformation;
   }
 

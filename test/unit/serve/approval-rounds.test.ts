@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalRounds } from '../../../src/serve/approval-rounds.js';
 
 const rounds = new ApprovalRounds(60_000);
-const request = { toolName: 'write', title: 'Write a.txt', detail: '+x' };
+const request = { toolName: 'write', title: 'Write a.txt', detail: '+x', kind: 'diff' } as const;
 
 /** A handler context as the SDK's seam hands it: the state already verified (or none). */
 async function context(inputResponses?: Record<string, unknown>, state?: string): Promise<ServerContext> {
