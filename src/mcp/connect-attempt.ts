@@ -4,17 +4,20 @@
  * `list_changed` handlers, the era chosen within the start-up deadline — the cached verdict as the
  * SDK's `prior` (no probe), else `server/discover` with a fall back to `initialize` — then the tool
  * listing and the resources/prompts listing. The client is handed back only on success, with the
- * era verdict; a failed attempt has closed it.
+ * era verdict; a failed attempt has closed it. A stdio server that answered the probe only after it
+ * had given up (probe-watch.ts) fails the attempt with `LateDiscoverError`: it is a 2026 server,
+ * started again as one, never judged 2025 for its slowness.
  */
 import type { Client, ConnectOptions } from '@modelcontextprotocol/client';
 import { errorMessage } from '../util/errors.js';
 import { type ListedTool, listAllTools, listExtras, NO_EXTRAS, type ServerExtras } from './catalog.js';
-import { OWN_NOTE, type StartFailure, withDeadline } from './connection-errors.js';
+import { OWN_NOTE, refusedVersions, type StartFailure, withDeadline } from './connection-errors.js';
 import type { ConnectionOptions } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
-import { describeEra, type EraVerdict, priorOf, verdictAfterConnect } from './era.js';
+import { describeEra, type EraVerdict, MODERN_VERSION, priorOf, verdictAfterConnect } from './era.js';
 import { INPUT_REQUIRED_OPTIONS } from './input-rounds.js';
-import { CoalescingTransport } from './notification-flow.js';
+import { CoalescingTransport, DEFAULT_FLOW_LIMITS } from './notification-flow.js';
+import { LateDiscoverError, ProbeWatch } from './probe-watch.js';
 import type { OpenedTransport } from './transports.js';
 
 export interface Connected {
@@ -26,8 +29,9 @@ export interface Connected {
 
 /**
  * On stdio a server that stays silent on `server/discover` is a 2025 one (some never answer a
- * request before `initialize`): this long at most before falling back. Over HTTP silence is an
- * outage, so the start-up timeout applies.
+ * request before `initialize`): this long at most before falling back (a 2026 server merely slow
+ * to start answers later, and is noticed: probe-watch.ts). Over HTTP silence is an outage, so the
+ * start-up timeout applies.
  */
 const STDIO_PROBE_MS = 5000;
 
@@ -76,11 +80,13 @@ export async function connectAttempt(
   client.setNotificationHandler('notifications/prompts/list_changed', () => hooks.extrasChanged());
   client.setNotificationHandler('notifications/resources/list_changed', () => hooks.extrasChanged());
   hooks.hold(client);
+  const probe = new ProbeWatch();
+  const deadline = Date.now() + definition.startupTimeoutMs;
   try {
     const prior = priorOf(options.verdict, Date.now());
     await withDeadline(
       // Progress and log floods are coalesced before the SDK sees them.
-      client.connect(new CoalescingTransport(opened.transport), {
+      client.connect(new CoalescingTransport(opened.transport, DEFAULT_FLOW_LIMITS, probe), {
         timeout: definition.startupTimeoutMs,
         // The SDK checks a cached discover result before adopting it (a bad one fails the connect).
         ...(prior ? { prior: prior as ConnectOptions['prior'] } : {}),
@@ -97,6 +103,9 @@ export async function connectAttempt(
     const how = prior ? 'cached' : 'negotiated';
     options.log.append(`${OWN_NOTE} protocol ${describeEra(verdict) ?? 'unknown'}, ${how}`);
     const tools = await listAllTools(client, definition.timeoutMs);
+    // Checked after a round trip: a late probe answer is on the wire before the listing's.
+    const late = probe.modernAnswer;
+    if (verdict?.kind === 'legacy' && late) throw new LateDiscoverError(late, 'connected with initialize');
     const extras = await listExtras(client, definition.timeoutMs).catch((error: unknown) => {
       options.log.append(`${OWN_NOTE} listing resources/prompts failed: ${errorMessage(error)}`);
       return NO_EXTRAS;
@@ -110,10 +119,33 @@ export async function connectAttempt(
     // Read before our close: a server that exits only because we closed it (stdin ended) did
     // not fail by exiting — it failed by not answering in time.
     const stage = client.getProtocolEra() ? 'listing' : 'initialize';
-    const failure: StartFailure = { error, stage, exitedFirst: opened.exitReason() !== undefined };
+    const late = error instanceof LateDiscoverError ? error : await lateDiscover(sdk, probe, error, deadline);
+    const failure: StartFailure = {
+      error: late ?? error,
+      stage: late ? 'initialize' : stage,
+      exitedFirst: opened.exitReason() !== undefined,
+    };
     // The connection keeps `opened` for the reason (its exit); it drops the client.
     hooks.hold(undefined);
     await client.close().catch(() => undefined);
     return failure;
   }
+}
+
+/**
+ * A refused `initialize` from a server that says it speaks 2026-07-28, while our probe is still
+ * unanswered: its answer to the probe is on its way (a slow start made the probe give up; the
+ * refusal can overtake the answer). Waits for it within the start-up deadline.
+ */
+async function lateDiscover(
+  sdk: typeof ConnectionSdk,
+  probe: ProbeWatch,
+  error: unknown,
+  deadline: number,
+): Promise<LateDiscoverError | undefined> {
+  const answered = probe.modernAnswer;
+  if (answered) return new LateDiscoverError(answered, error);
+  if (!probe.unanswered || !refusedVersions(sdk, error)?.includes(MODERN_VERSION)) return undefined;
+  const late = await probe.lateAnswer(Math.max(0, deadline - Date.now()));
+  return late ? new LateDiscoverError(late, error) : undefined;
 }

@@ -6,15 +6,18 @@
  * - `reprobe`: the cached era verdict was stale (the server answered the way a server of the other
  *   era does): drop it and negotiate afresh;
  * - `legacy`: a stdio server that exited on the `server/discover` probe (some 2025 servers end on
- *   any request before `initialize`): start it again and go straight to `initialize`.
+ *   any request before `initialize`): start it again and go straight to `initialize`;
+ * - `modern`: a stdio server that answered the probe only after it had given up (slow to start,
+ *   probe-watch.ts): start it again as the 2026 server it is, its late answer as the `prior`.
  * SDK-free: the SDK's error classes come in as `sdk`.
  */
 import { errorMessage } from '../util/errors.js';
 import { answersLikeSseOnly, type SdkErrors, type StartFailure } from './connection-errors.js';
-import { type EraVerdict, priorOf } from './era.js';
+import { type EraVerdict, MODERN_VERSION, priorOf } from './era.js';
+import { LateDiscoverError } from './probe-watch.js';
 import type { OpenedTransport } from './transports.js';
 
-export type RetryKind = 'sse' | 'reprobe' | 'legacy';
+export type RetryKind = 'sse' | 'reprobe' | 'legacy' | 'modern';
 
 export interface RetryContext {
   /** The transport has a legacy SSE fallback (an `http` entry). */
@@ -29,6 +32,7 @@ export interface RetryContext {
 export function nextTry(sdk: SdkErrors, failure: StartFailure, c: RetryContext): RetryKind | undefined {
   const { error } = failure;
   const { SdkError, SdkErrorCode, ProtocolError } = sdk;
+  if (error instanceof LateDiscoverError) return c.tried.has('modern') ? undefined : 'modern';
   if (c.hasSseFallback && !c.tried.has('sse') && answersLikeSseOnly(sdk, error)) return 'sse';
   if (c.usedPrior && !c.tried.has('reprobe')) {
     const answered =
@@ -58,6 +62,8 @@ export function retryNote(kind: RetryKind, cause: string): string {
       return `the cached protocol verdict did not hold (${cause}); negotiating again`;
     case 'legacy':
       return `the server exited on server/discover (${cause}); starting it again with initialize`;
+    case 'modern':
+      return `${cause}; starting it again as a 2026-07-28 server`;
   }
 }
 
@@ -71,6 +77,15 @@ export interface RetryHooks {
   current(): boolean;
   /** A note for the server's log. */
   note(text: string): void;
+}
+
+/** The era the next try starts from (undefined: probe). */
+function verdictFor(kind: RetryKind, error: unknown): EraVerdict | undefined {
+  if (kind === 'reprobe') return undefined;
+  if (kind === 'modern' && error instanceof LateDiscoverError)
+    return { kind: 'modern', version: MODERN_VERSION, discover: error.discover };
+  // A server only reachable over legacy SSE, or one that exits on the probe, is a 2025 one.
+  return { kind: 'legacy', checkedAt: Date.now() };
 }
 
 /** The first attempt, then each retry `nextTry` allows; the last outcome and its transport. */
@@ -94,8 +109,7 @@ export async function connectWithRetries(
     if (!next) break;
     tried.add(next);
     hooks.note(retryNote(next, errorMessage(outcome.error)));
-    // A server only reachable over legacy SSE, or one that exits on the probe, is a 2025 one.
-    used = next === 'reprobe' ? undefined : { kind: 'legacy', checkedAt: Date.now() };
+    used = verdictFor(next, outcome.error);
     try {
       opened = next === 'sse' && opened.fallback ? opened.fallback() : await hooks.reopen();
     } catch (error) {

@@ -2,33 +2,22 @@
  * One MCP server's connection lifecycle on the SDK `Client`: connect within the start-up deadline,
  * discover tools, follow `tools/list_changed`, notice an exit at once, restart with exponential
  * backoff (bounded; when and how often: restart-schedule.ts); a request that arrives during a start
- * or restart waits for it within its timeout (restart-wait.ts), one to a server that is down for
- * good fails fast with the reason. The `Client` never leaves this class: tool calls, prompts and resource
- * reads all go through `request` (timeout, cancellation, start on first use, reconnect). A server
- * with a cached listing starts `idle` and connects on first use (one shared start for every caller).
- * The SDK itself (`connection-sdk.ts`) is imported by the first connect: an idle server costs none.
+ * or restart waits for it within its timeout (connection-request.ts, restart-wait.ts), one to a
+ * server that is down for good fails fast with the reason. The `Client` never leaves this class:
+ * tool calls, prompts and resource reads all go through `request` (timeout, cancellation, start on
+ * first use, reconnect). A server with a cached listing starts `idle` and connects on first use
+ * (one shared start for every caller). What the connection knows and shows (state, catalog,
+ * listing, era) is connection-base.ts. The SDK itself (`connection-sdk.ts`) is imported by the
+ * first connect: an idle server costs none.
  */
-import type {
-  CallToolResult,
-  Client,
-  GetPromptResult,
-  ReadResourceResult,
-} from '@modelcontextprotocol/client';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
-import { abortReason, raceAbort } from '../util/race-abort.js';
-import {
-  type Catalog,
-  catalogTools,
-  type ListedTool,
-  listAllTools,
-  listExtras,
-  NO_EXTRAS,
-  type ServerExtras,
-} from './catalog.js';
-import type { McpServerDefinition } from './config.js';
+import { raceAbort } from '../util/race-abort.js';
+import { catalogTools, listAllTools, listExtras } from './catalog.js';
 import { connectAttempt } from './connect-attempt.js';
 import { connectWithRetries } from './connect-retry.js';
+import { ConnectionBase } from './connection-base.js';
 import {
   callErrorMessage,
   isNetworkFailure,
@@ -36,25 +25,19 @@ import {
   loginHint,
   networkCause,
   OWN_NOTE,
-  restartTimeoutMessage,
   type StartFailure,
   startupFailureReason,
-  unavailableMessage,
   withLine,
 } from './connection-errors.js';
 import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
+import { type RequestSite, requestNow, type Send } from './connection-request.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import type { EraVerdict } from './era.js';
 import { RestartSchedule } from './restart-schedule.js';
-import { restartInProgress, StateWaits } from './restart-wait.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
-import type { McpToolInfo, ServerState } from './status.js';
-import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport } from './transports.js';
 
-export class McpConnection {
-  private stateValue: ServerState;
-  private client: Client | undefined;
+export class McpConnection extends ConnectionBase {
   /** The SDK, once a connect has loaded it. */
   private sdk: typeof ConnectionSdk | undefined;
   private opened: OpenedTransport | undefined;
@@ -62,84 +45,22 @@ export class McpConnection {
   private generation = 0;
   private closed = false;
   private readonly restarts: RestartSchedule;
-  /** Requests waiting for a start or restart under way. */
-  private readonly waits = new StateWaits();
-  private catalog: Catalog | undefined;
-  private extrasValue: ServerExtras = NO_EXTRAS;
-  /** The raw tools of the latest listing (what the cache keeps). */
-  private listedTools: ListedTool[] | undefined;
-  /** The first start of an idle server: every use waits on this one attempt. */
-  private starting: Promise<void> | undefined;
-  /** The server's protocol era as last learnt (or cached): the next connect's `prior`, no probe. */
-  private verdict: EraVerdict | undefined;
+  /** What the request path (connection-request.ts) reads of this connection. */
+  private readonly site: RequestSite;
 
-  constructor(private readonly options: ConnectionOptions) {
+  constructor(options: ConnectionOptions) {
+    super(options);
     this.restarts = new RestartSchedule(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
-    this.verdict = options.era;
-    const cached = options.lazyFrom;
-    if (options.definition.disabled) {
-      this.stateValue = { state: 'disabled' };
-    } else if (cached) {
-      this.catalog = catalogTools(options.definition, cached.tools);
-      this.stateValue = { state: 'idle', tools: this.catalog.tools };
-    } else {
-      this.stateValue = { state: 'connecting', attempt: 1 };
-    }
-  }
-
-  get name(): string {
-    return this.options.definition.name;
-  }
-
-  get definition(): McpServerDefinition {
-    return this.options.definition;
-  }
-
-  get state(): ServerState {
-    return this.stateValue;
-  }
-
-  get warnings(): string[] {
-    return this.catalog?.warnings ?? [];
-  }
-
-  /** Resources, resource templates and prompts of the connected server (an idle one: cached prompts). */
-  get extras(): ServerExtras {
-    if (this.stateValue.state === 'idle')
-      return { ...NO_EXTRAS, prompts: this.options.lazyFrom?.prompts ?? [] };
-    return this.stateValue.state === 'connected' ? this.extrasValue : NO_EXTRAS;
-  }
-
-  /** Whether the server offers resources (an idle one: as it did when cached). */
-  get offersResources(): boolean {
-    if (this.stateValue.state === 'idle') return this.options.lazyFrom?.resources ?? false;
-    return Boolean(this.connectedClient?.getServerCapabilities()?.resources);
-  }
-
-  /** Whether the server has not started yet in this run, or its first start is under way. */
-  get notStartedYet(): boolean {
-    return this.stateValue.state === 'idle' || this.starting !== undefined;
-  }
-
-  /** The server's tool as last listed (or cached), by its own name. */
-  tool(originalName: string): McpToolInfo | undefined {
-    return this.catalog?.tools.find((tool) => tool.originalName === originalName);
-  }
-
-  /** The latest successful listing, in the cache's shape; undefined before one. */
-  get listing(): CachedListing | undefined {
-    if (this.stateValue.state !== 'connected' || !this.listedTools) return undefined;
-    const listing = {
-      tools: this.listedTools,
-      resources: this.offersResources,
-      prompts: this.extrasValue.prompts,
+    this.site = {
+      name: this.name,
+      options,
+      waits: this.waits,
+      state: () => this.stateValue,
+      client: () => this.connectedClient,
+      sdk: () => this.sdk,
+      closed: () => this.closed,
+      failure: (what, signal, sdk, error) => this.requestFailure(what, signal, sdk, error),
     };
-    return this.verdict ? { ...listing, era: this.verdict } : listing;
-  }
-
-  /** The protocol era the server speaks, as last learnt (or cached); undefined before any. */
-  get era(): EraVerdict | undefined {
-    return this.verdict;
   }
 
   /**
@@ -156,11 +77,6 @@ export class McpConnection {
         this.starting = undefined;
       });
     return this.starting;
-  }
-
-  /** The SDK client while connected; it never leaves this class (requests go through `request`). */
-  private get connectedClient(): Client | undefined {
-    return this.stateValue.state === 'connected' ? this.client : undefined;
   }
 
   /** First connection attempt; resolves when it has an outcome, never rejects. */
@@ -220,65 +136,11 @@ export class McpConnection {
    * fails fast with why (and its restart), a lost remote connection schedules a reconnect, and a
    * failure becomes a message naming the server, the request and the fix.
    */
-  private request<T>(
-    what: string,
-    signal: AbortSignal | undefined,
-    send: (client: Client, timeoutMs: number) => Promise<T>,
-  ): Promise<T> {
-    if (this.stateValue.state !== 'idle' && !this.starting) return this.requestNow(what, signal, send);
+  private request<T>(what: string, signal: AbortSignal | undefined, send: Send<T>): Promise<T> {
+    if (this.stateValue.state !== 'idle' && !this.starting) return requestNow(this.site, what, signal, send);
     // A cancel ends the wait for the start (the start itself goes on for later calls).
     const started = signal ? raceAbort(this.ensureStarted(), signal) : this.ensureStarted();
-    return started.then(() => this.requestNow(what, signal, send));
-  }
-
-  /** Sent at once; no async frame of its own on the way of every call (bench row 4). */
-  private requestNow<T>(
-    what: string,
-    signal: AbortSignal | undefined,
-    send: (client: Client, timeoutMs: number) => Promise<T>,
-  ): Promise<T> {
-    const client = this.connectedClient;
-    const sdk = this.sdk;
-    const { definition, logHint } = this.options;
-    if (!client || !sdk) {
-      if (!this.closed && restartInProgress(this.stateValue)) return this.afterRestart(what, signal, send);
-      const message = unavailableMessage(this.name, this.stateValue, definition.file, logHint);
-      return Promise.reject(new ToolError(message));
-    }
-    return send(client, definition.timeoutMs).catch((error: unknown) => {
-      throw this.requestFailure(what, signal, sdk, error);
-    });
-  }
-
-  /**
-   * A request that arrived during a start or restart: sent once the server is back, with what is
-   * left of its timeout; the model never retries because of our own restart.
-   */
-  private async afterRestart<T>(
-    what: string,
-    signal: AbortSignal | undefined,
-    send: (client: Client, timeoutMs: number) => Promise<T>,
-  ): Promise<T> {
-    const { timeoutMs, file } = this.options.definition;
-    const began = Date.now();
-    const settled = await this.waits.until(
-      () => this.closed || !restartInProgress(this.stateValue),
-      timeoutMs,
-      signal,
-    );
-    if (signal?.aborted) throw abortReason(signal);
-    if (!settled)
-      throw new ToolError(restartTimeoutMessage(this.name, what, this.stateValue, timeoutMs, file));
-    const client = this.connectedClient;
-    const sdk = this.sdk;
-    if (!client || !sdk) {
-      const { logHint } = this.options;
-      throw new ToolError(unavailableMessage(this.name, this.stateValue, file, logHint));
-    }
-    const left = Math.max(1, timeoutMs - (Date.now() - began));
-    return send(client, left).catch((error: unknown) => {
-      throw this.requestFailure(what, signal, sdk, error);
-    });
+    return started.then(() => requestNow(this.site, what, signal, send));
   }
 
   /** What a failed request throws: a cancel as it is, anything else as a message naming the server. */
@@ -409,11 +271,6 @@ export class McpConnection {
     this.scheduleRestart(reason);
   }
 
-  private urlOf(): string {
-    const definition = this.options.definition;
-    return definition.transport === 'stdio' ? definition.command : definition.url;
-  }
-
   private async refreshTools(generation: number): Promise<void> {
     const client = this.client;
     if (!client || generation !== this.generation || this.stateValue.state !== 'connected') return;
@@ -471,11 +328,5 @@ export class McpConnection {
     this.opened = undefined;
     if (this.stateValue.state === 'connected') this.restarts.disconnected();
     await client?.close().catch(() => undefined);
-  }
-
-  private setState(state: ServerState): void {
-    this.stateValue = state;
-    this.options.onChange(state, this.catalog);
-    this.waits.changed();
   }
 }

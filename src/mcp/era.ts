@@ -71,7 +71,8 @@ export function verdictAfterConnect(
   return undefined;
 }
 
-function isDiscover(value: unknown): value is DiscoverRecord {
+/** Whether a value has the shape of a `server/discover` result. */
+export function isDiscover(value: unknown): value is DiscoverRecord {
   return (
     typeof value === 'object' &&
     value !== null &&

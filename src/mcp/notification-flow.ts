@@ -218,6 +218,12 @@ function droppedNote(count: number): JSONRPCMessage {
 }
 
 /** The transport the SDK client gets: `inner`, with its incoming notifications coalesced. */
+/** Told of every message, either way, before the flow sees it (probe-watch.ts). */
+export interface MessageWatch {
+  sent(message: JSONRPCMessage): void;
+  received(message: JSONRPCMessage): void;
+}
+
 export class CoalescingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -230,6 +236,7 @@ export class CoalescingTransport implements Transport {
   constructor(
     private readonly inner: Transport,
     limits: FlowLimits = DEFAULT_FLOW_LIMITS,
+    private readonly watch?: MessageWatch,
   ) {
     if (inner.hasPerRequestStream) this.hasPerRequestStream = true;
     // The SDK tells stdio (a silent server/discover probe means a 2025 server) from HTTP (silence
@@ -239,7 +246,12 @@ export class CoalescingTransport implements Transport {
       Object.defineProperty(this, 'stderr', { get: () => null });
     }
     this.flow = new NotificationFlow((message, extra) => this.onmessage?.(message, extra), limits);
-    inner.onmessage = (message, extra) => this.flow.received(message, extra);
+    inner.onmessage = watch
+      ? (message, extra) => {
+          watch.received(message);
+          this.flow.received(message, extra);
+        }
+      : (message, extra) => this.flow.received(message, extra);
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
       this.flow.close();
@@ -256,6 +268,7 @@ export class CoalescingTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.watch?.sent(message);
     this.flow.sent(message);
     return this.inner.send(message, options);
   }

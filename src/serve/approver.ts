@@ -1,28 +1,32 @@
 /**
  * Who answers an `ask` when GeekAgent is the server: the client's person, through MCP elicitation
- * (`elicitation/create`, an accept/decline form with no fields) when a 2025-era client declared the
- * capability; otherwise nobody, so the call is refused with the flag that would let it through.
- * A 2026-07-28 client is asked only by an `input_required` result (multi round-trip), which the
- * executor's mid-call approval cannot return yet: such a client is refused with the same hint.
+ * (an accept/decline form with no fields) when the client declared the capability — a 2025-era
+ * client by an `elicitation/create` request, a 2026-07-28 one by an `input_required` result it
+ * answers by calling again (approval-rounds.ts); otherwise nobody, so the call is refused with the
+ * flag that would let it through.
  */
 import type { Server } from '@modelcontextprotocol/server';
 import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyReview } from '../permissions/types.js';
+import { ApprovalRounds } from './approval-rounds.js';
 
 export const APPROVAL_TIMEOUT_MS = 10 * 60_000;
 
 export class ServeApprover implements Approver {
   /** The era of the connection (set when serveStdio builds its instance). */
   era: 'legacy' | 'modern' = 'legacy';
+  /** How a 2026 client is asked: the rounds of its calls. */
+  readonly rounds = new ApprovalRounds(APPROVAL_TIMEOUT_MS);
 
   constructor(private readonly server: () => Server | undefined) {}
 
-  /** Whether the connected client can be asked (a 2025 client that declared form elicitation). */
+  /** Whether the connected client can be asked (one that declared form elicitation). */
   canAsk(): boolean {
-    if (this.era !== 'legacy') return false;
+    if (this.era !== 'legacy') return this.rounds.canAsk();
     return this.server()?.getClientCapabilities()?.elicitation?.form !== undefined;
   }
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (this.era !== 'legacy') return this.rounds.answer(request);
     const server = this.server();
     if (!server || !this.canAsk()) return 'no';
     const result = await server.elicitInput(

@@ -3,7 +3,8 @@
  * behind `serveStdio`, which serves both protocol eras on stdio (a 2026-07-28 client's
  * `server/discover` and per-request envelope, a 2025 client's `initialize`), with `tools/list`
  * (annotated, in one fixed order, with cache hints; denied tools left out) and `tools/call` (through
- * the agent's executor: policies, approval by elicitation, sandbox, protected paths, redaction).
+ * the agent's executor: policies, approval by elicitation — a 2026 client's as `input_required`
+ * rounds —, sandbox, protected paths, redaction).
  * Every failure is an `isError` result with the reason. Ends when the client closes stdin: calls
  * still running are aborted (a shell command's process group is killed) before it resolves.
  */
@@ -74,11 +75,19 @@ export async function serve(options: ServeOptions): Promise<void> {
         capabilities: { tools: {} },
         instructions: INSTRUCTIONS,
         cacheHints: { 'tools/list': LIST_CACHE_HINT },
+        // A 2026 client's approvals take rounds; their state is sealed by this process alone.
+        requestState: { verify: approver.rounds.verify },
       },
     );
     approver.era = era;
     instance.setRequestHandler('tools/list', async () => ({ tools: tools() }));
-    instance.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx.mcpReq));
+    instance.setRequestHandler('tools/call', (request, ctx) =>
+      era === 'modern'
+        ? approver.rounds.run(request.params.name, request.params.arguments ?? {}, ctx, () =>
+            call(request.params, ctx.mcpReq),
+          )
+        : call(request.params, ctx.mcpReq),
+    );
     instance.onerror = (error) => options.log(`protocol error: ${errorMessage(error)}`);
     server = instance;
     return instance;

@@ -3,7 +3,10 @@
  * `insufficient_scope`, scope step-up) runs the SDK's auth flow and retries the request. When the
  * flow needs a person (a browser login) and none is available, it fails with NeedsLoginError and
  * the server's status becomes needs_auth. Step-up gives up after a bounded number of attempts, or
- * at once when the server repeats the same challenge.
+ * at once when the server repeats the same challenge. A 401 that comes back after an authorization
+ * that succeeded drops the cached discovery: the server may name another authorization server
+ * now (its credentials are keyed by issuer, and a new issuer means a new registration and login).
+ * The SDK checks issuers (RFC 8414, RFC 9207 `iss`); issuer-errors.ts words its refusals.
  */
 
 import type { FetchLike } from '@modelcontextprotocol/client';
@@ -14,6 +17,7 @@ import {
   type OAuthClientProvider,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { issuerRefusal } from './issuer-errors.js';
 import type { AuthorizationPrompter } from './prompters.js';
 import type { GeekAgentOAuthProvider } from './provider.js';
 
@@ -55,6 +59,8 @@ export function createOAuthFetch(options: OAuthFetchOptions): FetchLike {
       lastChallenge = challenge;
       const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
       await response.body?.cancel();
+      // Authorized, and refused again: what discovery found before may be what changed.
+      if (attempt > 0 && response.status === 401) await options.provider.invalidateCredentials?.('discovery');
       inFlight ??= authorize(options, baseFetch, { resourceMetadataUrl, scope }).finally(() => {
         inFlight = undefined;
       });
@@ -76,6 +82,18 @@ export async function authorize(
   fetchFn: FetchLike,
   challenge: { resourceMetadataUrl?: URL; scope?: string } = {},
 ): Promise<void> {
+  try {
+    await authorizeOnce(options, fetchFn, challenge);
+  } catch (error) {
+    throw issuerRefusal(options.server, error) ?? error;
+  }
+}
+
+async function authorizeOnce(
+  options: OAuthFetchOptions,
+  fetchFn: FetchLike,
+  challenge: { resourceMetadataUrl?: URL; scope?: string },
+): Promise<void> {
   const { provider, serverUrl } = options;
   const flow = {
     serverUrl,
@@ -87,13 +105,18 @@ export async function authorize(
   if ((await auth(provider, flow)) === 'AUTHORIZED') return;
   const pending = (provider as Partial<GeekAgentOAuthProvider>).pendingAuthorization;
   if (!options.prompter || !pending || !provider.redirectUrl) throw new NeedsLoginError(options.server);
-  const code = await options.prompter.obtainCode({
+  const response = await options.prompter.obtainCode({
     server: options.server,
     authorizationUrl: pending,
     redirectUrl: new URL(String(provider.redirectUrl)),
     expectedState: (provider as Partial<GeekAgentOAuthProvider>).expectedState,
   });
-  if ((await auth(provider, { ...flow, authorizationCode: code })) !== 'AUTHORIZED') {
+  // The SDK checks `iss` against the issuer the login went to before it redeems the code.
+  const answer = {
+    authorizationCode: response.code,
+    ...(response.iss === undefined ? {} : { iss: response.iss }),
+  };
+  if ((await auth(provider, { ...flow, ...answer })) !== 'AUTHORIZED') {
     throw new UnauthorizedError(`the authorization server did not accept the login for ${options.server}`);
   }
 }

@@ -1,7 +1,9 @@
 /**
- * Who turns an authorization URL into an authorization code. A person: the browser opens and a
- * loopback server catches the redirect, or — where no browser can open (SSH, headless) — they
- * paste the URL they were redirected to. A test or CI: follow the authorization server's redirect.
+ * Who turns an authorization URL into an authorization response (the code, and the `iss` the
+ * authorization server put beside it — RFC 9207, checked by the SDK before the code is redeemed).
+ * A person: the browser opens and a loopback server catches the redirect, or — where no browser
+ * can open (SSH, headless) — they paste the URL they were redirected to. A test or CI: follow the
+ * authorization server's redirect.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -15,12 +17,18 @@ export interface AuthorizationRequest {
   expectedState: string | undefined;
 }
 
-export interface AuthorizationPrompter {
-  obtainCode(request: AuthorizationRequest): Promise<string>;
+/** What the authorization server's redirect carried: the code, and its `iss` if it sent one. */
+export interface AuthorizationResponse {
+  code: string;
+  iss?: string;
 }
 
-/** The code from the URL the authorization server redirected to, after checking `state`. */
-export function codeFromRedirect(redirected: URL, expectedState: string | undefined): string {
+export interface AuthorizationPrompter {
+  obtainCode(request: AuthorizationRequest): Promise<AuthorizationResponse>;
+}
+
+/** The code (and `iss`) from the URL the authorization server redirected to, after checking `state`. */
+export function codeFromRedirect(redirected: URL, expectedState: string | undefined): AuthorizationResponse {
   const error = redirected.searchParams.get('error');
   if (error) {
     const description = redirected.searchParams.get('error_description');
@@ -32,7 +40,8 @@ export function codeFromRedirect(redirected: URL, expectedState: string | undefi
   if (expectedState !== undefined && state !== expectedState) {
     throw new Error('the redirect carries the wrong state parameter (possible CSRF); start the login again');
   }
-  return code;
+  const iss = redirected.searchParams.get('iss');
+  return iss === null ? { code } : { code, iss };
 }
 
 /** Follows the authorization endpoint's redirect without a browser (servers that auto-approve). */
@@ -58,12 +67,12 @@ export interface InteractivePrompterOptions {
 export function interactivePrompter(options: InteractivePrompterOptions): AuthorizationPrompter {
   return {
     obtainCode: (request) =>
-      new Promise<string>((resolve, reject) => {
+      new Promise<AuthorizationResponse>((resolve, reject) => {
         let settled = false;
         const cleanups: Array<() => void> = [];
-        const finish = (outcome: () => string) => {
+        const finish = (outcome: () => AuthorizationResponse) => {
           if (settled) return;
-          let code: string;
+          let code: AuthorizationResponse;
           try {
             code = outcome();
           } catch (error) {

@@ -1,14 +1,20 @@
 /**
- * GeekAgent's OAuthClientProvider for the SDK's auth flow: client registration (dynamic, a client
- * ID metadata document, or pre-registered), PKCE state, tokens in the per-server TokenStore, and
- * refresh shortly before expiry under the store's lock. The redirect to the authorization page is
- * recorded here; who follows it (browser, paste-back, a test) is the login's business.
+ * GeekAgent's OAuthClientProvider for the SDK's auth flow: client registration (a client ID
+ * metadata document where the authorization server supports one — the SDK prefers it —, else
+ * dynamic registration as a `native` application, or pre-registered), kept per authorization
+ * server issuer, so a server that moves to another authorization server gets a new registration
+ * and login (the SDK passes the issuer, and ignores tokens stamped with another one); PKCE state,
+ * tokens in the per-server TokenStore, and refresh shortly before expiry under the store's lock.
+ * The redirect to the authorization page is recorded here; who follows it (browser, paste-back, a
+ * test) is the login's business.
  */
 import { randomBytes } from 'node:crypto';
 import type {
-  OAuthClientInformationMixed,
+  OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthTokens,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import {
   discoverAuthorizationServerMetadata,
@@ -61,6 +67,8 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
     const settings = this.options.settings;
     return {
       client_name: this.options.clientName ?? 'GeekAgent',
+      // A CLI on the person's machine with a loopback redirect (RFC 8252), said outright.
+      application_type: 'native',
       redirect_uris: [this.options.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -74,25 +82,46 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
     return this.lastState;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  /**
+   * The registration at the authorization server `ctx.issuer` names (without one: the issuer of
+   * the stored tokens). A registration for another redirect URI (another port) cannot be reused.
+   */
+  async clientInformation(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
     const settings = this.options.settings;
     if (settings?.clientId) {
       return {
         client_id: settings.clientId,
         ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}),
+        // Pre-registered for whichever authorization server the entry points at.
+        ...(ctx ? { issuer: ctx.issuer } : {}),
       };
     }
     const stored = await this.stored();
-    // A registration made for another redirect URI (another port) cannot be reused.
+    const issuer = ctx?.issuer ?? stored.tokens?.issuer;
+    const client = issuer === undefined ? undefined : stored.clients?.[issuer];
+    if (client) return client.redirectUrl === this.options.redirectUrl ? client.information : undefined;
+    // From before issuers were recorded: the SDK stamps it with the current issuer (saved below).
     if (stored.redirectUrl && stored.redirectUrl !== this.options.redirectUrl) return undefined;
     return stored.clientInformation;
   }
 
-  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
-    await this.save((current) => ({ ...current, clientInformation, redirectUrl: this.options.redirectUrl }));
+  async saveClientInformation(
+    information: StoredOAuthClientInformation,
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
+    const issuer = information.issuer ?? ctx?.issuer;
+    const redirectUrl = this.options.redirectUrl;
+    await this.save((current) => {
+      if (issuer === undefined) return { ...current, clientInformation: information, redirectUrl };
+      const { clientInformation: _old, redirectUrl: _oldRedirect, ...rest } = current;
+      return { ...rest, clients: { ...current.clients, [issuer]: { information, redirectUrl } } };
+    });
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
+  /** The tokens of the last login or refresh, whichever issuer they are from (the SDK checks it). */
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
     const stored = await this.stored();
     const tokens = stored.tokens;
     if (!tokens?.refresh_token || !expiresSoon(tokens, stored.tokensSavedAt, refreshMargin(tokens))) {
@@ -101,7 +130,7 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
     return (await this.refreshSoonExpiring(tokens.access_token).catch(() => undefined)) ?? tokens;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     await this.save((current) => ({ ...current, tokens, tokensSavedAt: Date.now() }));
   }
 
@@ -132,7 +161,10 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
     await this.save((current) => {
       if (scope === 'all') return { serverUrl: current.serverUrl };
       const next = { ...current };
-      if (scope === 'client') delete next.clientInformation;
+      if (scope === 'client') {
+        delete next.clientInformation;
+        delete next.clients;
+      }
       if (scope === 'tokens') {
         delete next.tokens;
         delete next.tokensSavedAt;
@@ -175,8 +207,10 @@ export class GeekAgentOAuthProvider implements OAuthClientProvider {
           ? { resource: new URL(discovery.resourceMetadata.resource) }
           : {}),
       });
-      await this.saveTokens(refreshed);
-      return refreshed;
+      // Same authorization server as the tokens refreshed: the stamp carries over.
+      const stamped = tokens.issuer === undefined ? refreshed : { ...refreshed, issuer: tokens.issuer };
+      await this.saveTokens(stamped);
+      return stamped;
     });
   }
 

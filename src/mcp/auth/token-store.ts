@@ -1,31 +1,45 @@
 /**
  * Per-server OAuth state on disk: `~/.geekagent/auth/<server>-<hash of url>.json`, mode 0600 in a
  * 0700 folder (a looser folder or file is tightened when used, never through a symlink), written
- * atomically. A lock file serialises refreshes, so two agents sharing the store never both spend
- * one refresh token.
+ * atomically. Client registrations are kept per authorization server issuer (a client id is only
+ * good at the server that issued it); tokens carry the issuer that issued them (the SDK's stamp).
+ * A lock file serialises refreshes, so two agents sharing the store never both spend one refresh
+ * token.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type {
-  OAuthClientInformationMixed,
   OAuthDiscoveryState,
   OAuthTokens,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { withFileLock } from '../../util/file-lock.js';
 import { ensurePrivateFolder, tightenPrivateFile } from '../../util/private-folder.js';
 import { writeFileAtomic } from '../../util/safe-write.js';
 import { readStateFile } from '../../util/state-dir.js';
 
+/** A client registration at one authorization server. */
+export interface StoredClient {
+  information: StoredOAuthClientInformation;
+  /** The redirect URI the client was registered with (its port must stay the same). */
+  redirectUrl: string;
+}
+
 export interface StoredAuth {
   serverUrl: string;
-  clientInformation?: OAuthClientInformationMixed;
-  tokens?: OAuthTokens;
+  /** Registrations by authorization server issuer. */
+  clients?: Record<string, StoredClient>;
+  /** A registration from before issuers were recorded: adopted (and stamped) by its next use. */
+  clientInformation?: StoredOAuthClientInformation;
+  /** Stamped by the SDK with the issuer that issued them. */
+  tokens?: StoredOAuthTokens;
   /** When `tokens` were saved (ms since epoch): with `expires_in` it says when they expire. */
   tokensSavedAt?: number;
   codeVerifier?: string;
   discoveryState?: OAuthDiscoveryState;
-  /** The redirect URI the client was registered with (its port must stay the same). */
+  /** The redirect URI `clientInformation` was registered with. */
   redirectUrl?: string;
 }
 

@@ -63,7 +63,7 @@ describe('interactive login prompter', () => {
     // The very first request after the URL appears must reach the callback.
     const page = await fetch(`http://127.0.0.1:${port}/callback?code=abc&state=st8`);
     expect(await page.text()).toContain('login finished');
-    await expect(code).resolves.toBe('abc');
+    await expect(code).resolves.toEqual({ code: 'abc' });
   });
 
   it('says so when the callback port is busy, and paste-back still works', async () => {
@@ -78,7 +78,7 @@ describe('interactive login prompter', () => {
     input.write('not a url\n');
     await shown('That is not a URL');
     input.write(`http://127.0.0.1:${port}/callback?code=pasted&state=st8\n`);
-    await expect(code).resolves.toBe('pasted');
+    await expect(code).resolves.toEqual({ code: 'pasted' });
   });
 
   it('refuses a redirect whose state does not match', async () => {

@@ -73,6 +73,40 @@ describe('GeekAgentOAuthProvider', () => {
     expect(a?.access_token).toBe(oauth.issued.at(-1));
   });
 
+  it('a registration stored before issuers were recorded is reused, then kept under its issuer', async () => {
+    oauth = await startOAuthFixture();
+    const registered = (await (
+      await fetch(`${oauth.base}/register`, {
+        method: 'POST',
+        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:59999/callback'] }),
+      })
+    ).json()) as { client_id: string };
+    const store = new TokenStore(path.join(dir, 'auth'), 'secure', oauth.mcpUrl);
+    await store.update(() => ({
+      serverUrl: oauth.mcpUrl,
+      clientInformation: { client_id: registered.client_id },
+      redirectUrl: 'http://127.0.0.1:59999/callback',
+    }));
+    await authorize(
+      {
+        server: 'secure',
+        serverUrl: new URL(oauth.mcpUrl),
+        provider: provider(),
+        prompter: followRedirectPrompter,
+      },
+      fetch,
+    );
+    expect(oauth.registrations).toHaveLength(1); // ours above: none by the login
+    expect(oauth.authorizeClientIds).toEqual([registered.client_id]);
+    const stored = await store.read();
+    expect(stored.clientInformation).toBeUndefined();
+    expect(stored.clients?.[oauth.base]?.information).toMatchObject({
+      client_id: registered.client_id,
+      issuer: oauth.base,
+    });
+    expect(stored.tokens?.issuer).toBe(oauth.base);
+  });
+
   it('a background connect without a prompter asks for a login instead of opening anything', async () => {
     oauth = await startOAuthFixture();
     await expect(
