@@ -48,6 +48,7 @@ import type { EraVerdict } from './era.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { restartInProgress, StateWaits } from './restart-wait.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
+import { ServerChanges } from './server-changes.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport } from './transports.js';
@@ -72,9 +73,12 @@ export class McpConnection {
   private starting: Promise<void> | undefined;
   /** The server's protocol era as last learnt (or cached): the next connect's `prior`, no probe. */
   private verdict: EraVerdict | undefined;
+  /** Change notifications (listen stream or 2025 subscriptions), watched resources, re-listings. */
+  readonly changes: ServerChanges;
 
   constructor(private readonly options: ConnectionOptions) {
     this.restarts = new RestartSchedule(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
+    this.changes = new ServerChanges((text) => options.log.append(`${OWN_NOTE} ${text}`));
     this.verdict = options.era;
     const cached = options.lazyFrom;
     if (options.definition.disabled) {
@@ -358,8 +362,8 @@ export class McpConnection {
         current,
         error: (error) => this.handleClientError(generation, error),
         closed: () => this.handleClose(generation),
-        toolsChanged: () => this.refreshTools(generation),
-        extrasChanged: () => this.refreshExtras(generation),
+        toolsChanged: () => this.changes.track(this.refreshTools(generation)),
+        extrasChanged: () => this.changes.track(this.refreshExtras(generation)),
       },
     );
     if (!('client' in outcome)) return outcome;
@@ -373,6 +377,10 @@ export class McpConnection {
     this.listedTools = outcome.tools;
     this.catalog = catalogTools(this.options.definition, outcome.tools);
     this.setState({ state: 'connected', tools: this.catalog.tools });
+    this.changes.connected(sdk, outcome.client, this.options.definition.timeoutMs, {
+      tools: () => this.refreshTools(generation),
+      extras: () => this.refreshExtras(generation),
+    });
     return true;
   }
 
@@ -405,6 +413,7 @@ export class McpConnection {
     const client = this.client;
     this.generation++;
     this.client = undefined;
+    void this.changes.disconnected();
     void client?.close().catch(() => undefined);
     this.scheduleRestart(reason);
   }
@@ -439,6 +448,7 @@ export class McpConnection {
       lastServerLine(this.options.log),
     );
     this.client = undefined;
+    void this.changes.disconnected();
     this.scheduleRestart(reason);
   }
 
@@ -470,6 +480,8 @@ export class McpConnection {
     this.client = undefined;
     this.opened = undefined;
     if (this.stateValue.state === 'connected') this.restarts.disconnected();
+    // The listen stream is cancelled while the client can still say so.
+    await this.changes.disconnected();
     await client?.close().catch(() => undefined);
   }
 

@@ -242,6 +242,16 @@ export class McpManager {
     return this.slots.find((slot) => slot.entry.name === name)?.connection;
   }
 
+  /** Every server's connection (configured and added), in order. */
+  connections(): McpConnection[] {
+    return this.slots.flatMap((slot) => (slot.connection ? [slot.connection] : []));
+  }
+
+  /** Resolves once no server is re-listing after a change notification (see server-changes.ts). */
+  async relistsSettled(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.connection?.changes.relistsSettled()));
+  }
+
   logTail(name: string, count = 50): string[] | undefined {
     return this.slots.find((slot) => slot.entry.name === name)?.log.tail(count);
   }

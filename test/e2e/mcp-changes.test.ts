@@ -1,0 +1,136 @@
+/**
+ * Change notifications through the built CLI, with the real fixture servers: a 2026-07-28 server's
+ * `subscriptions/listen` stream brings list changes (a tool the model's call added is declared in
+ * the very next request), a stream the server drops is opened again, and an `@`-mentioned resource
+ * that changes goes with the next turn — over a 2026 listen stream's `resourceSubscriptions` and
+ * over a 2025 server's `resources/subscribe`.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-model.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+import { cliFixture, FIXTURE_SERVERS, parseJsonOutput } from './harness.js';
+
+const FIXTURES_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026');
+const LIST_CHANGES = path.join(FIXTURES_2026, 'list-changes.mjs');
+const RESOURCE_UPDATES = path.join(FIXTURES_2026, 'resource-updates.mjs');
+const SUBSCRIBING_2025 = path.join(FIXTURE_SERVERS, 'subscribing.mjs');
+
+const fx = cliFixture();
+
+const call = (name: string, args: Record<string, unknown> = {}) => ({
+  toolCalls: [{ name, arguments: JSON.stringify(args) }],
+});
+const user = (content: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
+
+async function lines(file: string): Promise<string[]> {
+  return (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+}
+
+function declared(request: RecordedRequest | undefined): string[] {
+  return ((request?.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
+}
+
+/** The text of every user message of a request. */
+function userTexts(request: RecordedRequest | undefined): string[] {
+  return (request?.body.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
+}
+
+describe('list changes over subscriptions/listen (2026-07-28)', () => {
+  it('a tool the model adds is declared in the next request and can be called', async () => {
+    const log = path.join(fx.project.dir, 'methods.log');
+    await fx.project.mcpServers({
+      lc: { command: 'node', args: [LIST_CHANGES], env: { MCP_FIXTURE_LOG: log } },
+    });
+    fx.fake.push(call('mcp_lc_add_tool', { name: 'fresh' }), call('mcp_lc_fresh'), { text: 'done' });
+    const run = await fx.run(['-p', 'grow', '--output-format', 'json', '--allow', 'mcp_lc_*']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls.map((c) => [c.name, c.result])).toEqual([
+      ['mcp_lc_add_tool', 'added tool fresh'],
+      ['mcp_lc_fresh', 'called fresh'],
+    ]);
+    expect(declared(fx.fake.requests[0])).not.toContain('mcp_lc_fresh');
+    expect(declared(fx.fake.requests[1])).toContain('mcp_lc_fresh');
+    const methods = await lines(log);
+    // The stream was opened once, and the change came over it (a re-list after the call).
+    expect(methods.filter((m) => m === 'subscriptions/listen')).toHaveLength(1);
+    expect(methods.filter((m) => m === 'tools/list')).toHaveLength(2);
+  });
+
+  it('a stream the server drops is opened again, and changes keep coming', async () => {
+    const log = path.join(fx.project.dir, 'methods.log');
+    await fx.project.mcpServers({
+      lc: { command: 'node', args: [LIST_CHANGES], env: { MCP_FIXTURE_LOG: log } },
+    });
+    fx.fake.push(
+      call('mcp_lc_drop_listen'),
+      call('mcp_lc_add_tool', { name: 'later' }),
+      call('mcp_lc_later'),
+      { text: 'done' },
+    );
+    const run = await fx.run(['-p', 'drop', '--output-format', 'json', '--allow', 'mcp_lc_*']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = parseJsonOutput(run);
+    expect(out.tool_calls.map((c) => [c.name, c.result])).toEqual([
+      ['mcp_lc_drop_listen', 'dropped 1'],
+      ['mcp_lc_add_tool', 'added tool later'],
+      ['mcp_lc_later', 'called later'],
+    ]);
+    expect((await lines(log)).filter((m) => m === 'subscriptions/listen')).toHaveLength(2);
+    const serverLog = await readFile(path.join(fx.project.dir, '.geekagent', 'logs', 'lc.log'), 'utf8');
+    expect(serverLog).toContain('the subscriptions/listen stream dropped; listening again in 0 ms');
+  });
+});
+
+describe('@-mentioned resources that change', () => {
+  /** Turn 1 attaches res://counter and the model bumps it (and res://other); turn 2 asks again. */
+  async function twoTurns(server: string) {
+    fx.fake.push(
+      call(`mcp_${server}_bump`),
+      call(`mcp_${server}_bump`, { uri: 'res://other' }),
+      { text: 'bumped' },
+      { text: 'seen' },
+    );
+    const input = user(`look at @${server}:res://counter`) + user('and now?');
+    const run = await fx.run(
+      ['--input-format', 'stream-json', '--output-format', 'stream-json', '--allow', `mcp_${server}_*`],
+      { input },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const first = userTexts(fx.fake.requests[0]);
+    expect(first.at(-1)).toContain(
+      `Attached resource @${server}:res://counter:\n[resource res://counter]\ncount 0`,
+    );
+    const second = userTexts(fx.fake.requests[3]);
+    // The new content goes with the next message, after it; an unattached resource's change does not.
+    expect(second.at(-1)).toBe(
+      `and now?\n\nResource @${server}:res://counter changed since it was attached; its content now:\n[resource res://counter]\ncount 1`,
+    );
+    expect(second.join('\n')).not.toContain('res://other');
+    return run;
+  }
+
+  it('2026-07-28: watched through the listen stream’s resourceSubscriptions', async () => {
+    const log = path.join(fx.project.dir, 'methods.log');
+    await fx.project.mcpServers({
+      ru: { command: 'node', args: [RESOURCE_UPDATES], env: { MCP_FIXTURE_LOG: log } },
+    });
+    await twoTurns('ru');
+    const methods = await lines(log);
+    // The server declares no list changes: the mention opened the one stream, for its resource.
+    expect(methods.filter((m) => m === 'subscriptions/listen')).toHaveLength(1);
+    expect(methods.indexOf('subscriptions/listen')).toBeGreaterThan(methods.indexOf('resources/read'));
+    expect(methods).not.toContain('resources/subscribe');
+  });
+
+  it('2025 era: resources/subscribe for the attached resource only', async () => {
+    const log = path.join(fx.project.dir, 'subscribe.log');
+    await fx.project.mcpServers({
+      old: { command: 'node', args: [SUBSCRIBING_2025], env: { SUBSCRIBE_LOG: log } },
+    });
+    await twoTurns('old');
+    expect(await lines(log)).toEqual(['subscribe res://counter']);
+  });
+});
