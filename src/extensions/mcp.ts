@@ -10,8 +10,8 @@
 import type { SlashCommand } from '../commands/types.js';
 import { describeServer, describeServers } from '../mcp/describe.js';
 import type { McpManager } from '../mcp/manager.js';
-import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { attachResourceUpdates, resourceUpdatesPending } from '../mcp/resource-updates.js';
+import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { panelMcpLine } from '../mcp/status.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
@@ -70,6 +70,8 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
           ),
       );
       host.hooks.input(async (input, turn) => {
+        // Tool lists past their ttl are listed again; the turn's first request waits for them.
+        manager.refreshStale();
         const mentions = mentionsResources(input);
         if (!mentions && !resourceUpdatesPending(manager.connections())) return input;
         const read = { acceptsMedia: options.acceptsMedia, signal: turn.signal };

@@ -89,7 +89,9 @@ export class ChangeStream {
     else
       void this.client
         .unsubscribeResource({ uri }, { timeout: this.timeoutMs })
-        .catch((error: unknown) => this.hooks.note(`resources/unsubscribe ${uri} failed: ${errorMessage(error)}`));
+        .catch((error: unknown) =>
+          this.hooks.note(`resources/unsubscribe ${uri} failed: ${errorMessage(error)}`),
+        );
   }
 
   /** Ends the stream and any re-open waiting; safe to call twice. */
@@ -190,6 +192,8 @@ export class ChangeStream {
     if (!this.subscribable) return;
     void this.client
       .subscribeResource({ uri }, { timeout: this.timeoutMs })
-      .catch((error: unknown) => this.hooks.note(`resources/subscribe ${uri} failed: ${errorMessage(error)}`));
+      .catch((error: unknown) =>
+        this.hooks.note(`resources/subscribe ${uri} failed: ${errorMessage(error)}`),
+      );
   }
 }

@@ -45,6 +45,11 @@ export interface ConnectionOptions {
   lazyFrom?: CachedListing;
   /** The server's protocol era as cached with its listing: connects pass it as `prior` (no probe). */
   era?: EraVerdict;
+  /**
+   * The listing an earlier run cached (the agent's faces only: `geekagent mcp` always lists): while
+   * its tools' `ttlMs` lasts (list-hints.ts), this run's first connect uses them, no `tools/list`.
+   */
+  cachedListing?: CachedListing;
   /** Where the server's log is, for the person and the model (`.geekagent/logs/<server>.log`). */
   logHint?: string;
 }

@@ -45,6 +45,7 @@ import {
 import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import type { EraVerdict } from './era.js';
+import { freshFromCache, type ListHint, stillFresh } from './list-hints.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { restartInProgress, StateWaits } from './restart-wait.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
@@ -67,8 +68,9 @@ export class McpConnection {
   private readonly waits = new StateWaits();
   private catalog: Catalog | undefined;
   private extrasValue: ServerExtras = NO_EXTRAS;
-  /** The raw tools of the latest listing (what the cache keeps). */
+  /** The raw tools of the latest listing (what the cache keeps), and its cache hints. */
   private listedTools: ListedTool[] | undefined;
+  private toolsHint: ListHint | undefined;
   /** The first start of an idle server: every use waits on this one attempt. */
   private starting: Promise<void> | undefined;
   /** The server's protocol era as last learnt (or cached): the next connect's `prior`, no probe. */
@@ -133,12 +135,14 @@ export class McpConnection {
   /** The latest successful listing, in the cache's shape; undefined before one. */
   get listing(): CachedListing | undefined {
     if (this.stateValue.state !== 'connected' || !this.listedTools) return undefined;
-    const listing = {
+    const listing: CachedListing = {
       tools: this.listedTools,
       resources: this.offersResources,
       prompts: this.extrasValue.prompts,
     };
-    return this.verdict ? { ...listing, era: this.verdict } : listing;
+    if (this.verdict) listing.era = this.verdict;
+    if (this.toolsHint) listing.toolsHint = this.toolsHint;
+    return listing;
   }
 
   /** The protocol era the server speaks, as last learnt (or cached); undefined before any. */
@@ -354,7 +358,7 @@ export class McpConnection {
     const outcome = await connectAttempt(
       sdk,
       opened,
-      { ...this.options, verdict },
+      { ...this.options, verdict, freshTools: this.freshCachedTools() },
       {
         hold: (client) => {
           if (client || generation === this.generation) this.client = client;
@@ -375,6 +379,7 @@ export class McpConnection {
     this.verdict = outcome.verdict ?? this.verdict;
     this.extrasValue = outcome.extras;
     this.listedTools = outcome.tools;
+    this.toolsHint = outcome.toolsHint;
     this.catalog = catalogTools(this.options.definition, outcome.tools);
     this.setState({ state: 'connected', tools: this.catalog.tools });
     this.changes.connected(sdk, outcome.client, this.options.definition.timeoutMs, {
@@ -427,9 +432,10 @@ export class McpConnection {
     const client = this.client;
     if (!client || generation !== this.generation || this.stateValue.state !== 'connected') return;
     try {
-      const tools = await listAllTools(client, this.options.definition.timeoutMs);
+      const { tools, hint } = await listAllTools(client, this.options.definition.timeoutMs);
       if (generation !== this.generation || this.stateValue.state !== 'connected') return;
       this.listedTools = tools;
+      this.toolsHint = hint;
       this.catalog = catalogTools(this.options.definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
     } catch (error) {
@@ -437,6 +443,30 @@ export class McpConnection {
         `${OWN_NOTE} re-listing tools after list_changed failed: ${errorMessage(error)}`,
       );
     }
+  }
+
+  /**
+   * The first connect of the run, on a warm start: the cached tools while their hints say they are
+   * fresh (list-hints.ts); later connects (restarts, reconnects) always list.
+   */
+  private freshCachedTools(): { tools: ListedTool[]; hint: ListHint } | undefined {
+    const cached = this.options.cachedListing;
+    if (this.listedTools || !cached?.toolsHint) return undefined;
+    const { transport } = this.options.definition;
+    return freshFromCache(cached.toolsHint, transport, Date.now())
+      ? { tools: cached.tools, hint: cached.toolsHint }
+      : undefined;
+  }
+
+  /**
+   * At the start of a turn: a connected server whose tool list is past its `ttlMs`, and that does
+   * not announce changes itself (`listChanged`), is listed again (the next request waits for it).
+   */
+  refreshIfStale(): void {
+    const client = this.connectedClient;
+    if (!client || !this.toolsHint || stillFresh(this.toolsHint, Date.now())) return;
+    if (client.getServerCapabilities()?.tools?.listChanged) return;
+    this.changes.track(this.refreshTools(this.generation));
   }
 
   private handleClose(generation: number): void {

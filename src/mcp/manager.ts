@@ -247,6 +247,11 @@ export class McpManager {
     return this.slots.flatMap((slot) => (slot.connection ? [slot.connection] : []));
   }
 
+  /** A turn begins: tool lists past their `ttlMs` are listed again (connection.ts `refreshIfStale`). */
+  refreshStale(): void {
+    for (const slot of this.slots) slot.connection?.refreshIfStale();
+  }
+
   /** Resolves once no server is re-listing after a change notification (see server-changes.ts). */
   async relistsSettled(): Promise<void> {
     await Promise.all(this.slots.map((slot) => slot.connection?.changes.relistsSettled()));

@@ -103,6 +103,7 @@ export function createServerSlot(
       : undefined,
     onChange: (state, catalog) => deps.onChange(slot, state, catalog),
     lazyFrom: slot.lazy ? cached : undefined,
+    cachedListing: kind.lazy ? cached : undefined,
     era: cached?.era,
     logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
   });

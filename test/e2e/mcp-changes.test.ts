@@ -16,6 +16,7 @@ const FIXTURES_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026');
 const LIST_CHANGES = path.join(FIXTURES_2026, 'list-changes.mjs');
 const RESOURCE_UPDATES = path.join(FIXTURES_2026, 'resource-updates.mjs');
 const SUBSCRIBING_2025 = path.join(FIXTURE_SERVERS, 'subscribing.mjs');
+const CACHE_HINTS = path.join(FIXTURES_2026, 'cache-hints.mjs');
 
 const fx = cliFixture();
 
@@ -132,5 +133,45 @@ describe('@-mentioned resources that change', () => {
     });
     await twoTurns('old');
     expect(await lines(log)).toEqual(['subscribe res://counter']);
+  });
+});
+
+describe('cache hints on the tool list (ttlMs, cacheScope)', () => {
+  /**
+   * A cold `mcp list` caches the tool list with its hints; then a warm two-turn run calls `counts`
+   * in each turn: how many times each list method reached that run's server process.
+   */
+  async function warmRunCounts(ttlMs: string): Promise<Array<Record<string, number>>> {
+    await fx.project.mcpServers({
+      ch: { command: 'node', args: [CACHE_HINTS], env: { CACHE_TTL_MS: ttlMs } },
+    });
+    const cold = await fx.run(['mcp', 'list']);
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(cold.stdout).toContain('ch (3 tools)');
+    fx.fake.push(call('mcp_ch_counts'), { text: 'one' }, call('mcp_ch_counts'), { text: 'two' });
+    const input = user('count') + user('count again');
+    const run = await fx.run(
+      ['--input-format', 'stream-json', '--output-format', 'stream-json', '--allow', 'mcp_ch_*'],
+      { input },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    return [1, 3].map((index) => {
+      const tool = fx.fake.requests[index]!.body.messages.filter((m) => m.role === 'tool').at(-1);
+      return JSON.parse(String(tool?.content)) as Record<string, number>;
+    });
+  }
+
+  it('within its ttl a cached tool list is used as it is: no tools/list on a warm start or a later turn', async () => {
+    const [first, second] = await warmRunCounts('60000');
+    expect(first!['tools/list']).toBeUndefined();
+    expect(second!['tools/list']).toBeUndefined();
+    const serverLog = await readFile(path.join(fx.project.dir, '.geekagent', 'logs', 'ch.log'), 'utf8');
+    expect(serverLog).toMatch(/tools from the cache \(listed \d+ s ago, fresh for 60 s\): no tools\/list/);
+  });
+
+  it('past its ttl (ttlMs 0) the warm start lists, and so does each turn', async () => {
+    const [first, second] = await warmRunCounts('0');
+    expect(first!['tools/list']).toBe(1);
+    expect(second!['tools/list']).toBe(2);
   });
 });
