@@ -50,6 +50,11 @@ export interface ConnectionOptions {
    * its tools' `ttlMs` lasts (list-hints.ts), this run's first connect uses them, no `tools/list`.
    */
   cachedListing?: CachedListing;
+  /**
+   * Follow the server's changes (change-stream.ts: a 2026 listen stream, 2025 resource
+   * subscriptions): the agent's faces do; the one-shot `geekagent mcp` commands open no stream.
+   */
+  followChanges?: boolean;
   /** Where the server's log is, for the person and the model (`.geekagent/logs/<server>.log`). */
   logHint?: string;
 }

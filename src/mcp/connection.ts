@@ -382,10 +382,11 @@ export class McpConnection {
     this.toolsHint = outcome.toolsHint;
     this.catalog = catalogTools(this.options.definition, outcome.tools);
     this.setState({ state: 'connected', tools: this.catalog.tools });
-    this.changes.connected(sdk, outcome.client, this.options.definition.timeoutMs, {
-      tools: () => this.refreshTools(generation),
-      extras: () => this.refreshExtras(generation),
-    });
+    if (this.options.followChanges)
+      this.changes.connected(sdk, outcome.client, this.options.definition.timeoutMs, {
+        tools: () => this.refreshTools(generation),
+        extras: () => this.refreshExtras(generation),
+      });
     return true;
   }
 

@@ -71,6 +71,8 @@ export interface McpManagerOptions {
   cached?: ReadonlyMap<string, CachedListing>;
   /** Servers with a cached listing (and `startup` not `eager`) start on first use. */
   lazy?: boolean;
+  /** The servers' changes are followed (a listen stream, resource subscriptions): the agent's faces. */
+  followChanges?: boolean;
   /** Runs after every server is down (a sandbox this manager's servers alone used). */
   afterShutdown?: () => Promise<void>;
 }
@@ -106,6 +108,7 @@ export class McpManager {
       cached: options.cached,
       lazy: options.lazy,
       features: options.features,
+      follow: options.followChanges,
     };
     const layer = options.connections && {
       connections: options.connections,
@@ -146,7 +149,8 @@ export class McpManager {
       );
     const names = entries.map((entry) => entry.name);
     this.tools.order(names);
-    const slots = entries.map((entry) => this.createSlot(entry, { names, group }, layer));
+    const kind = { names, group, follow: this.options.followChanges };
+    const slots = entries.map((entry) => this.createSlot(entry, kind, layer));
     this.slots.push(...slots);
     for (const slot of slots) this.startSlot(slot);
     this.changed();

@@ -52,6 +52,8 @@ export interface SlotKind {
   /** A server with a cached listing, not `eager`, starts on first use. */
   lazy?: boolean;
   features?: ClientFeatures;
+  /** Its connections follow the servers' changes (connection-options.ts `followChanges`). */
+  follow?: boolean;
 }
 
 export interface SlotDeps {
@@ -104,6 +106,7 @@ export function createServerSlot(
     onChange: (state, catalog) => deps.onChange(slot, state, catalog),
     lazyFrom: slot.lazy ? cached : undefined,
     cachedListing: kind.lazy ? cached : undefined,
+    followChanges: kind.follow === true,
     era: cached?.era,
     logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
   });

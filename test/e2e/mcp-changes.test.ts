@@ -58,6 +58,8 @@ describe('list changes over subscriptions/listen (2026-07-28)', () => {
     // The stream was opened once, and the change came over it (a re-list after the call).
     expect(methods.filter((m) => m === 'subscriptions/listen')).toHaveLength(1);
     expect(methods.filter((m) => m === 'tools/list')).toHaveLength(2);
+    // The agent's exit cancelled the stream.
+    expect(methods.at(-1)).toBe('notifications/cancelled');
   });
 
   it('a stream the server drops is opened again, and changes keep coming', async () => {
