@@ -5,9 +5,11 @@
  * that changes goes with the next turn — over a 2026 listen stream's `resourceSubscriptions` and
  * over a 2025 server's `resources/subscribe`.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { cliFixture, FIXTURE_SERVERS, parseJsonOutput } from './harness.js';
@@ -17,6 +19,7 @@ const LIST_CHANGES = path.join(FIXTURES_2026, 'list-changes.mjs');
 const RESOURCE_UPDATES = path.join(FIXTURES_2026, 'resource-updates.mjs');
 const SUBSCRIBING_2025 = path.join(FIXTURE_SERVERS, 'subscribing.mjs');
 const CACHE_HINTS = path.join(FIXTURES_2026, 'cache-hints.mjs');
+const ODD_RESULT = path.join(FIXTURE_SERVERS, 'odd-result-type.mjs');
 
 const fx = cliFixture();
 
@@ -24,6 +27,23 @@ const call = (name: string, args: Record<string, unknown> = {}) => ({
   toolCalls: [{ name, arguments: JSON.stringify(args) }],
 });
 const user = (content: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
+
+const servers: ChildProcess[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.kill();
+});
+
+/** Starts a fixture over Streamable HTTP on a free port; resolves with its endpoint. */
+async function startHttp(fixture: string, env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [fixture, '--http', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  servers.push(child);
+  for await (const line of createInterface({ input: child.stdout! }))
+    return `http://127.0.0.1:${line.trim()}/mcp`;
+  throw new Error(`${fixture} exited before listening`);
+}
 
 async function lines(file: string): Promise<string[]> {
   return (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
@@ -84,6 +104,28 @@ describe('list changes over subscriptions/listen (2026-07-28)', () => {
     expect((await lines(log)).filter((m) => m === 'subscriptions/listen')).toHaveLength(2);
     const serverLog = await readFile(path.join(fx.project.dir, '.geekagent', 'logs', 'lc.log'), 'utf8');
     expect(serverLog).toContain('the subscriptions/listen stream dropped; listening again in 0 ms');
+  });
+});
+
+describe('list changes over Streamable HTTP (2026-07-28)', () => {
+  it('the listen stream is an SSE response: a tool added there is declared from then on', async () => {
+    const log = path.join(fx.project.dir, 'methods.log');
+    const url = await startHttp(LIST_CHANGES, { MCP_FIXTURE_LOG: log });
+    await fx.project.mcpServers({ lh: { type: 'http', url } });
+    // Over HTTP the change and the call's answer come on two streams: the tool is called a step later.
+    fx.fake.push(
+      call('mcp_lh_add_tool', { name: 'remote' }),
+      call('mcp_lh_echo', { text: 'x' }),
+      call('mcp_lh_remote'),
+      { text: 'done' },
+    );
+    const run = await fx.run(['-p', 'grow', '--output-format', 'json', '--allow', 'mcp_lh_*']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseJsonOutput(run).tool_calls.at(-1)).toMatchObject({
+      name: 'mcp_lh_remote',
+      result: 'called remote',
+    });
+    expect((await lines(log)).filter((m) => m === 'subscriptions/listen')).toHaveLength(1);
   });
 });
 
@@ -175,5 +217,42 @@ describe('cache hints on the tool list (ttlMs, cacheScope)', () => {
     const [first, second] = await warmRunCounts('0');
     expect(first!['tools/list']).toBe(1);
     expect(second!['tools/list']).toBe(2);
+  });
+});
+
+describe('a result of an unknown resultType', () => {
+  it('a call’s is an error naming the type (escaped), nothing of it taken as content', async () => {
+    await fx.project.mcpServers({ odd: { command: 'node', args: [ODD_RESULT] } });
+    const run = await fx.run(['mcp', 'call', 'odd', 'odd', '{}']);
+    expect(run.code).not.toBe(0);
+    const output = run.stdout + run.stderr;
+    expect(output).toContain(
+      'MCP server odd answered tools/call "odd" with a result of type "banana\\u001b[31m", which GeekAgent cannot use',
+    );
+    expect(output).not.toContain('\u001b');
+    expect(output).not.toContain('must not be shown');
+  });
+
+  it('a listing’s fails the server with the same reason', async () => {
+    await fx.project.mcpServers({ odd: { command: 'node', args: [ODD_RESULT], env: { ODD_LIST: '1' } } });
+    const run = await fx.run(['mcp', 'list']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'the server answered tools/list with a result of type "banana\\u001b[31m", which GeekAgent cannot use',
+    );
+    expect(run.stdout).not.toContain('\u001b');
+  });
+
+  it('a 2026 list result without its cache hints is named as invalid, not as the exit that followed', async () => {
+    await fx.project.mcpServers({
+      odd: { command: 'node', args: [ODD_RESULT], env: { ODD_LIST: 'no-hints' } },
+    });
+    const run = await fx.run(['mcp', 'list']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'the server answered start-up with an invalid result: Invalid result for tools/list',
+    );
+    expect(run.stdout).toContain('ttlMs');
+    expect(run.stdout).not.toContain('exited');
   });
 });
