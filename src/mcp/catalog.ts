@@ -139,7 +139,9 @@ export const NO_EXTRAS: ServerExtras = { resources: [], templates: [], prompts: 
 /** Resources, templates and prompts of a server that offers them (each paginated, guarded). */
 export async function listExtras(client: Client, timeoutMs: number): Promise<ServerExtras> {
   const capabilities = client.getServerCapabilities();
-  const options = { timeout: timeoutMs };
+  // Asked for when a change may have happened (connect, list_changed, a re-opened listen stream):
+  // never served from the SDK's response cache, whatever ttl the last answer had.
+  const options = { timeout: timeoutMs, cacheMode: 'refresh' as const };
   const [resources, templates, prompts] = await Promise.all([
     capabilities?.resources
       ? paginate(async (cursor) => {
