@@ -40,6 +40,9 @@ export const DEFAULT_LISTEN_BACKOFF: ListenBackoff = {
 
 type Sdk = Pick<typeof ConnectionSdk, 'ProtocolError'>;
 
+/** How long a stop waits for the stream's cancel to be sent. */
+const STOP_WAIT_MS = 1000;
+
 export class ChangeStream {
   private subscription: McpSubscription | undefined;
   private stopped = false;
@@ -101,7 +104,16 @@ export class ChangeStream {
     this.timer = undefined;
     const subscription = this.subscription;
     this.subscription = undefined;
-    await subscription?.close().catch(() => undefined);
+    if (!subscription) return;
+    // The cancel is a courtesy: a server that does not take it (a dead HTTP endpoint) must not hold
+    // up a shutdown; the stream's own request is aborted at once either way.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([subscription.close().catch(() => undefined), deadline]);
+    clearTimeout(timer);
   }
 
   /** What this stream asks for: the declared list changes and the watched resources. */
