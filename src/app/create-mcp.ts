@@ -125,6 +125,8 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     cacheDir,
     cached,
     lazy: options.lazy === true,
+    // The agent's faces (the lazy ones) run long enough for changes to matter; `mcp …` commands do not.
+    followChanges: options.lazy === true,
     serverNames: entries.map((entry) => entry.name),
     connections: layer,
     createTransport: layer ? transports(layer) : noTransport,

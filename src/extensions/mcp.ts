@@ -10,10 +10,12 @@
 import type { SlashCommand } from '../commands/types.js';
 import { describeServer, describeServers } from '../mcp/describe.js';
 import type { McpManager } from '../mcp/manager.js';
+import { attachResourceUpdates, resourceUpdatesPending } from '../mcp/resource-updates.js';
 import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import { panelMcpLine } from '../mcp/status.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
+import { raceAbort } from '../util/race-abort.js';
 import { syncPromptCommands } from './mcp-prompts.js';
 import { type Extension, PANEL_ORDER } from './types.js';
 
@@ -48,9 +50,15 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
         };
       });
       // A sub-agent's request carries MCP tools too: it waits for servers still starting the same way.
-      host.hooks.beforeRequest((request) => waitForServers(manager, request.signal, request.waiting), {
-        subAgents: 'same',
-      });
+      host.hooks.beforeRequest(
+        async (request) => {
+          await waitForServers(manager, request.signal, request.waiting);
+          // A call that changed a server's tools (its list_changed came before its answer) is
+          // followed by a request that declares the new ones.
+          await raceAbort(manager.relistsSettled(), request.signal);
+        },
+        { subAgents: 'same' },
+      );
       // `@` in the TUI completes resources as `@<server>:<uri>` (what the mention below reads).
       host.completion(async (word) =>
         manager
@@ -62,15 +70,24 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
           ),
       );
       host.hooks.input(async (input, turn) => {
-        if (!mentionsResources(input)) return input;
-        await waitForServers(manager, turn.signal, turn.notify);
-        const expanded = await expandResourceMentions(input, (server) => manager.connection(server), {
-          acceptsMedia: options.acceptsMedia,
-          signal: turn.signal,
-        });
-        for (const mention of expanded.attached) turn.notify(`attached ${mention}`);
-        for (const problem of expanded.problems) turn.notify(problem);
-        return expanded.text;
+        // Tool lists past their ttl are listed again; the turn's first request waits for them.
+        manager.refreshStale();
+        const mentions = mentionsResources(input);
+        if (!mentions && !resourceUpdatesPending(manager.connections())) return input;
+        const read = { acceptsMedia: options.acceptsMedia, signal: turn.signal };
+        let text = input;
+        if (mentions) {
+          await waitForServers(manager, turn.signal, turn.notify);
+          const expanded = await expandResourceMentions(input, (server) => manager.connection(server), read);
+          for (const mention of expanded.attached) turn.notify(`attached ${mention}`);
+          for (const problem of expanded.problems) turn.notify(problem);
+          text = expanded.text;
+        }
+        // Attached earlier and changed since (the server said so): the new content goes along.
+        const updates = await attachResourceUpdates(text, manager.connections(), read);
+        for (const mention of updates.updated) turn.notify(`${mention} changed: attached its new content`);
+        for (const problem of updates.problems) turn.notify(problem);
+        return updates.text;
       });
     },
     start: () => manager.start(),

@@ -10,6 +10,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import * as z from '../util/schema.js';
 import type { McpServerDefinition } from './config.js';
+import { hintOf, type ListHint } from './list-hints.js';
 import { nameServerTools } from './naming.js';
 import type { McpToolInfo } from './status.js';
 import { toolIncluded } from './tool-filter.js';
@@ -36,26 +37,36 @@ const LenientToolsPage = z.looseObject({
 
 export type ListedTool = z.infer<typeof LenientToolSchema>;
 
-export async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
+/** A server's whole tool list, with the cache hints of its first page (list-hints.ts). */
+export interface ToolListing {
+  tools: ListedTool[];
+  hint: ListHint | undefined;
+}
+
+export async function listAllTools(client: Client, timeoutMs: number): Promise<ToolListing> {
+  const at = Date.now();
+  if (!client.getServerCapabilities()?.tools) return { tools: [], hint: undefined };
   const tools: ListedTool[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
+  let hint: ListHint | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
+    // The SDK has read `resultType` already: anything but a complete result is an error here.
     const result = await client.request(
       { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
       LenientToolsPage,
       { timeout: timeoutMs },
     );
+    if (page === 0) hint = hintOf(result, at);
     for (const raw of result.tools) {
       const parsed = LenientToolSchema.safeParse(raw);
       if (parsed.success) tools.push(parsed.data);
     }
     cursor = result.nextCursor;
-    if (cursor === undefined || seenCursors.has(cursor)) return tools;
+    if (cursor === undefined || seenCursors.has(cursor)) break;
     seenCursors.add(cursor);
   }
-  return tools;
+  return { tools, hint };
 }
 
 export interface Catalog {
@@ -128,7 +139,9 @@ export const NO_EXTRAS: ServerExtras = { resources: [], templates: [], prompts: 
 /** Resources, templates and prompts of a server that offers them (each paginated, guarded). */
 export async function listExtras(client: Client, timeoutMs: number): Promise<ServerExtras> {
   const capabilities = client.getServerCapabilities();
-  const options = { timeout: timeoutMs };
+  // Asked for when a change may have happened (connect, list_changed, a re-opened listen stream):
+  // never served from the SDK's response cache, whatever ttl the last answer had.
+  const options = { timeout: timeoutMs, cacheMode: 'refresh' as const };
   const [resources, templates, prompts] = await Promise.all([
     capabilities?.resources
       ? paginate(async (cursor) => {

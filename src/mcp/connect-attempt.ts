@@ -10,12 +10,20 @@
  */
 import type { Client, ConnectOptions } from '@modelcontextprotocol/client';
 import { errorMessage } from '../util/errors.js';
-import { type ListedTool, listAllTools, listExtras, NO_EXTRAS, type ServerExtras } from './catalog.js';
+import {
+  type ListedTool,
+  listAllTools,
+  listExtras,
+  NO_EXTRAS,
+  type ServerExtras,
+  type ToolListing,
+} from './catalog.js';
 import { OWN_NOTE, refusedVersions, type StartFailure, withDeadline } from './connection-errors.js';
 import type { ConnectionOptions } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import { describeEra, type EraVerdict, MODERN_VERSION, priorOf, verdictAfterConnect } from './era.js';
 import { INPUT_REQUIRED_OPTIONS } from './input-rounds.js';
+import type { ListHint } from './list-hints.js';
 import { CoalescingTransport, DEFAULT_FLOW_LIMITS } from './notification-flow.js';
 import { LateDiscoverError, ProbeWatch } from './probe-watch.js';
 import type { OpenedTransport } from './transports.js';
@@ -23,6 +31,8 @@ import type { OpenedTransport } from './transports.js';
 export interface Connected {
   client: Client;
   tools: ListedTool[];
+  /** The tool list's cache hints (the cached ones when the cached list stood in). */
+  toolsHint: ListHint | undefined;
   extras: ServerExtras;
   verdict: EraVerdict | undefined;
 }
@@ -53,6 +63,8 @@ export interface AttemptHooks {
 type AttemptOptions = Pick<ConnectionOptions, 'definition' | 'clientInfo' | 'configureClient' | 'log'> & {
   /** The era verdict to start from (cached, or the last connect's); undefined: probe. */
   verdict: EraVerdict | undefined;
+  /** A cached tool list still fresh by its hints: used instead of `tools/list`. */
+  freshTools?: ToolListing;
 };
 
 /** Connects and lists; resolves with the connected client and its listings, or why it failed. */
@@ -102,7 +114,13 @@ export async function connectAttempt(
     );
     const how = prior ? 'cached' : 'negotiated';
     options.log.append(`${OWN_NOTE} protocol ${describeEra(verdict) ?? 'unknown'}, ${how}`);
-    const tools = await listAllTools(client, definition.timeoutMs);
+    const listing = options.freshTools ?? (await listAllTools(client, definition.timeoutMs));
+    if (options.freshTools && listing.hint) {
+      const age = Math.round((Date.now() - listing.hint.at) / 1000);
+      options.log.append(
+        `${OWN_NOTE} tools from the cache (listed ${age} s ago, fresh for ${Math.round(listing.hint.ttlMs / 1000)} s): no tools/list`,
+      );
+    }
     // Checked after a round trip: a late probe answer is on the wire before the listing's.
     const late = probe.modernAnswer;
     if (verdict?.kind === 'legacy' && late) throw new LateDiscoverError(late, 'connected with initialize');
@@ -114,7 +132,7 @@ export async function connectAttempt(
       await client.close().catch(() => undefined);
       return { error: new Error('superseded'), stage: 'listing', exitedFirst: false };
     }
-    return { client, tools, extras, verdict };
+    return { client, tools: listing.tools, toolsHint: listing.hint, extras, verdict };
   } catch (error) {
     // Read before our close: a server that exits only because we closed it (stdin ended) did
     // not fail by exiting — it failed by not answering in time.

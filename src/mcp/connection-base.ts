@@ -9,6 +9,7 @@ import { type Catalog, catalogTools, type ListedTool, NO_EXTRAS, type ServerExtr
 import type { McpServerDefinition } from './config.js';
 import type { ConnectionOptions } from './connection-options.js';
 import type { EraVerdict } from './era.js';
+import type { ListHint } from './list-hints.js';
 import { StateWaits } from './restart-wait.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
@@ -20,8 +21,9 @@ export abstract class ConnectionBase {
   protected readonly waits = new StateWaits();
   protected catalog: Catalog | undefined;
   protected extrasValue: ServerExtras = NO_EXTRAS;
-  /** The raw tools of the latest listing (what the cache keeps). */
+  /** The raw tools of the latest listing (what the cache keeps), and its cache hints. */
   protected listedTools: ListedTool[] | undefined;
+  protected toolsHint: ListHint | undefined;
   /** The first start of an idle server: every use waits on this one attempt. */
   protected starting: Promise<void> | undefined;
   /** The server's protocol era as last learnt (or cached): the next connect's `prior`, no probe. */
@@ -82,12 +84,14 @@ export abstract class ConnectionBase {
   /** The latest successful listing, in the cache's shape; undefined before one. */
   get listing(): CachedListing | undefined {
     if (this.stateValue.state !== 'connected' || !this.listedTools) return undefined;
-    const listing = {
+    const listing: CachedListing = {
       tools: this.listedTools,
       resources: this.offersResources,
       prompts: this.extrasValue.prompts,
     };
-    return this.verdict ? { ...listing, era: this.verdict } : listing;
+    if (this.verdict) listing.era = this.verdict;
+    if (this.toolsHint) listing.toolsHint = this.toolsHint;
+    return listing;
   }
 
   /** The protocol era the server speaks, as last learnt (or cached); undefined before any. */

@@ -105,11 +105,9 @@ export function callErrorMessage(sdk: SdkErrors, error: unknown, c: CallContext)
     const reason = c.exitReason ?? (c.state.state === 'failed' ? c.state.error : undefined);
     return `MCP server ${c.server} went away during ${call}: ${reason ?? 'connection closed'}`;
   }
-  if (error instanceof SdkError && error.code === SdkErrorCode.UnsupportedResultType) {
-    // A result that is neither complete nor input_required (which the SDK answers itself).
-    const kind = (error.data as { resultType?: unknown } | undefined)?.resultType;
-    return `MCP server ${c.server} answered ${call} with a result of type "${String(kind)}", which GeekAgent cannot use (only complete results, and input requests it answers); nothing was taken from it`;
-  }
+  const unusable = unusableResultType(sdk, error);
+  if (unusable !== undefined)
+    return `MCP server ${c.server} answered ${call} with a result of type ${unusable}, which GeekAgent cannot use (only complete results, and input requests it answers); nothing was taken from it`;
   const rounds = inputRoundFailure(sdk, error, c.server, call, c.file);
   if (rounds) return rounds;
   if (c.state.state === 'failed') return `MCP server ${c.server} went away during ${call}: ${c.state.error}`;
@@ -140,6 +138,14 @@ export function startupFailureReason(
   const { error } = failure;
   const theirs = refusedVersions(sdk, error);
   if (theirs) return noSharedVersionMessage(c.definition.name, theirs, ourVersions(sdk));
+  const unusable = unusableResultType(sdk, error);
+  if (unusable !== undefined) {
+    const method = failure.stage === 'initialize' ? 'server/discover' : 'tools/list';
+    return `the server answered ${method} with a result of type ${unusable}, which GeekAgent cannot use (a 2026-07-28 result is "complete" or "input_required")`;
+  }
+  // Said before the exit that follows our close (a 2026 list result without its ttlMs, say).
+  if (error instanceof sdk.SdkError && error.code === sdk.SdkErrorCode.InvalidResult)
+    return `the server answered start-up with an invalid result: ${errorMessage(error).replace(/\s+/g, ' ').slice(0, 300)}`;
   if (answeredWithError(sdk, error)) {
     const then = c.exitReason ? ` (then ${c.exitReason})` : '';
     return `the server answered start-up with an error: ${errorMessage(error)}${then}`;
@@ -160,6 +166,16 @@ export function startupFailureReason(
   if (c.exitReason) return withLine(`${c.exitReason} during start-up`, c.lastStderr);
   if (isNetworkFailure(error)) return `cannot reach ${c.target}: ${networkCause(error)}`;
   return errorMessage(error);
+}
+
+/**
+ * A result neither `complete` nor `input_required` (the SDK reads `resultType` on every result and
+ * answers input requests itself): the server's word for its kind, quoted and escaped, else undefined.
+ */
+function unusableResultType({ SdkError, SdkErrorCode }: SdkErrors, error: unknown): string | undefined {
+  if (!(error instanceof SdkError) || error.code !== SdkErrorCode.UnsupportedResultType) return undefined;
+  const kind = (error.data as { resultType?: unknown } | undefined)?.resultType;
+  return JSON.stringify(String(kind).slice(0, 80));
 }
 
 /** The protocol versions this client speaks: 2026-07-28, then the 2025 era's. */

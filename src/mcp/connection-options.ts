@@ -45,6 +45,16 @@ export interface ConnectionOptions {
   lazyFrom?: CachedListing;
   /** The server's protocol era as cached with its listing: connects pass it as `prior` (no probe). */
   era?: EraVerdict;
+  /**
+   * The listing an earlier run cached (the agent's faces only: `geekagent mcp` always lists): while
+   * its tools' `ttlMs` lasts (list-hints.ts), this run's first connect uses them, no `tools/list`.
+   */
+  cachedListing?: CachedListing;
+  /**
+   * Follow the server's changes (change-stream.ts: a 2026 listen stream, 2025 resource
+   * subscriptions): the agent's faces do; the one-shot `geekagent mcp` commands open no stream.
+   */
+  followChanges?: boolean;
   /** Where the server's log is, for the person and the model (`.geekagent/logs/<server>.log`). */
   logHint?: string;
 }

@@ -14,7 +14,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@model
 import { ToolError } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { raceAbort } from '../util/race-abort.js';
-import { catalogTools, listAllTools, listExtras } from './catalog.js';
+import { catalogTools, type ListedTool, listAllTools, listExtras } from './catalog.js';
 import { connectAttempt } from './connect-attempt.js';
 import { connectWithRetries } from './connect-retry.js';
 import { ConnectionBase } from './connection-base.js';
@@ -33,8 +33,10 @@ import { type CallOptions, type ConnectionOptions, DEFAULT_RESTART_POLICY } from
 import { type RequestSite, requestNow, type Send } from './connection-request.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import type { EraVerdict } from './era.js';
+import { freshFromCache, type ListHint, stillFresh } from './list-hints.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
+import { ServerChanges } from './server-changes.js';
 import type { OpenedTransport } from './transports.js';
 
 export class McpConnection extends ConnectionBase {
@@ -47,10 +49,13 @@ export class McpConnection extends ConnectionBase {
   private readonly restarts: RestartSchedule;
   /** What the request path (connection-request.ts) reads of this connection. */
   private readonly site: RequestSite;
+  /** Change notifications (listen stream or 2025 subscriptions), watched resources, re-listings. */
+  readonly changes: ServerChanges;
 
   constructor(options: ConnectionOptions) {
     super(options);
     this.restarts = new RestartSchedule(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
+    this.changes = new ServerChanges((text) => options.log.append(`${OWN_NOTE} ${text}`));
     this.site = {
       name: this.name,
       options,
@@ -212,7 +217,7 @@ export class McpConnection extends ConnectionBase {
     const outcome = await connectAttempt(
       sdk,
       opened,
-      { ...this.options, verdict },
+      { ...this.options, verdict, freshTools: this.freshCachedTools() },
       {
         hold: (client) => {
           if (client || generation === this.generation) this.client = client;
@@ -220,8 +225,8 @@ export class McpConnection extends ConnectionBase {
         current,
         error: (error) => this.handleClientError(generation, error),
         closed: () => this.handleClose(generation),
-        toolsChanged: () => this.refreshTools(generation),
-        extrasChanged: () => this.refreshExtras(generation),
+        toolsChanged: () => this.changes.track(this.refreshTools(generation)),
+        extrasChanged: () => this.changes.track(this.refreshExtras(generation)),
       },
     );
     if (!('client' in outcome)) return outcome;
@@ -233,8 +238,14 @@ export class McpConnection extends ConnectionBase {
     this.verdict = outcome.verdict ?? this.verdict;
     this.extrasValue = outcome.extras;
     this.listedTools = outcome.tools;
+    this.toolsHint = outcome.toolsHint;
     this.catalog = catalogTools(this.options.definition, outcome.tools);
     this.setState({ state: 'connected', tools: this.catalog.tools });
+    if (this.options.followChanges)
+      this.changes.connected(sdk, outcome.client, this.options.definition.timeoutMs, {
+        tools: () => this.refreshTools(generation),
+        extras: () => this.refreshExtras(generation),
+      });
     return true;
   }
 
@@ -267,6 +278,7 @@ export class McpConnection extends ConnectionBase {
     const client = this.client;
     this.generation++;
     this.client = undefined;
+    void this.changes.disconnected();
     void client?.close().catch(() => undefined);
     this.scheduleRestart(reason);
   }
@@ -275,9 +287,10 @@ export class McpConnection extends ConnectionBase {
     const client = this.client;
     if (!client || generation !== this.generation || this.stateValue.state !== 'connected') return;
     try {
-      const tools = await listAllTools(client, this.options.definition.timeoutMs);
+      const { tools, hint } = await listAllTools(client, this.options.definition.timeoutMs);
       if (generation !== this.generation || this.stateValue.state !== 'connected') return;
       this.listedTools = tools;
+      this.toolsHint = hint;
       this.catalog = catalogTools(this.options.definition, tools);
       this.setState({ state: 'connected', tools: this.catalog.tools });
     } catch (error) {
@@ -285,6 +298,30 @@ export class McpConnection extends ConnectionBase {
         `${OWN_NOTE} re-listing tools after list_changed failed: ${errorMessage(error)}`,
       );
     }
+  }
+
+  /**
+   * The first connect of the run, on a warm start: the cached tools while their hints say they are
+   * fresh (list-hints.ts); later connects (restarts, reconnects) always list.
+   */
+  private freshCachedTools(): { tools: ListedTool[]; hint: ListHint } | undefined {
+    const cached = this.options.cachedListing;
+    if (this.listedTools || !cached?.toolsHint) return undefined;
+    const { transport } = this.options.definition;
+    return freshFromCache(cached.toolsHint, transport, Date.now())
+      ? { tools: cached.tools, hint: cached.toolsHint }
+      : undefined;
+  }
+
+  /**
+   * At the start of a turn: a connected server whose tool list is past its `ttlMs`, and that does
+   * not announce changes itself (`listChanged`), is listed again (the next request waits for it).
+   */
+  refreshIfStale(): void {
+    const client = this.connectedClient;
+    if (!client || !this.toolsHint || stillFresh(this.toolsHint, Date.now())) return;
+    if (client.getServerCapabilities()?.tools?.listChanged) return;
+    this.changes.track(this.refreshTools(this.generation));
   }
 
   private handleClose(generation: number): void {
@@ -296,6 +333,7 @@ export class McpConnection extends ConnectionBase {
       lastServerLine(this.options.log),
     );
     this.client = undefined;
+    void this.changes.disconnected();
     this.scheduleRestart(reason);
   }
 
@@ -327,6 +365,8 @@ export class McpConnection extends ConnectionBase {
     this.client = undefined;
     this.opened = undefined;
     if (this.stateValue.state === 'connected') this.restarts.disconnected();
+    // The listen stream is cancelled while the client can still say so.
+    await this.changes.disconnected();
     await client?.close().catch(() => undefined);
   }
 }

@@ -71,6 +71,8 @@ export interface McpManagerOptions {
   cached?: ReadonlyMap<string, CachedListing>;
   /** Servers with a cached listing (and `startup` not `eager`) start on first use. */
   lazy?: boolean;
+  /** The servers' changes are followed (a listen stream, resource subscriptions): the agent's faces. */
+  followChanges?: boolean;
   /** Runs after every server is down (a sandbox this manager's servers alone used). */
   afterShutdown?: () => Promise<void>;
 }
@@ -106,6 +108,7 @@ export class McpManager {
       cached: options.cached,
       lazy: options.lazy,
       features: options.features,
+      follow: options.followChanges,
     };
     const layer = options.connections && {
       connections: options.connections,
@@ -146,7 +149,8 @@ export class McpManager {
       );
     const names = entries.map((entry) => entry.name);
     this.tools.order(names);
-    const slots = entries.map((entry) => this.createSlot(entry, { names, group }, layer));
+    const kind = { names, group, follow: this.options.followChanges };
+    const slots = entries.map((entry) => this.createSlot(entry, kind, layer));
     this.slots.push(...slots);
     for (const slot of slots) this.startSlot(slot);
     this.changed();
@@ -240,6 +244,21 @@ export class McpManager {
 
   connection(name: string): McpConnection | undefined {
     return this.slots.find((slot) => slot.entry.name === name)?.connection;
+  }
+
+  /** Every server's connection (configured and added), in order. */
+  connections(): McpConnection[] {
+    return this.slots.flatMap((slot) => (slot.connection ? [slot.connection] : []));
+  }
+
+  /** A turn begins: tool lists past their `ttlMs` are listed again (connection.ts `refreshIfStale`). */
+  refreshStale(): void {
+    for (const slot of this.slots) slot.connection?.refreshIfStale();
+  }
+
+  /** Resolves once no server is re-listing after a change notification (see server-changes.ts). */
+  async relistsSettled(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.connection?.changes.relistsSettled()));
   }
 
   logTail(name: string, count = 50): string[] | undefined {

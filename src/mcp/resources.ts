@@ -118,6 +118,8 @@ export async function expandResourceMentions(
     const mention = `@${server}:${uri}`;
     try {
       const content = outputToText(await readResource(connection, uri, options));
+      // Watched from now on: a change the server reports goes with the next turn (resource-updates.ts).
+      connection.changes.attached(uri, content);
       blocks.push(`Attached resource ${mention}:\n${content}`);
       attached.push(mention);
     } catch (error) {

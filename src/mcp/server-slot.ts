@@ -52,6 +52,8 @@ export interface SlotKind {
   /** A server with a cached listing, not `eager`, starts on first use. */
   lazy?: boolean;
   features?: ClientFeatures;
+  /** Its connections follow the servers' changes (connection-options.ts `followChanges`). */
+  follow?: boolean;
 }
 
 export interface SlotDeps {
@@ -103,6 +105,8 @@ export function createServerSlot(
       : undefined,
     onChange: (state, catalog) => deps.onChange(slot, state, catalog),
     lazyFrom: slot.lazy ? cached : undefined,
+    cachedListing: kind.lazy ? cached : undefined,
+    followChanges: kind.follow === true,
     era: cached?.era,
     logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
   });

@@ -15,6 +15,7 @@ import { readStateFileSync } from '../util/state-dir.js';
 import type { ListedTool } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import { type EraVerdict, EraVerdictSchema } from './era.js';
+import { type ListHint, ListHintSchema } from './list-hints.js';
 
 const VERSION = 1;
 
@@ -26,6 +27,8 @@ export interface CachedListing {
   prompts: Prompt[];
   /** The protocol era the server spoke (its `server/discover` result, or `initialize` and when). */
   era?: EraVerdict;
+  /** The tool list's cache hints (`ttlMs`, `cacheScope`, when listed): a 2026 server's only. */
+  toolsHint?: ListHint;
 }
 
 const CacheFileSchema = z.object({
@@ -42,6 +45,7 @@ const CacheFileSchema = z.object({
   resources: z.boolean(),
   prompts: z.array(z.looseObject({ name: z.string() })),
   era: z.optional(z.unknown()),
+  toolsHint: z.optional(z.unknown()),
 });
 
 export function cacheDirectory(userDir: string): string {
@@ -94,7 +98,11 @@ export async function readCachedListing(
     const listing: CachedListing = { tools, resources, prompts: prompts as Prompt[] };
     // A verdict this version cannot read is no verdict (the next connect probes), not no cache.
     const era = EraVerdictSchema.safeParse(parsed.data.era, { jitless: true });
-    return era.success ? { ...listing, era: era.data as EraVerdict } : listing;
+    if (era.success) listing.era = era.data as EraVerdict;
+    // Hints this version cannot read are none: the list is simply not fresh.
+    const hint = ListHintSchema.safeParse(parsed.data.toolsHint, { jitless: true });
+    if (hint.success) listing.toolsHint = hint.data;
+    return listing;
   } catch {
     return undefined;
   }

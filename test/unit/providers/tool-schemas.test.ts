@@ -166,7 +166,7 @@ beforeAll(async () => {
       const client = new Client({ name: 'schema-test', version: '1.0.0' });
       clients.push(client);
       await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
-      for (const tool of await listAllTools(client, 15_000)) {
+      for (const tool of (await listAllTools(client, 15_000)).tools) {
         listed.push({ label: `${server}/${tool.name} (as listed)`, schema: tool.inputSchema });
         // What the agent really sends: the MCP layer's normalised schema.
         const normalized = normalizeToolSchema(tool.inputSchema);
