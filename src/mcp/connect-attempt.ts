@@ -14,10 +14,14 @@ import type { ConnectionOptions } from './connection-options.js';
 import type * as ConnectionSdk from './connection-sdk.js';
 import { describeEra, type EraVerdict, priorOf, verdictAfterConnect } from './era.js';
 import { CoalescingTransport } from './notification-flow.js';
+import type { InputAnswerer } from './tasks/input.js';
+import { TaskResultTransport } from './tasks/task-results.js';
 import type { OpenedTransport } from './transports.js';
 
 export interface Connected {
   client: Client;
+  /** The person's handlers for a task's input requests (tasks/), when the client has them. */
+  answerInput: InputAnswerer | undefined;
   tools: ListedTool[];
   extras: ServerExtras;
   verdict: EraVerdict | undefined;
@@ -66,7 +70,7 @@ export async function connectAttempt(
     capabilities: {},
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: probeMs } },
   });
-  options.configureClient?.(client, sdk);
+  const answerInput = options.configureClient?.(client, sdk);
   client.onerror = (error) => hooks.error(error);
   client.onclose = () => hooks.closed();
   client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
@@ -76,8 +80,9 @@ export async function connectAttempt(
   try {
     const prior = priorOf(options.verdict, Date.now());
     await withDeadline(
-      // Progress and log floods are coalesced before the SDK sees them.
-      client.connect(new CoalescingTransport(opened.transport), {
+      // Progress and log floods are coalesced before the SDK sees them; task handles are read
+      // before it refuses them (tasks/task-results.ts).
+      client.connect(new CoalescingTransport(new TaskResultTransport(opened.transport)), {
         timeout: definition.startupTimeoutMs,
         // The SDK checks a cached discover result before adopting it (a bad one fails the connect).
         ...(prior ? { prior: prior as ConnectOptions['prior'] } : {}),
@@ -102,7 +107,7 @@ export async function connectAttempt(
       await client.close().catch(() => undefined);
       return { error: new Error('superseded'), stage: 'listing', exitedFirst: false };
     }
-    return { client, tools, extras, verdict };
+    return { client, answerInput, tools, extras, verdict };
   } catch (error) {
     // Read before our close: a server that exits only because we closed it (stdin ended) did
     // not fail by exiting — it failed by not answering in time.

@@ -47,7 +47,7 @@ import type * as ConnectionSdk from './connection-sdk.js';
 import type { EraVerdict } from './era.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { restartInProgress, StateWaits } from './restart-wait.js';
-import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
+import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk, type TaskDeps } from './sdk-call.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport } from './transports.js';
@@ -72,6 +72,8 @@ export class McpConnection {
   private starting: Promise<void> | undefined;
   /** The server's protocol era as last learnt (or cached): the next connect's `prior`, no probe. */
   private verdict: EraVerdict | undefined;
+  /** What a call that becomes a task needs (tasks/): the client's input handlers, the log. */
+  private tasks: TaskDeps = { note: (text) => this.options.log.append(`${OWN_NOTE} ${text}`) };
 
   constructor(private readonly options: ConnectionOptions) {
     this.restarts = new RestartSchedule(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
@@ -191,7 +193,7 @@ export class McpConnection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     return this.request(`tools/call "${toolName}"`, options.signal, (client, timeoutMs) =>
-      callThroughSdk(client, toolName, args, timeoutMs, options),
+      callThroughSdk(client, toolName, args, timeoutMs, options, this.tasks),
     );
   }
 
@@ -369,6 +371,7 @@ export class McpConnection {
     }
     this.restarts.connected();
     this.verdict = outcome.verdict ?? this.verdict;
+    this.tasks = { ...this.tasks, answerInput: outcome.answerInput };
     this.extrasValue = outcome.extras;
     this.listedTools = outcome.tools;
     this.catalog = catalogTools(this.options.definition, outcome.tools);
