@@ -48,6 +48,7 @@ import type { EraVerdict } from './era.js';
 import { RestartSchedule } from './restart-schedule.js';
 import { restartInProgress, StateWaits } from './restart-wait.js';
 import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk, type TaskDeps } from './sdk-call.js';
+import { type ServerSkill, SKILLS_EXTENSION } from './skills/listing.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
 import type { OpenedTransport } from './transports.js';
@@ -208,6 +209,18 @@ export class McpConnection {
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     return this.request(`resources/read "${uri}"`, signal, (client, timeoutMs) =>
       readResourceThroughSdk(client, uri, timeoutMs, signal),
+    );
+  }
+
+  /** Whether the connected server offers skills (the skills extension). */
+  get offersSkills(): boolean {
+    return this.connectedClient?.getServerCapabilities()?.extensions?.[SKILLS_EXTENSION] !== undefined;
+  }
+
+  /** The server's skills, each read and verified (skills/read.ts), through the one request path. */
+  readSkills(signal?: AbortSignal): Promise<ServerSkill[]> {
+    return this.request('skills/list', signal, async (client, timeoutMs) =>
+      (await import('./skills/read.js')).readServerSkills(client, timeoutMs, signal),
     );
   }
 

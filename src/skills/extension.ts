@@ -32,6 +32,7 @@ import { ActiveSkills } from './active.js';
 import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
 import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
+import { ServerSkillSet, type ServerSkillSource } from './server-skills.js';
 import { SkillServers, type StartSkillServers } from './servers.js';
 import { skillTool } from './skill-tools.js';
 
@@ -59,6 +60,8 @@ export interface SkillsOptions extends DiscoverOptions {
   initial?: readonly string[];
   /** Trust for what `/skills reload` finds new or changed; absent: a reload loads what it finds. */
   reloadTrust?: ReloadTrust;
+  /** Skills MCP servers offer (server-skills.ts); absent: local skills only. */
+  serverSkills?: ServerSkillSource;
 }
 
 /** Every extension with commands of its own: they are set up before skills pick their names. */
@@ -87,6 +90,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
   let granted = new Set<string>();
   let unsubscribe: (() => void) | undefined;
   let skills: Skill[] = [];
+  let localSkills: Skill[] = [];
+  const fromServers = new ServerSkillSet(options.serverSkills);
   let catalog: Catalog = { text: '', budget: 0, shortened: [] };
   let skillCommands: string[] = [];
   let toolNames: string[] = [];
@@ -152,7 +157,16 @@ export function skillsExtension(options: SkillsOptions): Extension {
   };
 
   const refresh = async (held?: ReadonlySet<string>) => {
-    skills = await discoverSkills(options, held);
+    localSkills = await discoverSkills(options, held);
+    rebuild();
+  };
+  /** The servers' skills listed again (servers starting now settle first); rebuilt if they changed. */
+  const refreshServers = async (signal: AbortSignal, notify: (message: string) => void) => {
+    if (await fromServers.refresh(signal, notify)) rebuild();
+  };
+
+  const rebuild = () => {
+    skills = [...localSkills, ...fromServers.skills];
     catalog = buildCatalog(loadable(), catalogBudget(options.contextWindow));
     host.tools.remove(USE_SKILL);
     const names = loadable().map((skill) => skill.name);
@@ -168,7 +182,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
     for (const name of skillCommands) host.commands.remove(name);
     skillCommands = [];
     for (const skill of loadable()) {
-      if (RESERVED.has(skill.name) || host.commands.has(skill.name)) continue;
+      // A server's skill is used with /use <server>:<skill> (no command of its own).
+      if (skill.server || RESERVED.has(skill.name) || host.commands.has(skill.name)) continue;
       host.commands.add(skillCommand(skill.name));
       skillCommands.push(skill.name);
     }
@@ -244,6 +259,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
         });
       });
       host.hooks.prompt(async (turn) => {
+        await refreshServers(turn.signal, turn.notify);
         // A turn starts: what the person activated since the last one is pre-approved in it (and only it).
         granted = pending;
         pending = new Set();
@@ -312,6 +328,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
           'list the skills found (source, description, tools, status, errors); reload re-reads them',
         run: async (args, ctx) => {
           try {
+            await refreshServers(ctx.signal, (message) => ctx.print(message));
             if (args[0] === 'reload') {
               const held = await review(ctx.signal);
               await refresh(held);
@@ -330,7 +347,10 @@ export function skillsExtension(options: SkillsOptions): Extension {
         usage: '/use <name>',
         description: 'make a skill the active one (replaces the active skills)',
         idleOnly: true,
-        run: (args, ctx) => use(args[0], ctx.print),
+        run: async (args, ctx) => {
+          if (args[0]?.includes(':')) await refreshServers(ctx.signal, (message) => ctx.print(message));
+          await use(args[0], ctx.print);
+        },
       });
       host.commands.add({
         name: 'unuse',
