@@ -17,7 +17,6 @@
  * filter is the registry's, so a sub-agent's view (subagents/tool-view.ts) keeps to it too.
  */
 import type { Conversation } from '../agent/conversation.js';
-import type { HistoryMessage } from '../agent/history.js';
 import type { SlashCommand } from '../commands/types.js';
 import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
@@ -32,14 +31,15 @@ import { ActiveSkills } from './active.js';
 import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
 import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
+import { loadedInHistory, mentionedSkills, USE_SKILL } from './mentions.js';
 import { ServerSkillSet, type ServerSkillSource } from './server-skills.js';
 import { SkillServers, type StartSkillServers } from './servers.js';
 import { skillTool } from './skill-tools.js';
 
-export const USE_SKILL = 'use_skill';
 /** Names a skill command may never take (/exit is added after every extension). */
 const RESERVED = new Set(['exit', 'help', 'skills', 'use', 'unuse']);
 
+export { mentionedSkills, USE_SKILL } from './mentions.js';
 export type { SkillServersHandle } from './servers.js';
 
 export interface SkillsOptions extends DiscoverOptions {
@@ -376,39 +376,4 @@ export function skillsExtension(options: SkillsOptions): Extension {
       return syncServers([]);
     },
   };
-}
-
-/**
- * The skills a message names as `$<name>`: the `$` at the start or after a space or an opening
- * bracket or quote, the name ending at anything but a name character (`$deploy,` counts,
- * `a$deploy` and `$deployment` do not name `deploy`).
- */
-export function mentionedSkills(text: string): string[] {
-  const names = [...text.matchAll(/(?<![^\s([{"'`])\$([a-z0-9][a-z0-9-]{0,63})(?![a-z0-9_-])/g)].map(
-    (match) => match[1]!,
-  );
-  return [...new Set(names)];
-}
-
-/** Skills whose `use_skill` call succeeded in these messages: their bodies are in the history. */
-function loadedInHistory(messages: readonly HistoryMessage[]): Set<string> {
-  const asked = new Map<string, string>();
-  const loaded = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) {
-        if (call.name !== USE_SKILL) continue;
-        try {
-          const name = (JSON.parse(call.arguments) as { name?: unknown }).name;
-          if (typeof name === 'string') asked.set(call.id, name);
-        } catch {
-          // Malformed arguments: that call loaded nothing.
-        }
-      }
-    } else if (message.role === 'tool' && message.name === USE_SKILL && !message.isError) {
-      const name = asked.get(message.callId);
-      if (name !== undefined) loaded.add(name);
-    }
-  }
-  return loaded;
 }

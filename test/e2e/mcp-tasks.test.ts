@@ -83,6 +83,26 @@ describe('MCP tasks', () => {
     }
   });
 
+  it("a task's input request reaches the person's handlers and their answer goes back with tasks/update", async () => {
+    const { methods } = await taskServer();
+    fx.fake.push({ toolCalls: [call('mcp_t_approve', {})] }, (request) => ({
+      text: `got ${request.body.messages.filter((m) => m.role === 'tool').map((m) => m.content)}`,
+    }));
+    // Accepted with the form's defaults (it has none): an accept without `approved` is "rejected".
+    const run = await fx.run([
+      '-p',
+      'deploy',
+      '--output-format',
+      'json',
+      '--allow',
+      'mcp_t_*',
+      '--accept-elicitation-defaults',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ result: 'got rejected' });
+    expect(await lines(methods)).toEqual(expect.arrayContaining(['tasks/update']));
+  });
+
   it("a task's input request is answered like any server request (print mode declines); a failed task says why", async () => {
     await taskServer();
     const approve = await fx.run(['mcp', 'call', 't', 'approve', '{}']);
