@@ -21,8 +21,11 @@ import { abortReason } from '../../util/race-abort.js';
 import type { InputAnswerer } from './input.js';
 import { isTaskView, type TaskView } from './task-results.js';
 
-/** Polling faster than this helps nobody; a server asking for less is polled this often. */
-const MIN_POLL_MS = 10;
+/**
+ * A server asking for less is polled this often: progress is shown at most every 100 ms anyway
+ * (as the server's own progress notifications are, notification-flow.ts).
+ */
+const MIN_POLL_MS = 100;
 /** A server that names no interval, or a huge one, is still looked at this often. */
 const DEFAULT_POLL_MS = 1000;
 const MAX_POLL_MS = 30_000;
