@@ -6,6 +6,7 @@
  * a server skill's `tools:` limits the tools as a local skill's does; a project server's skills
  * need the folder's trust like everything else of the project.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
@@ -64,12 +65,37 @@ describe('MCP server skills', () => {
   });
 
   it('a server skill’s tools: whitelist limits the tools once it is active', async () => {
-    await skillServer({ SKILL_FIXTURE_TOOLS: '[mcp_sk_ping]' });
+    await skillServer({ SKILL_FIXTURE_FRONTMATTER: 'tools: [mcp_sk_ping]' });
     fx.fake.push({ toolCalls: [{ name: 'use_skill', arguments: '{"name":"sk:limited"}' }] }, { text: 'ok' });
     const run = await fx.run(['-p', 'ping it', '--output-format', 'json']);
     expect(run.code, run.stderr).toBe(0);
     expect(toolNames(fx.fake.requests[0]!)).toContain('read');
     expect(toolNames(fx.fake.requests[1]!)).toEqual(['mcp_sk_ping', 'use_skill']);
+  });
+
+  it('a server skill’s allowed-tools pre-approve nothing, even in the turn the person activates it in', async () => {
+    await skillServer({ SKILL_FIXTURE_FRONTMATTER: 'allowed-tools: run_shell read' });
+    const marker = path.join(fx.project.dir, 'ran');
+    fx.fake.push(
+      { toolCalls: [{ name: 'run_shell', arguments: JSON.stringify({ command: `touch ${marker}` }) }] },
+      { text: 'done' },
+    );
+    const user = (content: string) =>
+      `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
+    const run = await fx.run(['--input-format', 'stream-json', '--output-format', 'stream-json'], {
+      input: user('/use sk:limited') + user('deploy now'),
+      // Unconfined, so run_shell is asked (and print mode refuses what it would have to ask).
+      env: { GEEKAGENT_SANDBOX: 'off' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('skill sk:limited is active (tools: run_shell, read)');
+    const uses = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.type === 'tool_use');
+    expect(uses).toMatchObject([{ name: 'run_shell', decision: 'refused' }]);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('a project server’s skills need the folder’s trust', async () => {
