@@ -18,8 +18,8 @@ import { visibleLine } from '../util/terminal-text.js';
 export function mcpServerSkills(manager: McpManager, projectTrusted: boolean): ServerSkillSource {
   const read = new Map<string, { state: ServerState; skills: Promise<ServerSkill[]> }>();
   return {
-    async list(signal, notify) {
-      await waitForServers(manager, signal, notify);
+    async list(signal, lines) {
+      await waitForServers(manager, signal, lines.waiting);
       const listings: ServerSkillListing[] = [];
       for (const status of manager.statuses()) {
         if (status.group !== undefined || (status.source === 'project' && !projectTrusted)) continue;
@@ -34,7 +34,7 @@ export function mcpServerSkills(manager: McpManager, projectTrusted: boolean): S
             state: status.state,
             skills: connection.readSkills().catch((error: unknown) => {
               if (read.get(status.name) === current) read.delete(status.name);
-              notify(
+              lines.notice(
                 `MCP server ${status.name}: its skills could not be read: ${visibleLine(errorMessage(error))}`,
               );
               return [];

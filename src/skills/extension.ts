@@ -32,7 +32,7 @@ import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './ca
 import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
 import { loadedInHistory, mentionedSkills, USE_SKILL } from './mentions.js';
-import { ServerSkillSet, type ServerSkillSource } from './server-skills.js';
+import { type ListingLines, ServerSkillSet, type ServerSkillSource } from './server-skills.js';
 import { SkillServers, type StartSkillServers } from './servers.js';
 import { skillTool } from './skill-tools.js';
 
@@ -161,9 +161,10 @@ export function skillsExtension(options: SkillsOptions): Extension {
     rebuild();
   };
   /** The servers' skills listed again (servers starting now settle first); rebuilt if they changed. */
-  const refreshServers = async (signal: AbortSignal, notify: (message: string) => void) => {
-    if (await fromServers.refresh(signal, notify)) rebuild();
+  const refreshServers = async (signal: AbortSignal, lines: ListingLines) => {
+    if (await fromServers.refresh(signal, lines)) rebuild();
   };
+  const printed = (print: (text: string) => void): ListingLines => ({ waiting: print, notice: print });
 
   const rebuild = () => {
     skills = [...localSkills, ...fromServers.skills];
@@ -259,7 +260,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
         });
       });
       host.hooks.prompt(async (turn) => {
-        await refreshServers(turn.signal, turn.notify);
+        await refreshServers(turn.signal, { waiting: turn.waiting ?? turn.notify, notice: turn.notify });
         // A turn starts: what the person activated since the last one is pre-approved in it (and only it).
         granted = pending;
         pending = new Set();
@@ -328,7 +329,10 @@ export function skillsExtension(options: SkillsOptions): Extension {
           'list the skills found (source, description, tools, status, errors); reload re-reads them',
         run: async (args, ctx) => {
           try {
-            await refreshServers(ctx.signal, (message) => ctx.print(message));
+            await refreshServers(
+              ctx.signal,
+              printed((text) => ctx.print(text)),
+            );
             if (args[0] === 'reload') {
               const held = await review(ctx.signal);
               await refresh(held);
@@ -348,7 +352,11 @@ export function skillsExtension(options: SkillsOptions): Extension {
         description: 'make a skill the active one (replaces the active skills)',
         idleOnly: true,
         run: async (args, ctx) => {
-          if (args[0]?.includes(':')) await refreshServers(ctx.signal, (message) => ctx.print(message));
+          if (args[0]?.includes(':'))
+            await refreshServers(
+              ctx.signal,
+              printed((text) => ctx.print(text)),
+            );
           await use(args[0], ctx.print);
         },
       });

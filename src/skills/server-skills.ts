@@ -18,9 +18,15 @@ export interface ServerSkillListing {
   skills: ServerSkill[];
 }
 
+/** Lines for the person while listing: a wait for servers, a server whose skills failed. */
+export interface ListingLines {
+  waiting(message: string): void;
+  notice(message: string): void;
+}
+
 export interface ServerSkillSource {
   /** The skills of the servers that offer them, once the servers starting now have settled. */
-  list(signal: AbortSignal, notify: (message: string) => void): Promise<ServerSkillListing[]>;
+  list(signal: AbortSignal, lines: ListingLines): Promise<ServerSkillListing[]>;
 }
 
 /** The servers' skills as the agent's: loadable, or listed with why not. */
@@ -90,9 +96,9 @@ export class ServerSkillSet {
   }
 
   /** Lists again (no-op without a source); true when the skills changed. */
-  async refresh(signal: AbortSignal, notify: (message: string) => void): Promise<boolean> {
+  async refresh(signal: AbortSignal, lines: ListingLines): Promise<boolean> {
     if (!this.source) return false;
-    const listings = await this.source.list(signal, notify);
+    const listings = await this.source.list(signal, lines);
     const key = JSON.stringify(listings);
     if (key === this.key) return false;
     this.key = key;
