@@ -70,10 +70,15 @@ export async function followTask(
   const onAbort = () => cancel('the call was cancelled');
   signal?.addEventListener('abort', onAbort, { once: true });
   options.note(`task ${taskId}: ${first.status}`);
+  const finished = () => {
+    ended = true;
+  };
   try {
-    return await poll(client, first, options, cancel);
+    return await poll(client, first, options, { cancel, finished });
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
+    // Not followed to its end (an input that could not be given, a failed poll): the server stops too.
+    cancel(`following it failed: ${errorMessage(error)}`);
     throw error;
   } finally {
     ended = true;
@@ -85,8 +90,9 @@ async function poll(
   client: Client,
   first: TaskView,
   options: FollowOptions,
-  cancel: (why: string) => void,
+  ends: { cancel(why: string): void; finished(): void },
 ): Promise<CallToolResult> {
+  const { cancel } = ends;
   const { taskId } = first;
   const { signal, timeoutMs } = options;
   const deadline = options.startedAt + options.maxTotalMs;
@@ -108,6 +114,8 @@ async function poll(
       shown = line;
       options.onProgress?.({ progress: polls, message: `task ${line}` });
     }
+    if (view.status === 'completed' || view.status === 'failed' || view.status === 'cancelled')
+      ends.finished();
     switch (view.status) {
       case 'completed':
         options.note(`task ${taskId}: completed`);
