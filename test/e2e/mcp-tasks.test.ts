@@ -104,7 +104,7 @@ describe('MCP tasks', () => {
   });
 
   it("a task's input request is answered like any server request (print mode declines); a failed task says why", async () => {
-    await taskServer();
+    const { cancels } = await taskServer();
     const approve = await fx.run(['mcp', 'call', 't', 'approve', '{}']);
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout.trim()).toBe('declined');
@@ -113,5 +113,7 @@ describe('MCP tasks', () => {
     expect(fail.stderr).toContain(
       'MCP server t returned an error for tools/call "fail": the task failed: the job broke (-32603)',
     );
+    // Both ended at the server on their own: nothing to cancel.
+    expect(await lines(cancels)).toEqual([]);
   });
 });
