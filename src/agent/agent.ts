@@ -125,6 +125,7 @@ export class Agent {
       byPerson: options.byPerson === true,
       signal: options.signal,
       notify: (message) => emit({ type: 'notice', message }),
+      waiting: (message) => emit({ type: 'waiting', message }),
       attachImage: (image) => images.push(image),
       ...(options.images?.length ? { images: options.images } : {}),
     };

@@ -35,6 +35,8 @@ export interface TurnScope {
   signal: AbortSignal;
   /** A line for the person that is not part of the answer (`attached @demo:…`). */
   notify(message: string): void;
+  /** Something is being waited for (MCP servers still starting): a `waiting` line, not a notice. */
+  waiting?(message: string): void;
   /**
    * Attaches an image to the turn's user message (an input rewrite that found `@shot.png`); the
    * caller has checked the model takes it. Absent where a turn cannot carry images.

@@ -45,6 +45,7 @@ import { trustedByPerson } from '../trust/decide.js';
 import { ReloadTrust } from '../trust/reload.js';
 import type { App, AppOptions } from './app.js';
 import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
+import { mcpServerSkills } from './server-skills.js';
 
 export type { App, AppOptions } from './app.js';
 
@@ -256,6 +257,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       initial: options.skills,
       reloadTrust,
+      serverSkills: mcpServerSkills(mcp, trusted),
     }),
     customCommandsExtension({
       projectDir,

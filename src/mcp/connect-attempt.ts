@@ -26,10 +26,14 @@ import { INPUT_REQUIRED_OPTIONS } from './input-rounds.js';
 import type { ListHint } from './list-hints.js';
 import { CoalescingTransport, DEFAULT_FLOW_LIMITS } from './notification-flow.js';
 import { LateDiscoverError, ProbeWatch } from './probe-watch.js';
+import type { InputAnswerer } from './tasks/input.js';
+import { TaskResultTransport } from './tasks/task-results.js';
 import type { OpenedTransport } from './transports.js';
 
 export interface Connected {
   client: Client;
+  /** The person's handlers for a task's input requests (tasks/), when the client has them. */
+  answerInput: InputAnswerer | undefined;
   tools: ListedTool[];
   /** The tool list's cache hints (the cached ones when the cached list stood in). */
   toolsHint: ListHint | undefined;
@@ -85,7 +89,7 @@ export async function connectAttempt(
     // A 2026 server's input requests go to the same handlers as a 2025 server's, capped.
     inputRequired: INPUT_REQUIRED_OPTIONS,
   });
-  options.configureClient?.(client, sdk);
+  const answerInput = options.configureClient?.(client, sdk);
   client.onerror = (error) => hooks.error(error);
   client.onclose = () => hooks.closed();
   client.setNotificationHandler('notifications/tools/list_changed', () => hooks.toolsChanged());
@@ -97,12 +101,16 @@ export async function connectAttempt(
   try {
     const prior = priorOf(options.verdict, Date.now());
     await withDeadline(
-      // Progress and log floods are coalesced before the SDK sees them.
-      client.connect(new CoalescingTransport(opened.transport, DEFAULT_FLOW_LIMITS, probe), {
-        timeout: definition.startupTimeoutMs,
-        // The SDK checks a cached discover result before adopting it (a bad one fails the connect).
-        ...(prior ? { prior: prior as ConnectOptions['prior'] } : {}),
-      }),
+      // Progress and log floods are coalesced before the SDK sees them; task handles are read
+      // before it refuses them (tasks/task-results.ts).
+      client.connect(
+        new CoalescingTransport(new TaskResultTransport(opened.transport), DEFAULT_FLOW_LIMITS, probe),
+        {
+          timeout: definition.startupTimeoutMs,
+          // The SDK checks a cached discover result before adopting it (a bad one fails the connect).
+          ...(prior ? { prior: prior as ConnectOptions['prior'] } : {}),
+        },
+      ),
       definition.startupTimeoutMs,
     );
     const verdict = verdictAfterConnect(
@@ -132,7 +140,7 @@ export async function connectAttempt(
       await client.close().catch(() => undefined);
       return { error: new Error('superseded'), stage: 'listing', exitedFirst: false };
     }
-    return { client, tools: listing.tools, toolsHint: listing.hint, extras, verdict };
+    return { client, answerInput, tools: listing.tools, toolsHint: listing.hint, extras, verdict };
   } catch (error) {
     // Read before our close: a server that exits only because we closed it (stdin ended) did
     // not fail by exiting — it failed by not answering in time.

@@ -10,6 +10,7 @@ import type * as ConnectionSdk from './connection-sdk.js';
 import type { EraVerdict } from './era.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
+import type { InputAnswerer } from './tasks/input.js';
 import type { CachedListing } from './tool-cache.js';
 import type { TransportFactory } from './transports.js';
 
@@ -36,8 +37,11 @@ export interface ConnectionOptions {
   /** Every state change, and every re-listing (tools and warnings). */
   onChange: (state: ServerState, catalog: Catalog | undefined) => void;
   restartPolicy?: RestartPolicy;
-  /** Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect. */
-  configureClient?: (client: Client, sdk: typeof ConnectionSdk) => void;
+  /**
+   * Installs client-side capabilities and handlers (roots, sampling, elicitation) before connect;
+   * returns those handlers for a task's input requests (tasks/input.ts).
+   */
+  configureClient?: (client: Client, sdk: typeof ConnectionSdk) => InputAnswerer | undefined;
   /**
    * The server's cached listing: the connection starts `idle` with these tools and connects on
    * first use (a call, a resource, a prompt, a reconnect).

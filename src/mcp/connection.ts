@@ -35,8 +35,9 @@ import type * as ConnectionSdk from './connection-sdk.js';
 import type { EraVerdict } from './era.js';
 import { freshFromCache, type ListHint, stillFresh } from './list-hints.js';
 import { RestartSchedule } from './restart-schedule.js';
-import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk } from './sdk-call.js';
+import { callThroughSdk, getPromptThroughSdk, readResourceThroughSdk, type TaskDeps } from './sdk-call.js';
 import { ServerChanges } from './server-changes.js';
+import { type ServerSkill, SKILLS_EXTENSION } from './skills/listing.js';
 import type { OpenedTransport } from './transports.js';
 
 export class McpConnection extends ConnectionBase {
@@ -51,6 +52,8 @@ export class McpConnection extends ConnectionBase {
   private readonly site: RequestSite;
   /** Change notifications (listen stream or 2025 subscriptions), watched resources, re-listings. */
   readonly changes: ServerChanges;
+  /** What a call that becomes a task needs (tasks/): the client's input handlers, the log. */
+  private tasks: TaskDeps = { note: (text) => this.options.log.append(`${OWN_NOTE} ${text}`) };
 
   constructor(options: ConnectionOptions) {
     super(options);
@@ -112,7 +115,7 @@ export class McpConnection extends ConnectionBase {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     return this.request(`tools/call "${toolName}"`, options.signal, (client, timeoutMs) =>
-      callThroughSdk(client, toolName, args, timeoutMs, options),
+      callThroughSdk(client, toolName, args, timeoutMs, options, this.tasks),
     );
   }
 
@@ -127,6 +130,18 @@ export class McpConnection extends ConnectionBase {
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     return this.request(`resources/read "${uri}"`, signal, (client, timeoutMs) =>
       readResourceThroughSdk(client, uri, timeoutMs, signal),
+    );
+  }
+
+  /** Whether the connected server offers skills (the skills extension). */
+  get offersSkills(): boolean {
+    return this.connectedClient?.getServerCapabilities()?.extensions?.[SKILLS_EXTENSION] !== undefined;
+  }
+
+  /** The server's skills, each read and verified (skills/read.ts), through the one request path. */
+  readSkills(signal?: AbortSignal): Promise<ServerSkill[]> {
+    return this.request('skills/list', signal, async (client, timeoutMs) =>
+      (await import('./skills/read.js')).readServerSkills(client, timeoutMs, signal),
     );
   }
 
@@ -236,6 +251,7 @@ export class McpConnection extends ConnectionBase {
     }
     this.restarts.connected();
     this.verdict = outcome.verdict ?? this.verdict;
+    this.tasks = { ...this.tasks, answerInput: outcome.answerInput };
     this.extrasValue = outcome.extras;
     this.listedTools = outcome.tools;
     this.toolsHint = outcome.toolsHint;

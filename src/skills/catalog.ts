@@ -44,5 +44,10 @@ export function activeSkillText(skill: Skill): string {
   const limit = skill.whitelist
     ? `\nWhile it is active you may use only these tools: ${skill.whitelist.join(', ')}`
     : '';
+  if (skill.server) {
+    const { name, files } = skill.server;
+    const where = files.length > 0 ? `; its files are resources of that server: ${files.join(', ')}` : '';
+    return `Active skill "${skill.name}" (from MCP server ${name}${where}):${limit}\n${skill.body}`;
+  }
   return `Active skill "${skill.name}" (folder: ${skill.dir}; read files it mentions from there):${limit}\n${skill.body}`;
 }

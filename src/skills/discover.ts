@@ -38,7 +38,8 @@ export type SkillStatus =
 export interface Skill {
   name: string;
   description: string;
-  source: 'project' | 'user';
+  /** `server`: offered by an MCP server (server-skills.ts), named `<server>:<skill>`. */
+  source: 'project' | 'user' | 'server';
   dir: string;
   file: string;
   body: string;
@@ -51,6 +52,8 @@ export interface Skill {
   /** Executables declared in `tools_exec:` (skill-tools.ts). */
   tools: SkillTool[];
   status: SkillStatus;
+  /** A server's skill: the server, and the URIs of the skill's other files there. */
+  server?: { name: string; files: string[] };
 }
 
 export interface DiscoverOptions {

@@ -17,7 +17,6 @@
  * filter is the registry's, so a sub-agent's view (subagents/tool-view.ts) keeps to it too.
  */
 import type { Conversation } from '../agent/conversation.js';
-import type { HistoryMessage } from '../agent/history.js';
 import type { SlashCommand } from '../commands/types.js';
 import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
@@ -32,13 +31,15 @@ import { ActiveSkills } from './active.js';
 import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
 import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
+import { loadedInHistory, mentionedSkills, USE_SKILL } from './mentions.js';
+import { type ListingLines, ServerSkillSet, type ServerSkillSource } from './server-skills.js';
 import { SkillServers, type StartSkillServers } from './servers.js';
 import { skillTool } from './skill-tools.js';
 
-export const USE_SKILL = 'use_skill';
 /** Names a skill command may never take (/exit is added after every extension). */
 const RESERVED = new Set(['exit', 'help', 'skills', 'use', 'unuse']);
 
+export { mentionedSkills, USE_SKILL } from './mentions.js';
 export type { SkillServersHandle } from './servers.js';
 
 export interface SkillsOptions extends DiscoverOptions {
@@ -59,6 +60,8 @@ export interface SkillsOptions extends DiscoverOptions {
   initial?: readonly string[];
   /** Trust for what `/skills reload` finds new or changed; absent: a reload loads what it finds. */
   reloadTrust?: ReloadTrust;
+  /** Skills MCP servers offer (server-skills.ts); absent: local skills only. */
+  serverSkills?: ServerSkillSource;
 }
 
 /** Every extension with commands of its own: they are set up before skills pick their names. */
@@ -87,6 +90,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
   let granted = new Set<string>();
   let unsubscribe: (() => void) | undefined;
   let skills: Skill[] = [];
+  let localSkills: Skill[] = [];
+  const fromServers = new ServerSkillSet(options.serverSkills);
   let catalog: Catalog = { text: '', budget: 0, shortened: [] };
   let skillCommands: string[] = [];
   let toolNames: string[] = [];
@@ -152,7 +157,17 @@ export function skillsExtension(options: SkillsOptions): Extension {
   };
 
   const refresh = async (held?: ReadonlySet<string>) => {
-    skills = await discoverSkills(options, held);
+    localSkills = await discoverSkills(options, held);
+    rebuild();
+  };
+  /** The servers' skills listed again (servers starting now settle first); rebuilt if they changed. */
+  const refreshServers = async (signal: AbortSignal, lines: ListingLines) => {
+    if (await fromServers.refresh(signal, lines)) rebuild();
+  };
+  const printed = (print: (text: string) => void): ListingLines => ({ waiting: print, notice: print });
+
+  const rebuild = () => {
+    skills = [...localSkills, ...fromServers.skills];
     catalog = buildCatalog(loadable(), catalogBudget(options.contextWindow));
     host.tools.remove(USE_SKILL);
     const names = loadable().map((skill) => skill.name);
@@ -168,7 +183,8 @@ export function skillsExtension(options: SkillsOptions): Extension {
     for (const name of skillCommands) host.commands.remove(name);
     skillCommands = [];
     for (const skill of loadable()) {
-      if (RESERVED.has(skill.name) || host.commands.has(skill.name)) continue;
+      // A server's skill is used with /use <server>:<skill> (no command of its own).
+      if (skill.server || RESERVED.has(skill.name) || host.commands.has(skill.name)) continue;
       host.commands.add(skillCommand(skill.name));
       skillCommands.push(skill.name);
     }
@@ -244,6 +260,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
         });
       });
       host.hooks.prompt(async (turn) => {
+        await refreshServers(turn.signal, { waiting: turn.waiting ?? turn.notify, notice: turn.notify });
         // A turn starts: what the person activated since the last one is pre-approved in it (and only it).
         granted = pending;
         pending = new Set();
@@ -312,6 +329,10 @@ export function skillsExtension(options: SkillsOptions): Extension {
           'list the skills found (source, description, tools, status, errors); reload re-reads them',
         run: async (args, ctx) => {
           try {
+            await refreshServers(
+              ctx.signal,
+              printed((text) => ctx.print(text)),
+            );
             if (args[0] === 'reload') {
               const held = await review(ctx.signal);
               await refresh(held);
@@ -330,7 +351,14 @@ export function skillsExtension(options: SkillsOptions): Extension {
         usage: '/use <name>',
         description: 'make a skill the active one (replaces the active skills)',
         idleOnly: true,
-        run: (args, ctx) => use(args[0], ctx.print),
+        run: async (args, ctx) => {
+          if (args[0]?.includes(':'))
+            await refreshServers(
+              ctx.signal,
+              printed((text) => ctx.print(text)),
+            );
+          await use(args[0], ctx.print);
+        },
       });
       host.commands.add({
         name: 'unuse',
@@ -356,39 +384,4 @@ export function skillsExtension(options: SkillsOptions): Extension {
       return syncServers([]);
     },
   };
-}
-
-/**
- * The skills a message names as `$<name>`: the `$` at the start or after a space or an opening
- * bracket or quote, the name ending at anything but a name character (`$deploy,` counts,
- * `a$deploy` and `$deployment` do not name `deploy`).
- */
-export function mentionedSkills(text: string): string[] {
-  const names = [...text.matchAll(/(?<![^\s([{"'`])\$([a-z0-9][a-z0-9-]{0,63})(?![a-z0-9_-])/g)].map(
-    (match) => match[1]!,
-  );
-  return [...new Set(names)];
-}
-
-/** Skills whose `use_skill` call succeeded in these messages: their bodies are in the history. */
-function loadedInHistory(messages: readonly HistoryMessage[]): Set<string> {
-  const asked = new Map<string, string>();
-  const loaded = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) {
-        if (call.name !== USE_SKILL) continue;
-        try {
-          const name = (JSON.parse(call.arguments) as { name?: unknown }).name;
-          if (typeof name === 'string') asked.set(call.id, name);
-        } catch {
-          // Malformed arguments: that call loaded nothing.
-        }
-      }
-    } else if (message.role === 'tool' && message.name === USE_SKILL && !message.isError) {
-      const name = asked.get(message.callId);
-      if (name !== undefined) loaded.add(name);
-    }
-  }
-  return loaded;
 }

@@ -18,10 +18,10 @@ export function formatSkills(
     return 'no skills found (looked in skills/, .geekagent/skills/, .agents/skills/, .claude/skills/ up to the git root, and the user skills folders)';
   const lines: string[] = [];
   for (const skill of skills) {
-    const shown = shownPath(skill.file, projectDir);
+    const shown = skill.server ? skill.file : shownPath(skill.file, projectDir);
     const isActive = skill.status.kind === 'ok' && active.includes(skill.name);
     lines.push(
-      `${isActive ? '*' : ' '} ${visibleLine(skill.name)}  (${skill.source}: ${visibleLine(shown)})`,
+      `${isActive ? '*' : ' '} ${visibleLine(skill.name)}  (${skill.server ? `MCP server ${visibleLine(skill.server.name)}` : skill.source}: ${visibleLine(shown)})`,
     );
     if (skill.description) lines.push(`    ${visibleLine(skill.description)}`);
     if (skill.whitelist)
@@ -52,6 +52,9 @@ function status(skill: Skill, isActive: boolean, shown: string): string {
     case 'shadowed':
       return `not loaded: a skill of the same name comes first (${visibleLine(skill.status.by)})`;
     case 'error':
+      // A server's skill that failed verification has no line worth naming.
+      if (skill.server && skill.status.message.startsWith('refused: '))
+        return `not loaded: ${visibleLine(skill.status.message)}`;
       return `error: ${visibleLine(shown)}:${skill.status.line}: ${visibleLine(skill.status.message)}`;
   }
 }

@@ -14,7 +14,9 @@ export interface SkillServersHandle {
   stop(): Promise<void>;
 }
 
-export type StartSkillServers = (skill: Skill & { mcpFile: string }) => Promise<SkillServersHandle>;
+export type StartSkillServers = (
+  skill: Skill & { mcpFile: string; source: 'project' | 'user' },
+) => Promise<SkillServersHandle>;
 
 export class SkillServers {
   /** Skill name → its servers, started while it is active. */
@@ -42,13 +44,15 @@ export class SkillServers {
     }
     const start = this.start;
     for (const skill of wanted) {
-      if (!skill.mcpFile || !start || this.running.has(skill.name)) continue;
+      // A server's skill (server-skills.ts) has no mcp.json of its own.
+      if (!skill.mcpFile || skill.source === 'server' || !start || this.running.has(skill.name)) continue;
       const file = skill.mcpFile;
+      const source = skill.source;
       const down = this.stopped.get(skill.name) ?? Promise.resolve();
       this.running.set(
         skill.name,
         down
-          .then(() => start({ ...skill, mcpFile: file }))
+          .then(() => start({ ...skill, mcpFile: file, source }))
           .then(
             (handle) => {
               if (this.running.has(skill.name)) this.handles.set(skill.name, handle);
