@@ -31,7 +31,7 @@ function modelEnv(project, url) {
 }
 
 /** ms from spawn to exit of `command args`; throws on a non-zero exit or when `expect` is not in stdout. */
-async function wallOnce(command, args, { cwd = ROOT, env = { PATH: process.env.PATH }, expect } = {}) {
+export async function wallOnce(command, args, { cwd = ROOT, env = { PATH: process.env.PATH }, expect } = {}) {
   const t0 = now();
   const child = spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -47,10 +47,10 @@ async function wallOnce(command, args, { cwd = ROOT, env = { PATH: process.env.P
 }
 
 /** ms from spawning the TUI in a pty until its input line and panel are drawn. */
-async function firstFrameOnce(project, url) {
+export async function firstFrameOnce(project, url, { node = process.execPath, cli = CLI } = {}) {
   const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
   const t0 = now();
-  const child = pty.spawn(process.execPath, [CLI, '--trust'], {
+  const child = pty.spawn(node, [cli, '--trust'], {
     name: 'xterm-256color',
     cols: 100,
     rows: 30,

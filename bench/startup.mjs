@@ -54,11 +54,15 @@ export async function makeProject(servers, startup = 'eager', script = DEMO) {
   return { dir, home };
 }
 
-/** One CLI run: ms from spawn until the first chat request arrived; waits for the CLI to exit. */
-export async function ttfrOnce(model, project, servers, extraEnv = {}) {
+/**
+ * One CLI run: ms from spawn until the first chat request arrived; waits for the CLI to exit.
+ * `node` and `cli` default to this Node and this checkout's build (the platform section passes
+ * another release's build and Node).
+ */
+export async function ttfrOnce(model, project, servers, extraEnv = {}, { node = process.execPath, cli = CLI } = {}) {
   const request = model.next();
   const t0 = now();
-  const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {
+  const child = spawnGroup(node, [cli, '--trust', '-p', 'hi'], {
     cwd: project.dir,
     env: {
       PATH: process.env.PATH,
