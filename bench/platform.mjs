@@ -3,16 +3,19 @@
 // `npm run build` done with Node 20: the custom V8 code cache) runs on Node 20; this checkout's
 // build runs on this Node (24: Node's compile cache). Start-up rows S1 (`-p hi` → first model
 // request), S2 (`--version`) and S3 (TUI first frame) for both, and each Node's own `node -e 0`,
-// all eight in one rotation so every variant sees the same machine load; medians.
+// all eight in one rotation so every variant sees the same machine load; medians of wall time and
+// of the CPU time each process used until the same point (bench/cpu.mjs: on a shared machine the
+// wall time is mostly queueing, the CPU time is not).
 //
 //   GEEKAGENT_BENCH_OLD=/path/to/old-checkout   (its dist/cli/main.js built; unset: section skipped)
 //   GEEKAGENT_BENCH_OLD_NODE=/usr/bin/node      (the Node the old build runs on; this is the default)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { timedRun } from './cpu.mjs';
 import { CLI, median, rotate } from './lib.mjs';
 import { makeProject, startModel, ttfrOnce } from './startup.mjs';
-import { firstFrameOnce, wallOnce } from './startup-targets.mjs';
+import { firstFrameOnce } from './startup-targets.mjs';
 
 /** Where the old build is, or why the section cannot run (a note, not an error). */
 export function oldBuild(env = process.env) {
@@ -44,27 +47,27 @@ export async function benchPlatform(old, { reps = 11 } = {}) {
     };
     const variants = {};
     for (const [side, s] of Object.entries(sides)) {
-      const how = { node: s.node, cli: s.cli };
-      variants[`${side}Node`] = () => wallOnce(s.node, ['-e', '0']);
-      variants[`${side}Version`] = () => wallOnce(s.node, [s.cli, '--version'], { expect: '.' });
+      const how = { node: s.node, cli: s.cli, cpu: true };
+      variants[`${side}Node`] = () => timedRun(s.node, ['-e', '0']);
+      variants[`${side}Version`] = () => timedRun(s.node, [s.cli, '--version'], { expect: '.' });
       variants[`${side}Print`] = () => ttfrOnce(model, s.project, 0, {}, how);
       variants[`${side}Frame`] = () => firstFrameOnce(s.project, model.url, how);
     }
     // Two warm-ups each: the file cache, then each build's code cache written and read once.
     for (let i = 0; i < 2; i++) for (const run of Object.values(variants)) await run();
-    const samples = await rotate(reps, variants);
-    const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-    const side = (name) => ({
-      node: quiet(sides[name].node, ['-p', 'process.version']),
-      nodeMs: m[`${name}Node`],
-      version: m[`${name}Version`],
-      print: m[`${name}Print`],
-      frame: m[`${name}Frame`],
-    });
+    const both = await rotate(reps, variants);
+    const pick = (key) => Object.fromEntries(Object.entries(both).map(([k, v]) => [k, v.map((x) => x[key])]));
+    const samples = { wall: pick('wall'), cpu: pick('cpu') };
+    const side = (name, key) => {
+      const m = (variant) => median(samples[key][`${name}${variant}`]);
+      return { nodeMs: m('Node'), version: m('Version'), print: m('Print'), frame: m('Frame') };
+    };
     return {
       oldCommit: quiet('git', ['-C', old.dir, 'rev-parse', '--short', 'HEAD']),
-      old: side('old'),
-      new: side('new'),
+      oldNode: quiet(old.node, ['-p', 'process.version']),
+      newNode: process.version,
+      wall: { old: side('old', 'wall'), new: side('new', 'wall') },
+      cpu: { old: side('old', 'cpu'), new: side('new', 'cpu') },
       samples,
     };
   } finally {

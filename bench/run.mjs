@@ -193,34 +193,40 @@ try {
     const p = await benchPlatform(old, { reps: 11 });
     const x = (v, side) => `${(v / side.nodeMs).toFixed(2)}×`;
     for (const [id, what, key] of [
+      ['P0', 'node -e 0', 'nodeMs'],
       ['P1', '-p, no servers: first model request', 'print'],
       ['P2', '--version', 'version'],
       ['P3', 'TUI first frame', 'frame'],
     ]) {
-      // A record of the move, not a target: the start-up targets are rows S1–S3 above.
-      row(
-        id,
-        `${what}: HEAD on ${p.new.node} (${x(p.new[key], p.new)} its node -e 0) vs ${p.oldCommit} on ${p.old.node} (${x(p.old[key], p.old)})`,
-        fmtMs(p.new[key]),
-        fmtMs(p.old[key]),
-        p.new[key] / p.old[key],
-        '—',
-        true,
-      );
+      // A record of the move, not a target (the start-up targets are rows S1–S3): HEAD on this
+      // Node against the old build on its Node, each also as a multiple of its own node -e 0.
+      for (const [measure, m] of [
+        ['wall', p.wall],
+        ['cpu', p.cpu],
+      ]) {
+        const own =
+          key === 'nodeMs' ? '' : ` (${x(m.new[key], m.new)} vs ${x(m.old[key], m.old)} own node -e 0)`;
+        row(
+          `${id} ${measure}`,
+          `${what}: HEAD on ${p.newNode} vs ${p.oldCommit} on ${p.oldNode}${own}`,
+          fmtMs(m.new[key]),
+          fmtMs(m.old[key]),
+          m.new[key] / m.old[key],
+          '—',
+          true,
+        );
+      }
     }
-    row(
-      'P0',
-      `node -e 0: ${p.new.node} vs ${p.old.node}`,
-      fmtMs(p.new.nodeMs),
-      fmtMs(p.old.nodeMs),
-      p.new.nodeMs / p.old.nodeMs,
-      '—',
-      true,
-    );
-    const l = p.samples;
+    const w = p.samples.wall;
+    const c = p.samples.cpu;
+    const both = (v) => `wall [${list(w[v])}] cpu [${list(c[v])}]`;
     notes.push(
-      `P: ${p.oldCommit} built in ${old.dir}, run with ${old.node}; medians of ${l.newNode.length} rotated runs of all eight; new node [${list(l.newNode)}] -p [${list(l.newPrint)}] --version [${list(l.newVersion)}] TUI [${list(l.newFrame)}]; old node [${list(l.oldNode)}] -p [${list(l.oldPrint)}] --version [${list(l.oldVersion)}] TUI [${list(l.oldFrame)}] ms`,
+      `P: ${p.oldCommit} built in ${old.dir}, run with ${old.node}; medians of ${w.newNode.length} rotated runs of all eight, cpu = the process's CPU time until the same point (bench/cpu.mjs)`,
     );
+    for (const side of ['new', 'old'])
+      notes.push(
+        `P ${side}: node -e 0 ${both(`${side}Node`)}; -p ${both(`${side}Print`)}; --version ${both(`${side}Version`)}; TUI ${both(`${side}Frame`)} ms`,
+      );
   });
 
   await section('lazy', async () => {

@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
+import { cpuSoFar } from './cpu.mjs';
 import { CLI, DEMO, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
 import { makeProject, startModel, ttfrOnce } from './startup.mjs';
 
@@ -46,8 +47,8 @@ export async function wallOnce(command, args, { cwd = ROOT, env = { PATH: proces
   return elapsed;
 }
 
-/** ms from spawning the TUI in a pty until its input line and panel are drawn. */
-export async function firstFrameOnce(project, url, { node = process.execPath, cli = CLI } = {}) {
+/** ms from spawning the TUI in a pty until its input line and panel are drawn ({ wall, cpu } with `cpu`). */
+export async function firstFrameOnce(project, url, { node = process.execPath, cli = CLI, cpu = false } = {}) {
   const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
   const t0 = now();
   const child = pty.spawn(node, [cli, '--trust'], {
@@ -59,6 +60,7 @@ export async function firstFrameOnce(project, url, { node = process.execPath, cl
   });
   let pending = 0;
   let seen;
+  let used;
   const drawn = new Promise((resolve) => (seen = resolve));
   const screen = () => {
     const buffer = term.buffer.active;
@@ -74,7 +76,11 @@ export async function firstFrameOnce(project, url, { node = process.execPath, cl
       pending--;
       const text = screen();
       const last = text.trimEnd().split('\n').pop() ?? '';
-      if (pending === 0 && last.startsWith('›') && text.includes('Model ')) seen(now());
+      if (pending === 0 && last.startsWith('›') && text.includes('Model ')) {
+        const at = now();
+        seen(at);
+        used ??= cpu ? cpuSoFar(child.pid) : undefined;
+      }
     });
   });
   const timer = setTimeout(() => seen(Number.NaN), 30_000);
@@ -85,7 +91,7 @@ export async function firstFrameOnce(project, url, { node = process.execPath, cl
     // Left as a person leaves it (Ctrl+C), so the run ends as theirs do: its code cache written.
     child.write('\x03');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    return at - t0;
+    return cpu ? { wall: at - t0, cpu: used } : at - t0;
   } finally {
     clearTimeout(timer);
     killQuietly(-child.pid);
