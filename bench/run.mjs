@@ -171,17 +171,20 @@ try {
 
   await section('compilecache', async () => {
     const c = await benchCompileCache({ reps: 9 });
-    const ratio = c.onMs / c.offMs;
+    const ratio = c.cpu.on / c.cpu.off;
     row(
       'S1c',
-      `startup -p: Node's compile cache on vs off (GEEKAGENT_CODE_CACHE=off), ${c.node}`,
-      fmtMs(c.onMs),
-      fmtMs(c.offMs),
+      `startup -p: Node's compile cache on vs off (GEEKAGENT_CODE_CACHE=off), ${c.node} (wall / cpu)`,
+      `${fmtMs(c.wall.on)} / ${fmtMs(c.cpu.on)}`,
+      `${fmtMs(c.wall.off)} / ${fmtMs(c.cpu.off)}`,
       ratio,
-      '≤ 0.90×',
+      '≤ 0.90× cpu',
       ratio <= 0.9,
     );
-    notes.push(`S1c: on [${list(c.samples.on)}], off [${list(c.samples.off)}] ms`);
+    const s = c.samples;
+    notes.push(
+      `S1c: judged on the CLI's CPU time until the request (wall ${(c.wall.on / c.wall.off).toFixed(2)}×); on wall [${list(s.wall.on)}] cpu [${list(s.cpu.on)}], off wall [${list(s.wall.off)}] cpu [${list(s.cpu.off)}] ms`,
+    );
   });
 
   await section('platform', async () => {
