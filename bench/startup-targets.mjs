@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { cpuSoFar } from './cpu.mjs';
+import { cpuSoFar, timedRun } from './cpu.mjs';
 import { CLI, DEMO, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
 import { makeProject, startModel, ttfrOnce } from './startup.mjs';
 
@@ -114,8 +114,12 @@ export async function benchStartupTargets({ reps = 7 } = {}) {
     await oneServerHome(listed);
     const node = () => wallOnce(process.execPath, ['-e', '0']);
     const version = () => wallOnce(process.execPath, [CLI, '--version'], { expect: '.' });
-    const ttfr = () => ttfrOnce(model, p0, 0);
-    const frame = () => firstFrameOnce(p0, model.url);
+    const ttfr = () => ttfrOnce(model, p0, 0, {}, { cpu: true });
+    const frame = () => firstFrameOnce(p0, model.url, { cpu: true });
+    // CPU time beside the wall time (bench/cpu.mjs): a run of its own for the two that exit.
+    const nodeCpu = async () => (await timedRun(process.execPath, ['-e', '0'])).cpu;
+    const versionCpu = async () =>
+      (await timedRun(process.execPath, [CLI, '--version'], { expect: '.' })).cpu;
     const list = () =>
       wallOnce(process.execPath, [CLI, 'mcp', 'list'], {
         cwd: listed.dir,
@@ -124,10 +128,18 @@ export async function benchStartupTargets({ reps = 7 } = {}) {
       });
     const sdk = () => wallOnce(process.execPath, [SDK_LIST, DEMO], { cwd: listed.dir, expect: 'word_count' });
     // Warm-up: the file cache for every path measured.
-    for (const run of [node, version, ttfr, frame, list, sdk]) await run();
-    const samples = await rotate(reps, { node, version, ttfr, frame, list, sdk });
-    const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-    return { ...medians, samples };
+    const all = { node, version, ttfr, frame, list, sdk, nodeCpu, versionCpu };
+    for (const run of Object.values(all)) await run();
+    const raw = await rotate(reps, all);
+    const samples = { ...raw, ttfr: raw.ttfr.map((x) => x.wall), frame: raw.frame.map((x) => x.wall) };
+    const cpuSamples = {
+      node: raw.nodeCpu,
+      version: raw.versionCpu,
+      ttfr: raw.ttfr.map((x) => x.cpu),
+      frame: raw.frame.map((x) => x.cpu),
+    };
+    const medians = (of) => Object.fromEntries(Object.entries(of).map(([k, v]) => [k, median(v)]));
+    return { ...medians(samples), cpu: medians(cpuSamples), samples, cpuSamples };
   } finally {
     await model.close();
   }
