@@ -30,8 +30,11 @@ wall = time.perf_counter() - t
 os.write(3, f"{wall * 1000} {(ru.ru_utime + ru.ru_stime) * 1000} {os.waitstatus_to_exitcode(status)}".encode())
 `;
 
-// The system's own Python when there is one: a version manager's shim would add its start to every run.
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+// The system's own Python (a version manager's shim would add its start to every run).
+const PYTHON = '/usr/bin/python3';
+
+/** Whether this machine can measure CPU time this way (Linux with /usr/bin/python3); else wall only. */
+export const cpuMeasurable = process.platform === 'linux' && existsSync(PYTHON);
 
 /** { wall, cpu } ms of `command args` from spawn to exit; throws on a non-zero exit or a missing `expect`. */
 export async function timedRun(command, args, { cwd = ROOT, env = { PATH: process.env.PATH }, expect } = {}) {

@@ -5,17 +5,18 @@
 // request), S2 (`--version`) and S3 (TUI first frame) for both, and each Node's own `node -e 0`,
 // all eight in one rotation so every variant sees the same machine load; medians of wall time and
 // of the CPU time each process used until the same point (bench/cpu.mjs: on a shared machine the
-// wall time is mostly queueing, the CPU time is not).
+// wall time is mostly queueing, the CPU time is not). The wall time of the two that exit by
+// themselves is wait4's, from spawn to reaping (cpu.mjs), without the bench's own spawn path.
 //
 //   GEEKAGENT_BENCH_OLD=/path/to/old-checkout   (its dist/cli/main.js built; unset: section skipped)
 //   GEEKAGENT_BENCH_OLD_NODE=/usr/bin/node      (the Node the old build runs on; this is the default)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { timedRun } from './cpu.mjs';
+import { cpuMeasurable, timedRun } from './cpu.mjs';
 import { CLI, median, rotate } from './lib.mjs';
 import { makeProject, startModel, ttfrOnce } from './startup.mjs';
-import { firstFrameOnce } from './startup-targets.mjs';
+import { firstFrameOnce, wallOnce } from './startup-targets.mjs';
 
 /** Where the old build is, or why the section cannot run (a note, not an error). */
 export function oldBuild(env = process.env) {
@@ -48,8 +49,12 @@ export async function benchPlatform(old, { reps = 11 } = {}) {
     const variants = {};
     for (const [side, s] of Object.entries(sides)) {
       const how = { node: s.node, cli: s.cli, cpu: true };
-      variants[`${side}Node`] = () => timedRun(s.node, ['-e', '0']);
-      variants[`${side}Version`] = () => timedRun(s.node, [s.cli, '--version'], { expect: '.' });
+      // Without a way to measure CPU time: wall time only (the CPU rows say NaN).
+      const exits = cpuMeasurable
+        ? timedRun
+        : async (...args) => ({ wall: await wallOnce(...args), cpu: Number.NaN });
+      variants[`${side}Node`] = () => exits(s.node, ['-e', '0']);
+      variants[`${side}Version`] = () => exits(s.node, [s.cli, '--version'], { expect: '.' });
       variants[`${side}Print`] = () => ttfrOnce(model, s.project, 0, {}, how);
       variants[`${side}Frame`] = () => firstFrameOnce(s.project, model.url, how);
     }

@@ -169,21 +169,24 @@ try {
     );
     const c = s.cpu;
     const k = s.cpuSamples;
-    notes.push(
-      `S: CPU time until the same point (bench/cpu.mjs), medians: node -e 0 ${fmtMs(c.node)}, -p ${fmtMs(c.ttfr)} (${(c.ttfr / c.node).toFixed(2)}×), --version ${fmtMs(c.version)} (${(c.version / c.node).toFixed(2)}×), TUI ${fmtMs(c.frame)} (${(c.frame / c.node).toFixed(2)}×); samples node [${list(k.node)}] -p [${list(k.ttfr)}] --version [${list(k.version)}] TUI [${list(k.frame)}] ms`,
-    );
+    if (Number.isFinite(c.node))
+      notes.push(
+        `S: CPU time until the same point (bench/cpu.mjs), medians: node -e 0 ${fmtMs(c.node)}, -p ${fmtMs(c.ttfr)} (${(c.ttfr / c.node).toFixed(2)}×), --version ${fmtMs(c.version)} (${(c.version / c.node).toFixed(2)}×), TUI ${fmtMs(c.frame)} (${(c.frame / c.node).toFixed(2)}×); samples node [${list(k.node)}] -p [${list(k.ttfr)}] --version [${list(k.version)}] TUI [${list(k.frame)}] ms`,
+      );
   });
 
   await section('compilecache', async () => {
     const c = await benchCompileCache({ reps: 9 });
-    const ratio = c.cpu.on / c.cpu.off;
+    // Judged on CPU time where it can be measured (Linux), else on wall time.
+    const onCpu = Number.isFinite(c.cpu.on / c.cpu.off);
+    const ratio = onCpu ? c.cpu.on / c.cpu.off : c.wall.on / c.wall.off;
     row(
       'S1c',
       `startup -p: Node's compile cache on vs off (GEEKAGENT_CODE_CACHE=off), ${c.node} (wall / cpu)`,
       `${fmtMs(c.wall.on)} / ${fmtMs(c.cpu.on)}`,
       `${fmtMs(c.wall.off)} / ${fmtMs(c.cpu.off)}`,
       ratio,
-      '≤ 0.90× cpu',
+      `≤ 0.90× ${onCpu ? 'cpu' : 'wall'}`,
       ratio <= 0.9,
     );
     const s = c.samples;
@@ -241,14 +244,15 @@ try {
     // Nine each: a median of five flipped this 10%-margin row between 1.07× and 1.30× on a busy VM
     // (wall); its CPU time is steadier, so the row is judged on that.
     const s = await benchLazyStartup({ reps: 9 });
-    const ratio = s.cpu.cached / s.cpu.none;
+    const onCpu = Number.isFinite(s.cpu.cached / s.cpu.none);
+    const ratio = onCpu ? s.cpu.cached / s.cpu.none : s.cached / s.none;
     row(
       '1b',
       'time-to-first-request: 20 cached lazy servers vs none (wall / cpu)',
       `${fmtMs(s.cached)} / ${fmtMs(s.cpu.cached)}`,
       `${fmtMs(s.none)} / ${fmtMs(s.cpu.none)}`,
       ratio,
-      '≤ 1.10× cpu',
+      `≤ 1.10× ${onCpu ? 'cpu' : 'wall'}`,
       ratio <= 1.1,
     );
     notes.push(

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { cpuSoFar, timedRun } from './cpu.mjs';
+import { cpuMeasurable, cpuSoFar, timedRun } from './cpu.mjs';
 import { CLI, DEMO, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
 import { makeProject, startModel, ttfrOnce } from './startup.mjs';
 
@@ -128,13 +128,13 @@ export async function benchStartupTargets({ reps = 7 } = {}) {
       });
     const sdk = () => wallOnce(process.execPath, [SDK_LIST, DEMO], { cwd: listed.dir, expect: 'word_count' });
     // Warm-up: the file cache for every path measured.
-    const all = { node, version, ttfr, frame, list, sdk, nodeCpu, versionCpu };
+    const all = { node, version, ttfr, frame, list, sdk, ...(cpuMeasurable ? { nodeCpu, versionCpu } : {}) };
     for (const run of Object.values(all)) await run();
     const raw = await rotate(reps, all);
     const samples = { ...raw, ttfr: raw.ttfr.map((x) => x.wall), frame: raw.frame.map((x) => x.wall) };
     const cpuSamples = {
-      node: raw.nodeCpu,
-      version: raw.versionCpu,
+      node: raw.nodeCpu ?? [],
+      version: raw.versionCpu ?? [],
       ttfr: raw.ttfr.map((x) => x.cpu),
       frame: raw.frame.map((x) => x.cpu),
     };
