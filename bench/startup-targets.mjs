@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
+import { cpuMeasurable, cpuSoFar, timedRun } from './cpu.mjs';
 import { CLI, DEMO, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
 import { makeProject, startModel, ttfrOnce } from './startup.mjs';
 
@@ -31,7 +32,7 @@ function modelEnv(project, url) {
 }
 
 /** ms from spawn to exit of `command args`; throws on a non-zero exit or when `expect` is not in stdout. */
-async function wallOnce(command, args, { cwd = ROOT, env = { PATH: process.env.PATH }, expect } = {}) {
+export async function wallOnce(command, args, { cwd = ROOT, env = { PATH: process.env.PATH }, expect } = {}) {
   const t0 = now();
   const child = spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -46,11 +47,11 @@ async function wallOnce(command, args, { cwd = ROOT, env = { PATH: process.env.P
   return elapsed;
 }
 
-/** ms from spawning the TUI in a pty until its input line and panel are drawn. */
-async function firstFrameOnce(project, url) {
+/** ms from spawning the TUI in a pty until its input line and panel are drawn ({ wall, cpu } with `cpu`). */
+export async function firstFrameOnce(project, url, { node = process.execPath, cli = CLI, cpu = false } = {}) {
   const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
   const t0 = now();
-  const child = pty.spawn(process.execPath, [CLI, '--trust'], {
+  const child = pty.spawn(node, [cli, '--trust'], {
     name: 'xterm-256color',
     cols: 100,
     rows: 30,
@@ -59,6 +60,7 @@ async function firstFrameOnce(project, url) {
   });
   let pending = 0;
   let seen;
+  let used;
   const drawn = new Promise((resolve) => (seen = resolve));
   const screen = () => {
     const buffer = term.buffer.active;
@@ -74,7 +76,11 @@ async function firstFrameOnce(project, url) {
       pending--;
       const text = screen();
       const last = text.trimEnd().split('\n').pop() ?? '';
-      if (pending === 0 && last.startsWith('›') && text.includes('Model ')) seen(now());
+      if (pending === 0 && last.startsWith('›') && text.includes('Model ')) {
+        const at = now();
+        seen(at);
+        used ??= cpu ? cpuSoFar(child.pid) : undefined;
+      }
     });
   });
   const timer = setTimeout(() => seen(Number.NaN), 30_000);
@@ -85,7 +91,7 @@ async function firstFrameOnce(project, url) {
     // Left as a person leaves it (Ctrl+C), so the run ends as theirs do: its code cache written.
     child.write('\x03');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    return at - t0;
+    return cpu ? { wall: at - t0, cpu: used } : at - t0;
   } finally {
     clearTimeout(timer);
     killQuietly(-child.pid);
@@ -108,8 +114,12 @@ export async function benchStartupTargets({ reps = 7 } = {}) {
     await oneServerHome(listed);
     const node = () => wallOnce(process.execPath, ['-e', '0']);
     const version = () => wallOnce(process.execPath, [CLI, '--version'], { expect: '.' });
-    const ttfr = () => ttfrOnce(model, p0, 0);
-    const frame = () => firstFrameOnce(p0, model.url);
+    const ttfr = () => ttfrOnce(model, p0, 0, {}, { cpu: true });
+    const frame = () => firstFrameOnce(p0, model.url, { cpu: true });
+    // CPU time beside the wall time (bench/cpu.mjs): a run of its own for the two that exit.
+    const nodeCpu = async () => (await timedRun(process.execPath, ['-e', '0'])).cpu;
+    const versionCpu = async () =>
+      (await timedRun(process.execPath, [CLI, '--version'], { expect: '.' })).cpu;
     const list = () =>
       wallOnce(process.execPath, [CLI, 'mcp', 'list'], {
         cwd: listed.dir,
@@ -118,10 +128,18 @@ export async function benchStartupTargets({ reps = 7 } = {}) {
       });
     const sdk = () => wallOnce(process.execPath, [SDK_LIST, DEMO], { cwd: listed.dir, expect: 'word_count' });
     // Warm-up: the file cache for every path measured.
-    for (const run of [node, version, ttfr, frame, list, sdk]) await run();
-    const samples = await rotate(reps, { node, version, ttfr, frame, list, sdk });
-    const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-    return { ...medians, samples };
+    const all = { node, version, ttfr, frame, list, sdk, ...(cpuMeasurable ? { nodeCpu, versionCpu } : {}) };
+    for (const run of Object.values(all)) await run();
+    const raw = await rotate(reps, all);
+    const samples = { ...raw, ttfr: raw.ttfr.map((x) => x.wall), frame: raw.frame.map((x) => x.wall) };
+    const cpuSamples = {
+      node: raw.nodeCpu ?? [],
+      version: raw.versionCpu ?? [],
+      ttfr: raw.ttfr.map((x) => x.cpu),
+      frame: raw.frame.map((x) => x.cpu),
+    };
+    const medians = (of) => Object.fromEntries(Object.entries(of).map(([k, v]) => [k, median(v)]));
+    return { ...medians(samples), cpu: medians(cpuSamples), samples, cpuSamples };
   } finally {
     await model.close();
   }

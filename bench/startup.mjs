@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { sdkConnectOnce } from './connect.mjs';
+import { cpuSoFar } from './cpu.mjs';
 import { CLI, DEMO, killQuietly, median, now, rotate, spawnGroup, tempDir } from './lib.mjs';
 
 const CHUNK = { choices: [{ delta: { content: 'ok' }, finish_reason: 'stop', index: 0 }] };
@@ -33,7 +34,9 @@ export async function startModel() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/v1`,
-    next: () => new Promise((resolve) => (onRequest = (arrived, body) => resolve({ arrived, body }))),
+    // `atRequest` runs as the request ends, before the answer goes out (the client is waiting).
+    next: (atRequest = () => ({})) =>
+      new Promise((resolve) => (onRequest = (arrived, body) => resolve({ arrived, body, ...atRequest() }))),
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
@@ -54,11 +57,23 @@ export async function makeProject(servers, startup = 'eager', script = DEMO) {
   return { dir, home };
 }
 
-/** One CLI run: ms from spawn until the first chat request arrived; waits for the CLI to exit. */
-export async function ttfrOnce(model, project, servers, extraEnv = {}) {
-  const request = model.next();
+/**
+ * One CLI run: ms from spawn until the first chat request arrived; waits for the CLI to exit.
+ * `node` and `cli` default to this Node and this checkout's build (the platform section passes
+ * another release's build and Node); with `cpu`, returns { wall, cpu }: the CLI's CPU time until
+ * that request as well (bench/cpu.mjs).
+ */
+export async function ttfrOnce(
+  model,
+  project,
+  servers,
+  extraEnv = {},
+  { node = process.execPath, cli = CLI, cpu = false } = {},
+) {
+  let child;
+  const request = model.next(() => (cpu ? { cpu: cpuSoFar(child.pid) } : {}));
   const t0 = now();
-  const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {
+  child = spawnGroup(node, [cli, '--trust', '-p', 'hi'], {
     cwd: project.dir,
     env: {
       PATH: process.env.PATH,
@@ -85,7 +100,7 @@ export async function ttfrOnce(model, project, servers, extraEnv = {}) {
       throw new Error(`first request had ${tools.length} MCP tools, expected ${servers * 2}:\n${output}`);
     const code = await exited;
     if (code !== 0) throw new Error(`CLI exited with ${code}:\n${output}`);
-    return first.arrived - t0;
+    return cpu ? { wall: first.arrived - t0, cpu: first.cpu } : first.arrived - t0;
   } finally {
     clearTimeout(timer);
     killQuietly(-child.pid); // the CLI's group, should anything be left
