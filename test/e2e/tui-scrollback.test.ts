@@ -1,6 +1,7 @@
 /**
  * The transcript on a real terminal (pty, the scripted fake model): answers wrap at word
- * boundaries beside the panel (≥ 90 columns) and at 80×24 without it; leaving the TUI leaves the
+ * boundaries beside the panel (≥ 90 columns) and at 80×24 without it, a line that fills the width
+ * exactly breaks where its space was (no row starts with a stray space); leaving the TUI leaves the
  * conversation in the terminal's scrollback (the live screen is the alternate one), escaped as on
  * screen, above `bye`.
  */
@@ -28,8 +29,15 @@ function answerRows(screen: string): string[] {
   return rows.slice(from + 1, to);
 }
 
-async function wrapsWholeWords(cols: number, rows: number, panel: boolean): Promise<void> {
-  fx.fake.push({ text: `${PROSE}\n\n- ${PROSE}\n\n**Note:** ${PROSE} \`code\` ${PROSE}` });
+/** Words that fill exactly `width` columns, then more: the line must break where the space was. */
+function exactFit(width: number): string {
+  return `${'a'.repeat(width - 70)}${' abcdefghi'.repeat(7)} the next line`;
+}
+
+/** `width`: the transcript's columns (beside the panel: the screen less the panel's 28). */
+async function wrapsWholeWords(cols: number, rows: number, panel: boolean, width: number): Promise<void> {
+  const exact = exactFit(width);
+  fx.fake.push({ text: `${exact}\n\n${PROSE}\n\n- ${PROSE}\n\n**Note:** ${PROSE} \`code\` ${PROSE}` });
   const tui = fx.start({ cols, rows });
   await tui.waitFor('Type /help');
   type(tui, 'tell me');
@@ -38,23 +46,29 @@ async function wrapsWholeWords(cols: number, rows: number, panel: boolean): Prom
   expect(screen.includes('Model openai')).toBe(panel);
   const shown = answerRows(screen);
   expect(shown.length).toBeGreaterThan(8);
+  const words = new Set([...WORDS, ...exact.split(' ')]);
+  // The line that fills the width exactly ends there, and the next starts with its first word.
+  expect(shown[0]).toBe(exact.slice(0, width));
+  expect(shown[1]!.trimEnd()).toBe('the next line');
   for (const row of shown) {
     expect(row.length).toBeLessThanOrEqual(cols);
+    // No row starts with a stray space: only a list item's continuation is indented (two).
+    expect(row, 'a left edge without stray spaces').toMatch(/^(?:\S| {2}\S|\s*$)/);
     for (const token of row.split(/\s+/).filter((word) => word !== '')) {
       // Every piece on a row is a whole word of the answer (or the list's bullet, the bold label,
       // the code span): a word cut at the edge would leave a piece that is none of these.
-      expect(WORDS.has(token) || ['•', 'Note:', 'code'].includes(token), `"${token}" in "${row}"`).toBe(true);
+      expect(words.has(token) || ['•', 'Note:', 'code'].includes(token), `"${token}" in "${row}"`).toBe(true);
     }
   }
 }
 
 describe('the transcript on the terminal', () => {
   it('wraps an answer at word boundaries beside the panel (100 columns)', async () => {
-    await wrapsWholeWords(100, 30, true);
+    await wrapsWholeWords(100, 30, true, 72);
   });
 
   it('wraps an answer at word boundaries at 80×24, where the panel is hidden', async () => {
-    await wrapsWholeWords(80, 24, false);
+    await wrapsWholeWords(80, 24, false, 80);
   });
 
   it('leaving keeps the conversation in the scrollback, escaped, above bye', async () => {
