@@ -114,7 +114,10 @@ export class StreamJsonEvents {
   private messageId = newMessageId();
   private usage: Usage | undefined;
   /** Arguments and the permission decision of calls that started, for their result's line. */
-  private readonly calls = new Map<string, { arguments: string; decision?: ToolDecision }>();
+  private readonly calls = new Map<
+    string,
+    { arguments: string; startedAt: number; decision?: ToolDecision }
+  >();
   private readonly partial: PartialMessages | undefined;
 
   constructor(
@@ -153,24 +156,27 @@ export class StreamJsonEvents {
         this.roundEnd(event);
         return;
       case 'tool_start':
-        this.calls.set(event.callId, { arguments: event.arguments });
+        this.calls.set(event.callId, { arguments: event.arguments, startedAt: Date.now() });
         return;
       case 'tool_decision': {
         const call = this.calls.get(event.callId);
         if (call) call.decision = event.decision;
         return;
       }
-      case 'tool_progress':
+      case 'tool_progress': {
+        const started = this.calls.get(event.callId)?.startedAt;
         this.lines.write({
           type: 'tool_progress',
           tool_use_id: event.callId,
           tool_name: event.name,
+          elapsed_time_seconds: started === undefined ? 0 : (Date.now() - started) / 1000,
           progress: event.progress.progress,
           ...(event.progress.total !== undefined ? { total: event.progress.total } : {}),
           ...(event.progress.message !== undefined ? { message: event.progress.message } : {}),
           ...this.common(),
         });
         return;
+      }
       case 'tool_end':
         this.toolEnd(event);
         return;

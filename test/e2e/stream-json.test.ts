@@ -386,6 +386,7 @@ describe('--output-format stream-json', () => {
     ]);
     const use = toolUses(lines).find((block) => block.name === 'delegate_task')!;
     const progress = lines.filter((line) => line.type === 'tool_progress' && line.tool_use_id === use.id);
+    for (const line of progress) expect(line.elapsed_time_seconds).toBeGreaterThanOrEqual(0);
     expect(progress.map((line) => line.message)).toContain('explore: round 1, running ls');
     const result = resultFor(lines, use.id)!;
     expect(lines.indexOf(result)).toBeGreaterThan(lines.indexOf(progress.at(-1)!));
