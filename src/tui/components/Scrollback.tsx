@@ -12,7 +12,7 @@ import { LiveKeys } from './LongText.js';
 import { type Lexer, MarkdownLexer } from './Markdown.js';
 
 /** An entry longer than this shows its end (the session file keeps all of it). */
-export const SCROLLBACK_CLIP_ROWS = 1_000;
+export const SCROLLBACK_CLIP_ROWS = 500;
 /** Drawing stops after this long; older entries are counted instead. */
 export const SCROLLBACK_MS = 500;
 

@@ -97,7 +97,9 @@ describe('scrollbackText', () => {
     expect(text).not.toContain('Ctrl+');
     expect(text).toContain('row 1199');
     expect(text).not.toContain('row 100\n');
-    expect(text).toMatch(/row 1199\n↑ 1 KB earlier not shown$/);
+    expect(text).toMatch(/row 1199\n↑ 5 KB earlier not shown$/);
+    expect(text).toContain('row 700\n');
+    expect(text).not.toContain('row 699\n');
   });
 
   it('stops at its time budget, newest first, and counts what it left out', () => {
