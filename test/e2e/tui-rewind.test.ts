@@ -242,7 +242,8 @@ describe('/rewind in the TUI', () => {
 
     tui.send(CTRL_U);
     type(tui, '/exit');
-    await tui.waitFor(/^bye$/m);
+    // The last line out: everything before it is on the screen too.
+    await tui.waitFor(/^resume with: geekagent --resume /m);
     expect(await tui.exited()).toBe(0);
     const kept = tui.lines().join('\n');
     expect(kept).toContain('You › say hello');

@@ -87,7 +87,8 @@ describe('the transcript on the terminal', () => {
     type(tui, 'third question');
     await tui.waitFor('Last answer');
     type(tui, '/exit');
-    await tui.waitFor(/^bye$/m);
+    // The last line out: everything before it is on the screen too.
+    await tui.waitFor(/^resume with: geekagent --resume /m);
     expect(await tui.exited()).toBe(0);
 
     const lines = tui.lines();

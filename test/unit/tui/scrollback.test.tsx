@@ -102,6 +102,17 @@ describe('scrollbackText', () => {
     expect(text).not.toContain('row 699\n');
   });
 
+  it('draws its minimum of rows whatever the time', () => {
+    let clock = 0;
+    const now = () => (clock += 10_000);
+    const text = stripVTControlCharacters(
+      scrollbackText(entries.slice(0, 3), { cols: 60, lexer, now, budgetMs: 500, minRows: 3 }),
+    );
+    // The reasoning line, then the answer's three rows: the minimum is reached there.
+    expect(text.split('\n')[0]).toBe('↑ 1 earlier entry not shown');
+    expect(text).toContain('Bold answer');
+  });
+
   it('stops at its time budget, newest first, and counts what it left out', () => {
     let clock = 0;
     // Each entry drawn costs 200 ms on this clock: two fit a 500 ms budget.
@@ -111,7 +122,7 @@ describe('scrollbackText', () => {
       return at;
     };
     const text = stripVTControlCharacters(
-      scrollbackText(entries.slice(0, 3), { cols: 60, lexer, now, budgetMs: 500 }),
+      scrollbackText(entries.slice(0, 3), { cols: 60, lexer, now, budgetMs: 500, minRows: 0 }),
     );
     expect(text.split('\n')[0]).toBe('↑ 1 earlier entry not shown');
     expect(text).not.toContain('You › hello');
