@@ -291,13 +291,8 @@ export class TuiSession {
 
   private turnEnded(outcome: TurnOutcome): void {
     // The turn's message is the conversation's newest one (unless the turn was taken back out).
-    const messages = this.deps.app.conversation.messages;
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const message = messages[i]!;
-      if (message.role !== 'user') continue;
-      this.transcript.turnMessage(message.id);
-      break;
-    }
+    const sent = this.deps.app.conversation.messages.findLast((message) => message.role === 'user');
+    if (sent) this.transcript.turnMessage(sent.id);
     let finalText: string | undefined;
     switch (outcome.kind) {
       case 'not_configured':
