@@ -363,6 +363,7 @@ export class TuiSession {
     const { app, approver } = this.deps;
     return {
       entries: this.transcript.entries,
+      rewinds: this.transcript.rewinds,
       busy: this.controller.busy,
       turnStartedAt: this.turnStartedAt,
       turnOutputTokens: this.view.producedTokens,

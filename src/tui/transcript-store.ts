@@ -30,6 +30,8 @@ export class TranscriptStore {
    * added to the conversation once known (undefined: not known yet, or the turn was taken back).
    */
   private turns: Array<{ entryId: number; messageId: string | undefined }> = [];
+  /** How many times a rewind took entries off (the screen follows the end again after one). */
+  rewinds = 0;
 
   get entries(): readonly Entry[] {
     this.flush();
@@ -65,6 +67,7 @@ export class TranscriptStore {
     if (at < 0) return false;
     const entryId = this.turns[at]!.entryId;
     this.turns = this.turns.slice(0, at);
+    this.rewinds++;
     this.flush();
     this.open = undefined;
     this.progressLine = undefined;

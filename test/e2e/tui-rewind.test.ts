@@ -170,6 +170,32 @@ describe('/rewind in the TUI', () => {
     expect(tui.screen()).not.toContain(PICK_MESSAGE);
   });
 
+  it('a rewind opened while scrolled up (Esc Esc) shows the end again: the report under the kept turn', async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `row ${i + 1} of the first answer`).join('\n\n');
+    fx.fake.push({ text: long }, { text: 'Second answer.' });
+    const tui = fx.start({ rows: 24 });
+    await tui.waitFor('Type /help');
+    type(tui, 'first');
+    await tui.waitFor('row 60 of the first answer');
+    type(tui, 'second');
+    await tui.waitFor('Second answer.');
+    tui.send(KEYS.pageUp);
+    await tui.waitUntil((screen) => !screen.includes('Second answer.'), 'scrolled up');
+    tui.send(KEYS.escape);
+    await tui.waitFor('Esc again to rewind');
+    tui.send(KEYS.escape);
+    await tui.waitFor(PICK_MESSAGE);
+    tui.send(KEYS.enter);
+    await tui.waitFor('Conversation only');
+    tui.send(KEYS.down);
+    tui.send(KEYS.enter);
+    await tui.waitFor('conversation rewound: 1 turn dropped');
+    const screen = tui.screen();
+    expect(screen).toContain('row 60 of the first answer');
+    expect(screen).not.toContain('Second answer.');
+    expect(screen).not.toContain('You › second');
+  });
+
   it('--resume of a rewound session continues from the rewind point and can still rewind the files', async () => {
     let tui = fx.start();
     await twoTurns(tui);

@@ -113,14 +113,12 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   latest.current.request = request;
   const measured = useRef({ visible: 0, content: 0 });
   // A rewind took entries off the transcript: what was scrolled to may be gone, follow the end.
-  // (Ids only grow otherwise: a newest entry older than the last one seen means a rewind.)
-  const newestId = snapshot.entries.at(-1)?.id ?? 0;
-  const newestSeen = useRef(newestId);
-  if (newestId < newestSeen.current && latest.current.scroll > 0) {
+  const rewinds = useRef(snapshot.rewinds);
+  if (snapshot.rewinds !== rewinds.current) {
+    rewinds.current = snapshot.rewinds;
     latest.current.scroll = 0;
     setScrollState(0);
   }
-  newestSeen.current = newestId;
   const formKey = formFocused ? snapshot.form?.key : undefined;
   const formPrefill = snapshot.form?.prefill ?? '';
 

@@ -30,7 +30,9 @@ describe('TranscriptStore turns', () => {
     store.line('tool', 'run_shell ls');
     turn(store, 'three', 'm3');
     store.line('user', '/rewind');
+    expect(store.rewinds).toBe(0);
     expect(store.rewind(['m2', 'm3'])).toBe(true);
+    expect(store.rewinds).toBe(1);
     expect(texts(store)).toEqual(['GeekAgent', 'one', 'answer to one', '✓ done']);
     // The dropped marks are gone: the next turn is marked afresh and can be rewound in turn.
     turn(store, 'two again', 'm4');
