@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import {
+  breakTakesTheSpace,
   englishOnlyZod,
   fixedReactBuild,
   inkWithoutTopLevelAwait,
@@ -70,6 +71,7 @@ const patches = [
   inkWithoutTopLevelAwait,
   fixedReactBuild,
   sameStylesFirst,
+  breakTakesTheSpace,
   inProcessWhich,
   lightWebGlobals,
 ];

@@ -204,6 +204,37 @@ export const sameStylesFirst = {
 };
 
 /**
+ * wrap-ansi with `trim: false` (how Ink wraps every text) keeps the space between two words when
+ * the line breaks right there: a line that fills the width exactly makes the next one start with
+ * a space (` dog while…`), a ragged left edge in the transcript. The break takes the space's place,
+ * as word wrapping does; spaces that start a line (indentation) stay.
+ */
+const WRAP_BREAK = [
+  "\t\t\t\trows.push('');",
+  '\t\t\t\trowLength = 0;',
+  '\t\t\t}',
+  '',
+  '\t\t\tif (rowLength > 0 || options.trim === false) {',
+].join('\n');
+export const patchWrapAnsi = (source, file) =>
+  replaceCounted('break-takes-the-space', file, source, [
+    {
+      find: WRAP_BREAK,
+      replace: WRAP_BREAK.replace('\t\t\t}\n\n\t\t\tif (', '\t\t\t} else if ('),
+    },
+  ]);
+export const WRAP_ANSI_FILE = /[\\/]node_modules[\\/]wrap-ansi[\\/]index\.js$/;
+export const breakTakesTheSpace = {
+  name: 'break-takes-the-space',
+  setup(build) {
+    build.onLoad({ filter: WRAP_ANSI_FILE }, (args) => ({
+      contents: patchWrapAnsi(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * React, its reconciler and scheduler pick their build with `process.env.NODE_ENV` at run time, so
  * the TUI's chunk carried both: 1.7 MB, two thirds of it the development reconciler, parsed before
  * the first frame. The bundle keeps the production builds only (`NODE_ENV` is fixed in those

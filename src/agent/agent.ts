@@ -193,6 +193,7 @@ export class Agent {
         text: reply.text,
         reasoning: reply.reasoning,
         toolCalls: reply.toolCalls,
+        ...(reply.stop ? { stop: reply.stop } : {}),
       });
       const stop = reply.stop ?? undefined;
       if (isCut(stop)) return this.cutTurn(turn, reply, stop, { toolCalls, usage: turnUsage });

@@ -3,6 +3,7 @@
  * never writes to the terminal itself.
  */
 import type { Usage } from '../providers/messages.js';
+import type { RoundStop } from '../providers/stop-reason.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../tools/approval.js';
 import type { ToolCall, ToolCallOutcome, ToolDecision, ToolProgress } from '../tools/types.js';
 
@@ -26,7 +27,15 @@ export type AgentEvent =
   /** The model's reasoning (`reasoning_content`), streamed for display; never sent back by a face. */
   | { type: 'reasoning'; delta: string }
   /** The model's reply of one round is complete (and in the history): its text and the calls it asks for. */
-  | { type: 'round_end'; round: number; text: string; reasoning: string; toolCalls: ToolCall[] }
+  | {
+      type: 'round_end';
+      round: number;
+      text: string;
+      reasoning: string;
+      toolCalls: ToolCall[];
+      /** Why the reply ended, when the provider said (stream-json's stop_reason). */
+      stop?: RoundStop;
+    }
   | { type: 'tool_start'; callId: string; name: string; arguments: string }
   /** The permission layer let the call run (allow, approved) or not (deny, refused); once per call. */
   | { type: 'tool_decision'; callId: string; name: string; decision: ToolDecision }

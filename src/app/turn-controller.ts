@@ -35,6 +35,8 @@ export interface TurnFace {
   choose?(request: ChoiceRequest, signal: AbortSignal): Promise<number | undefined>;
   /** A command puts text into the input line. */
   setInput?(text: string): void;
+  /** A command took the conversation back: the user messages it dropped (see CommandContext). */
+  rewound?(dropped: readonly string[]): void;
   turnStarted?(input: string): void;
   event?(event: AgentEvent): void;
   turnEnded?(input: string, outcome: TurnOutcome): void;
@@ -123,6 +125,7 @@ export class TurnController {
         progress: (text, final) => this.face.progress?.(run, text, final),
         ...(face.choose ? { choose: (request: ChoiceRequest) => face.choose!(request, abort.signal) } : {}),
         ...(face.setInput ? { setInput: (text: string) => face.setInput!(text) } : {}),
+        ...(face.rewound ? { rewound: (dropped: readonly string[]) => face.rewound!(dropped) } : {}),
         // A prompt command's text is the person's next message.
         submit: async (text, submitted) => {
           const byPerson = submitted?.typed === true;

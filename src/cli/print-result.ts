@@ -6,26 +6,54 @@
  * stay. A cut answer keeps its text in `result` but is not a success: its subtype names the reason
  * (`error_max_tokens` …), `is_error` is true, and print mode exits with EXIT_CUT.
  */
+import { randomUUID } from 'node:crypto';
 import type { TurnResult } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { cutLine, type TurnOutcome } from '../app/turn-controller.js';
 import type { Usage } from '../providers/messages.js';
+import { costUsd } from '../providers/prices.js';
 import type { CutReason } from '../providers/stop-reason.js';
 import { outputToText } from '../tools/types.js';
 
-/** What a turn's events add to its result: its model requests, its reasoning, how long it took. */
+/** A call the permission layer did not let run, as Claude Code's `permission_denials` lists it. */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: unknown;
+}
+
+/**
+ * What a turn's events add to its result: its model requests, its reasoning, how long it took
+ * (and how much of that waiting for the model), the calls refused.
+ */
 export class TurnTally {
   /** Model requests (rounds) of the turn: Claude Code's num_turns. */
   rounds = 0;
   reasoning = '';
+  /** Time from each request's start to its reply's end, summed. */
+  apiMs = 0;
+  readonly denials: PermissionDenial[] = [];
   private roundHas = false;
+  private roundStarted: number | undefined;
   private readonly started = Date.now();
 
   apply(event: AgentEvent): void {
     if (event.type === 'round_start') {
       this.rounds = event.round;
       this.roundHas = false;
+      this.roundStarted = Date.now();
+    }
+    if (event.type === 'round_end' && this.roundStarted !== undefined) {
+      this.apiMs += Date.now() - this.roundStarted;
+      this.roundStarted = undefined;
+    }
+    if (event.type === 'tool_end' && isDenied(event.outcome.decision)) {
+      this.denials.push({
+        tool_name: event.outcome.name,
+        tool_use_id: event.callId,
+        tool_input: parsedOrRaw(event.outcome.arguments),
+      });
     }
     if (event.type !== 'reasoning') return;
     // The rounds' reasoning apart by a blank line.
@@ -37,6 +65,11 @@ export class TurnTally {
   get durationMs(): number {
     return Date.now() - this.started;
   }
+}
+
+/** The permission layer's no: a rule (deny) or the person or approver (refused). */
+export function isDenied(decision: string): boolean {
+  return decision === 'deny' || decision === 'refused';
 }
 
 /**
@@ -93,8 +126,54 @@ export function resultObject(app: App, outcome: TurnOutcome, tally: TurnTally): 
     usage: usageObject(result?.usage),
     num_turns: tally.rounds,
     duration_ms: tally.durationMs,
+    duration_api_ms: tally.apiMs,
+    ...costFields(app.provider.model, result?.usage, app.provider.contextWindow),
+    permission_denials: tally.denials,
     session_id: app.sessions.currentId,
+    uuid: randomUUID(),
     ...app.extensions.reportFields(),
+  };
+}
+
+/** The result of a command that ran no turn (stream-json: every input line gets one). */
+export function commandResult(app: App, ok: boolean, durationMs: number): Record<string, unknown> {
+  return {
+    type: 'result',
+    subtype: ok ? 'success' : 'error_during_execution',
+    is_error: !ok,
+    exit_reason: 'command',
+    stop_reason: null,
+    result: '',
+    usage: usageObject(undefined),
+    num_turns: 0,
+    duration_ms: durationMs,
+    duration_api_ms: 0,
+    total_cost_usd: 0,
+    modelUsage: {},
+    permission_denials: [],
+    session_id: app.sessions.currentId,
+    uuid: randomUUID(),
+  };
+}
+
+/** `total_cost_usd` and `modelUsage` (Claude Code's per-model counts) of one turn's usage. */
+function costFields(model: string, usage: Usage | undefined, contextWindow: number): Record<string, unknown> {
+  const cost = costUsd(model, usage);
+  if (!usage) return { total_cost_usd: 0, modelUsage: {} };
+  const cached = usage.cachedInputTokens ?? 0;
+  return {
+    total_cost_usd: cost,
+    modelUsage: {
+      [model]: {
+        inputTokens: Math.max(0, usage.inputTokens - cached),
+        outputTokens: usage.outputTokens,
+        cacheReadInputTokens: cached,
+        cacheCreationInputTokens: 0,
+        webSearchRequests: 0,
+        costUSD: cost,
+        contextWindow,
+      },
+    },
   };
 }
 
@@ -116,6 +195,7 @@ function usageObject(usage: Usage | undefined): Record<string, number> {
     input_tokens: Math.max(0, prompt - cached),
     output_tokens: completion,
     cache_read_input_tokens: cached,
+    cache_creation_input_tokens: 0,
   };
 }
 

@@ -29,6 +29,10 @@ export interface ChatOptions {
   outputFormat: OutputFormat;
   /** `--input-format stream-json`: turns (and approval answers) as JSON lines on stdin. */
   inputFormat: 'text' | 'stream-json';
+  /** `--include-partial-messages`: stream-json carries each reply's stream events too. */
+  includePartialMessages?: boolean;
+  /** `--verbose`: accepted as Claude Code's `-p --output-format stream-json` needs it (stream-json is always whole). */
+  verbose?: boolean;
   allow: string[];
   deny: string[];
   /** `--allow-protected` paths (relative to the project folder). */
@@ -82,6 +86,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         .choices(['text', 'stream-json'])
         .default('text'),
     )
+    .option(
+      '--include-partial-messages',
+      "stream-json: also each model reply's stream events (message_start, content blocks and their deltas, message_stop) as they arrive",
+    )
+    .option('--verbose', 'accepted for Claude Code compatibility: stream-json output is always complete')
     .option('--allow <pattern>', 'allow a tool (or pattern such as mcp_demo_*) for this run', collect, [])
     .option('--deny <pattern>', 'deny a tool (or pattern) for this run', collect, [])
     .option(

@@ -67,7 +67,8 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
       if (asksModel) app.provider.prepare?.();
       if (lines) {
         const input = approver instanceof StreamJsonApprover ? { stream: io.stdin, approver } : undefined;
-        return await runStreamJson(app, { lines, prompt, ...(input ? { input } : {}) }, turn.signal);
+        const partial = options.includePartialMessages === true;
+        return await runStreamJson(app, { lines, prompt, partial, ...(input ? { input } : {}) }, turn.signal);
       }
       return await runPrint(app, prompt, options.outputFormat === 'json' ? 'json' : 'text', io, turn.signal);
     } catch (error) {

@@ -1,18 +1,25 @@
 /**
  * stream-json output: `JsonLines` writes one JSON object a line and knows when the reader is behind
  * (the turn waits on `pace()` rather than queue output without bound); `StreamJsonEvents` maps the
- * agent's events to lines named after Claude Code's stream-json messages where the concepts match
- * (`system`/`init`, `stream_event` deltas, `assistant` messages, `tool_progress`, `result`) plus
- * GeekAgent's `tool_use` (with the permission decision) and `tool_result` lines. Untrusted text is
- * only ever inside JSON strings, escaped (jsonLine).
+ * agent's events to Claude Code's stream-json messages: `system`/`init`, an `assistant` message
+ * per model reply (text, thinking and `tool_use` blocks), a `user` message per tool result (a
+ * `tool_result` block answering its `tool_use` id, and `tool_use_result`), `tool_progress`, and
+ * with `--include-partial-messages` the reply's whole `stream_event` sequence
+ * (stream-json-partial.ts). Each line has a `uuid` and the `session_id`; messages have
+ * `parent_tool_use_id`. GeekAgent's own facts (the permission decision, the MCP server, the time a
+ * call took) ride along as extra fields. Untrusted text is only ever inside JSON strings, escaped
+ * (jsonLine).
  */
+import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent/events.js';
 import type { App } from '../app/create-app.js';
 import { PACKAGE_VERSION } from '../config/version.js';
 import type { ServerState } from '../mcp/status.js';
 import { CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
-import { outputToText } from '../tools/types.js';
+import type { Usage } from '../providers/messages.js';
+import { outputToText, type ToolDecision, type ToolOutput } from '../tools/types.js';
 import { parsedOrRaw } from './print-result.js';
+import { messageUsage, newMessageId, PartialMessages } from './stream-json-partial.js';
 
 /**
  * One object as one line. JSON.stringify escapes C0 controls; DEL, C1 controls, the line and
@@ -93,87 +100,89 @@ export function initLine(app: App, extra: Record<string, unknown> = {}): Record<
       status: MCP_STATUS[server.state.state],
     })),
     permissionMode: CLAUDE_MODE_NAMES[app.approvalMode.current],
+    slash_commands: app.extensions.commands.list().map((command) => command.name),
     approval_mode: app.approvalMode.current,
     geekagent_version: PACKAGE_VERSION,
+    uuid: randomUUID(),
     ...extra,
   };
 }
 
 /** Maps one turn's events to lines. */
 export class StreamJsonEvents {
-  /** Block index of the round's streamed deltas: a new block when the kind changes. */
-  private block = -1;
-  private blockKind: 'text' | 'reasoning' | undefined;
-  /** Arguments of calls that started, for their `tool_use` line. */
-  private readonly calls = new Map<string, string>();
+  /** The reply being streamed: its message id and usage (the usage event comes before round_end). */
+  private messageId = newMessageId();
+  private usage: Usage | undefined;
+  /** Arguments and the permission decision of calls that started, for their result's line. */
+  private readonly calls = new Map<
+    string,
+    { arguments: string; startedAt: number; decision?: ToolDecision }
+  >();
+  private readonly partial: PartialMessages | undefined;
 
   constructor(
     private readonly app: App,
     private readonly lines: JsonLines,
-  ) {}
+    options: { partial?: boolean } = {},
+  ) {
+    if (options.partial)
+      this.partial = new PartialMessages((event) =>
+        this.lines.write({ type: 'stream_event', event, ...this.common() }),
+      );
+  }
 
-  private get common(): Record<string, unknown> {
-    return { session_id: this.app.sessions.currentId, parent_tool_use_id: null };
+  /** The fields every message line carries (a fresh uuid each). */
+  private common(): Record<string, unknown> {
+    return { parent_tool_use_id: null, session_id: this.app.sessions.currentId, uuid: randomUUID() };
   }
 
   event(event: AgentEvent): void {
     switch (event.type) {
       case 'round_start':
-        this.block = -1;
-        this.blockKind = undefined;
+        this.messageId = newMessageId();
+        this.usage = undefined;
+        this.partial?.start(this.messageId, this.app.provider.model);
         return;
       case 'text':
-      case 'reasoning':
-        this.delta(event.type, event.delta);
+        this.partial?.text(event.delta);
         return;
-      case 'round_end': {
-        const content = [
-          ...(event.reasoning !== '' ? [{ type: 'thinking', thinking: event.reasoning }] : []),
-          ...(event.text !== '' ? [{ type: 'text', text: event.text }] : []),
-          ...event.toolCalls.map((call) => ({
-            type: 'tool_use',
-            id: call.id,
-            name: call.name,
-            input: parsedOrRaw(call.arguments),
-          })),
-        ];
-        this.lines.write({
-          type: 'assistant',
-          message: { role: 'assistant', model: this.app.provider.model, content },
-          ...this.common,
-        });
+      case 'reasoning':
+        this.partial?.thinking(event.delta);
+        return;
+      case 'usage':
+        this.usage = event.round;
+        return;
+      case 'round_end':
+        this.roundEnd(event);
+        return;
+      case 'tool_start':
+        this.calls.set(event.callId, { arguments: event.arguments, startedAt: Date.now() });
+        return;
+      case 'tool_decision': {
+        const call = this.calls.get(event.callId);
+        if (call) call.decision = event.decision;
         return;
       }
-      case 'tool_start':
-        this.calls.set(event.callId, event.arguments);
-        return;
-      case 'tool_decision':
-        this.lines.write({
-          type: 'tool_use',
-          id: event.callId,
-          name: event.name,
-          input: parsedOrRaw(this.calls.get(event.callId) ?? ''),
-          decision: event.decision,
-          ...this.common,
-        });
-        return;
-      case 'tool_progress':
+      case 'tool_progress': {
+        const started = this.calls.get(event.callId)?.startedAt;
         this.lines.write({
           type: 'tool_progress',
           tool_use_id: event.callId,
           tool_name: event.name,
+          elapsed_time_seconds: started === undefined ? 0 : (Date.now() - started) / 1000,
           progress: event.progress.progress,
           ...(event.progress.total !== undefined ? { total: event.progress.total } : {}),
           ...(event.progress.message !== undefined ? { message: event.progress.message } : {}),
-          ...this.common,
+          ...this.common(),
         });
         return;
+      }
       case 'tool_end':
         this.toolEnd(event);
         return;
       case 'waiting':
       case 'notice':
-        this.lines.write({ type: 'system', subtype: event.type, message: event.message, ...this.common });
+        this.lines.write({ type: 'system', subtype: event.type, message: event.message, ...this.common() });
         return;
       case 'compacted':
         this.lines.write({
@@ -186,41 +195,73 @@ export class StreamJsonEvents {
             pre_tokens: event.report.beforeTokens,
             post_tokens: event.report.afterTokens,
           },
-          ...this.common,
+          ...this.common(),
         });
         return;
       default:
-        // usage (summed in the result), approval (the control lines or the decision say it).
+        // approval: the control lines (or the decision on the result's line) say it.
         return;
     }
   }
 
-  private delta(kind: 'text' | 'reasoning', delta: string): void {
-    if (kind !== this.blockKind) {
-      this.block++;
-      this.blockKind = kind;
-    }
-    const body =
-      kind === 'text' ? { type: 'text_delta', text: delta } : { type: 'thinking_delta', thinking: delta };
+  /** The reply as one `assistant` message (after its blocks' stream events, before its end's). */
+  private roundEnd(event: Extract<AgentEvent, { type: 'round_end' }>): void {
+    const content = [
+      ...(event.reasoning !== '' ? [{ type: 'thinking', thinking: event.reasoning, signature: '' }] : []),
+      ...(event.text !== '' ? [{ type: 'text', text: event.text }] : []),
+      ...event.toolCalls.map((call) => ({
+        type: 'tool_use',
+        id: call.id,
+        name: call.name,
+        input: parsedOrRaw(call.arguments),
+      })),
+    ];
+    const stopReason = event.stop?.reason ?? (event.toolCalls.length > 0 ? 'tool_use' : 'end_turn');
+    this.partial?.blocks(event.toolCalls);
     this.lines.write({
-      type: 'stream_event',
-      event: { type: 'content_block_delta', index: this.block, delta: body },
-      ...this.common,
+      type: 'assistant',
+      message: {
+        id: this.messageId,
+        type: 'message',
+        role: 'assistant',
+        model: this.app.provider.model,
+        content,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: messageUsage(this.usage),
+      },
+      ...this.common(),
     });
+    this.partial?.end(stopReason, this.usage);
   }
 
+  /** A `user` message with the call's `tool_result` block, as Claude Code writes one per result. */
   private toolEnd(event: Extract<AgentEvent, { type: 'tool_end' }>): void {
+    const call = this.calls.get(event.callId);
     this.calls.delete(event.callId);
     const { outcome } = event;
+    const text = outputToText(outcome.output);
+    const origin = this.app.registry.get(outcome.name)?.origin;
     this.lines.write({
-      type: 'tool_result',
-      tool_use_id: event.callId,
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: event.callId,
+            content: resultContent(outcome.output),
+            is_error: outcome.isError,
+          },
+        ],
+      },
+      tool_use_result: outcome.isError ? `Error: ${text}` : text,
+      // GeekAgent's own facts about the call.
       tool_name: outcome.name,
-      content: outputToText(outcome.output),
-      is_error: outcome.isError,
-      decision: outcome.decision,
+      decision: call?.decision ?? outcome.decision,
+      ...(origin?.kind === 'mcp' ? { mcp_server: origin.server } : {}),
       duration_ms: event.elapsedMs,
-      ...this.common,
+      ...this.common(),
     });
     // The todo list as it is now, for a runner that shows progress.
     if (outcome.name === 'todo_write' && !outcome.isError) {
@@ -229,8 +270,19 @@ export class StreamJsonEvents {
         type: 'system',
         subtype: 'todos',
         todos: Array.isArray(todos) ? todos : [],
-        ...this.common,
+        session_id: this.app.sessions.currentId,
+        uuid: randomUUID(),
       });
     }
   }
+}
+
+/** A tool's output as a tool_result's content: its text, or text and image blocks. */
+function resultContent(output: ToolOutput): unknown {
+  if (typeof output === 'string' || output.every((part) => part.type === 'text')) return outputToText(output);
+  return output.map((part) =>
+    part.type === 'image'
+      ? { type: 'image', source: { type: 'base64', media_type: part.mimeType, data: part.data } }
+      : { type: 'text', text: part.type === 'text' ? part.text : outputToText([part]) },
+  );
 }

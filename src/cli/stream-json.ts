@@ -1,16 +1,18 @@
 /**
- * Print mode with `--output-format stream-json`: stdout carries only JSON lines — `system`/`init`
- * first, the turn's events as they happen, a `result` line per turn — for scripts and CI runners.
+ * Print mode with `--output-format stream-json`: stdout carries only JSON lines in Claude Code's
+ * shapes — `system`/`init` first, the turn's messages as they happen (`stream_event`s too with
+ * `--include-partial-messages`), a `result` line per turn — for scripts and CI runners.
  * With `--input-format stream-json` the turns come from stdin, one after another in one process,
  * until stdin closes, and a tool that needs a question is asked in-band (control_request); without
  * it there is the one prompt, and such a tool is refused as print mode does. Turns wait while the
  * reader is behind (JsonLines.pace): output never piles up, and the session file is written apart.
  */
+import { randomUUID } from 'node:crypto';
 import type { App } from '../app/create-app.js';
 import { answered, cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import { errorMessage } from '../util/errors.js';
-import { EXIT_CUT, resultObject, TurnTally } from './print-result.js';
+import { commandResult, EXIT_CUT, resultObject, TurnTally } from './print-result.js';
 import { inputLines, MAX_INPUT_LINE, parseInputLine, type StreamJsonApprover } from './stream-json-input.js';
 import { initLine, type JsonLines, StreamJsonEvents } from './stream-json-output.js';
 
@@ -20,6 +22,8 @@ export interface StreamJsonRun {
   prompt?: string;
   /** `--input-format stream-json`: stdin, and the approver that asks over it. */
   input?: { stream: NodeJS.ReadableStream; approver: StreamJsonApprover };
+  /** `--include-partial-messages`: each reply's stream events as well as the whole message. */
+  partial?: boolean;
 }
 
 /** Runs the turns and returns the exit code: 1 when a turn or command failed, else EXIT_CUT when an answer was cut. */
@@ -27,13 +31,14 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
   const { lines } = run;
   const sessionId = () => app.sessions.currentId;
   const system = (subtype: string, fields: Record<string, unknown>) =>
-    lines.write({ type: 'system', subtype, ...fields, session_id: sessionId() });
+    lines.write({ type: 'system', subtype, ...fields, session_id: sessionId(), uuid: randomUUID() });
   let failed = false;
   let cut = false;
   let exit = false;
   let turns = 0;
   let tally = new TurnTally();
-  let events = new StreamJsonEvents(app, lines);
+  const partial = { partial: run.partial === true };
+  let events = new StreamJsonEvents(app, lines, partial);
   const stopNotices = app.extensions.onNotice((message) => system('notice', { message }));
   const controller = new TurnController(app, {
     print: (text, kind) => system('command_output', { kind, text }),
@@ -43,7 +48,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
     turnStarted: () => {
       turns++;
       tally = new TurnTally();
-      events = new StreamJsonEvents(app, lines);
+      events = new StreamJsonEvents(app, lines, partial);
     },
     event: (event) => {
       tally.apply(event);
@@ -72,17 +77,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
     const ok = await controller.runCommand(text.trim(), { waitReady: true });
     if (!ok) failed = true;
     // A command that ran no turn (a prompt command's turn has its own result) still gets one.
-    if (turns === before)
-      lines.write({
-        type: 'result',
-        subtype: ok ? 'success' : 'error_during_execution',
-        is_error: !ok,
-        exit_reason: 'command',
-        result: '',
-        num_turns: 0,
-        duration_ms: Date.now() - started,
-        session_id: sessionId(),
-      });
+    if (turns === before) lines.write(commandResult(app, ok, Date.now() - started));
   };
 
   try {

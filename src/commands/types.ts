@@ -38,6 +38,11 @@ export interface CommandContext {
   choose?(request: ChoiceRequest): Promise<number | undefined>;
   /** Puts text into the input line for the person to edit and send; absent without one. */
   setInput?(text: string): void;
+  /**
+   * The conversation went back (`/rewind`): the ids of the user messages it dropped, oldest first.
+   * A face that shows the transcript drops their turns from it; absent where nothing is shown.
+   */
+  rewound?(dropped: readonly string[]): void;
   /** Cancels a long command (Esc, Ctrl+C, a signal). */
   signal: AbortSignal;
 }

@@ -71,7 +71,10 @@ export function rewindExtension(rewinder: Rewinder): Extension {
           }
           try {
             const confirm = protectedRestoreQuestion(ctx.choose, 'rewind');
-            ctx.print(describeRewind(await rewinder.rewind(point.id, mode, confirm)));
+            const result = await rewinder.rewind(point.id, mode, confirm);
+            // First the screen goes back, then the report follows the turns that are kept.
+            if (result.droppedIds) ctx.rewound?.(result.droppedIds);
+            ctx.print(describeRewind(result));
           } catch (error) {
             ctx.print(`rewind failed: ${errorMessage(error)}`, 'error');
             return;

@@ -7,6 +7,7 @@
  */
 import type { Conversation } from '../agent/conversation.js';
 import type { ConfirmProtectedRestore, UndoRewindReport, UndoStack } from '../permissions/undo.js';
+import { compactLine, cutTo } from '../util/compact-text.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { titleOf } from './log.js';
 import type { Sessions } from './manager.js';
@@ -25,8 +26,16 @@ export interface RewindPoint {
 export interface RewindResult {
   /** User messages dropped from the conversation (undefined: the conversation was left alone). */
   droppedTurns?: number;
+  /** Their ids, oldest first (the face drops their turns from the screen). */
+  droppedIds?: string[];
   files?: UndoRewindReport;
+  /** The `run_shell` commands of the turns since then, as the model wrote them: never undone. */
+  commands: string[];
 }
+
+/** How many of those commands the report names, and how much of each. */
+const COMMANDS_SHOWN = 5;
+const COMMAND_WIDTH = 80;
 
 export interface RewinderDeps {
   conversation: Conversation;
@@ -68,17 +77,38 @@ export class Rewinder {
    * was. A protected path is restored only when `confirm` says so.
    */
   async rewind(id: string, mode: RewindMode, confirm?: ConfirmProtectedRestore): Promise<RewindResult> {
-    const result: RewindResult = {};
+    const result: RewindResult = { commands: this.commandsSince(id) };
     if (mode !== 'conversation')
       result.files = await this.deps.undo.rewindTurns(this.sinceSelector(id), confirm);
     if (mode !== 'files') {
       const history = this.deps.conversation.history;
       const at = history.indexOf(id);
       if (at < 0) throw new Error('that message is no longer in the conversation (run /rewind again)');
-      result.droppedTurns = history.messages.slice(at).filter((message) => message.role === 'user').length;
+      result.droppedIds = history.messages
+        .slice(at)
+        .filter((message) => message.role === 'user')
+        .map((message) => message.id);
+      result.droppedTurns = result.droppedIds.length;
       history.rewindTo(id);
     }
     return result;
+  }
+
+  /** The commands `run_shell` was called with at or after message `id` (none when it is gone). */
+  private commandsSince(id: string): string[] {
+    const messages = this.deps.conversation.messages;
+    const at = this.deps.conversation.history.indexOf(id);
+    if (at < 0) return [];
+    const commands: string[] = [];
+    for (const message of messages.slice(at)) {
+      if (message.role !== 'assistant') continue;
+      for (const call of message.toolCalls ?? []) {
+        if (call.name !== 'run_shell') continue;
+        const command = shellCommandOf(call.arguments);
+        if (command !== undefined) commands.push(command);
+      }
+    }
+    return commands;
   }
 
   /**
@@ -133,5 +163,31 @@ export function describeRewind(result: RewindResult): string {
     if (files.mayBeIncomplete)
       lines.push('the undo log keeps the last 50 writes: older writes of these turns could not be restored');
   }
+  if (result.commands.length > 0) lines.push(commandsLine(result.commands));
   return lines.join('\n');
+}
+
+/**
+ * The commands run since the rewind point, which a rewind cannot take back: a few, each on one
+ * visible line and cut (the model wrote them), and how many more.
+ */
+function commandsLine(commands: readonly string[]): string {
+  const shown = commands
+    .slice(0, COMMANDS_SHOWN)
+    .map((command) => `\`${cutTo(compactLine(command), COMMAND_WIDTH)}\``);
+  const more = commands.length > COMMANDS_SHOWN ? ` and ${commands.length - COMMANDS_SHOWN} more` : '';
+  const what = commands.length === 1 ? 'a command run' : `${commands.length} commands run`;
+  return `not undone: ${what} since then (rewind restores only files the agent wrote): ${shown.join(', ')}${more}`;
+}
+
+/** run_shell's `command` argument, or undefined when the arguments are not that JSON. */
+function shellCommandOf(args: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const command = (parsed as { command?: unknown }).command;
+    return typeof command === 'string' ? command : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -26,11 +26,12 @@ export interface HintFacts {
 
 /** The rule's hint: the first that applies, or none. */
 export function hintText({ scroll, candidates, busy, rewindArmed, cols }: HintFacts): string {
+  // The first Esc of two lasts a moment and says what the second does, even while scrolled up.
+  if (rewindArmed && !busy) return 'Esc again to rewind';
   if (scroll > 0) return 'scrolled up · PgDn for newer';
   // Command names come from project files: escaped, and cut to the line.
   if (candidates.length > 0) return cutTo(visibleLine(candidatesLine(candidates)), Math.max(0, cols - 6));
   if (busy) return 'Esc cancels · Enter queues';
-  if (rewindArmed) return 'Esc again to rewind';
   return '';
 }
 

@@ -5,8 +5,10 @@
  */
 import { render } from 'ink';
 import { type Lexer, MarkdownLexer } from './components/Markdown.js';
+import { scrollbackText } from './components/Scrollback.js';
 import { TuiApp } from './components/TuiApp.js';
 import type { SessionView } from './front.js';
+import type { Entry } from './types.js';
 
 export interface MountIO {
   stdin: NodeJS.ReadStream;
@@ -14,8 +16,15 @@ export interface MountIO {
   stderr: NodeJS.WriteStream;
 }
 
-/** Renders the session (or its start-up front) full screen; the returned function unmounts. */
-export function mount(session: SessionView, io: MountIO): () => void {
+export interface Mounted {
+  unmount(): void;
+  /** The transcript as text for the normal screen's scrollback (drawn as on screen, in colour). */
+  scrollback(entries: readonly Entry[], cols: number): string;
+}
+
+/** Renders the session (or its start-up front) full screen. */
+export function mount(session: SessionView, io: MountIO): Mounted {
+  let lexer: Lexer | undefined;
   const tree = (lexer: Lexer | undefined) => (
     <MarkdownLexer.Provider value={lexer}>
       <TuiApp session={session} stdout={io.stdout} />
@@ -36,12 +45,16 @@ export function mount(session: SessionView, io: MountIO): () => void {
   // The first frame has no answer to show: Markdown's parser loads behind it.
   import('marked').then(
     ({ marked }) => {
-      if (mounted) ink.rerender(tree((text) => marked.lexer(text)));
+      lexer = (text) => marked.lexer(text);
+      if (mounted) ink.rerender(tree(lexer));
     },
     () => undefined,
   );
-  return () => {
-    mounted = false;
-    ink.unmount();
+  return {
+    unmount: () => {
+      mounted = false;
+      ink.unmount();
+    },
+    scrollback: (entries, cols) => scrollbackText(entries, { cols, lexer }),
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The interactive face's entry: takes over the terminal (alternate screen, raw keys), draws the
  * first frame, asks the folder-trust question on it when needed, then builds the app and its
- * session behind it (app-session.ts), and on exit stops every server, restores the terminal and
- * prints `bye`. Signals end the run the same way.
+ * session behind it (app-session.ts), and on exit stops every server, restores the terminal,
+ * leaves the conversation in the scrollback and prints `bye`. Signals end the run the same way.
  *
  * The first frame (input line, panel) needs only Ink, React and the screen's components: it is
  * drawn before the app's modules load, before the model client and before any server starts. A
@@ -20,8 +20,10 @@ import { checkStateDir } from '../util/state-dir.js';
 import type { OpenedSession } from './app-session.js';
 import { SessionFront } from './front.js';
 import { InputHistory } from './history.js';
+import type { Mounted } from './mount.js';
 import { loadProductionReact } from './react-production.js';
 import { captureOutput, enterFullScreen } from './terminal.js';
+import type { Entry } from './types.js';
 
 export interface TuiIO {
   stdin: NodeJS.ReadStream;
@@ -87,6 +89,21 @@ export async function runTui(options: TuiOptions): Promise<number> {
   return options.withScope((scope) => runInScope(options, decided, scope, screen));
 }
 
+/** The transcript on the normal screen, after leaving the alternate one; never fails the exit. */
+function writeScrollback(
+  stdout: NodeJS.WriteStream,
+  mounted: Mounted | undefined,
+  entries: readonly Entry[],
+): void {
+  if (!mounted) return;
+  try {
+    const text = mounted.scrollback(entries, Math.max(20, stdout.columns || 80));
+    if (text !== '') stdout.write(`${text}\n`);
+  } catch {
+    // The conversation is in the session file either way.
+  }
+}
+
 type Start =
   | { kind: 'opened'; opened: OpenedSession }
   | { kind: 'failed'; error: unknown }
@@ -110,12 +127,12 @@ async function runInScope(
   const front = new SessionFront(history);
   if (prompt !== undefined) front.submit(prompt);
   const releaseOutput = captureOutput((text, kind) => front.notice(text, kind));
-  let unmount: (() => void) | undefined;
+  let mounted: Mounted | undefined;
   let restored = false;
   const restoreTerminal = () => {
     if (restored) return;
     restored = true;
-    unmount?.();
+    mounted?.unmount();
     leaveFullScreen();
     releaseOutput();
   };
@@ -130,7 +147,7 @@ async function runInScope(
 
   const [{ mount }] = await Promise.all([screen, historyRead]);
   if (restored) return 1;
-  unmount = mount(front, io);
+  mounted = mount(front, io);
 
   // The frame is out: the folder's trust (asked on it), then the app's modules, the app and the
   // session. Leaving before the answer starts nothing.
@@ -193,6 +210,9 @@ async function runInScope(
   for (const notice of app.notices) session.notice(notice, 'error');
   await session.exited;
   restoreTerminal();
+  // The alternate screen is gone with the conversation on it: it stays in the scrollback, as
+  // what a terminal program writes does.
+  writeScrollback(io.stdout, mounted, session.snapshot().entries);
   session.dispose();
   // Bounded: /exit ends the process within 2 s, whatever a tool or a server is doing.
   await cleanupWithin(Promise.all([app.shutdown(), history.flush()]));

@@ -93,6 +93,10 @@ export class TuiSession {
         this.inputFill = { id: (this.inputFill?.id ?? 0) + 1, text };
         this.refresh();
       },
+      // The turns a rewind dropped leave the screen too: only the kept ones stay above its report.
+      rewound: (dropped) => {
+        if (this.transcript.rewind(dropped)) this.refresh();
+      },
     });
     this.current = this.build();
   }
@@ -270,7 +274,7 @@ export class TuiSession {
       .filter((message) => message.role === 'user' || (message.role === 'assistant' && message.text !== ''))
       .slice(-RECAP_MESSAGES);
     for (const message of recent) {
-      if (message.role === 'user') this.transcript.line('user', message.text);
+      if (message.role === 'user') this.transcript.turnLine(message.text, message.id);
       else if (message.role === 'assistant') this.transcript.line('model', message.text);
     }
     this.transcript.line('system', summary);
@@ -278,7 +282,7 @@ export class TuiSession {
   }
 
   private turnStarted(input: string): void {
-    this.transcript.line('user', input);
+    this.transcript.turnLine(input);
     if (!this.deps.app.settings.apiKey) return;
     this.turnStartedAt = this.now();
     this.view.begin();
@@ -286,6 +290,9 @@ export class TuiSession {
   }
 
   private turnEnded(outcome: TurnOutcome): void {
+    // The turn's message is the conversation's newest one (unless the turn was taken back out).
+    const sent = this.deps.app.conversation.messages.findLast((message) => message.role === 'user');
+    if (sent) this.transcript.turnMessage(sent.id);
     let finalText: string | undefined;
     switch (outcome.kind) {
       case 'not_configured':
@@ -356,6 +363,7 @@ export class TuiSession {
     const { app, approver } = this.deps;
     return {
       entries: this.transcript.entries,
+      rewinds: this.transcript.rewinds,
       busy: this.controller.busy,
       turnStartedAt: this.turnStartedAt,
       turnOutputTokens: this.view.producedTokens,

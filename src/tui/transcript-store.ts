@@ -3,7 +3,9 @@
  * entries, cap the length. Entries are replaced, never mutated, so memoised components re-render
  * only what changed. Streamed deltas are only collected when they arrive and joined into the open
  * entry when the entries are next read (once per screen update): a 1 MB answer comes in tens of
- * thousands of deltas, and copying the list for each would stall the screen.
+ * thousands of deltas, and copying the list for each would stall the screen. Each turn's first
+ * entry is marked with the conversation message it sent, so a rewind can take the transcript back
+ * to before that message.
  */
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/types.js';
 import type { Entry, LineKind } from './types.js';
@@ -23,6 +25,13 @@ export class TranscriptStore {
   private open: { id: number; kind: 'model' | 'reasoning'; pending: string[] } | undefined;
   /** The progress line of the latest command that showed one. */
   private progressLine: { run: number; id: number } | undefined;
+  /**
+   * Where each turn starts (its `You ›` line), oldest first, with the id of the user message it
+   * added to the conversation once known (undefined: not known yet, or the turn was taken back).
+   */
+  private turns: Array<{ entryId: number; messageId: string | undefined }> = [];
+  /** How many times a rewind took entries off (the screen follows the end again after one). */
+  rewinds = 0;
 
   get entries(): readonly Entry[] {
     this.flush();
@@ -32,6 +41,43 @@ export class TranscriptStore {
   line(kind: LineKind, text: string): void {
     this.close();
     this.push({ id: this.nextId++, kind, text });
+  }
+
+  /** A turn's `You ›` line: the mark a rewind goes back to (`messageId` when already known). */
+  turnLine(text: string, messageId?: string): void {
+    this.line('user', text);
+    this.turns.push({ entryId: this.nextId - 1, messageId });
+  }
+
+  /** The latest turn's user message, once the conversation has it (ignored when already known). */
+  turnMessage(messageId: string): void {
+    const last = this.turns.at(-1);
+    if (!last || last.messageId !== undefined) return;
+    if (this.turns.some((turn) => turn.messageId === messageId)) return;
+    last.messageId = messageId;
+  }
+
+  /**
+   * The conversation dropped the user messages `dropped`: the transcript goes back to before the
+   * first turn that sent one of them (its line and everything after it). False when none is shown.
+   */
+  rewind(dropped: readonly string[]): boolean {
+    const gone = new Set(dropped);
+    const at = this.turns.findIndex((turn) => turn.messageId !== undefined && gone.has(turn.messageId));
+    if (at < 0) return false;
+    const entryId = this.turns[at]!.entryId;
+    this.turns = this.turns.slice(0, at);
+    this.rewinds++;
+    this.flush();
+    this.open = undefined;
+    this.progressLine = undefined;
+    // Ids grow with the list: the first entry at or after the mark is where it goes back to (the
+    // line itself may have been trimmed away already).
+    const from = this.list.findIndex((entry) => entry.id >= entryId);
+    if (from < 0) return true;
+    for (const entry of this.list.slice(from)) this.chars -= textOf(entry).length;
+    this.list = this.list.slice(0, from);
+    return true;
   }
 
   /**

@@ -58,6 +58,8 @@ export interface PanelData {
 
 export interface SessionSnapshot {
   entries: readonly Entry[];
+  /** Counts the rewinds that took entries off the transcript. */
+  rewinds?: number;
   busy: boolean;
   /** When the running turn started (ms since epoch), for the elapsed-time readout. */
   turnStartedAt: number | undefined;

@@ -243,6 +243,7 @@ describe('usage', () => {
       input_tokens: 600,
       output_tokens: 15,
       cache_read_input_tokens: 1600,
+      cache_creation_input_tokens: 0,
     });
 
     fx.fake.push({ text: 'no cache info' });

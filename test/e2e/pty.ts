@@ -24,6 +24,11 @@ export interface PtySession {
   readonly pid: number;
   /** The visible screen, one line per row (trailing spaces trimmed), joined with `\n`. */
   screen(): string;
+  /**
+   * Every row of the active screen, its scrollback first (trailing spaces trimmed, trailing empty
+   * rows dropped): after the TUI leaves the alternate screen, what the terminal keeps.
+   */
+  lines(): string[];
   /** Everything the process wrote to the terminal so far, escape sequences and all. */
   output(): string;
   /** Resolves once the screen matches; rejects with the screen's content after `timeoutMs`. */
@@ -107,9 +112,18 @@ export function spawnTui(options: PtyOptions): PtySession {
       check();
     });
 
+  const lines = (): string[] => {
+    const buffer = term.buffer.active;
+    const all: string[] = [];
+    for (let i = 0; i < buffer.length; i++) all.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    while (all.length > 0 && all.at(-1) === '') all.pop();
+    return all;
+  };
+
   return {
     pid: child.pid,
     screen,
+    lines,
     output: () => received.join(''),
     waitUntil,
     waitFor: (match, timeoutMs) =>

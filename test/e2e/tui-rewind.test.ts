@@ -84,6 +84,13 @@ describe('/rewind in the TUI', () => {
     // The rewound message is back in the input line; the file is as the agent left it.
     await tui.waitFor('› change the notes');
     expect(contentOf('notes.txt')).toBe('v2');
+    // The dropped turn has left the screen: the kept one, then the report.
+    const shown = tui.screen();
+    expect(shown).not.toContain('You › change the notes');
+    expect(shown).not.toContain('Wrote v2.');
+    expect(shown).not.toContain('You › /rewind');
+    expect(shown.indexOf('You › make the notes')).toBeGreaterThan(-1);
+    expect(shown.indexOf('Wrote v1.')).toBeLessThan(shown.indexOf('conversation rewound'));
 
     fx.fake.push({ text: 'Back at the first turn.' });
     tui.send(CTRL_U);
@@ -163,6 +170,32 @@ describe('/rewind in the TUI', () => {
     expect(tui.screen()).not.toContain(PICK_MESSAGE);
   });
 
+  it('a rewind opened while scrolled up (Esc Esc) shows the end again: the report under the kept turn', async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `row ${i + 1} of the first answer`).join('\n\n');
+    fx.fake.push({ text: long }, { text: 'Second answer.' });
+    const tui = fx.start({ rows: 24 });
+    await tui.waitFor('Type /help');
+    type(tui, 'first');
+    await tui.waitFor('row 60 of the first answer');
+    type(tui, 'second');
+    await tui.waitFor('Second answer.');
+    tui.send(KEYS.pageUp);
+    await tui.waitUntil((screen) => !screen.includes('Second answer.'), 'scrolled up');
+    tui.send(KEYS.escape);
+    await tui.waitFor('Esc again to rewind');
+    tui.send(KEYS.escape);
+    await tui.waitFor(PICK_MESSAGE);
+    tui.send(KEYS.enter);
+    await tui.waitFor('Conversation only');
+    tui.send(KEYS.down);
+    tui.send(KEYS.enter);
+    await tui.waitFor('conversation rewound: 1 turn dropped');
+    const screen = tui.screen();
+    expect(screen).toContain('row 60 of the first answer');
+    expect(screen).not.toContain('Second answer.');
+    expect(screen).not.toContain('You › second');
+  });
+
   it('--resume of a rewound session continues from the rewind point and can still rewind the files', async () => {
     let tui = fx.start();
     await twoTurns(tui);
@@ -195,6 +228,55 @@ describe('/rewind in the TUI', () => {
     await rewind(tui, 1, 2);
     await tui.waitFor('files the agent created, removed: notes.txt');
     expect(contentOf('notes.txt')).toBeNull();
+  });
+
+  it('names the commands run since then, which it did not undo (escaped, a few), and the scrollback keeps only the kept turns', async () => {
+    const shell = (command: string) => ({ name: 'run_shell', arguments: JSON.stringify({ command }) });
+    fx.fake.push(
+      { text: 'Hello.' },
+      { toolCalls: [shell('echo one > one.txt'), shell('echo "\u001b[2Jtwo" > two.txt')] },
+      { toolCalls: [shell('echo 3'), shell('echo 4'), shell('echo 5'), shell('echo 6'), shell('echo 7')] },
+      { text: 'Ran them.' },
+    );
+    const tui = fx.start({
+      args: ['--allow', 'write', '--allow', 'run_shell'],
+      env: { GEEKAGENT_SANDBOX: 'off' },
+    });
+    await tui.waitFor('Type /help');
+    type(tui, 'say hello');
+    await tui.waitFor('Hello.');
+    type(tui, 'run things');
+    await tui.waitFor('Ran them.');
+    expect(contentOf('one.txt')).toBe('one\n');
+
+    await rewind(tui, 0, 0);
+    await tui.waitFor('conversation rewound: 1 turn dropped');
+    await tui.waitFor('not undone: 7 commands run since then');
+    // The line wraps beside the panel: read the transcript's column as one text.
+    const said = tui
+      .screen()
+      .split('\n')
+      .map((row) => row.split('│')[0]!.trim())
+      .join(' ');
+    expect(said).toContain(
+      'not undone: 7 commands run since then (rewind restores only files the agent wrote): `echo one > one.txt`, `echo "^[[2Jtwo" > two.txt`, `echo 3`, `echo 4`, `echo 5` and 2 more',
+    );
+    // What a command did stays done.
+    expect(contentOf('one.txt')).toBe('one\n');
+    expect(tui.screen()).not.toContain('You › run things');
+    expect(tui.screen()).not.toContain('Ran them.');
+
+    tui.send(CTRL_U);
+    type(tui, '/exit');
+    // The last line out: everything before it is on the screen too.
+    await tui.waitFor(/^resume with: geekagent --resume /m);
+    expect(await tui.exited()).toBe(0);
+    const kept = tui.lines().join('\n');
+    expect(kept).toContain('You › say hello');
+    expect(kept).toContain('Hello.');
+    expect(kept).toContain('conversation rewound: 1 turn dropped');
+    expect(kept).not.toContain('You › run things');
+    expect(kept).not.toContain('Ran them.');
   });
 
   it('print mode says /rewind is interactive only', async () => {

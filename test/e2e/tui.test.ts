@@ -204,7 +204,7 @@ describe('the TUI', () => {
     expect(tui.screen()).toMatch(/│ Memory 0 entries\s*$/m);
   });
 
-  it('/exit stops every server, restores the terminal and prints bye', async () => {
+  it('/exit stops every server, restores the terminal, leaves the transcript in it and prints bye', async () => {
     await demo();
     const tui = start();
     await tui.waitFor('MCP demo(2)');
@@ -218,7 +218,10 @@ describe('the TUI', () => {
     tui.send(KEYS.enter);
     await tui.waitFor(/^bye$/m);
     expect(await tui.exited()).toBe(0);
-    expect(tui.screen()).not.toContain('GeekAgent — MCP-first terminal agent');
+    // Back on the normal screen (no panel, no input line), with the conversation above `bye`.
+    expect(tui.output()).toContain('\u001b[?1049l');
+    expect(tui.screen()).not.toContain('│ Model');
+    expect(tui.screen()).toMatch(/^GeekAgent — MCP-first terminal agent\n(.*\n)*You › \/exit\nbye$/m);
     await waitFor(() => !isAlive(server), { what: 'the demo server to end' });
   });
 
@@ -260,7 +263,12 @@ describe('the TUI', () => {
     await tui.waitFor('Model not configured');
     tui.send('hello');
     tui.send(KEYS.enter);
-    await tui.waitFor('OPENAI_API_KEY is not set');
+    // The start already said so: wait for the message's own answer, so the next line is typed apart.
+    await tui.waitFor('You › hello');
+    await tui.waitUntil(
+      (screen) => screen.split('OPENAI_API_KEY is not set').length > 2,
+      'the message answered that no key is set',
+    );
     tui.send('/nope');
     tui.send(KEYS.enter);
     await tui.waitFor('unknown command: /nope');

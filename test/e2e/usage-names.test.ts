@@ -95,6 +95,7 @@ describe('usage names', () => {
       input_tokens: 1_600,
       output_tokens: 15,
       cache_read_input_tokens: 600,
+      cache_creation_input_tokens: 0,
     });
     expect(out.agents[0]!.usage).toEqual({
       prompt_tokens: 300,

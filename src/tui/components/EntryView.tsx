@@ -10,13 +10,17 @@ import { type ClipProps, ClippedText, ModelText } from './LongText.js';
 import { AnsweredQuestion } from './Question.js';
 import { Reasoning } from './Reasoning.js';
 
-/** `renderRows`: how many rows of the entry's end the transcript lays out, estimated at `wrap` chars. */
+/**
+ * `renderRows`: how many rows of the entry's end the transcript lays out, estimated at `wrap`
+ * chars; `maxRows`: the clip (CLIP_LINES on screen, more in the scrollback).
+ */
 export const EntryView = memo(function EntryView({
   entry,
   renderRows,
   wrap,
-}: { entry: Entry } & Omit<ClipProps, 'maxRows'>) {
-  const view = { renderRows, wrap };
+  maxRows,
+}: { entry: Entry } & ClipProps) {
+  const view = { renderRows, wrap, ...(maxRows === undefined ? {} : { maxRows }) };
   switch (entry.kind) {
     case 'question':
       return <AnsweredQuestion request={entry.request} answer={entry.answer} />;

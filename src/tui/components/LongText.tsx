@@ -5,7 +5,7 @@
  * Text is untrusted: shown through `visible` (the Markdown view escapes every token itself).
  */
 import { Box, Text } from 'ink';
-import { memo, type ReactNode, useRef } from 'react';
+import { createContext, memo, type ReactNode, useContext, useRef } from 'react';
 import { visible } from '../../util/terminal-text.js';
 import { CLIP_LINES, lastRows, rowsAtMost, WRAP } from '../clip.js';
 import { BlockSplitter } from '../markdown-blocks.js';
@@ -13,10 +13,19 @@ import { Markdown } from './Markdown.js';
 
 const PROSE = 'green';
 
+/**
+ * Whether the entries are on the live screen, where keys work (Ctrl+T, Ctrl+O): the transcript
+ * printed to the scrollback on exit names no keys.
+ */
+export const LiveKeys = createContext(true);
+
 /** `↑ 812 KB earlier not shown · Ctrl+T pages through all of it`, under the clipped text. */
 export function ClipNote({ hiddenChars }: { hiddenChars: number }) {
+  const live = useContext(LiveKeys);
   return (
-    <Text dimColor>{`↑ ${sizeOf(hiddenChars)} earlier not shown · Ctrl+T pages through all of it`}</Text>
+    <Text
+      dimColor
+    >{`↑ ${sizeOf(hiddenChars)} earlier not shown${live ? ' · Ctrl+T pages through all of it' : ''}`}</Text>
   );
 }
 

@@ -4,11 +4,11 @@
  * whole text (clipped like any long entry). The text is the model's: shown through `visible`.
  */
 import { Box, Text } from 'ink';
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import { visible } from '../../util/terminal-text.js';
 import { lastRows } from '../clip.js';
 import type { Entry } from '../types.js';
-import { type ClipProps, ClippedText } from './LongText.js';
+import { type ClipProps, ClippedText, LiveKeys } from './LongText.js';
 
 /** Lines of a streaming reasoning block that stay on screen. */
 export const REASONING_TAIL_LINES = 5;
@@ -20,10 +20,8 @@ export function thoughtFor(entry: Pick<ReasoningEntry, 'startedAt' | 'endedAt'>)
   return `Thought for ${seconds} s`;
 }
 
-export const Reasoning = memo(function Reasoning({
-  entry,
-  ...view
-}: { entry: ReasoningEntry } & Omit<ClipProps, 'maxRows'>) {
+export const Reasoning = memo(function Reasoning({ entry, ...view }: { entry: ReasoningEntry } & ClipProps) {
+  const live = useContext(LiveKeys);
   if (entry.endedAt === undefined) {
     const tail = lastRows(entry.text.replace(/\s+$/, ''), REASONING_TAIL_LINES);
     return (
@@ -35,10 +33,11 @@ export const Reasoning = memo(function Reasoning({
       </Box>
     );
   }
-  if (!entry.expanded) return <Text dimColor>{`${thoughtFor(entry)} (Ctrl+O to expand)`}</Text>;
+  if (!entry.expanded)
+    return <Text dimColor>{`${thoughtFor(entry)}${live ? ' (Ctrl+O to expand)' : ''}`}</Text>;
   return (
     <Box flexDirection="column">
-      <Text dimColor>{`${thoughtFor(entry)} (Ctrl+O to collapse)`}</Text>
+      <Text dimColor>{`${thoughtFor(entry)}${live ? ' (Ctrl+O to collapse)' : ''}`}</Text>
       <ClippedText text={entry.text.replace(/\s+$/, '')} color="gray" {...view} />
     </Box>
   );

@@ -112,6 +112,13 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
   latest.current.question = toolQuestion;
   latest.current.request = request;
   const measured = useRef({ visible: 0, content: 0 });
+  // A rewind took entries off the transcript: what was scrolled to may be gone, follow the end.
+  const rewinds = useRef(snapshot.rewinds);
+  if (snapshot.rewinds !== rewinds.current) {
+    rewinds.current = snapshot.rewinds;
+    latest.current.scroll = 0;
+    setScrollState(0);
+  }
   const formKey = formFocused ? snapshot.form?.key : undefined;
   const formPrefill = snapshot.form?.prefill ?? '';
 

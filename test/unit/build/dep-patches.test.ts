@@ -19,6 +19,7 @@ import {
   patchSandboxWhich,
   patchStringWidth,
   patchStyledChars,
+  patchWrapAnsi,
   patchYogaBinary,
   patchYogaEntry,
   quickEmojiCheck,
@@ -45,6 +46,7 @@ const REAL_FILES: Array<[string, Patch, string]> = [
   ['react-reconciler entry', patchReactEntry, path.join(modules, 'react-reconciler/index.js')],
   ['scheduler entry', patchReactEntry, path.join(modules, 'scheduler/index.js')],
   ['sandbox-runtime which', patchSandboxWhich, SANDBOX_WHICH],
+  ['wrap-ansi (Ink)', patchWrapAnsi, path.join(modules, 'wrap-ansi/index.js')],
 ];
 
 const dirs: string[] = [];
@@ -65,6 +67,29 @@ describe('dependency patches on the installed files', () => {
     expect(() => patchStringWidth(moved, INK_STRING_WIDTH)).toThrow(
       /quick-emoji-check: .*string-width.*matches none/,
     );
+  });
+
+  it('wrap-ansi: a break takes the space between two words; indentation stays', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'dep-patches-'));
+    dirs.push(dir);
+    const file = path.join(modules, 'wrap-ansi/index.js');
+    const patched = path.join(dir, 'wrap-ansi.mjs');
+    // The patched copy beside its own dependencies: imports resolve from node_modules.
+    const source = patchWrapAnsi(readFileSync(file, 'utf8'), file).replace(
+      /from '([^'.][^']*)'/g,
+      (_match: string, name: string) => `from ${JSON.stringify(import.meta.resolve(name))}`,
+    );
+    await writeFile(patched, source);
+    const { default: wrap } = (await import(pathToFileURL(patched).href)) as {
+      default: (text: string, columns: number, options: object) => string;
+    };
+    const { default: original } = (await import('wrap-ansi')) as typeof import('wrap-ansi');
+    const options = { trim: false, hard: true };
+    // "aaaa bbbb" fills 9 columns exactly: the next word starts the next line.
+    expect(original('aaaa bbbb cc', 9, options)).toBe('aaaa bbbb\n cc');
+    expect(wrap('aaaa bbbb cc', 9, options)).toBe('aaaa bbbb\ncc');
+    expect(wrap('  indented words here', 10, options)).toBe('  indented\nwords here');
+    expect(wrap('aaaa bbb cc', 9, options)).toBe(original('aaaa bbb cc', 9, options));
   });
 
   it('counts each piece: one found twice or not at all fails, naming the patch and the file', () => {

@@ -146,6 +146,50 @@ describe('Rewinder', () => {
     expect(asked).toEqual(['.env', '.env']);
   });
 
+  it('names the run_shell commands since the point (escaped, cut, five and a count) and the dropped messages', async () => {
+    const { conversation, rewinder } = await setup();
+    say(conversation, 'one');
+    conversation.history.append({
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: 'c0', name: 'run_shell', arguments: JSON.stringify({ command: 'make before' }) }],
+    });
+    const two = say(conversation, 'two');
+    const shell = (command: string, id: string) => ({
+      id,
+      name: 'run_shell',
+      arguments: JSON.stringify({ command }),
+    });
+    conversation.history.append({
+      role: 'assistant',
+      text: '',
+      toolCalls: [
+        shell(`echo \u001b[2J ${'abcdefghi '.repeat(12)}`, 'c1'),
+        { id: 'c2', name: 'write', arguments: '{"path":"a","content":"b"}' },
+        { id: 'c3', name: 'run_shell', arguments: 'not json' },
+      ],
+    });
+    const three = say(conversation, 'three');
+    conversation.history.append({
+      role: 'assistant',
+      text: '',
+      toolCalls: ['b', 'c', 'd', 'e', 'f'].map((name, i) => shell(`touch ${name}`, `d${i}`)),
+    });
+    const result = await rewinder.rewind(two, 'conversation');
+    expect(result.droppedIds).toEqual([two, three]);
+    expect(result.commands).toHaveLength(6);
+    const line = describeRewind(result).split('\n').at(-1)!;
+    expect(line).toMatch(
+      /^not undone: 6 commands run since then \(rewind restores only files the agent wrote\): `echo \^\[\[2J (abcdefghi ){6}abcdefgh…`, `touch b`, `touch c`, `touch d`, `touch e` and 1 more$/,
+    );
+    expect(line).not.toContain('\u001b');
+    expect(line).not.toContain('make before');
+    // No command: no such line.
+    const { conversation: quiet, rewinder: quietRewinder } = await setup();
+    const only = say(quiet, 'only');
+    expect(describeRewind(await quietRewinder.rewind(only, 'both'))).not.toContain('not undone');
+  });
+
   it('a file deleted since is reported, not written back', async () => {
     const { conversation, undo, rewinder } = await setup();
     await writeFile(path.join(root, 'a.txt'), 'before');

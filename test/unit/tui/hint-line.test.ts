@@ -10,9 +10,14 @@ describe('the rule hint', () => {
 
   it.each<[string, Partial<HintFacts>, string]>([
     [
-      'scrolled up beats everything',
+      'scrolled up beats everything else',
       { scroll: 3, candidates: ['help'], busy: true, rewindArmed: true },
       'scrolled up · PgDn for newer',
+    ],
+    [
+      'an armed Esc beats scrolled up (it lasts a moment)',
+      { scroll: 3, rewindArmed: true },
+      'Esc again to rewind',
     ],
     [
       'slash candidates beat busy',
