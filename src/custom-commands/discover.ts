@@ -16,7 +16,6 @@ import {
 } from '../config/command-paths.js';
 import type { PluginCommandSource } from '../plugins/load.js';
 import { type CustomCommand, readCommand } from './parse.js';
-import { readTomlCommand } from './toml.js';
 
 export interface DiscoverOptions {
   projectDir: string;
@@ -70,7 +69,8 @@ export async function discoverCommands(
   for (const source of options.plugins ?? []) {
     const command =
       source.kind === 'toml'
-        ? await readTomlCommand(source.file, source.name)
+        ? // The TOML parser loads only for a Gemini extension's commands.
+          await (await import('./toml.js')).readTomlCommand(source.file, source.name)
         : await readCommand(source.file, source.name, 'user', false);
     command.plugin = source.plugin;
     if (command.status.kind === 'ok') {
