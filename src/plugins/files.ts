@@ -5,7 +5,7 @@
  * renamed into place, so a half copy never looks installed).
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -115,6 +115,16 @@ export function isPlainFile(file: string): boolean {
 export function isPlainDir(dir: string): boolean {
   try {
     return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `full` exists and its real path (links resolved) is inside `root`'s. */
+export function reallyInside(root: string, full: string): boolean {
+  try {
+    const relative = path.relative(realpathSync(root), realpathSync(full));
+    return !relative.startsWith('..') && !path.isAbsolute(relative);
   } catch {
     return false;
   }

@@ -13,7 +13,7 @@ import { commandFiles } from '../config/command-paths.js';
 import { type HookSetting, readHookSettings } from '../config/hook-settings.js';
 import { skillFolders } from '../config/skill-paths.js';
 import { errorMessage } from '../util/errors.js';
-import { folderFiles, insideRoot, isPlainDir, isPlainFile } from './files.js';
+import { folderFiles, insideRoot, isPlainDir, isPlainFile, reallyInside } from './files.js';
 
 export const CLAUDE_MANIFEST = path.join('.claude-plugin', 'plugin.json');
 export const GEMINI_MANIFEST = 'gemini-extension.json';
@@ -125,7 +125,7 @@ async function readClaude(root: string): Promise<PluginParts> {
     path.join(root, 'commands'),
     ...manifestPaths(root, manifest.commands, 'commands', problems),
   ];
-  for (const place of unique(commandPlaces)) {
+  for (const place of places(root, commandPlaces)) {
     if (isPlainFile(place) && place.toLowerCase().endsWith('.md'))
       commands.push({ name: path.basename(place, path.extname(place)), file: place, kind: 'markdown' });
     else
@@ -137,7 +137,7 @@ async function readClaude(root: string): Promise<PluginParts> {
     path.join(root, 'agents'),
     ...manifestPaths(root, manifest.agents, 'agents', problems),
   ];
-  const agents = unique(agentPlaces).flatMap((place) =>
+  const agents = places(root, agentPlaces).flatMap((place) =>
     isPlainFile(place) ? [place] : markdownFilesIn(place),
   );
 
@@ -145,7 +145,7 @@ async function readClaude(root: string): Promise<PluginParts> {
     path.join(root, 'skills'),
     ...manifestPaths(root, manifest.skills, 'skills', problems),
   ];
-  const skills = unique(unique(skillPlaces).flatMap((place) => skillFolders(place)));
+  const skills = unique(places(root, skillPlaces).flatMap((place) => skillFolders(place)));
 
   const hooks: HookSetting[] = [];
   const hookFiles = [path.join(root, 'hooks', 'hooks.json')];
@@ -154,7 +154,7 @@ async function readClaude(root: string): Promise<PluginParts> {
       `${CLAUDE_MANIFEST}: inline "hooks" are not read: put them in a hooks file and name its path`,
     );
   else hookFiles.push(...manifestPaths(root, manifest.hooks, 'hooks', problems));
-  for (const file of unique(hookFiles)) {
+  for (const file of places(root, hookFiles)) {
     if (!isPlainFile(file)) continue;
     const read = await readHookSettings(file);
     if (read.problem) problems.push(read.problem);
@@ -170,7 +170,7 @@ async function readClaude(root: string): Promise<PluginParts> {
   } else {
     const named = manifestPaths(root, inline, 'mcpServers', problems)[0];
     if (named) serversFile = named;
-    if (isPlainFile(serversFile)) {
+    if (isPlainFile(serversFile) && reallyInside(root, serversFile)) {
       try {
         const document = readObject(serversFile);
         const inner = document.mcpServers;
@@ -206,18 +206,19 @@ function readGemini(root: string): PluginParts {
   const name = nameOf(manifestFile, manifest);
   const vars = folderVariables(root);
   const commandsDir = path.join(root, 'commands');
-  const commands: PluginCommand[] = isPlainDir(commandsDir)
-    ? folderFiles(commandsDir)
-        .filter((file) => file.relative.toLowerCase().endsWith('.toml'))
-        .map((file) => ({
-          name: file.relative
-            .replace(/\.toml$/i, '')
-            .split('/')
-            .join(':'),
-          file: path.join(commandsDir, ...file.relative.split('/')),
-          kind: 'toml' as const,
-        }))
-    : [];
+  const commands: PluginCommand[] =
+    isPlainDir(commandsDir) && reallyInside(root, commandsDir)
+      ? folderFiles(commandsDir)
+          .filter((file) => file.relative.toLowerCase().endsWith('.toml'))
+          .map((file) => ({
+            name: file.relative
+              .replace(/\.toml$/i, '')
+              .split('/')
+              .join(':'),
+            file: path.join(commandsDir, ...file.relative.split('/')),
+            kind: 'toml' as const,
+          }))
+      : [];
   const named = manifest.contextFileName;
   const contextNames =
     typeof named === 'string'
@@ -231,7 +232,7 @@ function readGemini(root: string): PluginParts {
       problems.push(`${GEMINI_MANIFEST}: contextFileName ${item} is outside the extension folder`);
       return [];
     }
-    return isPlainFile(full) ? [full] : [];
+    return isPlainFile(full) && reallyInside(root, full) ? [full] : [];
   });
   const exclude = manifest.excludeTools;
   const servers = manifest.mcpServers;
@@ -267,6 +268,11 @@ function markdownFilesIn(dir: string): string[] {
 
 function unique(items: string[]): string[] {
   return [...new Set(items)];
+}
+
+/** Places that exist inside the plugin folder once links are resolved (a link out is not read). */
+function places(root: string, items: string[]): string[] {
+  return unique(items).filter((place) => reallyInside(root, place));
 }
 
 /** The variables a plugin may use for its own folder: Claude Code's and Gemini CLI's spellings. */
