@@ -6,6 +6,7 @@
  * local marketplace, a Gemini CLI extension (TOML command with `{{args}}`, context file, server),
  * and a changed plugin asking again.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -151,6 +152,32 @@ describe('a local marketplace', () => {
     expect((await fx.run(['plugin', 'marketplace', 'list'])).stdout).toContain('No marketplaces.');
     // Installed plugins stay.
     expect((await fx.run(['plugin', 'list'])).stdout).toContain('greeter');
+  });
+});
+
+describe('git sources', () => {
+  it('a marketplace and a plugin given as git URLs are cloned (file://)', async () => {
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], {
+        cwd,
+        stdio: 'pipe',
+      });
+    const market = await makeMarketplace(outside('git-market'));
+    const plugin = await makeClaudePlugin(outside('git-plug'), 'git-plug', 'gitdemo');
+    for (const repo of [market, plugin]) {
+      git(repo, 'init', '-q');
+      git(repo, 'add', '-A');
+      git(repo, 'commit', '-qm', 'plugin');
+    }
+    const added = await fx.run(['plugin', 'marketplace', 'add', `file://${market}`]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('greeter@local-market');
+    const installed = await fx.run(['plugin', 'install', `file://${plugin}`, '--yes']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const record = JSON.parse(await readFile(installedFile(), 'utf8')).plugins['git-plug'];
+    expect(record.source).toBe(`file://${plugin}`);
+    fx.fake.push({ text: 'cloned' });
+    expect((await fx.run(['-p', '/hi Ada'])).stdout).toBe('cloned\n');
   });
 });
 
