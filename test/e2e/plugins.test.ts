@@ -48,6 +48,10 @@ describe('a Claude Code plugin', () => {
     const list = await fx.run(['plugin', 'list']);
     expect(list.stdout).toContain('user  demo-plug 1.0.0 (Claude Code plugin): a demo plugin  [enabled]');
     expect(list.stdout).toContain(`${record.dir}/server.mjs`);
+    // `mcp list` shows what a run would start, the plugin's server included.
+    const mcp = await fx.run(['mcp', 'list']);
+    expect(mcp.code, mcp.stderr).toBe(0);
+    expect(mcp.stdout).toContain('plugdemo');
   });
 
   it('joins the features: its command runs a turn, its server’s tool is called, its hook runs; disable/enable/remove', async () => {
