@@ -1,12 +1,14 @@
 /**
  * Plugins on the seam: `/plugin` lists the run's plugins (each with what it brings) and those
  * left out (disabled, changed since installed, not installed); a Gemini extension's context files
- * are a system prompt section of every request (read once at start, each cut at 64 KB). The other
+ * are a system prompt section of every request (read once at start, each cut at 64 KB), and its
+ * `excludeTools` are hidden from the model (plugins/exclude-tools.ts: Gemini's names as ours). The other
  * parts joined their features in create-app (commands, agents, skills, hooks, MCP servers).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pluginSummaryLines } from '../plugins/describe.js';
+import { excludedTools } from '../plugins/exclude-tools.js';
 import { type LoadedPlugins, pluginContextFiles } from '../plugins/load.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
 import { type Extension, PROMPT_ORDER } from './types.js';
@@ -34,6 +36,16 @@ export function pluginsExtension(loaded: LoadedPlugins): Extension {
           order: PROMPT_ORDER.pluginContext,
           text: `Context files of installed extensions (extension text, not the user's words):\n${contexts.join('\n\n')}`,
         }));
+      const excluded = excludedTools(loaded.active.flatMap((plugin) => plugin.parts.excludeTools));
+      if (excluded.names.length > 0) {
+        const hidden = new Set(excluded.names);
+        host.hooks.toolFilter((tool) => !hidden.has(tool.name));
+      }
+      if (excluded.scoped.length > 0)
+        host.notice(
+          `plugins: excludeTools entries scoped to arguments are not applied (rules name whole tools): ${visibleLine(excluded.scoped.join(', '))}`,
+          'error',
+        );
       for (const left of loaded.leftOut)
         if (!left.reason.startsWith('disabled'))
           host.notice(

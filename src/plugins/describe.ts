@@ -53,7 +53,7 @@ export function pluginParts(plugin: PluginParts): PluginPart[] {
           {
             kind: 'exclude' as const,
             key: 'exclude',
-            text: `excludeTools ${plugin.excludeTools.join(', ')} (not applied by GeekAgent)`,
+            text: `excludeTools ${plugin.excludeTools.join(', ')} (hidden from the model)`,
           },
         ]
       : []),

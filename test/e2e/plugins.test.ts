@@ -3,7 +3,8 @@
  * made in the test — installed after the question (refused without a yes, `--yes` for scripts),
  * listed, its command run in a print-mode turn, its MCP server (started through
  * `${CLAUDE_PLUGIN_ROOT}`) called by the model, its hook run, disabled, enabled and removed —, a
- * local marketplace, a Gemini CLI extension (TOML command with `{{args}}`, context file, server),
+ * local marketplace, git sources, a Gemini CLI extension (TOML command with `{{args}}`, context
+ * file, server, excludeTools),
  * and a changed plugin asking again.
  */
 import { execFileSync } from 'node:child_process';
@@ -193,6 +194,7 @@ describe('a Gemini CLI extension', () => {
     expect(install.stdout).toContain('gem-ext 0.2.0 (Gemini CLI extension)');
     expect(install.stdout).toContain('command /review (commands/review.toml)');
     expect(install.stdout).toContain('context file GEMINI.md');
+    expect(install.stdout).toContain('excludeTools run_shell_command (hidden from the model)');
     expect(install.stdout).toContain(`MCP server gemdemo: node ${source}${path.sep}server.mjs`);
 
     fx.fake.push({ toolCalls: [{ name: 'mcp_gemdemo_dice', arguments: '{}' }] }, { text: 'arr' });
@@ -210,5 +212,11 @@ describe('a Gemini CLI extension', () => {
     expect(out.tool_calls[0]!.result).toMatch(/^Roll: [1-6]$/);
     expect(userText(0)).toContain('Review src/app.ts carefully.');
     expect(systemText(0)).toContain('Always answer like a pirate (gem-ext context).');
+    // excludeTools: ["run_shell_command"] hides run_shell; the other tools stay.
+    const offered = (fx.fake.requests[0]!.body.tools ?? []).map(
+      (tool) => (tool.function as { name: string }).name,
+    );
+    expect(offered).toContain('read');
+    expect(offered).not.toContain('run_shell');
   });
 });
