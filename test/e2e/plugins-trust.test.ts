@@ -5,6 +5,8 @@
  * commands, MCP servers with their command lines); once trusted its command runs; a changed
  * plugin file makes the folder ask again.
  */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './harness.js';
@@ -50,6 +52,31 @@ describe('a project plugins.json', () => {
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain('folder changed since you trusted it');
     expect(changed.stderr).toContain('unknown command: /hi');
+  });
+
+  it('plugin install --scope project records a folder inside the project (one outside is refused)', async () => {
+    await makeClaudePlugin(path.join(fx.project.dir, 'tools', 'plug'), 'proj-plug', 'projdemo');
+    const outsideDir = await makeClaudePlugin(path.join(fx.project.home, 'elsewhere'), 'far-plug', 'fardemo');
+    const options = { project: fx.project, modelUrl: fx.fake.url, trusted: false };
+    const far = await runCli(['plugin', 'install', outsideDir, '--scope', 'project', '--yes'], options);
+    expect(far.code).toBe(1);
+    expect(far.stderr).toContain('a project plugin is a folder inside the project or <plugin>@<marketplace>');
+    const near = await runCli(['plugin', 'install', './tools/plug', '--scope', 'project', '--yes'], options);
+    expect(near.code, near.stderr).toBe(0);
+    expect(near.stdout).toContain(
+      'Added proj-plug to .geekagent/plugins.json; it loads once you trust the folder',
+    );
+    expect(
+      JSON.parse(await readFile(path.join(fx.project.dir, '.geekagent', 'plugins.json'), 'utf8')),
+    ).toEqual({
+      plugins: { 'proj-plug': { source: './tools/plug' } },
+    });
+    // Not one of the person's own plugins: nothing in their store.
+    expect(existsSync(path.join(fx.project.home, '.geekagent', 'plugins', 'installed.json'))).toBe(false);
+    expect((await runCli(['plugin', 'list'], options)).stdout).toContain('project  proj-plug');
+    const disabled = await runCli(['plugin', 'disable', 'proj-plug', '--scope', 'project'], options);
+    expect(disabled.stdout).toContain('Disabled proj-plug');
+    expect((await runCli(['trust'], options)).stdout).not.toContain('plugin proj-plug');
   });
 
   it('the terminal’s trust question lists every part; yes loads the plugin (/plugin shows it)', async () => {
