@@ -12,6 +12,7 @@ import { userStateDir } from '../config/paths.js';
 import { pluginSummaryLines } from '../plugins/describe.js';
 import {
   commitInstall,
+  copyIntact,
   type PreparedPlugin,
   preparePlugin,
   setEnabled,
@@ -97,7 +98,11 @@ export function pluginCommand(
           'a project plugin is a folder inside the project or <plugin>@<marketplace>, not a git URL',
         );
     }
-    const unchanged = options.scope === 'user' && prepared.previous?.hash === prepared.hash;
+    const unchanged =
+      options.scope === 'user' &&
+      prepared.previous?.hash === prepared.hash &&
+      !prepared.previous.projectOnly &&
+      copyIntact(prepared.previous);
     if (unchanged) {
       out(`${visibleLine(name)} is installed and unchanged.`);
       return;

@@ -84,7 +84,8 @@ export async function commitInstall(
   const name = prepared.parts.name;
   const parent = ensurePluginsFolder(userDir, 'cache', name);
   const target = path.join(parent, prepared.hash.replace(/^sha256:/, '').slice(0, 16));
-  if (target !== prepared.previous?.dir) {
+  // A copy already there is kept only if it is exactly this content (an edited one is replaced).
+  if (!intact(target, prepared.hash)) {
     await removeStoreFolder(target);
     await copyFolder(prepared.dir, target);
   }
@@ -125,6 +126,19 @@ export async function setEnabled(userDir: string, name: string, enabled: boolean
   record.enabled = enabled;
   await writeInstalled(userDir, records);
   return true;
+}
+
+/** Whether an installed copy still has the content it was pinned with. */
+export function copyIntact(record: InstalledPlugin): boolean {
+  return intact(record.dir, record.hash);
+}
+
+function intact(dir: string, hash: string): boolean {
+  try {
+    return isPlainDir(dir) && folderHash(dir) === hash;
+  } catch {
+    return false;
+  }
 }
 
 function isInStore(userDir: string, dir: string): boolean {

@@ -118,7 +118,12 @@ describe('a Claude Code plugin', () => {
     expect(asked.stdout).toContain('Plugin demo-plug changed since you installed it; it now brings:');
     expect(JSON.parse(await readFile(installedFile(), 'utf8')).plugins['demo-plug'].hash).toBe(first.hash);
 
-    // Someone edits the installed copy: it is left out until installed (and reviewed) again.
+    // Someone edits the installed copy: it is left out until installed (and reviewed) again —
+    // from the unchanged source too, which then replaces the edited copy.
+    await writeFile(
+      path.join(source, 'commands', 'hi.md'),
+      '---\ndescription: Say hi\n---\nSay hi to $ARGUMENTS.\n',
+    );
     await writeFile(path.join(first.dir, 'commands', 'hi.md'), 'Tampered.\n');
     const run = await fx.run(['-p', '/hi Ada']);
     expect(run.code).toBe(1);
@@ -127,8 +132,10 @@ describe('a Claude Code plugin', () => {
     );
     const reinstalled = await fx.run(['plugin', 'install', source, '--yes']);
     expect(reinstalled.code, reinstalled.stderr).toBe(0);
+    expect(reinstalled.stdout).toContain('Installed demo-plug');
     fx.fake.push({ text: 'ok' });
     expect((await fx.run(['-p', '/hi Ada'])).code).toBe(0);
+    expect(userText(0)).toContain('Say hi to Ada.');
   });
 });
 
