@@ -55,6 +55,21 @@ describe('a Claude Code plugin', () => {
     expect(mcp.stdout).toContain('plugdemo');
   });
 
+  it('prints nothing raw from the plugin: control characters in its text are shown, not sent to the terminal', async () => {
+    const source = await makeClaudePlugin(outside('esc-plug'), 'esc-plug', 'escdemo');
+    await writeFile(
+      path.join(source, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'esc-plug', description: 'nice\u001b]0;pwned\u0007 \u001b[2J' }),
+    );
+    await writeFile(
+      path.join(source, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo \u001b[31mred' }] }] } }),
+    );
+    const run = await fx.run(['plugin', 'install', source], { input: '' });
+    expect(run.stdout + run.stderr).not.toContain('\u001b');
+    expect(run.stdout).toContain('hook Stop * runs: echo ^[[31mred');
+  });
+
   it('joins the features: its command runs a turn, its server’s tool is called, its hook runs; disable/enable/remove', async () => {
     const source = await makeClaudePlugin(outside('demo-plug'));
     expect((await fx.run(['plugin', 'install', source, '--yes'])).code).toBe(0);
