@@ -21,6 +21,7 @@ import { DeferredTools } from '../extensions/deferred-tools.js';
 import { extraRootsExtension } from '../extensions/extra-roots.js';
 import { mcpExtension, waitForServers } from '../extensions/mcp.js';
 import { ModelChoice, modelChoiceExtension } from '../extensions/model-choice.js';
+import { pluginsExtension } from '../extensions/plugins.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
 import { sandboxExtension } from '../extensions/sandbox.js';
 import { todoExtension } from '../extensions/todos.js';
@@ -32,6 +33,14 @@ import type { McpManager } from '../mcp/manager.js';
 import { mentionsExtension } from '../mentions/extension.js';
 import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
 import type { PermissionConfig } from '../permissions/config.js';
+import {
+  loadPlugins,
+  pluginAgentFiles,
+  pluginCommands,
+  pluginHooks,
+  pluginServers,
+  pluginSkillFolders,
+} from '../plugins/load.js';
 import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
 import { sessionsExtension } from '../sessions/extension.js';
@@ -100,8 +109,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const provider = choice.provider;
   // The run's one command sandbox (the library is one per process): confined MCP servers run in it.
   const serverSandbox = runtime.commandSandbox;
+  // The person's installed plugins, and a trusted project's plugins.json: their parts join the features.
+  const plugins = await loadPlugins({ userDir, projectDir, projectTrusted: trusted });
   // Reads mcp.json now (a broken file stops start-up); servers connect when the face calls start().
   const mcp = await createMcpManager({
+    pluginServers: pluginServers(plugins),
     sandbox: serverSandbox,
     projectDir,
     homeDir,
@@ -135,7 +147,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (toolSearch.problem) notices.push(toolSearch.problem);
   const deferred = new DeferredTools(registry, toolSearch.mode, provider.contextWindow);
   const hooks = hooksExtension({
-    loaded: await loadHooks({ userDir, projectDir, projectTrusted: trusted }),
+    loaded: await loadHooks({
+      userDir,
+      projectDir,
+      projectTrusted: trusted,
+      pluginHooks: pluginHooks(plugins),
+    }),
     projectDir,
     env,
     tracker: options.tracker,
@@ -169,6 +186,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     todoExtension(conversation),
     approvalModeExtension(approvalMode, options.approver),
+    pluginsExtension(plugins),
     trustExtension({
       trust,
       projectDir,
@@ -210,6 +228,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         // A cloned repository's agents choose tools and instructions: only in a trusted folder.
         project: trusted ? path.join(projectDir, '.geekagent', 'agents') : undefined,
         user: path.join(userDir, 'agents'),
+        plugins: pluginAgentFiles(plugins),
       }),
       agentLimits(env),
     ),
@@ -232,6 +251,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       userDir,
       homeDir,
       projectTrusted: trusted,
+      pluginSkills: pluginSkillFolders(plugins),
       contextWindow: provider.contextWindow,
       conversation,
       session: sessions,
@@ -264,6 +284,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       userDir,
       homeDir,
       projectTrusted: trusted,
+      plugins: pluginCommands(plugins),
       root: permissions.root,
       policies,
       models: choice,

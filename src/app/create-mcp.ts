@@ -19,6 +19,7 @@ import type { CommandLineServers } from '../mcp/command-line-config.js';
 import {
   loadMcpServers,
   loadSkillServers,
+  pluginServerEntries,
   type ServerConfigEntry,
   type ServerNameConflict,
   userConfinesProjectServers,
@@ -29,6 +30,7 @@ import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/to
 import type { TransportFactory } from '../mcp/transports.js';
 import { readSandboxSections } from '../permissions/config.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
+import type { PluginServers } from '../plugins/load.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { CommandSandbox, SandboxMode } from '../sandbox/index.js';
 import type { SkillServersHandle } from '../skills/servers.js';
@@ -70,6 +72,8 @@ export interface McpRuntimeOptions {
   sandbox?: ServerSandboxer;
   /** `--sandbox` of this run (else GEEKAGENT_SANDBOX): the mode of the sandbox made here. */
   sandboxMode?: SandboxMode;
+  /** The run's plugins' servers (plugins/load.ts): after the configured ones, never replacing one. */
+  pluginServers?: readonly PluginServers[];
 }
 
 /** `--mcp-config <file-or-json>` values (in order) and `--strict-mcp-config`, as given. */
@@ -103,6 +107,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
         project: options.projectTrusted,
       });
   for (const conflict of conflicts) options.notice?.(conflictNotice(conflict));
+  if (!commandLine?.strict) configured.push(...pluginEntries(configured, options));
   const loaded = withCommandLine(configured, commandLine, options.notice);
   // A login waits for a person in a browser: the start-up deadline must not cut it short.
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
@@ -143,6 +148,30 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
     redact: options.redact ?? createRedactor(options.env),
     ...(owned ? { afterShutdown: () => owned.dispose() } : {}),
   });
+}
+
+/** Plugin servers as entries; one named like a configured server is left out with a notice. */
+function pluginEntries(
+  configured: readonly ServerConfigEntry[],
+  options: McpRuntimeOptions,
+): ServerConfigEntry[] {
+  const taken = new Set(configured.map((entry) => entry.name));
+  return (options.pluginServers ?? []).flatMap((plugin) =>
+    pluginServerEntries(plugin.file, plugin.servers, {
+      pluginDir: plugin.root,
+      projectDir: options.projectDir,
+      env: options.env,
+    }).filter((entry) => {
+      if (!taken.has(entry.name)) {
+        taken.add(entry.name);
+        return true;
+      }
+      options.notice?.(
+        `MCP server ${visibleLine(entry.name)} of plugin ${visibleLine(plugin.plugin)} is not started: a configured server has that name`,
+      );
+      return false;
+    }),
+  );
 }
 
 function confinedServers(entries: readonly ServerConfigEntry[]): boolean {

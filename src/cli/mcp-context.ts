@@ -6,6 +6,7 @@
 import { createMcpManager, type McpConfigFlags, nonInteractiveFeatures } from '../app/create-mcp.js';
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
 import type { McpManager } from '../mcp/manager.js';
+import { loadPlugins, pluginServers } from '../plugins/load.js';
 import type { SandboxMode } from '../sandbox/index.js';
 import { decideTrust, type FolderTrust } from '../trust/decide.js';
 import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
@@ -56,11 +57,15 @@ export async function withManager<T>(
   const ignored = untrustedNotice(trust);
   if (ignored) ctx.io.stderr.write(`${ignored}\n`);
   return withProcessScope(ctx.io.stderr, async (scope) => {
+    const projectTrusted = trust.state === 'trusted';
+    // The agent's plugins' servers too: `mcp list` shows what a run would start.
+    const plugins = await loadPlugins({ userDir: ctx.userDir, projectDir, projectTrusted });
     const manager = await createMcpManager({
+      pluginServers: pluginServers(plugins),
       projectDir,
       homeDir: ctx.homeDir,
       userDir: ctx.userDir,
-      projectTrusted: trust.state === 'trusted',
+      projectTrusted,
       notice: (message) => ctx.io.stderr.write(`geekagent: ${message}\n`),
       env: ctx.io.env,
       tracker: scope.tracker,

@@ -8,6 +8,7 @@ import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../config/version.js';
 import { acpCommand } from './acp-command.js';
 import { MIN_NODE } from './launch/node-check.js';
+import { pluginCommand } from './plugin-command.js';
 import type { OutputFormat } from './print-mode.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { trustCommand } from './trust-command.js';
@@ -206,6 +207,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     sandboxCommand(io, (code) => {
       exitCode = code;
     }),
+  );
+  program.addCommand(
+    pluginCommand(
+      io,
+      (code) => {
+        exitCode = code;
+      },
+      () => program.opts<ChatOptions>().cwd,
+    ),
   );
   program.addCommand(
     trustCommand(

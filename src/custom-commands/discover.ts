@@ -4,7 +4,8 @@
  * `~/.claude/commands`); the first of a name wins, as in Claude Code (project over user). A project
  * folder's commands load only when the folder is trusted (they are trust declarations); untrusted,
  * they are listed by name and never read — as are the files a reload holds back (`held`: new or
- * changed since the person trusted the folder, trust/reload.ts).
+ * changed since the person trusted the folder, trust/reload.ts). Plugins' commands (plugins/load.ts)
+ * come last: one whose name is taken is named `<plugin>:<name>`.
  */
 import { realpathSync } from 'node:fs';
 import {
@@ -13,6 +14,7 @@ import {
   projectCommandLocations,
   userCommandLocations,
 } from '../config/command-paths.js';
+import type { PluginCommandSource } from '../plugins/load.js';
 import { type CustomCommand, readCommand } from './parse.js';
 
 export interface DiscoverOptions {
@@ -20,6 +22,8 @@ export interface DiscoverOptions {
   userDir: string;
   homeDir: string;
   projectTrusted: boolean;
+  /** Commands of the run's plugins (already trusted: installed by the person or trusted with the folder). */
+  plugins?: readonly PluginCommandSource[];
 }
 
 export interface DiscoverState {
@@ -57,6 +61,21 @@ export async function discoverCommands(
         : await readCommand(found.file, found.name, source, source === 'user');
     const first = byName.get(command.name);
     if (command.status.kind === 'ok') {
+      if (first) command.status = { kind: 'shadowed', by: first.file };
+      else byName.set(command.name, command);
+    }
+    out.push(command);
+  }
+  for (const source of options.plugins ?? []) {
+    const command =
+      source.kind === 'toml'
+        ? // The TOML parser loads only for a Gemini extension's commands.
+          await (await import('./toml.js')).readTomlCommand(source.file, source.name)
+        : await readCommand(source.file, source.name, 'user', false);
+    command.plugin = source.plugin;
+    if (command.status.kind === 'ok') {
+      if (byName.has(command.name)) command.name = `${source.plugin}:${source.name}`;
+      const first = byName.get(command.name);
       if (first) command.status = { kind: 'shadowed', by: first.file };
       else byName.set(command.name, command);
     }

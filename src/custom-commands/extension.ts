@@ -83,7 +83,7 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
   const slashCommand = (command: CustomCommand): SlashCommand => ({
     name: command.name,
     usage: `/${command.name}${command.argumentHint ? ` ${visibleLine(command.argumentHint)}` : ''}`,
-    description: `(${command.source}) ${visibleLine(command.description)}`,
+    description: `(${command.plugin ? `plugin ${visibleLine(command.plugin)}` : command.source}) ${visibleLine(command.description)}`,
     idleOnly: true,
     run: async (args, ctx) => {
       const mine: Grant = { tools: command.allowedTools };
@@ -135,7 +135,10 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
     registered = [];
     for (const command of commands) {
       if (command.status.kind !== 'ok') continue;
-      if (RESERVED.has(command.name) || host.commands.has(command.name)) {
+      const taken = (name: string) => RESERVED.has(name) || host.commands.has(name);
+      // A plugin's command steps aside under its plugin's name rather than not loading.
+      if (command.plugin && taken(command.name)) command.name = `${command.plugin}:${command.name}`;
+      if (taken(command.name)) {
         command.status = { kind: 'shadowed', by: `the built-in /${command.name}` };
         host.notice(
           `custom command /${visibleLine(command.name)} (${visibleLine(command.file)}) is not loaded: a built-in command has that name (rename the file)`,

@@ -21,7 +21,9 @@ export function formatCommands(commands: readonly CustomCommand[], projectDir: s
             ? `ignored (rules name whole tools): ${visibleLine(command.ignoredTools.join(', '))}`
             : '',
         ].filter((text) => text !== '');
-        lines.push(`  ${name}  ${visibleLine(command.description)}  [${command.source}: ${file}]`);
+        lines.push(
+          `  ${name}  ${visibleLine(command.description)}  [${command.plugin ? `plugin ${visibleLine(command.plugin)}` : command.source}: ${file}]`,
+        );
         if (extras.length > 0) lines.push(`      ${extras.join(' · ')}`);
         break;
       }

@@ -30,6 +30,8 @@ export type CommandStatus =
 export interface CustomCommand {
   name: string;
   source: 'project' | 'user';
+  /** The plugin it comes from (plugins/): the person's installed plugin or a trusted project's. */
+  plugin?: string;
   file: string;
   description: string;
   argumentHint?: string;

@@ -75,6 +75,7 @@ export const PANEL_ORDER = {
 export const PROMPT_ORDER = {
   extraRoots: 5,
   projectInstructions: 10,
+  pluginContext: 15,
   skill: 20,
   memories: 30,
   todos: 40,

@@ -4,7 +4,7 @@
  * trust/declarations.ts). A broken section is a notice, never a failed start.
  */
 import path from 'node:path';
-import { readHookSettings } from '../config/hook-settings.js';
+import { type HookSetting, readHookSettings } from '../config/hook-settings.js';
 import { type ConfiguredHook, configure } from './engine.js';
 
 export interface LoadedHooks {
@@ -16,6 +16,8 @@ export async function loadHooks(options: {
   userDir: string;
   projectDir: string;
   projectTrusted: boolean;
+  /** Hooks of the run's plugins (plugins/load.ts), run as the person's own. */
+  pluginHooks?: readonly HookSetting[];
 }): Promise<LoadedHooks> {
   const userFile = path.join(options.userDir, 'GeekAgent.json');
   const projectFile = path.join(options.projectDir, '.geekagent', 'GeekAgent.json');
@@ -24,7 +26,11 @@ export async function loadHooks(options: {
   const project =
     options.projectTrusted && projectFile !== userFile ? await readHookSettings(projectFile) : { hooks: [] };
   return {
-    hooks: [...configure(user.hooks, 'user'), ...configure(project.hooks, 'project')],
+    hooks: [
+      ...configure(user.hooks, 'user'),
+      ...configure([...(options.pluginHooks ?? [])], 'user'),
+      ...configure(project.hooks, 'project'),
+    ],
     problems: [user, project].flatMap((read) => ('problem' in read && read.problem ? [read.problem] : [])),
   };
 }

@@ -384,3 +384,22 @@ export async function loadSkillServers(
   };
   return (await readServers(file)).map(([name, raw]) => toConfigEntry(name, raw, context));
 }
+
+/**
+ * A plugin's servers (plugins/): the person's own — an installed plugin, or a trusted project's —
+ * with a relative `cwd` taken from the plugin folder.
+ */
+export function pluginServerEntries(
+  file: string,
+  servers: Record<string, unknown>,
+  options: { pluginDir: string; projectDir: string; env: NodeJS.ProcessEnv },
+): ServerConfigEntry[] {
+  const context = {
+    source: 'user' as const,
+    file,
+    baseDir: options.pluginDir,
+    projectDir: options.projectDir,
+    env: options.env,
+  };
+  return Object.entries(servers).map(([name, raw]) => toConfigEntry(name, raw, context));
+}

@@ -61,6 +61,8 @@ export interface DiscoverOptions {
   userDir: string;
   homeDir: string;
   projectTrusted: boolean;
+  /** Skill folders of the run's plugins (plugins/load.ts): after the person's own, as theirs. */
+  pluginSkills?: readonly string[];
 }
 
 /** `held`: project skill folders a reload holds back until the person trusts them (trust/reload.ts). */
@@ -75,6 +77,7 @@ export async function discoverSkills(
     ...userSkillLocations(options.userDir, options.homeDir).flatMap((l) =>
       skillFolders(l).map((d) => [d, 'user'] as [string, 'user']),
     ),
+    ...(options.pluginSkills ?? []).map((d) => [d, 'user'] as [string, 'user']),
   ];
   const seen = new Set<string>();
   const byName = new Map<string, Skill>();

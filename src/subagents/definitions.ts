@@ -61,6 +61,8 @@ export interface AgentDirs {
   project?: string;
   /** `<userStateDir>/agents`. */
   user: string;
+  /** Agent files of the run's plugins: after the person's own, before the project's. */
+  plugins?: readonly string[];
 }
 
 /** Built-in agents, then user agents, then project agents (a later one of a name replaces an earlier one). */
@@ -68,14 +70,17 @@ export async function loadAgents(dirs: AgentDirs): Promise<AgentCatalog> {
   const byName = new Map<string, AgentDefinition>();
   const errors: LoadError[] = [];
   for (const agent of builtinAgents()) byName.set(agent.name, agent);
-  for (const dir of [dirs.user, dirs.project]) {
-    if (!dir) continue;
-    for (const file of await markdownFiles(dir, errors)) {
+  const add = async (files: readonly string[], replace: boolean) => {
+    for (const file of files) {
       const loaded = await loadAgentFile(file);
       if ('message' in loaded) errors.push(loaded);
-      else byName.set(loaded.name, loaded);
+      else if (replace || !byName.has(loaded.name)) byName.set(loaded.name, loaded);
     }
-  }
+  };
+  await add(await markdownFiles(dirs.user, errors), true);
+  // A plugin's agent never replaces one of the person's (or the built-in) of the same name.
+  await add(dirs.plugins ?? [], false);
+  if (dirs.project) await add(await markdownFiles(dirs.project, errors), true);
   return { agents: [...byName.values()], errors };
 }
 

@@ -18,6 +18,7 @@ import { permissionFileSchema } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
 import { readJsonFile } from '../util/json-file.js';
 import { commandDeclarations } from './command-declarations.js';
+import { pluginDeclarations } from './plugin-declarations.js';
 import { serverSandboxDeclaration } from './sandbox-declarations.js';
 import { skillDeclarations } from './skill-declarations.js';
 
@@ -36,7 +37,9 @@ export type DeclarationKind =
   | 'agent'
   | 'command'
   | 'memory'
-  | 'hook';
+  | 'hook'
+  | 'plugin'
+  | 'pluginPart';
 
 export interface Declaration {
   /**
@@ -49,7 +52,9 @@ export interface Declaration {
    * executable, by the hash of its content), `skill-server:<folder>:<server>` (a server of its
    * mcp.json), `agent:<file name>`, `command:<path>` (a custom command file, by content hash),
    * `memory` (the project's `.geekagent/memory.json`: recalled into the system prompt),
-   * `hook:<event>:<n>` (the n-th command hook of that event: a command the agent runs).
+   * `hook:<event>:<n>` (the n-th command hook of that event: a command the agent runs),
+   * `plugin:<name>` (a plugin of `.geekagent/plugins.json`, by source and content hash) and
+   * `plugin-part:<name>:<part>` (each thing it brings, plugin-declarations.ts).
    */
   key: string;
   kind: DeclarationKind;
@@ -98,6 +103,7 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
   const agents = agentDeclarations(path.join(dir, '.geekagent', 'agents'));
   const memory = memoryDeclarations(dir);
   const hooks = await hookDeclarations(files.permissions);
+  const plugins = await pluginDeclarations(dir);
   return {
     projectDir: dir,
     folder,
@@ -109,6 +115,7 @@ export async function readDeclarations(projectDir: string): Promise<FolderDeclar
       ...skillDeclarations(dir),
       ...agents,
       ...commandDeclarations(dir),
+      ...plugins,
       ...memory,
     ],
   };

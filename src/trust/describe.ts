@@ -47,6 +47,8 @@ export function ignoredSummary(declarations: FolderDeclarations): string {
   if (count('memory') > 0) parts.push('.geekagent/memory.json (project memory)');
   const hooks = count('hook');
   if (hooks > 0) parts.push(plural(hooks, 'hook'));
+  const plugins = count('plugin');
+  if (plugins > 0) parts.push(`.geekagent/plugins.json (${plural(plugins, 'plugin')})`);
   return parts.join(', ');
 }
 

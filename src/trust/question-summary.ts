@@ -29,6 +29,8 @@ const KIND_LABELS: Record<DeclarationKind, readonly [string, string]> = {
   command: ['custom command', 'custom commands'],
   memory: ['project memory', 'project memories'],
   hook: ['hook', 'hooks'],
+  plugin: ['project plugin', 'project plugins'],
+  pluginPart: ['plugin part', 'plugin parts'],
 };
 
 /** The note under a summary that left something out or cut a line. */

@@ -208,6 +208,10 @@ function wasText(item: Declaration, before: string): string {
       return item.text;
     case 'hook':
       return hookWasText(before);
+    case 'plugin':
+      return `${item.text} (different files)`;
+    case 'pluginPart':
+      return `plugin ${item.name}: ${before}`;
   }
 }
 

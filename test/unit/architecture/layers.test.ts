@@ -22,6 +22,9 @@ const LAYERS: Record<string, number> = {
   // The one search module (BM25F): a leaf that tool search, memory and the knowledge base share.
   search: 1,
   process: 1,
+  // Plugins (Claude Code's and Gemini CLI's formats): reading, installing and listing their parts
+  // (config + util only); each feature reads the lists they give, create-app hands them over.
+  plugins: 1.2,
   // The command sandbox: above config/process/util, below the Tool contract (tools/ names its type).
   sandbox: 1.5,
   // Files inside the permission root: the root sandbox, link-safe file I/O, protected paths. The
