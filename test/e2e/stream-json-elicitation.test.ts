@@ -3,7 +3,8 @@
  * server's `input_required` round (mrtr.mjs) and a 2025 server's `elicitation/create`
  * (elicit-tool.mjs) both reach the controlling program as an `elicitation` control_request; its
  * accept (content checked against the form) reaches the tool, its decline is a decline, and an
- * error answer or content the form does not allow is a cancel with a stderr note, never a decline.
+ * error answer or content the form does not allow is a cancel with a stderr note, never a decline;
+ * a form still waiting when the run is interrupted is withdrawn with control_cancel_request.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -141,4 +142,17 @@ describe('a server asking for input, with stream-json input', () => {
       expect(run.lines.filter((line) => line.type === 'system' && line.subtype === 'error')).toEqual([]);
     });
   }
+});
+
+describe('a form waiting for the program when the run is interrupted', () => {
+  it('is withdrawn with control_cancel_request naming its id, and the run ends', async () => {
+    await fx.project.mcpServers({ m: { command: process.execPath, args: [SERVERS[0]!.script] } });
+    fx.fake.push({ toolCalls: [{ name: 'mcp_m_ask_name', arguments: '{}' }] }, { text: 'done' });
+    const run = live();
+    run.child.stdin.write(user('ask my name'));
+    const ask = await run.next((line) => line.type === 'control_request', 0);
+    run.child.kill('SIGINT');
+    await run.closed;
+    expect(run.lines).toContainEqual({ type: 'control_cancel_request', request_id: ask.request_id });
+  });
 });
