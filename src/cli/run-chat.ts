@@ -15,6 +15,8 @@ import { PrintModeApprover, runPrint } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
 import { runStreamJson } from './stream-json.js';
+import { ControlChannel } from './stream-json-control.js';
+import { StreamJsonElicitor } from './stream-json-elicitation.js';
 import { StreamJsonApprover } from './stream-json-input.js';
 import { JsonLines } from './stream-json-output.js';
 
@@ -43,7 +45,10 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
     let app: App | undefined;
     // stream-json: stdout carries JSON lines only, from before the app exists (its approver writes them).
     const lines = options.outputFormat === 'stream-json' ? new JsonLines(io.stdout) : undefined;
-    const approver = lines && streamInput ? new StreamJsonApprover(lines) : new PrintModeApprover();
+    // Stream input: a program answers in-band (control requests): tools' questions and servers' forms.
+    const control = lines && streamInput ? new ControlChannel(lines) : undefined;
+    const approver = control ? new StreamJsonApprover(control) : new PrintModeApprover();
+    const note = (line: string) => io.stderr.write(`geekagent: ${visibleLine(line)}\n`);
     onShutdown(async () => {
       turn.abort();
       await app?.shutdown();
@@ -58,15 +63,19 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
         trust,
         approver,
         tracker,
-        features: ({ root }) =>
-          nonInteractiveFeatures(root, options.acceptElicitationDefaults === true, (line) =>
-            io.stderr.write(`geekagent: ${visibleLine(line)}\n`),
-          ),
+        features: ({ root }) => {
+          const acceptDefaults = options.acceptElicitationDefaults === true;
+          const features = nonInteractiveFeatures(root, acceptDefaults, note);
+          // Sampling stays refused: stream-json has no question for it. The flag still answers forms itself.
+          return control && !acceptDefaults
+            ? { ...features, elicitation: new StreamJsonElicitor(control, note) }
+            : features;
+        },
       });
       for (const notice of app.notices) io.stderr.write(`geekagent: ${visibleLine(notice)}\n`);
       if (asksModel) app.provider.prepare?.();
       if (lines) {
-        const input = approver instanceof StreamJsonApprover ? { stream: io.stdin, approver } : undefined;
+        const input = control ? { stream: io.stdin, control } : undefined;
         const partial = options.includePartialMessages === true;
         return await runStreamJson(app, { lines, prompt, partial, ...(input ? { input } : {}) }, turn.signal);
       }

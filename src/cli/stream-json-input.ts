@@ -1,20 +1,20 @@
 /**
  * stream-json input (`--input-format stream-json`): JSON lines on stdin in Claude Code's shape —
  * user messages (`{"type":"user","message":{"role":"user","content":"…"}}`, content a string or
- * text blocks) queued as turns, and `control_response` lines answering the `can_use_tool` control
- * requests that `StreamJsonApprover` writes when a tool needs a question. A line that is not one of
+ * text blocks) queued as turns, and `control_response` lines answering the control requests of
+ * `stream-json-control.ts` (here `StreamJsonApprover`'s `can_use_tool`, when a tool needs a question). A line that is not one of
  * these gets an error line and the run goes on. The run ends when stdin closes.
  */
 import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyReview } from '../permissions/types.js';
 import { errorMessage } from '../util/errors.js';
-import type { JsonLines } from './stream-json-output.js';
+import type { ControlChannel, ControlOutcome, ControlReply } from './stream-json-control.js';
 
 /** A line longer than this is refused (and skipped to its end) instead of growing without bound. */
 export const MAX_INPUT_LINE = 8 * 1024 * 1024;
 
 export type InputLine =
   | { kind: 'user'; text: string }
-  | { kind: 'control_response'; requestId: string; allow: boolean; message?: string; updatedInput?: unknown }
+  | { kind: 'control_response'; requestId: string; reply: ControlReply }
   | { kind: 'invalid'; message: string };
 
 /** One line of input, understood; undefined for a blank line. */
@@ -57,33 +57,25 @@ function userLine(value: Record<string, unknown>): InputLine {
 
 function controlResponse(value: Record<string, unknown>): InputLine {
   const response = value.response;
-  const shape =
-    'a control_response is {"type":"control_response","response":{"subtype":"success","request_id":"…","response":{"behavior":"allow"|"deny"}}}';
   if (!isObject(response) || typeof response.request_id !== 'string')
-    return { kind: 'invalid', message: shape };
+    return { kind: 'invalid', message: CONTROL_SHAPE };
   const requestId = response.request_id;
   if (response.subtype === 'error')
     return {
       kind: 'control_response',
       requestId,
-      allow: false,
-      message: typeof response.error === 'string' ? response.error : 'the client answered with an error',
+      reply: {
+        subtype: 'error',
+        message: typeof response.error === 'string' ? response.error : 'the client answered with an error',
+      },
     };
-  const answer = response.response;
-  if (
-    response.subtype !== 'success' ||
-    !isObject(answer) ||
-    (answer.behavior !== 'allow' && answer.behavior !== 'deny')
-  )
-    return { kind: 'invalid', message: shape };
-  return {
-    kind: 'control_response',
-    requestId,
-    allow: answer.behavior === 'allow',
-    ...(typeof answer.message === 'string' ? { message: answer.message } : {}),
-    ...(answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {}),
-  };
+  if (response.subtype !== 'success') return { kind: 'invalid', message: CONTROL_SHAPE };
+  // What the answer holds is the asker's to read (an approval's behavior, a form's action).
+  return { kind: 'control_response', requestId, reply: { subtype: 'success', response: response.response } };
 }
+
+const CONTROL_SHAPE =
+  'a control_response is {"type":"control_response","response":{"subtype":"success","request_id":"…","response":{…}}}';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -120,75 +112,36 @@ export async function* inputLines(
   if (!skipping && size > 0) yield Buffer.concat(pending).toString('utf8');
 }
 
-interface Pending {
-  resolve: (answer: { allow: boolean; message?: string }) => void;
-  input: unknown;
-}
-
 /**
- * Asks the program on the other end: a `control_request` line (`can_use_tool`), answered by the
- * `control_response` with its request id. Stdin closed, nobody can answer: refused.
+ * Asks the program on the other end: a `can_use_tool` control request over the channel, answered
+ * `{"behavior":"allow"|"deny"}` (an error answer is a deny). Stdin closed, nobody can answer: refused.
  */
 export class StreamJsonApprover implements Approver {
-  private readonly pending = new Map<string, Pending>();
   /** Why the client said no, per tool, for the refusal the model reads (questions come one at a time). */
   private readonly denials = new Map<string, string>();
-  private counter = 0;
-  private closed = false;
 
-  constructor(private readonly lines: JsonLines) {}
+  constructor(private readonly channel: ControlChannel) {}
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    if (this.closed) return 'no';
-    const requestId = `req_${++this.counter}`;
     const input = request.input ?? {};
-    const answer = await new Promise<{ allow: boolean; message?: string }>((resolve) => {
-      this.pending.set(requestId, { resolve, input });
-      const cancel = () => {
-        this.pending.delete(requestId);
-        resolve({ allow: false, message: 'cancelled' });
-      };
-      signal.addEventListener('abort', cancel, { once: true });
-      this.lines.write({
-        type: 'control_request',
-        request_id: requestId,
-        request: {
-          subtype: 'can_use_tool',
-          tool_name: request.toolName,
-          input,
-          ...(request.callId !== undefined ? { tool_use_id: request.callId } : {}),
-          title: request.title,
-          ...(request.protectedPaths ? { protected_paths: request.protectedPaths } : {}),
-          ...(request.review ? { reason: request.review.reason } : {}),
-        },
-      });
-    });
+    const outcome = await this.channel.request(
+      {
+        subtype: 'can_use_tool',
+        tool_name: request.toolName,
+        input,
+        ...(request.callId !== undefined ? { tool_use_id: request.callId } : {}),
+        title: request.title,
+        ...(request.protectedPaths ? { protected_paths: request.protectedPaths } : {}),
+        ...(request.review ? { reason: request.review.reason } : {}),
+      },
+      signal,
+      // A success without a behavior is reported and the question stays open, as before.
+      (reply) => (reply.subtype === 'success' && !approval(reply.response) ? APPROVAL_SHAPE : undefined),
+    );
+    const answer = approvalOf(outcome, input);
     if (answer.allow) return 'yes';
     this.denials.set(request.toolName, answer.message ?? '');
     return 'no';
-  }
-
-  /** A control_response line arrived; false when it answers nothing that is waiting. */
-  answer(line: Extract<InputLine, { kind: 'control_response' }>): boolean {
-    const waiting = this.pending.get(line.requestId);
-    if (!waiting) return false;
-    this.pending.delete(line.requestId);
-    // The call runs with the arguments shown: a changed input cannot be applied, so it is a no.
-    if (line.allow && line.updatedInput !== undefined && !sameJson(line.updatedInput, waiting.input)) {
-      waiting.resolve({ allow: false, message: 'updatedInput is not supported: the call was not run' });
-      return true;
-    }
-    waiting.resolve({ allow: line.allow, ...(line.message !== undefined ? { message: line.message } : {}) });
-    return true;
-  }
-
-  /** Stdin closed: what waits is refused, and so is every later question. */
-  close(): void {
-    this.closed = true;
-    for (const [id, waiting] of this.pending) {
-      this.pending.delete(id);
-      waiting.resolve({ allow: false, message: 'stdin closed before an answer' });
-    }
   }
 
   refusalMessage(toolName: string, review?: PolicyReview, protectedPaths?: string[]): string {
@@ -200,6 +153,40 @@ export class StreamJsonApprover implements Approver {
         : (review?.refusal ?? `refused by the stream-json client (or pass --allow ${toolName})`);
     return why ? `${base}: ${why}` : base;
   }
+}
+
+const APPROVAL_SHAPE =
+  'a can_use_tool answer is {"type":"control_response","response":{"subtype":"success","request_id":"…","response":{"behavior":"allow"|"deny"}}}';
+
+interface Approval {
+  behavior: 'allow' | 'deny';
+  message?: unknown;
+  updatedInput?: unknown;
+}
+
+function approval(response: unknown): Approval | undefined {
+  return isObject(response) && (response.behavior === 'allow' || response.behavior === 'deny')
+    ? (response as unknown as Approval)
+    : undefined;
+}
+
+function approvalOf(outcome: ControlOutcome, input: unknown): { allow: boolean; message?: string } {
+  if (outcome.kind === 'closed') return { allow: false, message: 'stdin closed before an answer' };
+  if (outcome.kind === 'withdrawn') return { allow: false, message: 'cancelled' };
+  if (outcome.reply.subtype === 'error') return { allow: false, message: outcome.reply.message };
+  const answer = approval(outcome.reply.response);
+  if (!answer) return { allow: false, message: 'unreadable answer' };
+  // The call runs with the arguments shown: a changed input cannot be applied, so it is a no.
+  if (
+    answer.behavior === 'allow' &&
+    answer.updatedInput !== undefined &&
+    !sameJson(answer.updatedInput, input)
+  )
+    return { allow: false, message: 'updatedInput is not supported: the call was not run' };
+  return {
+    allow: answer.behavior === 'allow',
+    ...(typeof answer.message === 'string' ? { message: answer.message } : {}),
+  };
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

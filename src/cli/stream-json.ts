@@ -3,8 +3,9 @@
  * shapes — `system`/`init` first, the turn's messages as they happen (`stream_event`s too with
  * `--include-partial-messages`), a `result` line per turn — for scripts and CI runners.
  * With `--input-format stream-json` the turns come from stdin, one after another in one process,
- * until stdin closes, and a tool that needs a question is asked in-band (control_request); without
- * it there is the one prompt, and such a tool is refused as print mode does. Turns wait while the
+ * until stdin closes, and a tool that needs a question or a server's form is asked in-band
+ * (control_request); without it there is the one prompt, and such a tool is refused (the form
+ * declined) as print mode does. Turns wait while the
  * reader is behind (JsonLines.pace): output never piles up, and the session file is written apart.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,15 +14,16 @@ import { answered, cutLine, TurnController, type TurnOutcome } from '../app/turn
 import { CommandTable } from '../commands/types.js';
 import { errorMessage } from '../util/errors.js';
 import { commandResult, EXIT_CUT, resultObject, TurnTally } from './print-result.js';
-import { inputLines, MAX_INPUT_LINE, parseInputLine, type StreamJsonApprover } from './stream-json-input.js';
+import type { ControlChannel } from './stream-json-control.js';
+import { inputLines, MAX_INPUT_LINE, parseInputLine } from './stream-json-input.js';
 import { initLine, type JsonLines, StreamJsonEvents } from './stream-json-output.js';
 
 export interface StreamJsonRun {
   lines: JsonLines;
   /** `-p "…"`: the first (without stream input, the only) turn. */
   prompt?: string;
-  /** `--input-format stream-json`: stdin, and the approver that asks over it. */
-  input?: { stream: NodeJS.ReadableStream; approver: StreamJsonApprover };
+  /** `--input-format stream-json`: stdin, and the channel its control responses answer. */
+  input?: { stream: NodeJS.ReadableStream; control: ControlChannel };
   /** `--include-partial-messages`: each reply's stream events as well as the whole message. */
   partial?: boolean;
 }
@@ -117,8 +119,10 @@ async function turnsFromInput(
       if (parsed === undefined) continue;
       if (parsed.kind === 'invalid') error(parsed.message);
       else if (parsed.kind === 'control_response') {
-        if (!input.approver.answer(parsed))
+        const taken = input.control.answer(parsed.requestId, parsed.reply);
+        if (taken.kind === 'unknown')
           error(`no control_request ${JSON.stringify(parsed.requestId)} is waiting`);
+        else if (taken.kind === 'invalid') error(taken.message);
       } else {
         queue.push(parsed.text);
         wake?.();
@@ -128,7 +132,7 @@ async function turnsFromInput(
     .catch((failure: unknown) => system('error', { message: `stdin: ${errorMessage(failure)}` }))
     .finally(() => {
       closed = true;
-      input.approver.close();
+      input.control.close();
       wake?.();
     });
 

@@ -10,16 +10,9 @@ import type {
   ElicitationRequest,
   FieldValue,
 } from '../mcp/client-features.js';
+import { type FormField, formFields, parseField } from '../mcp/elicitation-form.js';
 
-export interface FormField {
-  name: string;
-  label: string;
-  description?: string;
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
-  options?: string[];
-  required: boolean;
-  default?: FieldValue;
-}
+export { type FormField, formFields, parseField };
 
 export interface FormView {
   /** The request: a new form needs its own explicit focus (Tab) before keys reach it. */
@@ -138,78 +131,4 @@ export class TuiElicitor implements ElicitationHandler {
   private notify(): void {
     for (const listener of this.listeners) listener();
   }
-}
-
-export function formFields(request: ElicitationRequest): FormField[] {
-  const required = new Set(request.schema.required ?? []);
-  return Object.entries(request.schema.properties ?? {}).map(([name, schema]) => {
-    const options = choiceOptions(schema);
-    const items = schema.items as Record<string, unknown> | undefined;
-    const itemOptions = items ? choiceOptions(items) : undefined;
-    const type: FormField['type'] =
-      schema.type === 'array' && itemOptions
-        ? 'choices'
-        : options
-          ? 'choice'
-          : schema.type === 'number' || schema.type === 'integer' || schema.type === 'boolean'
-            ? schema.type
-            : 'string';
-    return {
-      name,
-      label: typeof schema.title === 'string' ? schema.title : name,
-      ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
-      type,
-      ...(options || itemOptions ? { options: options ?? itemOptions } : {}),
-      required: required.has(name),
-      ...(schema.default !== undefined ? { default: schema.default as FieldValue } : {}),
-    };
-  });
-}
-
-function choiceOptions(schema: Record<string, unknown>): string[] | undefined {
-  if (Array.isArray(schema.enum)) return schema.enum.map(String);
-  const variants = (schema.oneOf ?? schema.anyOf) as Array<{ const?: unknown }> | undefined;
-  if (Array.isArray(variants) && variants.every((v) => v.const !== undefined))
-    return variants.map((v) => String(v.const));
-  return undefined;
-}
-
-/** The value for a field, undefined for "left empty", or an error to show. */
-export function parseField(field: FormField, raw: string): FieldValue | undefined | { error: string } {
-  const text = raw.trim();
-  if (text === '') return field.required ? { error: `${field.label} is required` } : undefined;
-  switch (field.type) {
-    case 'number':
-    case 'integer': {
-      const value = Number(text);
-      if (!Number.isFinite(value) || (field.type === 'integer' && !Number.isInteger(value))) {
-        return {
-          error: `${field.label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}`,
-        };
-      }
-      return value;
-    }
-    case 'boolean':
-      if (/^(y|yes|true|1)$/i.test(text)) return true;
-      if (/^(n|no|false|0)$/i.test(text)) return false;
-      return { error: `${field.label}: answer y or n` };
-    case 'choice':
-      return pick(field, text);
-    case 'choices': {
-      const picked = text.split(',').map((part) => pick(field, part.trim()));
-      const bad = picked.find((p) => typeof p === 'object');
-      return bad ?? (picked as string[]);
-    }
-    default:
-      return text;
-  }
-}
-
-function pick(field: FormField, text: string): string | { error: string } {
-  const options = field.options ?? [];
-  const byNumber = Number(text);
-  if (Number.isInteger(byNumber) && byNumber >= 1 && byNumber <= options.length)
-    return options[byNumber - 1]!;
-  const match = options.find((option) => option.toLowerCase() === text.toLowerCase());
-  return match ?? { error: `${field.label}: choose one of ${options.join(', ')}` };
 }
