@@ -22,6 +22,7 @@ import { mcpPinsPlaces, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RagStore } from '../rag/store.js';
+import type { BackgroundShells } from '../tools/background/shells.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
@@ -85,6 +86,8 @@ export interface BootToolsOptions
    * an answer holds for its one call.
    */
   remember?: boolean;
+  /** The session's background shells (the agent's faces; `mcp serve` has none). */
+  backgroundShells?: BackgroundShells;
 }
 
 export interface BootedTools {
@@ -140,7 +143,10 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
   const host = new ExtensionHost({ registry: runtime.registry, policies, toolCalls: runtime.callHooks });
   const { undo, fetchAllowHosts } = runtime;
   const toolExtensions = {
-    builtinTools: builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
+    builtinTools: builtinToolsExtension({
+      undo,
+      tools: createBuiltinTools({ fetchAllowHosts, background: options.backgroundShells }),
+    }),
     memory: memoryExtension(
       createMemoryBank({ projectDir, userDir, redact }),
       memoryTrustOptions(trust, projectDir),

@@ -3,6 +3,7 @@
  * timeouts, a fixed clock) and for configuration (the fetch allow list).
  */
 import path from 'node:path';
+import type { BackgroundShells } from '../background/shells.js';
 import type { Tool } from '../types.js';
 import { createPatchTool, createWriteTool } from './edit.js';
 import { createFetchTool } from './fetch.js';
@@ -18,12 +19,14 @@ export interface BuiltinToolOptions {
   /** `fetch.allowHosts` from the config files. */
   fetchAllowHosts?: readonly string[];
   now?: () => Date;
+  /** The session's background shells (run_shell's `background`); absent in `mcp serve`. */
+  background?: BackgroundShells;
 }
 
 export function createBuiltinTools(options: BuiltinToolOptions = {}): Tool[] {
   return [
     createTimeTool({ now: options.now }),
-    createShellTool({ timeoutMs: options.shellTimeoutMs }),
+    createShellTool({ timeoutMs: options.shellTimeoutMs, background: options.background }),
     createLsTool(),
     createReadTool(),
     createGlobTool(),
