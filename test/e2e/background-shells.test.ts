@@ -6,7 +6,7 @@
  * Processes are checked by pid: the shell's own and every descendant seen while it ran.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
@@ -71,6 +71,22 @@ describe('background shells', () => {
     const logs = readdirSync(logDir);
     expect(logs).toHaveLength(1);
     expect(readFileSync(path.join(logDir, logs[0]!), 'utf8')).toBe('first\nsecond\nthird\n');
+  });
+
+  it('never writes its output through a link planted where the log folder goes', async () => {
+    const elsewhere = path.join(fx.project.home, 'elsewhere');
+    mkdirSync(elsewhere);
+    mkdirSync(userProjectDirOf(fx.project), { recursive: true });
+    symlinkSync(elsewhere, path.join(userProjectDirOf(fx.project), 'shells'));
+    fx.fake.push({ toolCalls: [background('echo still-runs')] }, { text: 'ok' });
+    const run = await fx.run(['-p', 'go', '--output-format', 'json', '--allow', 'run_shell']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseJsonOutput(run).tool_calls[0]!.result;
+    expect(result).toMatch(
+      /its output is not kept in a file: refusing to keep background shell output in .*shells: it is a symbolic link/,
+    );
+    expect(result).toContain('still-runs');
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 
   it('shell_kill stops the shell and everything it started', async () => {
