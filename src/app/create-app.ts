@@ -308,6 +308,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     mcp,
     extensions,
     sessions,
+    backgroundShells: shells,
     opened,
     shutdown: () => {
       shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => undefined);

@@ -32,6 +32,17 @@ export interface ShellInfo {
   startedAt: number;
   /** Its output file (all of it, up to the log's cap); undefined when none could be made. */
   log: string | undefined;
+  /** The run_shell call that started it (an editor shows that call in progress until it settles). */
+  callId: string | undefined;
+}
+
+/**
+ * A shell's run_shell call is settled once the model has seen it end (a read after its end) or it
+ * was stopped: until then a face may show that call as still in progress.
+ */
+export interface ShellSettled {
+  callId: string;
+  info: ShellInfo;
 }
 
 /** What a read took: the unread output since the last read, and how much of it was dropped. */
@@ -54,6 +65,8 @@ export interface ShellLaunch {
    * stderr: the sandbox's release and its note (a refusal), which joins the unread output.
    */
   finish?: (stderr: string) => string | undefined;
+  /** The run_shell call starting it. */
+  callId?: string;
 }
 
 export interface BackgroundShellsOptions {
@@ -69,6 +82,8 @@ class Shell {
   stderrTail = '';
   /** shell_kill or the session's end is stopping it: however it ends, it was killed. */
   stopping = false;
+  /** Its end was read or it was stopped (see ShellSettled). */
+  settled = false;
   readonly startedAt = Date.now();
   /** Resolves when the shell is done (pipes closed, or stopped). */
   readonly done: Promise<void>;
@@ -82,6 +97,7 @@ class Shell {
     readonly child: ChildProcess,
     readonly log: ShellLog | undefined,
     readonly release: ShellLaunch['finish'],
+    readonly callId: string | undefined,
   ) {
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve;
@@ -100,6 +116,7 @@ class Shell {
       state: this.state,
       startedAt: this.startedAt,
       log: this.log?.file,
+      callId: this.callId,
     };
   }
 
@@ -153,6 +170,7 @@ export class BackgroundShells {
   private readonly shells = new Map<string, Shell>();
   private next = 1;
   private readonly listeners = new Set<() => void>();
+  private readonly settleListeners = new Set<(settled: ShellSettled) => void>();
   private closed = false;
 
   constructor(private readonly options: BackgroundShellsOptions = {}) {}
@@ -161,6 +179,17 @@ export class BackgroundShells {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Called once per shell when its run_shell call is settled (ShellSettled). */
+  onSettle(listener: (settled: ShellSettled) => void): () => void {
+    this.settleListeners.add(listener);
+    return () => this.settleListeners.delete(listener);
+  }
+
+  /** Whether call `callId` started a shell not yet settled (its call stays in progress). */
+  inProgress(callId: string): boolean {
+    return [...this.shells.values()].some((shell) => shell.callId === callId && !shell.settled);
   }
 
   list(): ShellInfo[] {
@@ -196,7 +225,7 @@ export class BackgroundShells {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    const shell = new Shell(id, launch.command, child, log, launch.finish);
+    const shell = new Shell(id, launch.command, child, log, launch.finish, launch.callId);
     const pid = child.pid;
     if (pid !== undefined) this.options.tracker?.add(pid);
     this.shells.set(id, shell);
@@ -226,7 +255,7 @@ export class BackgroundShells {
       await this.stop(id);
       throw new ToolError('run_shell: cancelled');
     }
-    return shell.take();
+    return this.take(shell);
   }
 
   /** The unread output of one shell (`id`) or of all, waiting up to `waitMs` for something new. */
@@ -235,7 +264,7 @@ export class BackgroundShells {
     const quiet = shells.every((shell) => shell.unread === '' && shell.dropped === 0 && shell.running);
     if (waitMs > 0 && shells.length > 0 && quiet)
       await Promise.race(shells.map((shell) => shell.changed(waitMs, signal)));
-    return shells.map((shell) => shell.take());
+    return shells.map((shell) => this.take(shell));
   }
 
   /**
@@ -245,13 +274,28 @@ export class BackgroundShells {
   async stop(id: string): Promise<ShellRead> {
     const shell = this.get(id, 'shell_kill');
     if (shell.running) await this.terminate(shell);
-    return shell.take();
+    return this.take(shell);
   }
 
   /** Stops every running shell (the session ends); whatever is left of their groups is killed. */
   async stopAll(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.shells.values()].map((shell) => this.terminate(shell)));
+  }
+
+  /** A read; one that sees the end settles the shell's call. */
+  private take(shell: Shell): ShellRead {
+    const read = shell.take();
+    if (!shell.running) this.settle(shell);
+    return read;
+  }
+
+  private settle(shell: Shell): void {
+    if (shell.settled) return;
+    shell.settled = true;
+    const { callId } = shell;
+    if (callId === undefined) return;
+    for (const listener of this.settleListeners) listener({ callId, info: shell.info() });
   }
 
   private get(id: string, tool: string): Shell {
@@ -289,6 +333,7 @@ export class BackgroundShells {
       shell.child.stderr?.destroy();
     }
     this.finish(shell, { kind: 'killed' });
+    this.settle(shell);
   }
 
   private finish(shell: Shell, state: ShellState): void {

@@ -33,6 +33,7 @@ export async function runInBackground(
         cwd: ctx.sandbox.root,
         env: ctx.env,
         ...(confined ? { finish: (stderr: string) => confined.finish(stderr) } : {}),
+        ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}),
       },
       ctx.signal,
     );
