@@ -60,7 +60,8 @@ export const TOOL_CASES: readonly ToolCase[] = [
     name: 'shell_output',
     round: 3,
     args: () => ({}),
-    result: /^== shell-1: echo shell-ran; .*==\n\(no new output\)\n\[shell-1 (stopped|exited with code \d+)\]$/,
+    result:
+      /^== shell-1: echo shell-ran; .*==\n\(no new output\)\n\[shell-1 (stopped|exited with code \d+)\]$/,
     served: false,
   },
   { name: 'ls', round: 1, args: () => ({ path: 'docs' }), result: /notes\.md/, served: true },
