@@ -110,6 +110,8 @@ export class StreamJsonEvents {
   constructor(
     private readonly app: App,
     private readonly lines: JsonLines,
+    /** run_shell calls whose background shell is not settled yet: shared by every turn of a run. */
+    private readonly backgroundCalls = new Set<string>(),
   ) {}
 
   private get common(): Record<string, unknown> {
@@ -212,6 +214,9 @@ export class StreamJsonEvents {
   private toolEnd(event: Extract<AgentEvent, { type: 'tool_end' }>): void {
     this.calls.delete(event.callId);
     const { outcome } = event;
+    // A background shell's call stays in progress until a `tool_status` line completes it.
+    const running = this.app.backgroundShells.inProgress(event.callId);
+    if (running) this.backgroundCalls.add(event.callId);
     this.lines.write({
       type: 'tool_result',
       tool_use_id: event.callId,
@@ -220,6 +225,7 @@ export class StreamJsonEvents {
       is_error: outcome.isError,
       decision: outcome.decision,
       duration_ms: event.elapsedMs,
+      ...(running ? { status: 'in_progress' } : {}),
       ...this.common,
     });
     // The todo list as it is now, for a runner that shows progress.

@@ -33,8 +33,19 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
   let exit = false;
   let turns = 0;
   let tally = new TurnTally();
-  let events = new StreamJsonEvents(app, lines);
+  const backgroundCalls = new Set<string>();
+  let events = new StreamJsonEvents(app, lines, backgroundCalls);
   const stopNotices = app.extensions.onNotice((message) => system('notice', { message }));
+  // Its end read or stopped: the background shell's run_shell call is complete (until the run ends).
+  const stopShells = app.backgroundShells.onSettle(({ callId, info }) => {
+    if (backgroundCalls.delete(callId))
+      system('tool_status', {
+        tool_use_id: callId,
+        tool_name: 'run_shell',
+        status: 'completed',
+        shell_id: info.id,
+      });
+  });
   const controller = new TurnController(app, {
     print: (text, kind) => system('command_output', { kind, text }),
     exit: () => {
@@ -43,7 +54,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
     turnStarted: () => {
       turns++;
       tally = new TurnTally();
-      events = new StreamJsonEvents(app, lines);
+      events = new StreamJsonEvents(app, lines, backgroundCalls);
     },
     event: (event) => {
       tally.apply(event);
@@ -96,6 +107,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
   } finally {
     signal.removeEventListener('abort', cancel);
     stopNotices();
+    stopShells();
   }
 }
 

@@ -116,6 +116,39 @@ describe('background shells', () => {
     expect(results[2]).toContain('[shell-1 stopped]');
   });
 
+  it('stream-json: the starting call stays in_progress until a tool_status line completes it', async () => {
+    fx.fake.push(
+      { toolCalls: [background(LONG)] },
+      { toolCalls: [call('shell_output', { id: 'shell-1' })] },
+      { toolCalls: [call('shell_kill', { id: 'shell-1' })] },
+      { text: 'stopped' },
+    );
+    const run = await fx.run(['-p', 'go', '--output-format', 'stream-json', '--allow', 'run_shell']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const results = lines.filter((line) => line.type === 'tool_result');
+    expect(results.map((line) => [line.tool_name, line.status])).toEqual([
+      ['run_shell', 'in_progress'],
+      ['shell_output', undefined],
+      ['shell_kill', undefined],
+    ]);
+    const status = lines.filter((line) => line.type === 'system' && line.subtype === 'tool_status');
+    expect(status).toEqual([
+      expect.objectContaining({
+        tool_use_id: results[0]!.tool_use_id,
+        tool_name: 'run_shell',
+        status: 'completed',
+        shell_id: 'shell-1',
+      }),
+    ]);
+    // Completed by the kill: after the read that saw it running, before the kill's own result.
+    expect(lines.indexOf(status[0]!)).toBeGreaterThan(lines.indexOf(results[1]!));
+    expect(lines.indexOf(status[0]!)).toBeLessThan(lines.indexOf(results[2]!));
+  });
+
   it('a shell still running when the run ends is stopped with it', async () => {
     let seen: number[] = [];
     fx.fake.push({ toolCalls: [background(LONG)] }, (request) => {
