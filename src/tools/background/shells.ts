@@ -17,6 +17,8 @@ export const FIRST_OUTPUT_WAIT_MS = 1000;
 export const KILL_GRACE_MS = 1000;
 /** Running shells at once; one more is refused (stop one first). */
 export const MAX_RUNNING = 10;
+/** Ended shells kept (listed, readable); older ones are forgotten, their logs stay. */
+export const ENDED_KEPT = 20;
 
 export type ShellState =
   | { kind: 'running' }
@@ -349,7 +351,20 @@ export class BackgroundShells {
     // Keep a group that still has members listed, so the session's end (or the reaper) ends them.
     if (pid !== undefined && (shell.stopping || !groupAlive(pid))) this.options.tracker?.remove(pid);
     shell.end(shell.stopping ? { kind: 'killed' } : state);
+    this.forgetOldest();
     this.changed();
+  }
+
+  /** Keeps memory bounded over a long session: the oldest ended shells beyond ENDED_KEPT go. */
+  private forgetOldest(): void {
+    const ended = [...this.shells.values()].filter((shell) => !shell.running);
+    for (const shell of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT))) {
+      const pid = shell.child.pid;
+      // A group with processes left stays listed (the session's end stops it).
+      if (pid !== undefined && groupAlive(pid)) continue;
+      this.settle(shell);
+      this.shells.delete(shell.id);
+    }
   }
 
   private changed(): void {
