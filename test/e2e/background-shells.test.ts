@@ -149,6 +149,42 @@ describe('background shells', () => {
     expect(lines.indexOf(status[0]!)).toBeLessThan(lines.indexOf(results[2]!));
   });
 
+  it('a shell that ended but left a process in its group says so, and shell_kill ends that too', async () => {
+    let left = 0;
+    let aliveBeforeKill = false;
+    fx.fake.push(
+      // Unconfined: in the sandbox the shell's namespace ends with it, so nothing can linger.
+      { toolCalls: [background('sleep 300 >/dev/null 2>&1 & echo $!')] },
+      (request) => {
+        left = Number(/^(\d+)$/m.exec(toolMessages(request.body)[0]!)![1]);
+        return { toolCalls: [call('shell_output', { id: 'shell-1', wait_seconds: 30 })] };
+      },
+      () => {
+        aliveBeforeKill = isAlive(left);
+        return { toolCalls: [call('shell_kill', { id: 'shell-1' })] };
+      },
+      // The agent stays up (its session has not ended): only shell_kill can have ended the sleep.
+      { kind: 'hang' },
+    );
+    const args = [CLI, '--trust', '--sandbox', 'off', '--allow', 'run_shell', '-p', 'go'];
+    const agent = spawn(process.execPath, args, {
+      cwd: fx.project.dir,
+      env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => agent.once('exit', resolve));
+    await fx.fake.waitForRequests(4);
+    const results = toolMessages(fx.fake.requests[3]!.body);
+    expect(results[1]).toMatch(
+      /\[shell-1 exited with code 0; processes it started still run \(shell_kill stops them\)\]$/,
+    );
+    expect(aliveBeforeKill).toBe(true);
+    expect(results[2]).toMatch(/^stopped shell-1\n/);
+    await waitFor(() => !isAlive(left), { what: 'the process the shell left behind to end' });
+    agent.kill('SIGTERM');
+    await exited;
+  });
+
   it('a shell still running when the run ends is stopped with it', async () => {
     let seen: number[] = [];
     fx.fake.push({ toolCalls: [background(LONG)] }, (request) => {

@@ -36,6 +36,8 @@ export interface ShellInfo {
   log: string | undefined;
   /** The run_shell call that started it (an editor shows that call in progress until it settles). */
   callId: string | undefined;
+  /** It ended, but processes it started in its group still run (shell_kill stops them). */
+  lingering: boolean;
 }
 
 /**
@@ -86,6 +88,8 @@ class Shell {
   stopping = false;
   /** Its end was read or it was stopped (see ShellSettled). */
   settled = false;
+  /** It ended, but processes of its group are left (still tracked). */
+  lingering = false;
   readonly startedAt = Date.now();
   /** Resolves when the shell is done (pipes closed, or stopped). */
   readonly done: Promise<void>;
@@ -119,6 +123,7 @@ class Shell {
       startedAt: this.startedAt,
       log: this.log?.file,
       callId: this.callId,
+      lingering: this.lingering && this.child.pid !== undefined && groupAlive(this.child.pid),
     };
   }
 
@@ -264,8 +269,13 @@ export class BackgroundShells {
   async read(id: string | undefined, waitMs: number, signal: AbortSignal): Promise<ShellRead[]> {
     const shells = id === undefined ? [...this.shells.values()] : [this.get(id, 'shell_output')];
     const quiet = shells.every((shell) => shell.unread === '' && shell.dropped === 0 && shell.running);
-    if (waitMs > 0 && shells.length > 0 && quiet)
-      await Promise.race(shells.map((shell) => shell.changed(waitMs, signal)));
+    if (waitMs > 0 && shells.length > 0 && quiet) {
+      // The first change ends the wait; the others' waits are dropped with it.
+      const first = new AbortController();
+      const either = AbortSignal.any([signal, first.signal]);
+      await Promise.race(shells.map((shell) => shell.changed(waitMs, either)));
+      first.abort();
+    }
     return shells.map((shell) => this.take(shell));
   }
 
@@ -275,7 +285,7 @@ export class BackgroundShells {
    */
   async stop(id: string): Promise<ShellRead> {
     const shell = this.get(id, 'shell_kill');
-    if (shell.running) await this.terminate(shell);
+    if (shell.running || shell.lingering) await this.terminate(shell);
     return this.take(shell);
   }
 
@@ -314,10 +324,15 @@ export class BackgroundShells {
   private async terminate(shell: Shell): Promise<void> {
     const pid = shell.child.pid;
     if (pid === undefined) return;
-    // An ended shell's group may still hold children that closed their output (`nohup x &`).
+    // An ended shell's group may still hold children that closed their output (`nohup x &`);
+    // an empty group's id may belong to someone else by now, so only a lingering one is killed.
     if (!shell.running) {
-      killGroup(pid, 'SIGKILL');
-      this.options.tracker?.remove(pid);
+      if (shell.lingering) {
+        killGroup(pid, 'SIGKILL');
+        this.options.tracker?.remove(pid);
+        shell.lingering = false;
+        this.changed();
+      }
       return;
     }
     shell.stopping = true;
@@ -349,7 +364,10 @@ export class BackgroundShells {
     if (note) shell.push(`${note}\n`);
     const pid = shell.child.pid;
     // Keep a group that still has members listed, so the session's end (or the reaper) ends them.
-    if (pid !== undefined && (shell.stopping || !groupAlive(pid))) this.options.tracker?.remove(pid);
+    if (pid !== undefined) {
+      shell.lingering = !shell.stopping && groupAlive(pid);
+      if (!shell.lingering) this.options.tracker?.remove(pid);
+    }
     shell.end(shell.stopping ? { kind: 'killed' } : state);
     this.forgetOldest();
     this.changed();
@@ -359,9 +377,8 @@ export class BackgroundShells {
   private forgetOldest(): void {
     const ended = [...this.shells.values()].filter((shell) => !shell.running);
     for (const shell of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT))) {
-      const pid = shell.child.pid;
       // A group with processes left stays listed (the session's end stops it).
-      if (pid !== undefined && groupAlive(pid)) continue;
+      if (shell.lingering) continue;
       this.settle(shell);
       this.shells.delete(shell.id);
     }

@@ -24,6 +24,13 @@ export async function runInBackground(
   ctx: ToolContext,
 ): Promise<string> {
   const confined = await confine(args.command, args, ctx);
+  // Released once: by the shell's end, or here when it never started.
+  let released = false;
+  const release = (stderr: string): string | undefined => {
+    if (released || !confined) return undefined;
+    released = true;
+    return confined.finish(stderr);
+  };
   let read: ShellRead;
   try {
     read = await shells.start(
@@ -32,14 +39,14 @@ export async function runInBackground(
         line: confined?.line ?? args.command,
         cwd: ctx.sandbox.root,
         env: ctx.env,
-        ...(confined ? { finish: (stderr: string) => confined.finish(stderr) } : {}),
+        ...(confined ? { finish: release } : {}),
         ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}),
       },
       ctx.signal,
     );
   } catch (error) {
     // Not started (or stopped at once): the sandbox's hold on the line goes now.
-    confined?.finish('');
+    release('');
     throw error;
   }
   const { info } = read;
@@ -110,7 +117,8 @@ export function shellKillTool(shells: BackgroundShells): Tool {
     },
     async run(raw, ctx) {
       const { id } = killArgs.parse(raw);
-      const wasRunning = shells.list().find((info) => info.id === id)?.state.kind === 'running';
+      const before = shells.list().find((info) => info.id === id);
+      const wasRunning = before?.state.kind === 'running' || before?.lingering === true;
       const read = await shells.stop(id);
       const head = wasRunning ? `stopped ${id}` : `${id} had already ended`;
       return `${head}\n${formatRead(read, ctx.redact, 'new output')}`;
@@ -148,16 +156,17 @@ export function formatRead(read: ShellRead, redact: Redactor | undefined, what: 
   return lines.join('\n');
 }
 
-export function describeState(info: Pick<ShellInfo, 'state'>): string {
+export function describeState(info: Pick<ShellInfo, 'state' | 'lingering'>): string {
   const { state } = info;
   switch (state.kind) {
     case 'running':
       return 'still running';
     case 'killed':
       return 'stopped';
-    case 'exited':
-      if (state.signal) return `ended by ${state.signal}`;
-      return `exited with code ${state.code ?? '?'}`;
+    case 'exited': {
+      const ended = state.signal ? `ended by ${state.signal}` : `exited with code ${state.code ?? '?'}`;
+      return info.lingering ? `${ended}; processes it started still run (shell_kill stops them)` : ended;
+    }
   }
 }
 
