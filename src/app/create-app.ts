@@ -88,6 +88,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     mode: approvalMode,
     onHelperProcess: (pid) => options.tracker.addProcess(pid),
     backgroundShells: shells,
+    processGroups: options.tracker,
   });
   notices.push(...startApprovalMode(approvalMode, options.approvalMode, permissions));
   const { undo, registry, executor, executorFor } = runtime;

@@ -24,6 +24,7 @@ import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RagStore } from '../rag/store.js';
 import type { BackgroundShells } from '../tools/background/shells.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
+import type { ProcessGroups } from '../tools/builtin/shell.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { checkStateDir } from '../util/state-dir.js';
@@ -88,6 +89,8 @@ export interface BootToolsOptions
   remember?: boolean;
   /** The session's background shells (the agent's faces; `mcp serve` has none). */
   backgroundShells?: BackgroundShells;
+  /** The run's process tracker: run_shell lists each command's group while it runs. */
+  processGroups?: ProcessGroups;
 }
 
 export interface BootedTools {
@@ -145,7 +148,11 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
   const toolExtensions = {
     builtinTools: builtinToolsExtension({
       undo,
-      tools: createBuiltinTools({ fetchAllowHosts, background: options.backgroundShells }),
+      tools: createBuiltinTools({
+        fetchAllowHosts,
+        background: options.backgroundShells,
+        groups: options.processGroups,
+      }),
     }),
     memory: memoryExtension(
       createMemoryBank({ projectDir, userDir, redact }),

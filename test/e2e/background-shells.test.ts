@@ -6,7 +6,7 @@
  * Processes are checked by pid: the shell's own and every descendant seen while it ran.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
@@ -228,4 +228,29 @@ describe('background shells', () => {
       });
     },
   );
+});
+
+describe('a foreground run_shell', () => {
+  // Listed with the run's tracker while it runs: before, a SIGKILLed agent left the command behind.
+  it.each(['workspace-write', 'off'])('is gone after SIGKILL of the agent (sandbox %s)', async (sandbox) => {
+    fx.fake.push(
+      { toolCalls: [call('run_shell', { command: 'touch fg.started; sleep 300' })] },
+      { kind: 'hang' },
+    );
+    const args = [CLI, '--trust', '--sandbox', sandbox, '--allow', 'run_shell', '-p', 'run it'];
+    const agent = spawn(process.execPath, args, {
+      cwd: fx.project.dir,
+      env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => agent.once('exit', resolve));
+    await waitFor(() => existsSync(path.join(fx.project.dir, 'fg.started')), {
+      what: 'the command to start',
+    });
+    const seen = descendants(agent.pid!);
+    expect(seen.length).toBeGreaterThanOrEqual(2); // the shell and its sleep (and the reaper)
+    agent.kill('SIGKILL');
+    await exited;
+    await waitFor(() => seen.every((pid) => !isAlive(pid)), { what: 'the command to end after SIGKILL' });
+  });
 });

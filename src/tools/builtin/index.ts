@@ -10,6 +10,7 @@ import { createFetchTool } from './fetch.js';
 import { createLsTool, createReadTool } from './files.js';
 import { createGlobTool } from './glob.js';
 import { createSearchTool } from './search.js';
+import type { ProcessGroups } from './shell.js';
 import { createShellTool } from './shell.js';
 import { createTimeTool } from './time.js';
 
@@ -21,12 +22,18 @@ export interface BuiltinToolOptions {
   now?: () => Date;
   /** The session's background shells (run_shell's `background`); absent in `mcp serve`. */
   background?: BackgroundShells;
+  /** The run's process groups (run_shell lists each command's while it runs). */
+  groups?: ProcessGroups;
 }
 
 export function createBuiltinTools(options: BuiltinToolOptions = {}): Tool[] {
   return [
     createTimeTool({ now: options.now }),
-    createShellTool({ timeoutMs: options.shellTimeoutMs, background: options.background }),
+    createShellTool({
+      timeoutMs: options.shellTimeoutMs,
+      background: options.background,
+      groups: options.groups,
+    }),
     createLsTool(),
     createReadTool(),
     createGlobTool(),

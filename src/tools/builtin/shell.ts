@@ -19,6 +19,14 @@ export interface ShellToolOptions {
   timeoutMs?: number;
   /** The session's background shells: `background: true` is offered only with them. */
   background?: BackgroundShells;
+  /** The run's process groups: a command's group is listed while it runs (the reaper's, if the agent is killed). */
+  groups?: ProcessGroups;
+}
+
+/** Where a command's process group is listed while it runs (the run's ProcessGroupTracker). */
+export interface ProcessGroups {
+  add(pgid: number): void;
+  remove(pgid: number): void;
 }
 
 export interface ShellResult {
@@ -118,6 +126,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
               timeoutMs,
               output,
               stderr,
+              options.groups,
             );
       } finally {
         // Released however the run ended; the note is only wanted from a finished command.
@@ -162,6 +171,7 @@ export function runProcess(
   output: BoundedText,
   /** Also gets stderr alone (the sandbox reads its refusals there). */
   stderrTap?: TailText,
+  groups?: ProcessGroups,
 ): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
@@ -170,6 +180,8 @@ export function runProcess(
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    const pid = child.pid;
+    if (pid !== undefined) groups?.add(pid);
     let stopped: ShellResult['stopped'] = null;
 
     const stop = (reason: 'timeout' | 'abort'): void => {
@@ -186,6 +198,7 @@ export function runProcess(
     const cleanup = (): void => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      if (pid !== undefined) groups?.remove(pid);
     };
 
     for (const stream of [child.stdout, child.stderr]) {
