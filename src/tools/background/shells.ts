@@ -226,6 +226,7 @@ export class BackgroundShells {
     } catch (error) {
       logProblem = `(its output is not kept in a file: ${(error as Error).message})\n`;
     }
+    this.options.tracker?.prepare();
     const child = spawn('/bin/sh', ['-c', launch.line], {
       cwd: launch.cwd,
       env: launch.env,

@@ -25,6 +25,8 @@ export interface ShellToolOptions {
 
 /** Where a command's process group is listed while it runs (the run's ProcessGroupTracker). */
 export interface ProcessGroups {
+  /** Called before the spawn (the tracker starts its reaper then, not after). */
+  prepare?(): void;
   add(pgid: number): void;
   remove(pgid: number): void;
 }
@@ -174,6 +176,7 @@ export function runProcess(
   groups?: ProcessGroups,
 ): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
+    groups?.prepare?.();
     const child = spawn(file, args, {
       cwd,
       env,
