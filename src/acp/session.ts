@@ -71,6 +71,8 @@ export class AcpSession {
   /** Said at the start of the first prompt's answer (an untrusted folder, start-up problems). */
   private readonly firstWords: string[] = [];
   private readonly terminals = new Map<string, string>();
+  /** run_shell calls left in progress: their background shell still runs (until read or killed). */
+  private readonly runningShells = new Set<string>();
   private edits!: EditTracker;
   private lastCommands = '';
   private readonly stops: Array<() => void> = [];
@@ -174,6 +176,10 @@ export class AcpSession {
           app.conversation.state(MODE_STATE_KEY) === undefined
         )
           recordMode(app, app.approvalMode.current);
+      }),
+      app.backgroundShells.onSettle(({ callId }) => {
+        if (this.runningShells.delete(callId))
+          this.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'completed' });
       }),
     );
     // Servers start now, as in the TUI: their prompts become commands before the first prompt.
@@ -354,6 +360,14 @@ export class AcpSession {
             const update = toolCallEnd(event.callId, event.outcome, diff);
             if (terminal && update.sessionUpdate === 'tool_call_update')
               update.content = [{ type: 'terminal', terminalId: terminal }, ...(update.content ?? [])];
+            // A background shell's call stays in progress until its end is read or it is stopped.
+            if (
+              update.sessionUpdate === 'tool_call_update' &&
+              this.app.backgroundShells.inProgress(event.callId)
+            ) {
+              this.runningShells.add(event.callId);
+              update.status = 'in_progress';
+            }
             return update;
           }),
         );

@@ -14,6 +14,7 @@ import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { ChatProvider } from '../providers/types.js';
 import type { SandboxMode } from '../sandbox/index.js';
 import type { Opened, SessionStart, Sessions } from '../sessions/manager.js';
+import type { BackgroundShells } from '../tools/background/shells.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
 import type { FolderTrust } from '../trust/decide.js';
@@ -113,6 +114,8 @@ export interface App {
   readonly extensions: ExtensionHost;
   /** The run's session: its id, and the file every conversation change is appended to. */
   readonly sessions: Sessions;
+  /** Background shells (run_shell `background`): an editor keeps their calls in progress until settled. */
+  readonly backgroundShells: BackgroundShells;
   /** The session the run started in, when it continued one (for the face to say so). */
   readonly opened: Opened | undefined;
   /** Releases every extension (stops MCP servers, closes the session file); safe to call twice. */

@@ -16,6 +16,7 @@ import { resolveModelSettings, switchedModelSettings } from '../config/model-set
 import { loadNamedModels } from '../config/named-models.js';
 import { customCommandsExtension } from '../custom-commands/extension.js';
 import { approvalModeExtension } from '../extensions/approval-mode.js';
+import { backgroundShellsExtension } from '../extensions/background-shells.js';
 import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
 import { extraRootsExtension } from '../extensions/extra-roots.js';
@@ -50,6 +51,8 @@ import { rewindExtension } from '../sessions/rewind-extension.js';
 import { skillsExtension } from '../skills/extension.js';
 import { loadAgents } from '../subagents/definitions.js';
 import { agentLimits, agentsExtension } from '../subagents/extension.js';
+import { ShellLog, shellLogDir } from '../tools/background/log-file.js';
+import { BackgroundShells } from '../tools/background/shells.js';
 import { trustedByPerson } from '../trust/decide.js';
 import { ReloadTrust } from '../trust/reload.js';
 import type { App, AppOptions } from './app.js';
@@ -72,6 +75,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     named.file,
   );
   const compaction = resolveCompactionSettings(settingsEnv);
+  // The session's background shells: tracked like servers (the reaper covers a killed agent).
+  const shells = new BackgroundShells({
+    tracker: options.tracker,
+    openLog: (id) => ShellLog.create(userDir, shellLogDir(userDir, projectDir), id),
+  });
 
   const approvalMode = new ApprovalMode({
     trustedByPerson: trustedByPerson(trust),
@@ -90,6 +98,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     remember: true,
     mode: approvalMode,
     onHelperProcess: (pid) => options.tracker.addProcess(pid),
+    backgroundShells: shells,
+    processGroups: options.tracker,
   });
   notices.push(...startApprovalMode(approvalMode, options.approvalMode, permissions));
   const { undo, registry, executor, executorFor } = runtime;
@@ -185,6 +195,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       explicit: options.model !== undefined || options.provider !== undefined,
     }),
     todoExtension(conversation),
+    backgroundShellsExtension(shells),
     approvalModeExtension(approvalMode, options.approver),
     pluginsExtension(plugins),
     trustExtension({
@@ -324,6 +335,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     mcp,
     extensions,
     sessions,
+    backgroundShells: shells,
     opened,
     shutdown: () => {
       shutdown ??= Promise.all([extensions.dispose(), policies.flush()]).then(() => undefined);

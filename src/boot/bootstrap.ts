@@ -22,7 +22,9 @@ import { mcpPinsPlaces, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
 import { RagStore } from '../rag/store.js';
+import type { BackgroundShells } from '../tools/background/shells.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
+import type { ProcessGroups } from '../tools/builtin/shell.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { checkStateDir } from '../util/state-dir.js';
@@ -86,6 +88,10 @@ export interface BootToolsOptions
    * an answer holds for its one call.
    */
   remember?: boolean;
+  /** The session's background shells (the agent's faces; `mcp serve` has none). */
+  backgroundShells?: BackgroundShells;
+  /** The run's process tracker: run_shell lists each command's group while it runs. */
+  processGroups?: ProcessGroups;
 }
 
 export interface BootedTools {
@@ -143,7 +149,14 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
   const host = new ExtensionHost({ registry: runtime.registry, policies, toolCalls: runtime.callHooks });
   const { undo, fetchAllowHosts } = runtime;
   const toolExtensions = {
-    builtinTools: builtinToolsExtension({ undo, tools: createBuiltinTools({ fetchAllowHosts }) }),
+    builtinTools: builtinToolsExtension({
+      undo,
+      tools: createBuiltinTools({
+        fetchAllowHosts,
+        background: options.backgroundShells,
+        groups: options.processGroups,
+      }),
+    }),
     memory: memoryExtension(
       createMemoryBank({ projectDir, userDir, redact }),
       memoryTrustOptions(trust, projectDir),

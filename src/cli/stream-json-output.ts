@@ -124,6 +124,8 @@ export class StreamJsonEvents {
     private readonly app: App,
     private readonly lines: JsonLines,
     options: { partial?: boolean } = {},
+    /** run_shell calls whose background shell is not settled yet: shared by every turn of a run. */
+    private readonly backgroundCalls = new Set<string>(),
   ) {
     if (options.partial)
       this.partial = new PartialMessages((event) =>
@@ -242,6 +244,9 @@ export class StreamJsonEvents {
     const { outcome } = event;
     const text = outputToText(outcome.output);
     const origin = this.app.registry.get(outcome.name)?.origin;
+    // A background shell's call stays in progress until a `tool_status` line completes it.
+    const running = this.app.backgroundShells.inProgress(event.callId);
+    if (running) this.backgroundCalls.add(event.callId);
     this.lines.write({
       type: 'user',
       message: {
@@ -261,6 +266,7 @@ export class StreamJsonEvents {
       decision: call?.decision ?? outcome.decision,
       ...(origin?.kind === 'mcp' ? { mcp_server: origin.server } : {}),
       duration_ms: event.elapsedMs,
+      ...(running ? { status: 'in_progress' } : {}),
       ...this.common(),
     });
     // The todo list as it is now, for a runner that shows progress.

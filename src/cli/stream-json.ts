@@ -40,8 +40,19 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
   let turns = 0;
   let tally = new TurnTally();
   const partial = { partial: run.partial === true };
-  let events = new StreamJsonEvents(app, lines, partial);
+  const backgroundCalls = new Set<string>();
+  let events = new StreamJsonEvents(app, lines, partial, backgroundCalls);
   const stopNotices = app.extensions.onNotice((message) => system('notice', { message }));
+  // Its end read or stopped: the background shell's run_shell call is complete (until the run ends).
+  const stopShells = app.backgroundShells.onSettle(({ callId, info }) => {
+    if (backgroundCalls.delete(callId))
+      system('tool_status', {
+        tool_use_id: callId,
+        tool_name: 'run_shell',
+        status: 'completed',
+        shell_id: info.id,
+      });
+  });
   const controller = new TurnController(app, {
     print: (text, kind) => system('command_output', { kind, text }),
     exit: () => {
@@ -50,7 +61,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
     turnStarted: () => {
       turns++;
       tally = new TurnTally();
-      events = new StreamJsonEvents(app, lines, partial);
+      events = new StreamJsonEvents(app, lines, partial, backgroundCalls);
     },
     event: (event) => {
       tally.apply(event);
@@ -93,6 +104,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
   } finally {
     signal.removeEventListener('abort', cancel);
     stopNotices();
+    stopShells();
   }
 }
 

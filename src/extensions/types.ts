@@ -69,6 +69,7 @@ export const PANEL_ORDER = {
   turn: 90,
   total: 100,
   todo: 110,
+  shells: 120,
 } as const;
 
 /** Where the spec's prompt sections go, system and turn ones alike (the agent's own instructions are 0). */

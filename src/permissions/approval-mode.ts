@@ -46,6 +46,7 @@ export const PLAN_MODE_TOOLS: ReadonlySet<string> = new Set([
   'memory_search',
   'rag_search',
   'todo_write',
+  'shell_output',
   'use_skill',
   'delegate_task',
   'exit_plan_mode',

@@ -45,6 +45,15 @@ export class ProcessGroupTracker {
     return this.reaper?.pid;
   }
 
+  /**
+   * Starts the reaper now, before a process is spawned: then only the synchronous `add` right after
+   * the spawn stands between the new group and the reaper's list (starting the reaper takes ms,
+   * time in which an agent killed outright would leave the group behind).
+   */
+  prepare(): void {
+    this.ensureReaper();
+  }
+
   add(pgid: number): void {
     if (!isGroupId(pgid) || this.groups.has(pgid)) return;
     this.groups.add(pgid);

@@ -40,10 +40,29 @@ export const TOOL_CASES: readonly ToolCase[] = [
   {
     name: 'run_shell',
     round: 1,
-    // Confined by default (workspace-write), unasked: it runs, and the write out of the root is refused.
-    args: () => ({ command: 'echo shell-ran; echo x > ../every-tool-escape' }),
-    result: /^\[sandbox\][^\n]*refused: write to \.\.\/every-tool-escape[\s\S]*shell-ran/,
+    // Confined by default (workspace-write), unasked: it runs, and the write out of the root is
+    // refused. The agent starts it in the background (shell_kill then reads the sandbox's note);
+    // `mcp serve` offers no background shells, so there it runs to its end as usual.
+    args: () => ({ command: 'echo shell-ran; echo x > ../every-tool-escape', background: true }),
+    result:
+      /^(\[sandbox\][^\n]*refused: write to \.\.\/every-tool-escape[\s\S]*shell-ran|started background shell shell-1 \(pid \d+\))/,
     served: true,
+  },
+  {
+    name: 'shell_kill',
+    round: 2,
+    args: () => ({ id: 'shell-1' }),
+    result:
+      /^(stopped shell-1|shell-1 had already ended)\n[\s\S]*\[sandbox\][^\n]*refused: write to \.\.\/every-tool-escape/,
+    served: false,
+  },
+  {
+    name: 'shell_output',
+    round: 3,
+    args: () => ({}),
+    result:
+      /^== shell-1: echo shell-ran; .*==\n\(no new output\)\n\[shell-1 (stopped|exited with code \d+)\]$/,
+    served: false,
   },
   { name: 'ls', round: 1, args: () => ({ path: 'docs' }), result: /notes\.md/, served: true },
   { name: 'read', round: 1, args: () => ({ path: 'docs/notes.md' }), result: /alpha beta/, served: true },

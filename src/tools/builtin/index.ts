@@ -3,12 +3,14 @@
  * timeouts, a fixed clock) and for configuration (the fetch allow list).
  */
 import path from 'node:path';
+import type { BackgroundShells } from '../background/shells.js';
 import type { Tool } from '../types.js';
 import { createPatchTool, createWriteTool } from './edit.js';
 import { createFetchTool } from './fetch.js';
 import { createLsTool, createReadTool } from './files.js';
 import { createGlobTool } from './glob.js';
 import { createSearchTool } from './search.js';
+import type { ProcessGroups } from './shell.js';
 import { createShellTool } from './shell.js';
 import { createTimeTool } from './time.js';
 
@@ -18,12 +20,20 @@ export interface BuiltinToolOptions {
   /** `fetch.allowHosts` from the config files. */
   fetchAllowHosts?: readonly string[];
   now?: () => Date;
+  /** The session's background shells (run_shell's `background`); absent in `mcp serve`. */
+  background?: BackgroundShells;
+  /** The run's process groups (run_shell lists each command's while it runs). */
+  groups?: ProcessGroups;
 }
 
 export function createBuiltinTools(options: BuiltinToolOptions = {}): Tool[] {
   return [
     createTimeTool({ now: options.now }),
-    createShellTool({ timeoutMs: options.shellTimeoutMs }),
+    createShellTool({
+      timeoutMs: options.shellTimeoutMs,
+      background: options.background,
+      groups: options.groups,
+    }),
     createLsTool(),
     createReadTool(),
     createGlobTool(),

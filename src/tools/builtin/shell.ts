@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import * as z from '../../util/schema.js';
 import { BoundedText } from '../../util/text.js';
 import { toolArguments } from '../arguments.js';
+import { type BackgroundShells, FIRST_OUTPUT_WAIT_MS } from '../background/shells.js';
+import { runInBackground } from '../background/tools.js';
 import { type CommandRunner, type Tool, type ToolContext, ToolError } from '../types.js';
 import { confine, reasonOf, runsUnasked, unconfinedReview, wantsUnconfined } from './shell-sandbox.js';
 
@@ -15,6 +17,18 @@ export const SHELL_OUTPUT_LIMIT = 2000;
 export interface ShellToolOptions {
   /** Defaults to SHELL_TIMEOUT_MS; tests shorten it. */
   timeoutMs?: number;
+  /** The session's background shells: `background: true` is offered only with them. */
+  background?: BackgroundShells;
+  /** The run's process groups: a command's group is listed while it runs (the reaper's, if the agent is killed). */
+  groups?: ProcessGroups;
+}
+
+/** Where a command's process group is listed while it runs (the run's ProcessGroupTracker). */
+export interface ProcessGroups {
+  /** Called before the spawn (the tracker starts its reaper then, not after). */
+  prepare?(): void;
+  add(pgid: number): void;
+  remove(pgid: number): void;
 }
 
 export interface ShellResult {
@@ -26,15 +40,18 @@ export interface ShellResult {
 
 export function createShellTool(options: ShellToolOptions = {}): Tool {
   const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
+  const { background } = options;
   const shellArgs = toolArguments('run_shell', () =>
     z.object({
       command: z
         .string()
         .check(
           z.describe(
-            `The command line, run as \`/bin/sh -c <command>\`. Must finish within ${formatSeconds(timeoutMs)}.`,
+            `The command line, run as \`/bin/sh -c <command>\`. Must finish within ${formatSeconds(timeoutMs)}${background ? ' unless in the background' : ''}.`,
           ),
         ),
+      // Offered only where a session keeps background shells (not `mcp serve`); unknown keys are dropped.
+      ...(background ? { background: backgroundArg() } : {}),
       sandbox: z.optional(
         z
           .boolean()
@@ -59,7 +76,12 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       `Output is cut to ${SHELL_OUTPUT_LIMIT} chars; a non-zero exit code is reported at the end. ` +
       `When the sandbox is on, the command runs confined (writes only in the project and a temp folder, ` +
       `credentials hidden, network only to allowed hosts); a refusal is reported as [sandbox]. ` +
-      `Set "sandbox": false with a "reason" only when confinement stops the task: the person is asked.`,
+      `Set "sandbox": false with a "reason" only when confinement stops the task: the person is asked.` +
+      (background
+        ? ` With "background": true the command keeps running after the call returns (its id and first output, ` +
+          `waiting at most ${formatSeconds(FIRST_OUTPUT_WAIT_MS)}); read it later with shell_output, stop it with ` +
+          `shell_kill; every background shell is stopped when the session ends.`
+        : ''),
     get parameters() {
       return shellArgs.parameters;
     },
@@ -73,19 +95,22 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
     async describeApproval(raw, ctx) {
       const args = shellArgs.parse(raw);
       const { command } = args;
+      const where = inBackground(background, args) ? ' in the background' : '';
       if (wantsUnconfined(args) && ctx.commandSandbox?.status.kind === 'confined')
         return {
-          title: 'About to run a shell command OUTSIDE the sandbox',
+          title: `About to run a shell command${where} OUTSIDE the sandbox`,
           detail: `${command}\n\nwhy: ${reasonOf(args)}`,
           kind: 'command',
         };
-      return { title: 'About to run a shell command', detail: command, kind: 'command' };
+      return { title: `About to run a shell command${where}`, detail: command, kind: 'command' };
     },
     async run(raw, ctx) {
       const args = shellArgs.parse(raw);
       const { command } = args;
       if (command.trim() === '') throw new ToolError('run_shell: "command" must not be empty');
       if (ctx.signal.aborted) throw new ToolError('run_shell: cancelled');
+      // In the background it runs here even under an editor's terminal runner (that one waits for the end).
+      if (inBackground(background, args)) return runInBackground(background, args, ctx);
       const confined = await confine(command, args, ctx);
       const output = new BoundedText(SHELL_OUTPUT_LIMIT, ctx.redact);
       const stderr = confined ? new TailText(STDERR_KEPT) : undefined;
@@ -103,6 +128,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
               timeoutMs,
               output,
               stderr,
+              options.groups,
             );
       } finally {
         // Released however the run ended; the note is only wanted from a finished command.
@@ -113,6 +139,27 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       return note ? `${note}\n${text}` : text;
     },
   };
+}
+
+function backgroundArg() {
+  return z.optional(
+    z
+      .boolean()
+      .check(
+        z.describe(
+          'true: start it in the background (dev servers, watchers, long builds) and return at once with its id ' +
+            'and first output; no time limit. Read it with shell_output, stop it with shell_kill.',
+        ),
+      ),
+  );
+}
+
+/** Whether this call asks for a background shell (and the session keeps them). */
+function inBackground(
+  background: BackgroundShells | undefined,
+  args: object,
+): background is BackgroundShells {
+  return background !== undefined && (args as { background?: unknown }).background === true;
 }
 
 /** Runs `file args` in its own process group, output merged into `output`, killed at `timeoutMs`. */
@@ -126,14 +173,18 @@ export function runProcess(
   output: BoundedText,
   /** Also gets stderr alone (the sandbox reads its refusals there). */
   stderrTap?: TailText,
+  groups?: ProcessGroups,
 ): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
+    groups?.prepare?.();
     const child = spawn(file, args, {
       cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    const pid = child.pid;
+    if (pid !== undefined) groups?.add(pid);
     let stopped: ShellResult['stopped'] = null;
 
     const stop = (reason: 'timeout' | 'abort'): void => {
@@ -150,6 +201,7 @@ export function runProcess(
     const cleanup = (): void => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      if (pid !== undefined) groups?.remove(pid);
     };
 
     for (const stream of [child.stdout, child.stderr]) {
