@@ -1,7 +1,8 @@
 /**
  * MCP as an extension: the manager's servers start with the face (lazy ones with a cached tool
- * list on first use); every model request waits until those without a cache have settled (so the
- * model sees their tools); `@server:uri` mentions attach resources to
+ * list on first use); the first model request waits for those without a cache only for the
+ * start-up grace (mcp/start-grace.ts: later ones not at all; a slow server's tools join as they
+ * arrive, tool search waits for them); `@server:uri` mentions attach resources to
  * the input; each server prompt is a slash command; `/mcp` inspects them; the panel's MCP row.
  * The manager (mcp/manager.ts) keeps the extension's dynamic tool set (`tools.set('mcp')`) in step
  * with the servers' tools — the configured ones' and those an active skill adds — and never
@@ -11,6 +12,7 @@ import type { SlashCommand } from '../commands/types.js';
 import { describeServer, describeServers } from '../mcp/describe.js';
 import type { McpManager } from '../mcp/manager.js';
 import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
+import type { StartGrace } from '../mcp/start-grace.js';
 import { panelMcpLine } from '../mcp/status.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
@@ -23,6 +25,8 @@ export interface McpExtensionOptions {
   trust?: FolderTrust;
   /** More lines for `/mcp` (tool search: how many tools are deferred). */
   describeMore?: () => string | undefined;
+  /** How long model requests wait for servers still starting (create-app makes it). */
+  grace: StartGrace;
 }
 
 export function mcpExtension(manager: McpManager, options: McpExtensionOptions): Extension {
@@ -47,10 +51,9 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
           order: PANEL_ORDER.mcp,
         };
       });
-      // A sub-agent's request carries MCP tools too: it waits for servers still starting the same way.
-      host.hooks.beforeRequest((request) => waitForServers(manager, request.signal, request.waiting), {
-        subAgents: 'same',
-      });
+      // A sub-agent's request carries MCP tools too: the same grace (one per run) applies. Nothing is
+      // said while it runs: it is short, and print mode stays quiet unless a server fails.
+      host.hooks.beforeRequest((request) => options.grace.wait(request.signal), { subAgents: 'same' });
       // `@` in the TUI completes resources as `@<server>:<uri>` (what the mention below reads).
       host.completion(async (word) =>
         manager
