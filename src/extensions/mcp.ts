@@ -34,7 +34,9 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
   return {
     name: 'mcp',
     setup(host) {
-      manager.attach(host.tools.set('mcp'));
+      const tools = host.tools.set('mcp');
+      manager.attach(tools);
+      tools.arrivals?.((name, signal) => options.grace.toolOf(name, signal));
       const prompts = new Set<string>();
       unsubscribe = manager.onChange(() => {
         syncPromptCommands(host.commands, manager, prompts);

@@ -7,6 +7,7 @@
  */
 import { visibleLine } from '../util/terminal-text.js';
 import type { McpManager } from './manager.js';
+import { sanitizeName } from './naming.js';
 
 /**
  * Measured (bench/cold-start.mjs, 2-core VM): a plain stdio server lists its tools in ~150–400 ms
@@ -58,6 +59,28 @@ export class StartGrace {
   /** Whether `server` is starting now (tools not listed yet). */
   starting(server: string): boolean {
     return this.manager.pending().includes(server);
+  }
+
+  /**
+   * A call names a tool not registered: if it may be a starting server's (`mcp_<server>_…`), waits
+   * until that server settled (its start-up timeout bounds it) or `signal` aborts.
+   */
+  async toolOf(name: string, signal: AbortSignal): Promise<void> {
+    const starting = () =>
+      this.manager.pending().filter((server) => name.startsWith(`mcp_${sanitizeName(server)}_`));
+    if (starting().length === 0) return;
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        unsubscribe();
+        signal.removeEventListener('abort', finish);
+        resolve();
+      };
+      const unsubscribe = this.manager.onChange(() => {
+        if (starting().length === 0) finish();
+      });
+      signal.addEventListener('abort', finish, { once: true });
+      if (signal.aborted || starting().length === 0) finish();
+    });
   }
 
   /** Every server settled (each bounded by its start-up timeout), or `signal` aborted. */

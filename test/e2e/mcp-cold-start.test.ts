@@ -16,7 +16,8 @@ import { cliFixture, parseJsonOutput } from './harness.js';
 
 const STDIO_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
 
-const fx = cliFixture();
+/** The default grace (the harness sets a long one for every other test). */
+const fx = cliFixture({ env: { GEEKAGENT_MCP_START_GRACE_MS: undefined } });
 
 function toolNames(request: RecordedRequest): string[] {
   return (request.body.tools ?? []).map((tool) => (tool.function as { name: string }).name);
@@ -91,5 +92,30 @@ describe('a cold start with a server that takes long to start', () => {
       ]);
       expect(systemPrompt(later)).toBe(systemPrompt(opening!));
     }
+  });
+
+  it('a call by name to a tool of a server still starting waits for the server and runs', async () => {
+    const gate = path.join(fx.project.dir, 'gate');
+    await servers(gate);
+    let gateWasOpen: boolean | undefined;
+    fx.fake.push(
+      (request) => {
+        gateWasOpen = existsSync(gate);
+        writeFileSync(gate, '');
+        expect(toolNames(request)).not.toContain('mcp_slow_echo');
+        // A model that names a tool its request does not declare (it knew it from elsewhere).
+        return { toolCalls: [{ name: 'mcp_slow_echo', arguments: '{"text":"direct"}' }], undeclared: true };
+      },
+      { text: 'done' },
+    );
+    const run = await fx.run(['-p', 'echo direct', '--output-format', 'json', '--allow', 'mcp_slow_*']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(gateWasOpen).toBe(false);
+    const [call] = parseJsonOutput(run).tool_calls;
+    expect(call).toMatchObject({
+      name: 'mcp_slow_echo',
+      is_error: false,
+      result: 'echo: direct (modern era)',
+    });
   });
 });
