@@ -38,14 +38,18 @@ export class StartGrace {
   ) {}
 
   /**
-   * Before a model request: until the servers settle or the grace (from the first call) ends, or
-   * `signal` aborts. The first return fixes `late()`.
+   * Before a model request: until the servers settle, or the grace (from the first call) ends and
+   * every server still starting is a cold one (a server whose list an earlier run cached is waited
+   * for whole: that run's tool list, and the provider's cache of it, stay), or `signal` aborts.
+   * The first return fixes `late()`.
    */
   async wait(signal: AbortSignal): Promise<void> {
-    if (!this.manager.settled) {
-      this.deadline ??= Date.now() + this.ms;
-      const left = this.deadline - Date.now();
-      if (left > 0) await settledWithin(this.manager, left, signal);
+    if (!this.manager.settled) this.deadline ??= Date.now() + this.ms;
+    while (!this.manager.settled && !signal.aborted) {
+      const left = (this.deadline ?? 0) - Date.now();
+      const warm = this.manager.pending().some((name) => this.manager.hasCachedListing(name));
+      if (left <= 0 && !warm) break;
+      await nextChange(this.manager, left > 0 ? left : undefined, signal);
     }
     signal.throwIfAborted();
     this.lateNames ??= this.manager.pending();
@@ -85,20 +89,33 @@ export class StartGrace {
 
   /** Every server settled (each bounded by its start-up timeout), or `signal` aborted. */
   async all(signal: AbortSignal): Promise<void> {
-    if (!this.manager.settled) await settledWithin(this.manager, undefined, signal);
+    if (!this.manager.settled) await settledWithin(this.manager, signal);
     signal.throwIfAborted();
   }
 }
 
-function settledWithin(manager: McpManager, ms: number | undefined, signal: AbortSignal): Promise<void> {
+function settledWithin(manager: McpManager, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const finish = () => {
+      signal.removeEventListener('abort', finish);
+      resolve();
+    };
+    signal.addEventListener('abort', finish, { once: true });
+    manager.whenSettled().then(finish, finish);
+  });
+}
+
+/** The manager's next change, or `ms` passing, or `signal` aborting. */
+function nextChange(manager: McpManager, ms: number | undefined, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
     const finish = () => {
       if (timer) clearTimeout(timer);
+      unsubscribe();
       signal.removeEventListener('abort', finish);
       resolve();
     };
     const timer = ms === undefined ? undefined : setTimeout(finish, ms);
+    const unsubscribe = manager.onChange(finish);
     signal.addEventListener('abort', finish, { once: true });
-    manager.whenSettled().then(finish, finish);
   });
 }
