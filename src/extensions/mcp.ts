@@ -13,7 +13,7 @@ import { describeServer, describeServers } from '../mcp/describe.js';
 import type { McpManager } from '../mcp/manager.js';
 import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
 import type { StartGrace } from '../mcp/start-grace.js';
-import { panelMcpLine } from '../mcp/status.js';
+import { panelMcpLine, type ServerStatus } from '../mcp/status.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
 import { syncPromptCommands } from './mcp-prompts.js';
@@ -38,8 +38,12 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       manager.attach(tools);
       tools.arrivals?.((name, signal) => options.grace.toolOf(name, signal));
       const prompts = new Set<string>();
+      const failures = startFailures(manager.statuses());
       unsubscribe = manager.onChange(() => {
         syncPromptCommands(host.commands, manager, prompts);
+        // The first request does not wait for a slow server: one that then fails to start is told
+        // (print mode says nothing else about servers still starting).
+        for (const line of failures(manager.statuses())) host.notice(line, 'error');
         host.changed();
       });
       // Idle servers' prompts (from the cache) are commands from the start.
@@ -87,6 +91,25 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       unsubscribe?.();
       await manager.shutdown();
     },
+  };
+}
+
+/**
+ * Each server that failed to start (no retry left) after `initial` (a broken entry failed from the
+ * start: its config problem is told elsewhere), once per run.
+ */
+function startFailures(initial: readonly ServerStatus[]): (statuses: readonly ServerStatus[]) => string[] {
+  const told = new Set(
+    initial.filter((status) => status.state.state === 'failed').map((status) => status.name),
+  );
+  return (statuses) => {
+    const lines: string[] = [];
+    for (const { name, state } of statuses) {
+      if (state.state !== 'failed' || state.during !== 'startup' || state.retry || told.has(name)) continue;
+      told.add(name);
+      lines.push(`MCP server ${name} failed to start: ${state.error} (/mcp logs ${name})`);
+    }
+    return lines;
   };
 }
 
