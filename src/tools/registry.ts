@@ -65,10 +65,10 @@ export class ToolRegistry {
 
   /** `name`'s tool, once it arrived if it may still (undefined when it never will). */
   async arrival(name: string, signal: AbortSignal): Promise<Tool | undefined> {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     if (tool || !this.arrivals) return tool;
     await this.arrivals(name, signal);
-    return this.tools.get(name);
+    return this.get(name);
   }
 
   /**
