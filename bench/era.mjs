@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { agentMcp, DEMO, definition, median, now, ROOT, rotate, sleep } from './lib.mjs';
-import { makeProject, startModel, ttfrOnce } from './startup.mjs';
+import { makeProject, startModel, ttfrOnce, WAIT_ALL } from './startup.mjs';
 
 export const STDIO_2026 = path.join(ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
 
@@ -80,7 +80,7 @@ export async function benchWarmModern({ reps = 9 } = {}) {
   try {
     const p0 = await makeProject(0);
     const cached = await makeProject(20, 'lazy', STDIO_2026);
-    await ttfrOnce(model, cached, 20); // probes, lists and caches the 20 servers (tools + verdict)
+    await ttfrOnce(model, cached, 20, WAIT_ALL); // probes, lists and caches the 20 servers (tools + verdict)
     await ttfrOnce(model, p0, 0);
     const samples = await rotate(reps, {
       none: () => ttfrOnce(model, p0, 0),

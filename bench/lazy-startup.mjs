@@ -4,14 +4,14 @@
 // the CLI's CPU time until the request (bench/cpu.mjs; the row is judged on CPU: on a busy machine
 // the wall time of two near-equal starts is mostly the run queue).
 import { median, rotate } from './lib.mjs';
-import { makeProject, startModel, ttfrOnce } from './startup.mjs';
+import { makeProject, startModel, ttfrOnce, WAIT_ALL } from './startup.mjs';
 
 export async function benchLazyStartup({ reps = 5 } = {}) {
   const model = await startModel();
   try {
     const p0 = await makeProject(0);
     const cached = await makeProject(20, 'lazy');
-    await ttfrOnce(model, cached, 20); // lists and caches the 20 servers' tools
+    await ttfrOnce(model, cached, 20, WAIT_ALL); // lists and caches the 20 servers' tools
     await ttfrOnce(model, p0, 0);
     const both = await rotate(reps, {
       none: () => ttfrOnce(model, p0, 0, {}, { cpu: true }),

@@ -11,6 +11,9 @@ import { sdkConnectOnce } from './connect.mjs';
 import { cpuSoFar } from './cpu.mjs';
 import { CLI, DEMO, killQuietly, median, now, rotate, spawnGroup, tempDir } from './lib.mjs';
 
+/** A cold run (nothing cached) waits for every server, not just the start-up grace (issue 45). */
+export const WAIT_ALL = { GEEKAGENT_MCP_START_GRACE_MS: '120000' };
+
 const CHUNK = { choices: [{ delta: { content: 'ok' }, finish_reason: 'stop', index: 0 }] };
 
 /** The fake model: answers every chat request with one SSE chunk and [DONE]; reports each request. */
@@ -112,7 +115,8 @@ export async function benchStartup({ reps = 5 } = {}) {
   try {
     const p0 = await makeProject(0);
     const p20 = await makeProject(20);
-    await ttfrOnce(model, p20, 20); // warm-up (file cache, compile cache)
+    // Warm-up (file cache, compile cache, tool cache), waiting for every server as a cold run does not.
+    await ttfrOnce(model, p20, 20, WAIT_ALL);
     const samples = await rotate(reps, {
       ttfr0: () => ttfrOnce(model, p0, 0),
       ttfr20: () => ttfrOnce(model, p20, 20),

@@ -20,7 +20,7 @@ import { backgroundShellsExtension } from '../extensions/background-shells.js';
 import { compactionExtension } from '../extensions/compaction.js';
 import { DeferredTools } from '../extensions/deferred-tools.js';
 import { extraRootsExtension } from '../extensions/extra-roots.js';
-import { mcpExtension, waitForServers } from '../extensions/mcp.js';
+import { mcpExtension } from '../extensions/mcp.js';
 import { ModelChoice, modelChoiceExtension } from '../extensions/model-choice.js';
 import { pluginsExtension } from '../extensions/plugins.js';
 import { projectInstructionsExtension } from '../extensions/project-instructions.js';
@@ -31,6 +31,7 @@ import { trustExtension } from '../extensions/trust.js';
 import { loadHooks } from '../hooks/config.js';
 import { hooksExtension } from '../hooks/extension.js';
 import type { McpManager } from '../mcp/manager.js';
+import { StartGrace, startGraceMs } from '../mcp/start-grace.js';
 import { mentionsExtension } from '../mentions/extension.js';
 import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
 import type { PermissionConfig } from '../permissions/config.js';
@@ -156,6 +157,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const toolSearch = toolSearchMode(settingsEnv);
   if (toolSearch.problem) notices.push(toolSearch.problem);
   const deferred = new DeferredTools(registry, toolSearch.mode, provider.contextWindow);
+  const graceMs = startGraceMs(settingsEnv);
+  if (graceMs.problem) notices.push(graceMs.problem);
+  const grace = new StartGrace(mcp, graceMs.ms);
+  deferred.lateServers(() => grace.late());
   const hooks = hooksExtension({
     loaded: await loadHooks({
       userDir,
@@ -182,11 +187,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       acceptsMedia: provider.acceptsMedia,
       trust,
       describeMore: () => describeDeferral(deferred),
+      grace,
     }),
     mentionsExtension(permissions.root, { projectDir, userDir, provider, redact, mcp }, options.images),
     toolSearchExtension({
       deferred,
-      whenToolsReady: (signal, notify) => waitForServers(mcp, signal, notify),
+      whenToolsReady: (signal) => grace.wait(signal),
+      whenAllStarted: (signal) => grace.all(signal),
     }),
     sessionsExtension(sessions),
     rewindExtension(new Rewinder({ conversation, sessions, undo })),

@@ -7,7 +7,9 @@
  * order — so a load adds to the end of the tool list and the list before it stays byte-identical
  * (bench C1/C2 measures what that keeps of the prompt cache per provider). The index follows the
  * registry: it is brought up to date (added, replaced, removed by id) before the first use after
- * any change.
+ * any change. Tools of servers still starting when the run's first request went (`late`, see
+ * mcp/start-grace.ts) are left out of the prompt's name list (it must not change as they arrive);
+ * undeferred, they join at the end of the tool list in arrival order, as loaded tools do.
  */
 import { toolsChars } from '../agent/tokens.js';
 import { createIndex, type SearchIndex, TOOL_FIELDS, toolDocument } from '../search/index.js';
@@ -48,6 +50,9 @@ export class DeferredTools {
   private activeNow = false;
   private mcpTools: Tool[] = [];
   private totalChars = 0;
+  /** Late servers' tools, each with its place in arrival order (sent last while not deferring). */
+  private readonly joined = new Map<string, number>();
+  private late: () => readonly string[] = () => [];
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -57,6 +62,22 @@ export class DeferredTools {
     registry.onChange(() => {
       this.dirty = true;
     });
+  }
+
+  /** Where the names of servers still starting when the first request went come from. */
+  lateServers(late: () => readonly string[]): void {
+    this.late = late;
+    this.dirty = true;
+  }
+
+  /** Servers that were still starting when the first request went (the prompt names them). */
+  lateNames(): readonly string[] {
+    return this.mode === 'off' ? [] : this.late();
+  }
+
+  /** Whether `tool` belongs to a late server. */
+  isLate(tool: Tool): boolean {
+    return tool.origin?.kind === 'mcp' && this.late().includes(tool.origin.server);
   }
 
   /** Whether definitions are being deferred now. */
@@ -73,7 +94,10 @@ export class DeferredTools {
 
   /** Where a sent loaded tool goes: after every other tool, in load order; undefined for others. */
   loadedRank(tool: Tool): number | undefined {
-    return tool.origin?.kind === 'mcp' && this.active ? this.loaded.get(tool.name) : undefined;
+    if (tool.origin?.kind !== 'mcp') return undefined;
+    if (this.active) return this.loaded.get(tool.name);
+    this.refresh();
+    return this.joined.get(tool.name);
   }
 
   /** The deferred tools (visible, not loaded), in registry order. */
@@ -137,6 +161,8 @@ export class DeferredTools {
     if (!this.dirty) return;
     this.dirty = false;
     this.mcpTools = this.registry.visible().filter((tool) => tool.origin?.kind === 'mcp');
+    for (const tool of this.mcpTools)
+      if (!this.joined.has(tool.name) && this.isLate(tool)) this.joined.set(tool.name, this.joined.size);
     this.totalChars = toolsChars(this.mcpTools.map(spec));
     this.activeNow =
       this.mode === 'on'

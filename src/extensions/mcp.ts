@@ -1,7 +1,8 @@
 /**
  * MCP as an extension: the manager's servers start with the face (lazy ones with a cached tool
- * list on first use); every model request waits until those without a cache have settled (so the
- * model sees their tools); `@server:uri` mentions attach resources to
+ * list on first use); the first model request waits for those without a cache only for the
+ * start-up grace (mcp/start-grace.ts: later ones not at all; a slow server's tools join as they
+ * arrive, tool search waits for them); `@server:uri` mentions attach resources to
  * the input; each server prompt is a slash command; `/mcp` inspects them; the panel's MCP row.
  * The manager (mcp/manager.ts) keeps the extension's dynamic tool set (`tools.set('mcp')`) in step
  * with the servers' tools — the configured ones' and those an active skill adds — and never
@@ -12,7 +13,8 @@ import { describeServer, describeServers } from '../mcp/describe.js';
 import type { McpManager } from '../mcp/manager.js';
 import { attachResourceUpdates, resourceUpdatesPending } from '../mcp/resource-updates.js';
 import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
-import { panelMcpLine } from '../mcp/status.js';
+import type { StartGrace } from '../mcp/start-grace.js';
+import { panelMcpLine, type ServerStatus } from '../mcp/status.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
 import { raceAbort } from '../util/race-abort.js';
@@ -25,6 +27,8 @@ export interface McpExtensionOptions {
   trust?: FolderTrust;
   /** More lines for `/mcp` (tool search: how many tools are deferred). */
   describeMore?: () => string | undefined;
+  /** How long model requests wait for servers still starting (create-app makes it). */
+  grace: StartGrace;
 }
 
 export function mcpExtension(manager: McpManager, options: McpExtensionOptions): Extension {
@@ -32,10 +36,16 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
   return {
     name: 'mcp',
     setup(host) {
-      manager.attach(host.tools.set('mcp'));
+      const tools = host.tools.set('mcp');
+      manager.attach(tools);
+      tools.arrivals?.((name, signal) => options.grace.toolOf(name, signal));
       const prompts = new Set<string>();
+      const failures = startFailures(manager.statuses());
       unsubscribe = manager.onChange(() => {
         syncPromptCommands(host.commands, manager, prompts);
+        // The first request does not wait for a slow server: one that then fails to start is told
+        // (print mode says nothing else about servers still starting).
+        for (const line of failures(manager.statuses())) host.notice(line, 'error');
         host.changed();
       });
       // Idle servers' prompts (from the cache) are commands from the start.
@@ -49,10 +59,11 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
           order: PANEL_ORDER.mcp,
         };
       });
-      // A sub-agent's request carries MCP tools too: it waits for servers still starting the same way.
+      // A sub-agent's request carries MCP tools too: the same grace (one per run) applies. Nothing is
+      // said while it runs: it is short, and print mode stays quiet unless a server fails.
       host.hooks.beforeRequest(
         async (request) => {
-          await waitForServers(manager, request.signal, request.waiting);
+          await options.grace.wait(request.signal);
           // A call that changed a server's tools (its list_changed came before its answer) is
           // followed by a request that declares the new ones.
           await raceAbort(manager.relistsSettled(), request.signal);
@@ -99,6 +110,25 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       unsubscribe?.();
       await manager.shutdown();
     },
+  };
+}
+
+/**
+ * Each server that failed to start (no retry left) after `initial` (a broken entry failed from the
+ * start: its config problem is told elsewhere), once per run.
+ */
+function startFailures(initial: readonly ServerStatus[]): (statuses: readonly ServerStatus[]) => string[] {
+  const told = new Set(
+    initial.filter((status) => status.state.state === 'failed').map((status) => status.name),
+  );
+  return (statuses) => {
+    const lines: string[] = [];
+    for (const { name, state } of statuses) {
+      if (state.state !== 'failed' || state.during !== 'startup' || state.retry || told.has(name)) continue;
+      told.add(name);
+      lines.push(`MCP server ${name} failed to start: ${state.error} (/mcp logs ${name})`);
+    }
+    return lines;
   };
 }
 

@@ -25,8 +25,10 @@ const DESCRIPTION_CHARS = 200;
 
 export interface ToolSearchOptions {
   deferred: DeferredTools;
-  /** Waits until the MCP tools are registered (servers settled), for the prompt's name list. */
-  whenToolsReady?: (signal: AbortSignal, notify: (message: string) => void) => Promise<void>;
+  /** Waits (the start-up grace) until the MCP tools are registered, for the prompt's name list. */
+  whenToolsReady?: (signal: AbortSignal) => Promise<void>;
+  /** Waits until every server has settled: a search never misses a slow server's tools. */
+  whenAllStarted?: (signal: AbortSignal) => Promise<void>;
 }
 
 /** `GEEKAGENT_TOOL_SEARCH`: auto (default), on, off; anything else is auto with a problem. */
@@ -48,15 +50,20 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
     after: ['mcp'],
     setup(host) {
       if (deferred.mode === 'off') return;
-      host.tools.add(toolSearchTool(deferred), 'allow');
-      // tool_search itself is sent only while something is deferred.
+      host.tools.add(toolSearchTool(deferred, options.whenAllStarted), 'allow');
+      // tool_search itself is sent only while something is deferred or servers were still starting.
       host.hooks.toolDeferral(
-        (tool) => (tool.name === TOOL_SEARCH ? !deferred.active : deferred.isDeferred(tool)),
+        (tool) =>
+          tool.name === TOOL_SEARCH
+            ? !deferred.active && deferred.lateNames().length === 0
+            : deferred.isDeferred(tool),
         (tool) => deferred.loadedRank(tool),
       );
       host.hooks.prompt(async (turn) => {
-        await options.whenToolsReady?.(turn.signal, turn.notify);
-        const text = deferredToolsPrompt(deferred.searchableTools());
+        await options.whenToolsReady?.(turn.signal);
+        // Late servers' tools stay out of the list (it would change as they arrive): named instead.
+        const listed = deferred.searchableTools().filter((tool) => !deferred.isLate(tool));
+        const text = deferredToolsPrompt(listed, deferred.lateNames());
         return text ? { order: PROMPT_ORDER.deferredTools, text } : undefined;
       });
       // Loads what the history found or called, in its order (the same live and after `--continue`;
@@ -85,7 +92,10 @@ const searchArgs = toolArguments(TOOL_SEARCH, () =>
   }),
 );
 
-function toolSearchTool(deferred: DeferredTools): Tool {
+function toolSearchTool(
+  deferred: DeferredTools,
+  whenAllStarted?: (signal: AbortSignal) => Promise<void>,
+): Tool {
   return {
     name: TOOL_SEARCH,
     description:
@@ -95,10 +105,11 @@ function toolSearchTool(deferred: DeferredTools): Tool {
     get parameters() {
       return searchArgs.parameters;
     },
-    run: async (args) => {
+    run: async (args, ctx) => {
       const { limit = DEFAULT_LIMIT, ...given } = searchArgs.parse(args);
       const query = given.query.trim();
       if (query === '') throw new ToolError('tool_search needs a "query": what you want to do, in words');
+      await whenAllStarted?.(ctx.signal);
       const found = deferred.search(query, limit);
       if (found.length === 0)
         return `no tool matches "${visibleLine(query)}"; try other words, or the full name of a tool listed in the system prompt`;
@@ -123,8 +134,12 @@ function oneLine(description: string): string {
  * The system prompt's list of deferred tools: names only, grouped by server prefix so 300 names
  * stay short (`mcp_github_: create_issue, get_issue, …`).
  */
-export function deferredToolsPrompt(tools: readonly Tool[]): string | undefined {
-  if (tools.length === 0) return undefined;
+export function deferredToolsPrompt(
+  tools: readonly Tool[],
+  connecting: readonly string[] = [],
+): string | undefined {
+  const starting = connectingLine(connecting);
+  if (tools.length === 0) return starting;
   const groups = new Map<string, string[]>();
   const others: string[] = [];
   for (const tool of tools) {
@@ -144,7 +159,17 @@ export function deferredToolsPrompt(tools: readonly Tool[]): string | undefined 
       'need to do, or with a full name (prefix + name, e.g. the first below is ' +
       `${tools[0]!.name}), to load the best matches: they are in your tool list from your next step on.`,
     ...lines,
+    ...(starting ? [starting] : []),
   ].join('\n');
+}
+
+/** The servers still starting when the conversation's first request went, named once for good. */
+function connectingLine(servers: readonly string[]): string | undefined {
+  if (servers.length === 0) return undefined;
+  return visibleLine(
+    `MCP servers still connecting: ${servers.join(', ')}. Their tools are not listed here: ${TOOL_SEARCH} ` +
+      'waits for them to be up and finds their tools (their tool names start with mcp_<server>_).',
+  );
 }
 
 /**

@@ -25,6 +25,8 @@ export interface DynamicToolSet {
   names(): string[];
   /** The order of MCP servers' tools in requests (the registry's `orderServers`). */
   order(serverNames: readonly string[]): void;
+  /** How a call to a tool not registered yet waits for it (servers still starting). */
+  arrivals?(wait: (name: string, signal: AbortSignal) => Promise<void>): void;
 }
 
 export interface ToolSetDeps {
@@ -55,6 +57,9 @@ export function createToolSet(deps: ToolSetDeps, owner: string): DynamicToolSet 
     names: () => [...own],
     order(serverNames) {
       registry.orderServers(serverNames);
+    },
+    arrivals(wait) {
+      registry.setArrivals(wait);
     },
   };
 }

@@ -217,6 +217,11 @@ export class McpManager {
       .map((slot) => slot.entry.name);
   }
 
+  /** Whether `name`'s tool list was cached by an earlier run (its first request waits for it whole). */
+  hasCachedListing(name: string): boolean {
+    return this.slots.find((slot) => slot.entry.name === name)?.cached !== undefined;
+  }
+
   /** The servers a model request waits for: those whose tools are not known from a cache. */
   private awaited(): ServerSlot[] {
     return this.slots.filter((slot) => !slot.lazy);

@@ -49,6 +49,11 @@ export class ToolView extends ToolRegistry {
     return this.own.get(name) ?? this.parent.get(name);
   }
 
+  /** A tool of a server still starting: waited for as the parent waits for it. */
+  override async arrival(name: string, signal: AbortSignal): Promise<Tool | undefined> {
+    return this.get(name) ?? ((await this.parent.arrival(name, signal)) && this.get(name));
+  }
+
   override list(): Tool[] {
     const inherited = this.parent.list().filter((tool) => !this.own.has(tool.name) && this.allows(tool.name));
     return [...inherited, ...this.own.values()];

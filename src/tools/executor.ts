@@ -85,7 +85,8 @@ export class ToolExecutor {
       };
     };
 
-    const tool = this.deps.registry.get(call.name);
+    // A tool of a server still starting is waited for, as a call during its restart is.
+    const tool = await this.deps.registry.arrival(call.name, signal);
     if (!tool) {
       return outcome(
         'deny',

@@ -56,6 +56,21 @@ export class ToolRegistry {
     return this.tools.get(name);
   }
 
+  /** Waits for a tool that may still arrive (its MCP server is starting); set by its owner. */
+  private arrivals: ((name: string, signal: AbortSignal) => Promise<void>) | null = null;
+
+  setArrivals(wait: (name: string, signal: AbortSignal) => Promise<void>): void {
+    this.arrivals = wait;
+  }
+
+  /** `name`'s tool, once it arrived if it may still (undefined when it never will). */
+  async arrival(name: string, signal: AbortSignal): Promise<Tool | undefined> {
+    const tool = this.get(name);
+    if (tool || !this.arrivals) return tool;
+    await this.arrivals(name, signal);
+    return this.get(name);
+  }
+
   /**
    * The order of MCP servers' tools: these names in this order, after those ordered before (a
    * skill's servers come after the configured ones).

@@ -105,6 +105,9 @@ export function testEnv(options: RunOptions): NodeJS.ProcessEnv {
     OPENAI_BASE_URL: options.modelUrl ?? 'http://127.0.0.1:9/v1',
     OPENAI_MODEL: 'fake-model',
     GEEKAGENT_MAX_RETRIES: '0',
+    // Every server's tools in the first request, as a warm run has them: a busy test machine starts
+    // servers slower than the 1 s grace. mcp-cold-start.test.ts takes this out to test the grace.
+    GEEKAGENT_MCP_START_GRACE_MS: '120000',
   };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];

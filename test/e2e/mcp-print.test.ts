@@ -94,7 +94,9 @@ describe('MCP in print mode', () => {
     fx.fake.push({ text: 'ok' });
     const run = await fx.run(['-p', 'hi']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('waiting for MCP servers');
+    // Print mode says nothing while it waits; a server that fails to start is told.
+    expect(run.stderr).not.toContain('waiting for MCP servers');
+    expect(run.stderr).toContain('MCP server hung failed to start: ');
     const names = ((fx.fake.requests[0]!.body.tools ?? []) as Array<{ function: { name: string } }>).map(
       (t) => t.function.name,
     );

@@ -1,0 +1,89 @@
+// Issue 45: time to the first model request of a run whose 20 servers' tool lists are not cached
+// yet (the cache is removed before every run). With the start-up grace the request goes after about
+// a second with what is ready; the baseline is the same run waiting for every server (the grace set
+// past the start-up, as before issue 45). Claude Code's 4.0 s on the issue's machine is the target.
+// A second variant has 3 of the 20 servers taking 6 s to start (an `npx` download, a JVM): the grace
+// run's first request must not wait for them.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CLI, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
+import { makeProject, startModel, WAIT_ALL } from './startup.mjs';
+
+const SLOW = path.join(ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
+
+/** One cold CLI run: ms from spawn to the first chat request, and how many MCP tools it carried. */
+async function coldOnce(model, project, extraEnv = {}) {
+  await rm(path.join(project.home, '.geekagent', 'cache'), { recursive: true, force: true });
+  const request = model.next();
+  const t0 = now();
+  const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {
+    cwd: project.dir,
+    env: {
+      PATH: process.env.PATH,
+      HOME: project.home,
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'x',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_MODEL: 'bench-model',
+      GEEKAGENT_MAX_RETRIES: '0',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const timer = setTimeout(() => killQuietly(-child.pid), 60_000);
+  try {
+    const first = await Promise.race([request, exited.then(() => null)]);
+    if (!first) throw new Error(`CLI exited before any model request:\n${output}`);
+    const tools = (JSON.parse(first.body).tools ?? []).filter((t) => t.function?.name?.startsWith('mcp_'));
+    const code = await exited;
+    if (code !== 0) throw new Error(`CLI exited with ${code}:\n${output}`);
+    return { ms: first.arrived - t0, tools: tools.length };
+  } finally {
+    clearTimeout(timer);
+    killQuietly(-child.pid);
+  }
+}
+
+export async function benchColdStart({ reps = 5, slowReps = 3 } = {}) {
+  const model = await startModel();
+  try {
+    const project = await makeProject(20, 'lazy');
+    await coldOnce(model, project, WAIT_ALL); // warm-up (file cache, compile cache)
+    const runs = await rotate(reps, {
+      grace: () => coldOnce(model, project),
+      waitAll: () => coldOnce(model, project, WAIT_ALL),
+    });
+    const slowProject = await makeProject(20, 'lazy');
+    // The last three of the 20 take 6 s to answer anything.
+    const config = path.join(slowProject.dir, '.geekagent', 'mcp.json');
+    const parsed = JSON.parse(await readFile(config, 'utf8'));
+    for (const name of ['demo17', 'demo18', 'demo19'])
+      parsed.mcpServers[name] = {
+        command: process.execPath,
+        args: [SLOW],
+        env: { STARTUP_DELAY_MS: '6000' },
+      };
+    await writeFile(config, JSON.stringify(parsed, null, 2));
+    const slow = [];
+    for (let r = 0; r < slowReps; r++) slow.push(await coldOnce(model, slowProject));
+    const ms = (list) => list.map((run) => run.ms);
+    return {
+      grace: median(ms(runs.grace)),
+      waitAll: median(ms(runs.waitAll)),
+      slow: median(ms(slow)),
+      samples: {
+        grace: ms(runs.grace),
+        graceTools: runs.grace.map((run) => run.tools),
+        waitAll: ms(runs.waitAll),
+        slow: ms(slow),
+        slowTools: slow.map((run) => run.tools),
+      },
+    };
+  } finally {
+    await model.close();
+  }
+}
