@@ -129,7 +129,12 @@ describe('background shells', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const results = lines.filter((line) => line.type === 'tool_result');
+    // Each result is a `user` message with its tool_result block (Claude Code's shape).
+    const results = lines.filter((line) => line.type === 'user' && 'tool_use_result' in line);
+    const useIds = results.map((line) => {
+      const message = line.message as { content: { tool_use_id: string }[] };
+      return message.content[0]!.tool_use_id;
+    });
     expect(results.map((line) => [line.tool_name, line.status])).toEqual([
       ['run_shell', 'in_progress'],
       ['shell_output', undefined],
@@ -138,7 +143,7 @@ describe('background shells', () => {
     const status = lines.filter((line) => line.type === 'system' && line.subtype === 'tool_status');
     expect(status).toEqual([
       expect.objectContaining({
-        tool_use_id: results[0]!.tool_use_id,
+        tool_use_id: useIds[0],
         tool_name: 'run_shell',
         status: 'completed',
         shell_id: 'shell-1',
