@@ -7,7 +7,7 @@
  */
 import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyReview } from '../permissions/types.js';
 import { errorMessage } from '../util/errors.js';
-import type { JsonLines } from './stream-json-output.js';
+import type { MessageSink } from './stream-json-output.js';
 
 /** A line longer than this is refused (and skipped to its end) instead of growing without bound. */
 export const MAX_INPUT_LINE = 8 * 1024 * 1024;
@@ -136,7 +136,7 @@ export class StreamJsonApprover implements Approver {
   private counter = 0;
   private closed = false;
 
-  constructor(private readonly lines: JsonLines) {}
+  constructor(private readonly lines: MessageSink) {}
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (this.closed) return 'no';

@@ -32,8 +32,18 @@ export function jsonLine(value: unknown): string {
 
 const UNSAFE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
+/**
+ * Where stream-json messages go: stdout's lines (JsonLines) or the library's message queue. When the
+ * reader is behind, `pace()` says how long to wait; `flushed()` once everything has reached it.
+ */
+export interface MessageSink {
+  write(value: unknown): void;
+  pace(): Promise<void> | undefined;
+  flushed(): Promise<void>;
+}
+
 /** Lines on a stream; when it is full (the reader is behind), `pace()` says how long to wait. */
-export class JsonLines {
+export class JsonLines implements MessageSink {
   private waiting: Promise<void> | undefined;
   private gone = false;
 
@@ -122,7 +132,7 @@ export class StreamJsonEvents {
 
   constructor(
     private readonly app: App,
-    private readonly lines: JsonLines,
+    private readonly lines: MessageSink,
     options: { partial?: boolean } = {},
   ) {
     if (options.partial)

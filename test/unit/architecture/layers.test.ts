@@ -58,6 +58,8 @@ const LAYERS: Record<string, number> = {
   // `geekagent acp`: the editor face (Agent Client Protocol), beside the TUI.
   acp: 9,
   cli: 10,
+  // The TypeScript library (`import { query } from "geekagent"`): the stream-json face's loop, in-process.
+  library: 11,
 };
 
 interface Import {
