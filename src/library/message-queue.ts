@@ -3,7 +3,7 @@
  * (`pace()`) while the caller is more than HIGH_WATER messages behind, as the CLI's turn waits on a
  * full stdout; `end()`/`fail()` finish the iteration after what is queued.
  */
-import type { MessageSink } from '../cli/stream-json-output.js';
+import type { MessageSink } from '../stream-json/output.js';
 
 const HIGH_WATER = 256;
 

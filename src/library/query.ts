@@ -1,7 +1,7 @@
 /**
  * `query()`: one run of the agent in this process, its stream-json messages as an async iterable.
  * The app comes from the composition root the CLI uses (createApp), the turns run through the
- * stream-json face's loop (cli/stream-json.ts) into a MessageQueue instead of stdout, and a call
+ * stream-json face's loop (stream-json/run.ts) into a MessageQueue instead of stdout, and a call
  * that needs a question goes to `canUseTool`. Nothing of the TUI is imported.
  */
 import path from 'node:path';
@@ -9,8 +9,8 @@ import type { App, AppOptions } from '../app/app.js';
 import { createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
-import { runStreamJson } from '../cli/stream-json.js';
 import { ProcessGroupTracker } from '../process/group-tracker.js';
+import { runStreamJson } from '../stream-json/run.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { CanUseToolApprover } from './approver.js';

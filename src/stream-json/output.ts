@@ -5,7 +5,7 @@
  * per model reply (text, thinking and `tool_use` blocks), a `user` message per tool result (a
  * `tool_result` block answering its `tool_use` id, and `tool_use_result`), `tool_progress`, and
  * with `--include-partial-messages` the reply's whole `stream_event` sequence
- * (stream-json-partial.ts). Each line has a `uuid` and the `session_id`; messages have
+ * (partial.ts). Each line has a `uuid` and the `session_id`; messages have
  * `parent_tool_use_id`. GeekAgent's own facts (the permission decision, the MCP server, the time a
  * call took) ride along as extra fields. Untrusted text is only ever inside JSON strings, escaped
  * (jsonLine).
@@ -18,8 +18,8 @@ import type { ServerState } from '../mcp/status.js';
 import { CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
 import type { Usage } from '../providers/messages.js';
 import { outputToText, type ToolDecision, type ToolOutput } from '../tools/types.js';
-import { parsedOrRaw } from './print-result.js';
-import { messageUsage, newMessageId, PartialMessages } from './stream-json-partial.js';
+import { messageUsage, newMessageId, PartialMessages } from './partial.js';
+import { parsedOrRaw } from './result.js';
 
 /**
  * One object as one line. JSON.stringify escapes C0 controls; DEL, C1 controls, the line and

@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { inputLines, MAX_INPUT_LINE, parseInputLine } from '../../../src/cli/stream-json-input.js';
+import { inputLines, MAX_INPUT_LINE, parseInputLine } from '../../../src/stream-json/input.js';
 
 async function collect(chunks: Buffer[]): Promise<{ lines: string[]; tooLong: number[] }> {
   const tooLong: number[] = [];

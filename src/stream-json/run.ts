@@ -12,9 +12,9 @@ import type { App } from '../app/create-app.js';
 import { answered, cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import { errorMessage } from '../util/errors.js';
-import { commandResult, EXIT_CUT, resultObject, TurnTally } from './print-result.js';
-import { type InputLine, inputLines, MAX_INPUT_LINE, parseInputLine } from './stream-json-input.js';
-import { initLine, type MessageSink, StreamJsonEvents } from './stream-json-output.js';
+import { type InputLine, inputLines, MAX_INPUT_LINE, parseInputLine } from './input.js';
+import { initLine, type MessageSink, StreamJsonEvents } from './output.js';
+import { commandResult, EXIT_CUT, resultObject, TurnTally } from './result.js';
 
 /** What answers `control_response` lines (the CLI's StreamJsonApprover); the library has none. */
 export interface ControlAnswers {
