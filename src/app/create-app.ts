@@ -26,7 +26,8 @@ import { sandboxExtension } from '../extensions/sandbox.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import { trustExtension } from '../extensions/trust.js';
-import { loadHooks } from '../hooks/config.js';
+import { type LoadedHooks, loadHooks } from '../hooks/config.js';
+import { type CodeHook, configureCode } from '../hooks/engine.js';
 import { hooksExtension } from '../hooks/extension.js';
 import type { McpManager } from '../mcp/manager.js';
 import { mentionsExtension } from '../mentions/extension.js';
@@ -135,7 +136,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (toolSearch.problem) notices.push(toolSearch.problem);
   const deferred = new DeferredTools(registry, toolSearch.mode, provider.contextWindow);
   const hooks = hooksExtension({
-    loaded: await loadHooks({ userDir, projectDir, projectTrusted: trusted }),
+    loaded: withCodeHooks(await loadHooks({ userDir, projectDir, projectTrusted: trusted }), options.hooks),
     projectDir,
     env,
     tracker: options.tracker,
@@ -346,4 +347,10 @@ function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
       return (tool.definition.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
   }
   return false;
+}
+
+function withCodeHooks(loaded: LoadedHooks, hooks: readonly CodeHook[] | undefined): LoadedHooks {
+  return hooks && hooks.length > 0
+    ? { ...loaded, hooks: [...loaded.hooks, ...configureCode(hooks)] }
+    : loaded;
 }

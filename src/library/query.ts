@@ -9,13 +9,21 @@ import type { App, AppOptions } from '../app/app.js';
 import { createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
+import type { CodeHook } from '../hooks/engine.js';
 import { ProcessGroupTracker } from '../process/group-tracker.js';
 import { runStreamJson } from '../stream-json/run.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { CanUseToolApprover } from './approver.js';
 import { MessageQueue } from './message-queue.js';
-import type { Query, QueryMessage, QueryOptions, QueryParams, UserInputMessage } from './types.js';
+import type {
+  HookEventName,
+  Query,
+  QueryMessage,
+  QueryOptions,
+  QueryParams,
+  UserInputMessage,
+} from './types.js';
 
 /** Claude Code's mode names to GeekAgent's (which are taken as they are too). */
 const MODES: Record<string, string> = { acceptEdits: 'accept-edits', bypassPermissions: 'bypass' };
@@ -119,6 +127,7 @@ function appOptions(
         : options.continue
           ? { kind: 'continue' }
           : { kind: 'new' },
+    hooks: codeHooks(options),
     ...(hasServers || options.strictMcpConfig
       ? {
           mcpConfig: {
@@ -128,6 +137,22 @@ function appOptions(
         }
       : {}),
   };
+}
+
+/** The `hooks` option as the hooks engine's code hooks. */
+function codeHooks(options: QueryOptions): CodeHook[] {
+  const hooks: CodeHook[] = [];
+  for (const [event, matchers] of Object.entries(options.hooks ?? {}))
+    for (const matcher of matchers ?? [])
+      for (const hook of matcher.hooks)
+        hooks.push({
+          event: event as HookEventName,
+          matcher: matcher.matcher ?? '',
+          ...(matcher.timeout !== undefined ? { timeoutSeconds: matcher.timeout } : {}),
+          callback: (input, signal) =>
+            hook(input, typeof input.tool_use_id === 'string' ? input.tool_use_id : undefined, { signal }),
+        });
+  return hooks;
 }
 
 /** The caller's user messages as stream-json input lines; ends when they end or the run stops. */

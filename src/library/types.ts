@@ -131,6 +131,53 @@ export type PermissionMode =
   | 'accept-edits'
   | 'bypass';
 
+/** The hook events (Claude Code's names). */
+export type HookEventName =
+  | 'PreToolUse'
+  | 'PostToolUse'
+  | 'UserPromptSubmit'
+  | 'Stop'
+  | 'SubagentStop'
+  | 'SessionStart'
+  | 'SessionEnd'
+  | 'PreCompact'
+  | 'Notification';
+
+/** What a hook answers: a hook command's JSON output (`decision`, `hookSpecificOutput`, `continue`, …). */
+export interface HookOutput {
+  continue?: boolean;
+  stopReason?: string;
+  decision?: 'approve' | 'block';
+  reason?: string;
+  systemMessage?: string;
+  hookSpecificOutput?: {
+    hookEventName?: HookEventName;
+    permissionDecision?: 'allow' | 'deny' | 'ask';
+    permissionDecisionReason?: string;
+    additionalContext?: string;
+  };
+  [field: string]: unknown;
+}
+
+/**
+ * A hook as a callback: gets what a hook command reads on stdin (`hook_event_name`, `tool_name`,
+ * `tool_input`, `session_id`, `cwd`, …); returns its JSON output. A throw or a timeout is reported
+ * as a notice and otherwise ignored, as for a command.
+ */
+export type HookCallback = (
+  input: Record<string, unknown>,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<HookOutput | undefined> | HookOutput | undefined;
+
+export interface HookCallbackMatcher {
+  /** Which tools (PreToolUse, PostToolUse) or sources it runs for; absent: every one. */
+  matcher?: string;
+  hooks: HookCallback[];
+  /** Seconds (default 60). */
+  timeout?: number;
+}
+
 export interface QueryOptions {
   /** The project folder (default: `process.cwd()`). */
   cwd?: string;
@@ -149,6 +196,8 @@ export interface QueryOptions {
   /** Only the servers given here (as `--strict-mcp-config`). */
   strictMcpConfig?: boolean;
   canUseTool?: CanUseTool;
+  /** Hooks as callbacks, beside the ones in the config files. */
+  hooks?: Partial<Record<HookEventName, HookCallbackMatcher[]>>;
   /** Aborting it cancels the running turn and ends the run (the iteration ends). */
   abortController?: AbortController;
   /** Continue the session with this id, or the folder's latest one. */

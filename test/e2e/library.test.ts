@@ -217,6 +217,49 @@ describe('query() from the library', () => {
     expect(second.at(-1)).toMatchObject({ type: 'result', is_error: true });
   });
 
+  it('runs hooks given as callbacks: a PreToolUse callback denies the call with its reason', async () => {
+    fake.push({ toolCalls: [call('write', { path: 'hooked.txt', content: 'x' })] }, { text: 'hook said no' });
+    const seen: Array<[unknown, string | undefined]> = [];
+    const messages = await collect(
+      query({
+        prompt: 'write hooked.txt',
+        options: {
+          cwd: project.dir,
+          env: env(),
+          trust: true,
+          allowedTools: ['write'],
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'write',
+                hooks: [
+                  async (input, toolUseID) => {
+                    seen.push([input.tool_input, toolUseID]);
+                    return {
+                      hookSpecificOutput: {
+                        hookEventName: 'PreToolUse',
+                        permissionDecision: 'deny',
+                        permissionDecisionReason: 'hooks keep hooked.txt out',
+                      },
+                    };
+                  },
+                ],
+              },
+            ],
+            // Its matcher takes no call here: never run.
+            PostToolUse: [{ matcher: 'read', hooks: [() => ({ decision: 'block', reason: 'unreachable' })] }],
+          },
+        },
+      }),
+    );
+    expect(seen).toEqual([[{ path: 'hooked.txt', content: 'x' }, expect.any(String)]]);
+    expect(existsSync(path.join(project.dir, 'hooked.txt'))).toBe(false);
+    expect(messages.find((message) => message.type === 'user')).toMatchObject({
+      tool_use_result: expect.stringContaining('hooks keep hooked.txt out'),
+    });
+    expect(messages.at(-1)).toMatchObject({ type: 'result', result: 'hook said no' });
+  });
+
   it('throws a clear error when the run cannot start', async () => {
     const run = query({
       prompt: 'hi',
