@@ -93,7 +93,9 @@ async function run(
         notices: [...(ignored ? [ignored] : []), ...app.notices],
         partial: options.includePartialMessages === true,
         onInterruptible,
-        ...(typeof prompt === 'string' ? { prompt } : { input: { lines: inputLines(prompt, signal) } }),
+        ...(typeof prompt === 'string'
+          ? { prompt }
+          : { input: { lines: inputLines(prompt, signal), label: 'prompt message' } }),
       },
       signal,
     );

@@ -26,7 +26,8 @@ export interface ControlAnswers {
 /** Where input lines come from: stdin's bytes, or the library's user messages (as JSON lines). */
 export type InputSource =
   | { stream: NodeJS.ReadableStream; approver?: ControlAnswers }
-  | { lines: AsyncIterable<string>; approver?: ControlAnswers };
+  /** `label` names the input in error messages (`prompt message 2: …`; stdin's are `stdin line 2: …`). */
+  | { lines: AsyncIterable<string>; approver?: ControlAnswers; label: string };
 
 export interface StreamJsonRun {
   lines: MessageSink;
@@ -123,7 +124,8 @@ async function turnsFromInput(
   let closed = false;
   let wake: (() => void) | undefined;
   let lineNo = 0;
-  const error = (message: string) => system('error', { message: `stdin line ${lineNo}: ${message}` });
+  const label = 'stream' in input ? 'stdin line' : input.label;
+  const error = (message: string) => system('error', { message: `${label} ${lineNo}: ${message}` });
   const tooLong = (bytes: number) => {
     lineNo++;
     error(`longer than ${MAX_INPUT_LINE} bytes (${bytes} read): skipped`);
@@ -144,7 +146,9 @@ async function turnsFromInput(
       }
     }
   })()
-    .catch((failure: unknown) => system('error', { message: `stdin: ${errorMessage(failure)}` }))
+    .catch((failure: unknown) =>
+      system('error', { message: `${'stream' in input ? 'stdin' : 'prompt'}: ${errorMessage(failure)}` }),
+    )
     .finally(() => {
       closed = true;
       input.approver?.close();

@@ -186,6 +186,26 @@ describe('query() from the library', () => {
     expect(JSON.stringify(fake.requests[2]?.body.messages)).toContain('first question');
   });
 
+  it('answers a malformed prompt message with an error message and goes on; a failing iterable ends the run', async () => {
+    fake.push({ text: 'still here' });
+    async function* prompts(): AsyncGenerator<UserInputMessage> {
+      yield { type: 'user', message: { role: 'user', content: 3 } } as unknown as UserInputMessage;
+      yield user('hi');
+      throw new Error('the source broke');
+    }
+    const messages = await collect(
+      query({ prompt: prompts(), options: { cwd: project.dir, env: env(), trust: true } }),
+    );
+    const errors = messages.filter((message) => message.type === 'system' && message.subtype === 'error');
+    expect(errors.map((message) => message.message)).toEqual([
+      expect.stringMatching(/^prompt message 1: a user line is/),
+      'prompt: the source broke',
+    ]);
+    expect(messages.filter((message) => message.type === 'result').map((message) => message.result)).toEqual([
+      'still here',
+    ]);
+  });
+
   it('interrupt() cancels the running turn; an abortController ends the run', async () => {
     // The model never answers: only a cancel ends the turn.
     fake.push({ kind: 'hang' });
