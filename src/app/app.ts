@@ -6,6 +6,7 @@ import type { Agent } from '../agent/agent.js';
 import type { Conversation } from '../agent/conversation.js';
 import type { ModelSettings } from '../config/model-settings.js';
 import type { ExtensionHost } from '../extensions/host.js';
+import type { CodeHook } from '../hooks/engine.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ApprovalMode } from '../permissions/approval-mode.js';
@@ -77,6 +78,8 @@ export interface AppOptions {
   /** An editor face's file text I/O and command runner (ACP); default: the disk, child processes. */
   fileAccess?: FileAccess;
   commandRunner?: CommandRunner;
+  /** Hooks given in code (the library's `hooks`), run beside the configured ones. */
+  hooks?: readonly CodeHook[];
   /** `--image FILE` (repeatable): images attached to the first message the person sends. */
   images?: string[];
 }

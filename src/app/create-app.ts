@@ -28,7 +28,8 @@ import { sandboxExtension } from '../extensions/sandbox.js';
 import { todoExtension } from '../extensions/todos.js';
 import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
 import { trustExtension } from '../extensions/trust.js';
-import { loadHooks } from '../hooks/config.js';
+import { type LoadedHooks, loadHooks } from '../hooks/config.js';
+import { type CodeHook, configureCode } from '../hooks/engine.js';
 import { hooksExtension } from '../hooks/extension.js';
 import type { McpManager } from '../mcp/manager.js';
 import { StartGrace, startGraceMs } from '../mcp/start-grace.js';
@@ -162,12 +163,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const grace = new StartGrace(mcp, graceMs.ms);
   deferred.lateServers(() => grace.late());
   const hooks = hooksExtension({
-    loaded: await loadHooks({
-      userDir,
-      projectDir,
-      projectTrusted: trusted,
-      pluginHooks: pluginHooks(plugins),
-    }),
+    loaded: withCodeHooks(
+      await loadHooks({ userDir, projectDir, projectTrusted: trusted, pluginHooks: pluginHooks(plugins) }),
+      options.hooks,
+    ),
     projectDir,
     env,
     tracker: options.tracker,
@@ -386,4 +385,10 @@ function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
       return (tool.definition.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
   }
   return false;
+}
+
+function withCodeHooks(loaded: LoadedHooks, hooks: readonly CodeHook[] | undefined): LoadedHooks {
+  return hooks && hooks.length > 0
+    ? { ...loaded, hooks: [...loaded.hooks, ...configureCode(hooks)] }
+    : loaded;
 }

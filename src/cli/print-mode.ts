@@ -14,11 +14,11 @@ import { CommandTable } from '../commands/types.js';
 import { modelSetupLines } from '../config/model-setup.js';
 import { modelsFile } from '../config/named-models.js';
 import type { ApprovalAnswer, Approver, PolicyReview } from '../permissions/types.js';
+import { jsonLine } from '../stream-json/output.js';
+import { EXIT_CUT, resultObject, TurnTally } from '../stream-json/result.js';
 import { formatToolLine } from '../tools/format.js';
 import { visible } from '../util/terminal-text.js';
-import { EXIT_CUT, resultObject, TurnTally } from './print-result.js';
 import { progressLine } from './progress-line.js';
-import { jsonLine } from './stream-json-output.js';
 
 /** `stream-json` runs in stream-json.ts; print mode proper is text and json. */
 export type OutputFormat = 'text' | 'json' | 'stream-json';

@@ -7,6 +7,11 @@ import { type App, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
 import { preloadProvider } from '../providers/registry.js';
+import { ControlChannel } from '../stream-json/control.js';
+import { StreamJsonElicitor } from '../stream-json/elicitation.js';
+import { StreamJsonApprover } from '../stream-json/input.js';
+import { JsonLines } from '../stream-json/output.js';
+import { runStreamJson } from '../stream-json/run.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { visibleLine } from '../util/terminal-text.js';
@@ -14,11 +19,6 @@ import { flagOptions } from './flag-options.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
 import type { ChatOptions, CliIO } from './program.js';
-import { runStreamJson } from './stream-json.js';
-import { ControlChannel } from './stream-json-control.js';
-import { StreamJsonElicitor } from './stream-json-elicitation.js';
-import { StreamJsonApprover } from './stream-json-input.js';
-import { JsonLines } from './stream-json-output.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());

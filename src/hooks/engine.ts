@@ -2,18 +2,28 @@
  * The run's configured hooks: which apply to an event (by matcher), running them all at once with
  * their timeouts, combining what they say, keeping each one's last result for `/hooks`, and
  * reporting problems (a failed start, a timeout, an unknown exit code) as notices. A hook never
- * throws into the agent and never holds it past its timeout or its turn's cancel.
+ * throws into the agent and never holds it past its timeout or its turn's cancel. A hook is a
+ * command, or (the library's `hooks` option) a callback whose return value is read as its JSON output.
  */
-import type { HookEvent, HookSetting } from '../config/hook-settings.js';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type HookSetting } from '../config/hook-settings.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
+import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { compileMatcher, type Matcher } from './matching.js';
 import { type HookReply, readReply } from './output.js';
-import { runHookCommand } from './run-command.js';
+import { type HookRun, runHookCommand } from './run-command.js';
+
+/** A hook given in code: gets the hook's input (what a command reads on stdin), returns its JSON output. */
+export type HookCallback = (
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<unknown> | unknown;
 
 export interface ConfiguredHook extends HookSetting {
-  source: 'user' | 'project';
+  source: 'user' | 'project' | 'code';
   match: Matcher;
+  /** Set for a hook given in code (`command` then only names it for `/hooks` and notices). */
+  callback?: HookCallback;
   /** The last run: `exit 0 (12 ms)`, `exit 2: blocked`, `timed out after 1 s`. */
   last?: string;
 }
@@ -42,6 +52,29 @@ export function configure(
   source: ConfiguredHook['source'],
 ): ConfiguredHook[] {
   return settings.map((setting) => ({ ...setting, source, match: compileMatcher(setting.matcher) }));
+}
+
+/** A hook given in code (the library's `hooks` option). */
+export interface CodeHook {
+  event: HookEvent;
+  /** As a configured hook's matcher ('' or '*': everything). */
+  matcher: string;
+  callback: HookCallback;
+  timeoutSeconds?: number;
+}
+
+export function configureCode(hooks: readonly CodeHook[]): ConfiguredHook[] {
+  return hooks.map((hook, index) => ({
+    event: hook.event,
+    matcher: hook.matcher,
+    command: `callback #${index + 1}`,
+    timeoutSeconds: hook.timeoutSeconds ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
+    file: '(code)',
+    raw: { matcher: hook.matcher },
+    source: 'code',
+    match: compileMatcher(hook.matcher),
+    callback: hook.callback,
+  }));
 }
 
 export class HookEngine {
@@ -78,22 +111,74 @@ export class HookEngine {
     return combine(replies);
   }
 
-  private async runOne(hook: ConfiguredHook, input: unknown, signal: AbortSignal): Promise<HookReply> {
-    const run = await runHookCommand({
-      command: hook.command,
-      input,
-      cwd: this.deps.cwd,
-      env: this.env,
-      timeoutMs: hook.timeoutSeconds * 1000,
-      signal,
-      tracker: this.deps.tracker,
-    });
+  private async runOne(
+    hook: ConfiguredHook,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<HookReply> {
+    const timeoutMs = hook.timeoutSeconds * 1000;
+    const run = hook.callback
+      ? await runCallback(hook.callback, input, signal, timeoutMs)
+      : await runHookCommand({
+          command: hook.command,
+          input,
+          cwd: this.deps.cwd,
+          env: this.env,
+          timeoutMs,
+          signal,
+          tracker: this.deps.tracker,
+        });
     const reply = readReply(hook.event, run, hook.timeoutSeconds);
     hook.last = lastText(run.outcome, run.code, run.ms, reply);
     const name = `hook ${hook.event} ${visibleLine(hook.command)} (${hook.source})`;
     if (reply.problem) this.deps.notice(`${name}: ${visibleLine(reply.problem)}`);
     if (reply.message) this.deps.notice(`${name}: ${visibleLine(reply.message)}`);
     return reply;
+  }
+}
+
+/** A callback hook as a command's run: its return value is the JSON output, a throw a failed start. */
+async function runCallback(
+  callback: HookCallback,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<HookRun> {
+  const started = Date.now();
+  const ms = () => Date.now() - started;
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const ended = new Promise<HookRun>((resolve) => {
+    timer = setTimeout(() => {
+      stop.abort();
+      resolve({ code: null, stdout: '', stderr: '', outcome: 'timed_out', ms: ms() });
+    }, timeoutMs);
+    stop.signal.addEventListener('abort', () =>
+      resolve({ code: null, stdout: '', stderr: '', outcome: 'cancelled', ms: ms() }),
+    );
+  });
+  try {
+    const called = (async (): Promise<HookRun> => {
+      try {
+        const output = await callback(input, stop.signal);
+        return { code: 0, stdout: JSON.stringify(output ?? {}), stderr: '', outcome: 'exited', ms: ms() };
+      } catch (error) {
+        return {
+          code: null,
+          stdout: '',
+          stderr: '',
+          outcome: 'failed',
+          error: errorMessage(error),
+          ms: ms(),
+        };
+      }
+    })();
+    return await Promise.race([called, ended]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

@@ -9,7 +9,7 @@ import type { ToolCall, ToolOutput } from '../tools/types.js';
 
 /**
  * One request's (or a sum's) token counts in GeekAgent's own names; each provider maps its wire
- * names here, and the print JSON maps back to its documented names (cli/print-result.ts).
+ * names here, and the print JSON maps back to its documented names (stream-json/result.ts).
  */
 export interface Usage {
   /** Every input token of the request, cached ones included. */

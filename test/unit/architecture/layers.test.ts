@@ -60,7 +60,12 @@ const LAYERS: Record<string, number> = {
   tui: 9,
   // `geekagent acp`: the editor face (Agent Client Protocol), beside the TUI.
   acp: 9,
+  // stream-json's loop and message shapes (and print mode's result object): the CLI's stream-json
+  // output and the library share them; beside the TUI and ACP.
+  'stream-json': 9,
   cli: 10,
+  // The TypeScript library (`import { query } from "geekagent"`): the stream-json face's loop, in-process.
+  library: 11,
 };
 
 interface Import {

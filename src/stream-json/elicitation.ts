@@ -8,7 +8,7 @@
  */
 import type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from '../mcp/client-features.js';
 import { checkContent } from '../mcp/elicitation-form.js';
-import type { ControlChannel, ControlOutcome } from './stream-json-control.js';
+import type { ControlChannel, ControlOutcome } from './control.js';
 
 export class StreamJsonElicitor implements ElicitationHandler {
   constructor(

@@ -3,29 +3,43 @@
  * shapes — `system`/`init` first, the turn's messages as they happen (`stream_event`s too with
  * `--include-partial-messages`), a `result` line per turn — for scripts and CI runners.
  * With `--input-format stream-json` the turns come from stdin, one after another in one process,
- * until stdin closes, and a tool that needs a question or a server's form is asked in-band
- * (control_request); without it there is the one prompt, and such a tool is refused (the form
- * declined) as print mode does. Turns wait while the
- * reader is behind (JsonLines.pace): output never piles up, and the session file is written apart.
+ * until stdin closes (the library, src/library/, runs the same loop over its messages and sink),
+ * and a tool that needs a question or a server's form is asked in-band (control_request); without
+ * it there is the one prompt, and such a tool is refused (the form declined) as print mode does.
+ * Turns wait while the reader is behind (MessageSink.pace): output never piles up, and the session
+ * file is written apart.
  */
 import { randomUUID } from 'node:crypto';
 import type { App } from '../app/create-app.js';
 import { answered, cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { CommandTable } from '../commands/types.js';
 import { errorMessage } from '../util/errors.js';
-import { commandResult, EXIT_CUT, resultObject, TurnTally } from './print-result.js';
-import type { ControlChannel } from './stream-json-control.js';
-import { inputLines, MAX_INPUT_LINE, parseInputLine } from './stream-json-input.js';
-import { initLine, type JsonLines, StreamJsonEvents } from './stream-json-output.js';
+import type { ControlChannel } from './control.js';
+import { inputLines, MAX_INPUT_LINE, parseInputLine } from './input.js';
+import { initLine, type MessageSink, StreamJsonEvents } from './output.js';
+import { commandResult, EXIT_CUT, resultObject, TurnTally } from './result.js';
+
+/**
+ * Where input lines come from: stdin's bytes, or the library's user messages (as JSON lines), and
+ * the channel their control responses answer (the CLI's; the library has none).
+ */
+export type InputSource =
+  | { stream: NodeJS.ReadableStream; control?: ControlChannel }
+  /** `label` names the input in error messages (`prompt message 2: …`; stdin's are `stdin line 2: …`). */
+  | { lines: AsyncIterable<string>; control?: ControlChannel; label: string };
 
 export interface StreamJsonRun {
-  lines: JsonLines;
+  lines: MessageSink;
   /** `-p "…"`: the first (without stream input, the only) turn. */
   prompt?: string;
-  /** `--input-format stream-json`: stdin, and the channel its control responses answer. */
-  input?: { stream: NodeJS.ReadableStream; control: ControlChannel };
+  /** `--input-format stream-json`: stdin and its control channel; or the library's messages. */
+  input?: InputSource;
   /** `--include-partial-messages`: each reply's stream events as well as the whole message. */
   partial?: boolean;
+  /** Start-up notices, written right after the init line (the CLI prints its own on stderr). */
+  notices?: readonly string[];
+  /** Handed the way to cancel the running turn (the library's `interrupt()`); the run goes on. */
+  onInterruptible?: (cancel: () => void) => void;
 }
 
 /** Runs the turns and returns the exit code: 1 when a turn or command failed, else EXIT_CUT when an answer was cut. */
@@ -78,6 +92,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
     pace: () => lines.pace(),
   });
   const cancel = () => controller.cancel();
+  run.onInterruptible?.(cancel);
   signal.addEventListener('abort', cancel, { once: true });
 
   const one = async (text: string) => {
@@ -97,6 +112,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
     // The MCP servers' start-up settled first, so init lists their tools and status.
     await app.extensions.ready(signal);
     lines.write(initLine(app));
+    for (const message of run.notices ?? []) system('notice', { message });
     if (run.prompt !== undefined && run.prompt.trim() !== '') await one(run.prompt);
     if (run.input) await turnsFromInput(run.input, one, system, () => exit || signal.aborted);
     await raceSignal(lines.flushed(), signal);
@@ -110,7 +126,7 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
 
 /** Reads stdin while turns run (answers arrive mid-turn); runs the queued messages in order. */
 async function turnsFromInput(
-  input: NonNullable<StreamJsonRun['input']>,
+  input: InputSource,
   one: (text: string) => Promise<void>,
   system: (subtype: string, fields: Record<string, unknown>) => void,
   stop: () => boolean,
@@ -119,19 +135,21 @@ async function turnsFromInput(
   let closed = false;
   let wake: (() => void) | undefined;
   let lineNo = 0;
-  const error = (message: string) => system('error', { message: `stdin line ${lineNo}: ${message}` });
+  const label = 'stream' in input ? 'stdin line' : input.label;
+  const error = (message: string) => system('error', { message: `${label} ${lineNo}: ${message}` });
   const tooLong = (bytes: number) => {
     lineNo++;
     error(`longer than ${MAX_INPUT_LINE} bytes (${bytes} read): skipped`);
   };
   const reading = (async () => {
-    for await (const line of inputLines(input.stream, tooLong)) {
+    const source = 'stream' in input ? inputLines(input.stream, tooLong) : input.lines;
+    for await (const line of source) {
       lineNo++;
       const parsed = parseInputLine(line);
       if (parsed === undefined) continue;
       if (parsed.kind === 'invalid') error(parsed.message);
       else if (parsed.kind === 'control_response') {
-        const taken = input.control.answer(parsed.requestId, parsed.reply);
+        const taken = input.control?.answer(parsed.requestId, parsed.reply) ?? { kind: 'unknown' };
         if (taken.kind === 'unknown')
           error(`no control_request ${JSON.stringify(parsed.requestId)} is waiting`);
         else if (taken.kind === 'invalid') error(taken.message);
@@ -141,10 +159,12 @@ async function turnsFromInput(
       }
     }
   })()
-    .catch((failure: unknown) => system('error', { message: `stdin: ${errorMessage(failure)}` }))
+    .catch((failure: unknown) =>
+      system('error', { message: `${'stream' in input ? 'stdin' : 'prompt'}: ${errorMessage(failure)}` }),
+    )
     .finally(() => {
       closed = true;
-      input.control.close();
+      input.control?.close();
       wake?.();
     });
 

@@ -5,14 +5,14 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ControlChannel } from '../../../src/cli/stream-json-control.js';
-import { inputLines, MAX_INPUT_LINE, parseInputLine } from '../../../src/cli/stream-json-input.js';
-import type { JsonLines } from '../../../src/cli/stream-json-output.js';
+import { ControlChannel } from '../../../src/stream-json/control.js';
+import { inputLines, MAX_INPUT_LINE, parseInputLine } from '../../../src/stream-json/input.js';
+import type { MessageSink } from '../../../src/stream-json/output.js';
 
 /** A channel whose written lines are kept. */
 function channel(): { control: ControlChannel; written: Record<string, unknown>[] } {
   const written: Record<string, unknown>[] = [];
-  const lines = { write: (line: Record<string, unknown>) => written.push(line) } as unknown as JsonLines;
+  const lines = { write: (line: Record<string, unknown>) => written.push(line) } as unknown as MessageSink;
   return { control: new ControlChannel(lines), written };
 }
 

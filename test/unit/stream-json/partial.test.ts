@@ -5,7 +5,7 @@
  * reason, usage in the Messages API's names) and message_stop.
  */
 import { describe, expect, it } from 'vitest';
-import { PartialMessages } from '../../../src/cli/stream-json-partial.js';
+import { PartialMessages } from '../../../src/stream-json/partial.js';
 
 function recorder() {
   const events: Array<Record<string, unknown>> = [];

@@ -4,7 +4,7 @@
  * that id. A question its asker gives up on (the turn cancelled, the server withdrew it) is
  * withdrawn with a `control_cancel_request` line; once stdin closes nobody can answer any more.
  */
-import type { JsonLines } from './stream-json-output.js';
+import type { MessageSink } from './output.js';
 
 /** What the program answered: its `response` object as sent, or its error. */
 export type ControlReply = { subtype: 'success'; response: unknown } | { subtype: 'error'; message: string };
@@ -31,7 +31,7 @@ export class ControlChannel {
   private counter = 0;
   private closed = false;
 
-  constructor(private readonly lines: JsonLines) {}
+  constructor(private readonly lines: MessageSink) {}
 
   /** Writes the request and waits for its answer (or its withdrawal, or stdin closing). */
   request(

@@ -5,7 +5,7 @@
  * per model reply (text, thinking and `tool_use` blocks), a `user` message per tool result (a
  * `tool_result` block answering its `tool_use` id, and `tool_use_result`), `tool_progress`, and
  * with `--include-partial-messages` the reply's whole `stream_event` sequence
- * (stream-json-partial.ts). Each line has a `uuid` and the `session_id`; messages have
+ * (partial.ts). Each line has a `uuid` and the `session_id`; messages have
  * `parent_tool_use_id`. GeekAgent's own facts (the permission decision, the MCP server, the time a
  * call took) ride along as extra fields. Untrusted text is only ever inside JSON strings, escaped
  * (jsonLine).
@@ -18,8 +18,8 @@ import type { ServerState } from '../mcp/status.js';
 import { CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
 import type { Usage } from '../providers/messages.js';
 import { outputToText, type ToolDecision, type ToolOutput } from '../tools/types.js';
-import { parsedOrRaw } from './print-result.js';
-import { messageUsage, newMessageId, PartialMessages } from './stream-json-partial.js';
+import { messageUsage, newMessageId, PartialMessages } from './partial.js';
+import { parsedOrRaw } from './result.js';
 
 /**
  * One object as one line. JSON.stringify escapes C0 controls; DEL, C1 controls, the line and
@@ -32,8 +32,18 @@ export function jsonLine(value: unknown): string {
 
 const UNSAFE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
+/**
+ * Where stream-json messages go: stdout's lines (JsonLines) or the library's message queue. When the
+ * reader is behind, `pace()` says how long to wait; `flushed()` once everything has reached it.
+ */
+export interface MessageSink {
+  write(value: unknown): void;
+  pace(): Promise<void> | undefined;
+  flushed(): Promise<void>;
+}
+
 /** Lines on a stream; when it is full (the reader is behind), `pace()` says how long to wait. */
-export class JsonLines {
+export class JsonLines implements MessageSink {
   private waiting: Promise<void> | undefined;
   private gone = false;
 
@@ -122,7 +132,7 @@ export class StreamJsonEvents {
 
   constructor(
     private readonly app: App,
-    private readonly lines: JsonLines,
+    private readonly lines: MessageSink,
     options: { partial?: boolean } = {},
     /** run_shell calls whose background shell is not settled yet: shared by every turn of a run. */
     private readonly backgroundCalls = new Set<string>(),

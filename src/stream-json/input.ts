@@ -7,7 +7,7 @@
  */
 import type { ApprovalAnswer, ApprovalRequest, Approver, PolicyReview } from '../permissions/types.js';
 import { errorMessage } from '../util/errors.js';
-import type { ControlChannel, ControlOutcome, ControlReply } from './stream-json-control.js';
+import type { ControlChannel, ControlOutcome, ControlReply } from './control.js';
 
 /** A line longer than this is refused (and skipped to its end) instead of growing without bound. */
 export const MAX_INPUT_LINE = 8 * 1024 * 1024;
