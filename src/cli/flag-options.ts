@@ -2,8 +2,10 @@
  * What every face passes to createApp from the command line. Apart from the faces: the TUI loads
  * it with the app, after its first frame, without print mode.
  */
+
 import type { AppOptions } from '../app/create-app.js';
 import { mcpConfigFlags } from '../app/create-mcp.js';
+import { sessionStart } from '../sessions/manager.js';
 import type { ChatOptions, CliIO } from './program.js';
 
 export function flagOptions(
@@ -41,11 +43,6 @@ export function flagOptions(
     skills: options.skill,
     mcpConfig: mcpConfigFlags(options),
     images: options.image,
-    session:
-      options.resume !== undefined
-        ? { kind: 'resume', id: options.resume }
-        : options.continue
-          ? { kind: 'continue' }
-          : { kind: 'new' },
+    session: sessionStart(options),
   };
 }

@@ -95,12 +95,13 @@ export function validName(name: string): boolean {
  * Reads `file` (`followLinks`: the person's own folders; a project's final link is refused) and
  * parses it; never throws.
  */
-export async function readCommand(
-  file: string,
+
+/** A command with nothing read yet, and how one that cannot be read is reported (`line` 1-based). */
+export function commandStub(
   name: string,
-  source: 'project' | 'user',
-  followLinks: boolean,
-): Promise<CustomCommand> {
+  source: CustomCommand['source'],
+  file: string,
+): { base: CustomCommand; fail: (message: string, line?: number) => CustomCommand } {
   const base: CustomCommand = {
     name,
     source,
@@ -111,10 +112,16 @@ export async function readCommand(
     body: '',
     status: { kind: 'ok' },
   };
-  const fail = (message: string, line = 1): CustomCommand => ({
-    ...base,
-    status: { kind: 'error', message, line },
-  });
+  return { base, fail: (message, line = 1) => ({ ...base, status: { kind: 'error', message, line } }) };
+}
+
+export async function readCommand(
+  file: string,
+  name: string,
+  source: 'project' | 'user',
+  followLinks: boolean,
+): Promise<CustomCommand> {
+  const { base, fail } = commandStub(name, source, file);
   if (!validName(name))
     return fail(
       `the name "${name}" cannot be typed as a command (letters, digits, _ . - in each folder and file name)`,

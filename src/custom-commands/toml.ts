@@ -7,23 +7,10 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'smol-toml';
 import { errorMessage } from '../util/errors.js';
-import { type CustomCommand, MAX_COMMAND_BYTES, validName } from './parse.js';
+import { type CustomCommand, commandStub, MAX_COMMAND_BYTES, validName } from './parse.js';
 
 export async function readTomlCommand(file: string, name: string): Promise<CustomCommand> {
-  const base: CustomCommand = {
-    name,
-    source: 'user',
-    file,
-    description: '',
-    allowedTools: [],
-    ignoredTools: [],
-    body: '',
-    status: { kind: 'ok' },
-  };
-  const fail = (message: string, line = 1): CustomCommand => ({
-    ...base,
-    status: { kind: 'error', message, line },
-  });
+  const { base, fail } = commandStub(name, 'user', file);
   if (!validName(name)) return fail(`the name "${name}" cannot be typed as a command`);
   try {
     const text = await readFile(file, 'utf8');

@@ -4,6 +4,7 @@
  * stream-json face's loop (stream-json/run.ts) into a MessageQueue instead of stdout, and a call
  * that needs a question goes to `canUseTool`. Nothing of the TUI is imported.
  */
+
 import path from 'node:path';
 import type { App, AppOptions } from '../app/app.js';
 import { createApp } from '../app/create-app.js';
@@ -11,6 +12,7 @@ import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
 import type { CodeHook } from '../hooks/engine.js';
 import { ProcessGroupTracker } from '../process/group-tracker.js';
+import { sessionStart } from '../sessions/manager.js';
 import { runStreamJson } from '../stream-json/run.js';
 import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
@@ -123,12 +125,7 @@ function appOptions(
     allow: options.allowedTools,
     deny: options.disallowedTools,
     approvalMode: options.permissionMode && (MODES[options.permissionMode] ?? options.permissionMode),
-    session:
-      options.resume !== undefined
-        ? { kind: 'resume', id: options.resume }
-        : options.continue
-          ? { kind: 'continue' }
-          : { kind: 'new' },
+    session: sessionStart(options),
     hooks: codeHooks(options),
     ...(hasServers || options.strictMcpConfig
       ? {

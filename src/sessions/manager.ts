@@ -22,6 +22,15 @@ export type SessionStart =
   /** `--resume <id>`: that session; a missing one is an error. */
   | { kind: 'resume'; id: string };
 
+/** The start a `resume`/`continue` pair of options asks for (the CLI's flags, the library's options). */
+export function sessionStart(options: {
+  resume?: string | undefined;
+  continue?: boolean | undefined;
+}): SessionStart {
+  if (options.resume !== undefined) return { kind: 'resume', id: options.resume };
+  return options.continue ? { kind: 'continue' } : { kind: 'new' };
+}
+
 export interface SessionsOptions {
   projectDir: string;
   /** The user's state folder: the sessions are kept under it (files.ts). */
