@@ -24,6 +24,15 @@ export const NAME_PATTERN = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
 export const MAX_DESCRIPTION = 1024;
 export const MAX_COMPATIBILITY = 500;
 
+/** What is wrong with a skill's `description` (both SKILL.md sources), or undefined. */
+export function descriptionProblem(description: unknown): string | undefined {
+  if (typeof description !== 'string' || description.trim() === '')
+    return 'description is missing (one line saying when to use the skill)';
+  if (description.length > MAX_DESCRIPTION)
+    return `description is ${description.length} characters (at most ${MAX_DESCRIPTION})`;
+  return undefined;
+}
+
 export type SkillStatus =
   | { kind: 'ok' }
   | { kind: 'error'; message: string; line: number }
@@ -134,13 +143,9 @@ export async function readSkill(dir: string, source: 'project' | 'user'): Promis
     if (name !== base.name)
       return fail(`name "${name}" differs from its folder "${base.name}" (rename one to match)`, 'name');
     const description = front.fields.description;
-    if (typeof description !== 'string' || description.trim() === '')
-      return fail('description is missing (one line saying when to use the skill)', 'description');
-    if (description.length > MAX_DESCRIPTION)
-      return fail(
-        `description is ${description.length} characters (at most ${MAX_DESCRIPTION})`,
-        'description',
-      );
+    const badDescription = descriptionProblem(description);
+    if (badDescription !== undefined || typeof description !== 'string')
+      return fail(badDescription ?? 'description is missing', 'description');
     const compatibility = front.fields.compatibility;
     if (compatibility !== undefined) {
       if (typeof compatibility !== 'string' || compatibility.trim() === '')

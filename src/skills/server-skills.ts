@@ -11,7 +11,7 @@ import { FrontmatterError, parseFrontmatter } from '../config/skill-frontmatter.
 import { toolList } from '../config/skill-manifest.js';
 import type { ServerSkill } from '../mcp/skills/listing.js';
 import { errorMessage } from '../util/errors.js';
-import { MAX_DESCRIPTION, NAME_PATTERN, type Skill } from './discover.js';
+import { descriptionProblem, NAME_PATTERN, type Skill } from './discover.js';
 
 export interface ServerSkillListing {
   server: string;
@@ -58,13 +58,9 @@ function asSkill(server: string, skill: ServerSkill): Skill {
     if (!NAME_PATTERN.test(skill.name))
       return fail(`name "${skill.name}" must be 1-64 lowercase letters, digits or hyphens`, 'name');
     const description = front.fields.description;
-    if (typeof description !== 'string' || description.trim() === '')
-      return fail('description is missing (one line saying when to use the skill)', 'description');
-    if (description.length > MAX_DESCRIPTION)
-      return fail(
-        `description is ${description.length} characters (at most ${MAX_DESCRIPTION})`,
-        'description',
-      );
+    const badDescription = descriptionProblem(description);
+    if (badDescription !== undefined || typeof description !== 'string')
+      return fail(badDescription ?? 'description is missing', 'description');
     const listed = front.fields.tools ?? front.fields['allowed-tools'];
     const whitelist = listed === undefined ? undefined : toolList(listed);
     if (whitelist === null)
