@@ -8,6 +8,7 @@ import type { ModelSettings } from '../config/model-settings.js';
 import type { ExtensionHost } from '../extensions/host.js';
 import type { CodeHook } from '../hooks/engine.js';
 import type { ClientFeatures } from '../mcp/client-features.js';
+import type { InProcessServer } from '../mcp/config.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ApprovalMode } from '../permissions/approval-mode.js';
 import type { Approver } from '../permissions/types.js';
@@ -75,6 +76,8 @@ export interface AppOptions {
   skills?: string[];
   /** `--mcp-config` values (files or JSON) and `--strict-mcp-config`: servers for this run only. */
   mcpConfig?: McpConfigFlags;
+  /** The library's in-process MCP servers by name (`{ type: 'sdk', instance }` entries). */
+  inProcessMcp?: Readonly<Record<string, InProcessServer>>;
   /** An editor face's file text I/O and command runner (ACP); default: the disk, child processes. */
   fileAccess?: FileAccess;
   commandRunner?: CommandRunner;

@@ -133,6 +133,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     projectTrusted: trusted,
     lazy: true,
     mcpConfig: options.mcpConfig,
+    inProcess: options.inProcessMcp,
     notice: (message) => notices.push(message),
     env,
     tracker: options.tracker,

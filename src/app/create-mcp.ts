@@ -17,6 +17,8 @@ import {
 } from '../mcp/client-features.js';
 import type { CommandLineServers } from '../mcp/command-line-config.js';
 import {
+  type InProcessServer,
+  inProcessEntries,
   loadMcpServers,
   loadSkillServers,
   pluginServerEntries,
@@ -26,7 +28,7 @@ import {
 } from '../mcp/config.js';
 import { type ConnectionLayer, type LoadedLayer, McpManager } from '../mcp/manager.js';
 import type { ServerSandboxer } from '../mcp/sandbox-launch.js';
-import { type CachedListing, cacheDirectory, readCachedListing } from '../mcp/tool-cache.js';
+import { type CachedListing, cacheDirectory, hasToolCache, readCachedListing } from '../mcp/tool-cache.js';
 import type { TransportFactory } from '../mcp/transports.js';
 import { readSandboxSections } from '../permissions/config.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
@@ -65,6 +67,11 @@ export interface McpRuntimeOptions {
    * or the only ones when strict. A bad value throws its ConfigError (naming the value or file).
    */
   mcpConfig?: McpConfigFlags;
+  /**
+   * The library's in-process servers (`{ type: 'sdk', instance }`), by name: added like
+   * `--mcp-config` servers (replacing same-named ones, kept when strict). Never from a file.
+   */
+  inProcess?: Readonly<Record<string, InProcessServer>>;
   /**
    * The run's command sandbox (the tool runtime's): confined servers run in it. Without one, a
    * manager with a confined server makes its own (the library is one per process: never both).
@@ -108,7 +115,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
       });
   for (const conflict of conflicts) options.notice?.(conflictNotice(conflict));
   if (!commandLine?.strict) configured.push(...pluginEntries(configured, options));
-  const loaded = withCommandLine(configured, commandLine, options.notice);
+  const loaded = withCommandLine(configured, commandLine, options.notice, options.inProcess);
   // A login waits for a person in a browser: the start-up deadline must not cut it short.
   const entries = options.prompter ? loaded.map(withLoginTime) : loaded;
   const selected = options.only ? entries.filter(options.only) : entries;
@@ -243,10 +250,15 @@ function withCommandLine(
   configured: ServerConfigEntry[],
   commandLine: CommandLineServers | undefined,
   notice: ((message: string) => void) | undefined,
+  inProcess: Readonly<Record<string, InProcessServer>> | undefined,
 ): ServerConfigEntry[] {
-  if (!commandLine) return configured;
-  for (const message of commandLine.notices) notice?.(message);
-  const names = new Set(commandLine.entries.map((entry) => entry.name));
+  const given = inProcess ? inProcessEntries({ ...inProcess }) : [];
+  if (!commandLine && given.length === 0) return configured;
+  for (const message of commandLine?.notices ?? []) notice?.(message);
+  const ownNames = new Set(given.map((entry) => entry.name));
+  // An in-process server replaces a --mcp-config one of its name, as that one replaces a file's.
+  const added = [...(commandLine?.entries ?? []).filter((entry) => !ownNames.has(entry.name)), ...given];
+  const names = new Set(added.map((entry) => entry.name));
   const kept = configured.filter((entry) => {
     if (!names.has(entry.name)) return true;
     const file = entry.kind === 'ok' ? entry.definition.file : entry.file;
@@ -255,7 +267,7 @@ function withCommandLine(
     );
     return false;
   });
-  return [...kept, ...commandLine.entries];
+  return [...kept, ...added];
 }
 
 /**
@@ -286,7 +298,7 @@ async function cachedListings(
   const found = new Map<string, CachedListing>();
   await Promise.all(
     entries.map(async (entry) => {
-      if (entry.kind !== 'ok' || entry.definition.disabled) return;
+      if (entry.kind !== 'ok' || entry.definition.disabled || !hasToolCache(entry.definition)) return;
       const listing = await readCachedListing(dir, entry.definition);
       if (listing) found.set(entry.name, listing);
     }),

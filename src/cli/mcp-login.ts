@@ -47,7 +47,11 @@ export async function logout(ctx: McpContext, name: string): Promise<number> {
     env: ctx.io.env,
   });
   const entry = entries.find((candidate) => candidate.name === name);
-  if (entry?.kind !== 'ok' || entry.definition.transport === 'stdio') {
+  if (
+    entry?.kind !== 'ok' ||
+    entry.definition.transport === 'stdio' ||
+    entry.definition.transport === 'sdk'
+  ) {
     err(ctx, `no remote MCP server named ${name} (see geekagent mcp list)\n`);
     return 1;
   }

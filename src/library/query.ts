@@ -20,6 +20,8 @@ import { CanUseToolApprover } from './approver.js';
 import { MessageQueue } from './message-queue.js';
 import type {
   HookEventName,
+  McpServerConfig,
+  McpServerInstance,
   Query,
   QueryMessage,
   QueryOptions,
@@ -114,7 +116,7 @@ function appOptions(
   env: NodeJS.ProcessEnv,
   options: QueryOptions,
 ): Omit<AppOptions, 'trust' | 'approver' | 'tracker'> {
-  const servers = options.mcpServers ?? {};
+  const { servers, inProcess } = splitServers(options);
   const hasServers = Object.keys(servers).length > 0;
   return {
     cwd,
@@ -127,6 +129,7 @@ function appOptions(
     approvalMode: options.permissionMode && (MODES[options.permissionMode] ?? options.permissionMode),
     session: sessionStart(options),
     hooks: codeHooks(options),
+    ...(inProcess ? { inProcessMcp: inProcess } : {}),
     ...(hasServers || options.strictMcpConfig
       ? {
           mcpConfig: {
@@ -136,6 +139,24 @@ function appOptions(
         }
       : {}),
   };
+}
+
+/** The `mcpServers` option: config entries (passed as `--mcp-config` JSON) and in-process servers. */
+function splitServers(options: QueryOptions): {
+  servers: Record<string, McpServerConfig>;
+  inProcess?: Record<string, McpServerInstance>;
+} {
+  const servers: Record<string, McpServerConfig> = {};
+  const inProcess: Record<string, McpServerInstance> = {};
+  for (const [name, entry] of Object.entries(options.mcpServers ?? {})) {
+    if (entry.type !== 'sdk') servers[name] = entry;
+    else if (typeof entry.instance?.connect === 'function') inProcess[name] = entry.instance;
+    else
+      throw new Error(
+        `mcpServers.${name}: an entry of type "sdk" needs an instance, an MCP SDK server object (McpServer)`,
+      );
+  }
+  return { servers, ...(Object.keys(inProcess).length > 0 ? { inProcess } : {}) };
 }
 
 /** The `hooks` option as the hooks engine's code hooks. */

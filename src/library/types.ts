@@ -111,8 +111,31 @@ export type CanUseTool = (
   context: { signal: AbortSignal; toolUseID?: string; title: string },
 ) => Promise<PermissionResult> | PermissionResult;
 
-/** An MCP server entry, as in `.mcp.json`'s `mcpServers` (stdio, Streamable HTTP or SSE). */
+/**
+ * An MCP server object in your process: the MCP SDK's `McpServer` (`@modelcontextprotocol/server`).
+ * Typed by what is used of it, so this file imports nothing.
+ */
+export interface McpServerInstance {
+  connect(transport: never): Promise<void>;
+}
+
+/**
+ * An in-process server (the Claude Agent SDK's shape): connected over an in-memory transport, no
+ * process, no sandbox, no cached tool list. Its tools are named and allowed like any server's.
+ */
+export interface McpSdkServerConfig {
+  type: 'sdk';
+  /** The Claude Agent SDK's entries carry one; the key in `mcpServers` is the name used. */
+  name?: string;
+  instance: McpServerInstance;
+}
+
+/**
+ * An MCP server entry, as in `.mcp.json`'s `mcpServers` (stdio, Streamable HTTP or SSE), or an
+ * in-process server (`{ type: 'sdk', instance }`).
+ */
 export type McpServerConfig =
+  | McpSdkServerConfig
   | {
       type?: 'stdio';
       command: string;

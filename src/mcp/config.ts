@@ -72,7 +72,22 @@ export interface RemoteDefinition extends DefinitionBase {
   oauth?: OAuthSettings;
 }
 
-export type McpServerDefinition = StdioDefinition | RemoteDefinition;
+/**
+ * A server living in this process (the library's `{ type: 'sdk', instance }`): an MCP SDK server
+ * object connected over an in-memory transport pair. Never from a file (a file cannot hold an
+ * object): no command line, no sandbox, no cached tool list.
+ */
+export interface InProcessDefinition extends DefinitionBase {
+  transport: 'sdk';
+  instance: InProcessServer;
+}
+
+/** What an in-process server must offer: the MCP SDK's `McpServer` (or `Server`) does. */
+export interface InProcessServer {
+  connect(transport: never): Promise<void>;
+}
+
+export type McpServerDefinition = StdioDefinition | RemoteDefinition | InProcessDefinition;
 
 export type ServerConfigEntry =
   | { name: string; kind: 'ok'; definition: McpServerDefinition }
@@ -183,6 +198,26 @@ export function commandLineEntries(
   return Object.entries(serversOf(label, documentOf(label, value))).map(([name, raw]) =>
     toConfigEntry(name, raw, context),
   );
+}
+
+/** The library's in-process servers, as entries of source `cli` (the caller's own, like `--mcp-config`). */
+export function inProcessEntries(servers: Record<string, InProcessServer>): ServerConfigEntry[] {
+  return Object.entries(servers).map(([name, instance]) => ({
+    name,
+    kind: 'ok',
+    definition: {
+      name,
+      source: 'cli',
+      file: 'query() options',
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
+      disabled: false,
+      startup: 'eager',
+      maxResultTokens: DEFAULT_MAX_RESULT_TOKENS,
+      transport: 'sdk',
+      instance,
+    },
+  }));
 }
 
 /** The project file's raw server entries (unexpanded), for the trust question; [] when missing. */

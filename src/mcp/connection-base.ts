@@ -106,6 +106,7 @@ export abstract class ConnectionBase {
 
   protected urlOf(): string {
     const definition = this.options.definition;
+    if (definition.transport === 'sdk') return 'the in-process server';
     return definition.transport === 'stdio' ? definition.command : definition.url;
   }
 

@@ -109,6 +109,8 @@ export function describeDefinition(definition: McpServerDefinition): string[] {
     const keys = Object.keys(definition.env);
     if (keys.length > 0) lines.push(`  env: ${visibleLine(keys.join(', '))} (values not shown)`);
     if (definition.sandbox) lines.push(`  sandbox: ${sandboxLine(definition.sandbox)}`);
+  } else if (definition.transport === 'sdk') {
+    lines.push('  in this process (query() options)');
   } else {
     lines.push(`  url: ${visibleLine(definition.url)}`);
     const keys = Object.keys(definition.headers);

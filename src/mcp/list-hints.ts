@@ -45,7 +45,7 @@ export function stillFresh(hint: ListHint | undefined, now: number): boolean {
 /** Whether a list cached by an earlier run may stand in for `tools/list` on this run's first connect. */
 export function freshFromCache(
   hint: ListHint | undefined,
-  transport: 'stdio' | 'http' | 'sse',
+  transport: 'stdio' | 'http' | 'sse' | 'sdk',
   now: number,
 ): boolean {
   if (!hint || (hint.scope === 'private' && transport !== 'stdio')) return false;

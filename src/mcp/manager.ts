@@ -23,7 +23,7 @@ import {
   type SlotKind,
 } from './server-slot.js';
 import { isSettled, type ServerState, type ServerStatus } from './status.js';
-import { type CachedListing, sameListing, writeCachedListing } from './tool-cache.js';
+import { type CachedListing, hasToolCache, sameListing, writeCachedListing } from './tool-cache.js';
 import { saveToolOutput } from './tool-output.js';
 import { type McpToolSink, namesOnlySink, syncServerTools } from './tool-sink.js';
 import type { TransportFactory } from './transports.js';
@@ -355,6 +355,7 @@ export class McpManager {
       slot.group !== undefined ||
       !listing ||
       slot.entry.kind !== 'ok' ||
+      !hasToolCache(slot.entry.definition) ||
       sameListing(slot.cached, listing)
     )
       return;

@@ -36,7 +36,8 @@ export type ServerState =
 export interface ServerStatus {
   name: string;
   source: ConfigSource;
-  transport: 'stdio' | 'http' | 'sse';
+  /** `sdk`: an in-process server the library was given. */
+  transport: 'stdio' | 'http' | 'sse' | 'sdk';
   state: ServerState;
   /** Problems worth telling the person about: skipped tools, renamed collisions. */
   warnings: string[];

@@ -13,7 +13,7 @@ import { writeJsonFileAtomic } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { readStateFileSync } from '../util/state-dir.js';
 import type { ListedTool } from './catalog.js';
-import type { McpServerDefinition } from './config.js';
+import type { McpServerDefinition, RemoteDefinition, StdioDefinition } from './config.js';
 import { type EraVerdict, EraVerdictSchema } from './era.js';
 import { type ListHint, ListHintSchema } from './list-hints.js';
 
@@ -48,12 +48,19 @@ const CacheFileSchema = z.object({
   toolsHint: z.optional(z.unknown()),
 });
 
+/** The servers that have a cache: those with a launch config (an in-process server has none). */
+export type CachedDefinition = StdioDefinition | RemoteDefinition;
+
+export function hasToolCache(definition: McpServerDefinition): definition is CachedDefinition {
+  return definition.transport !== 'sdk';
+}
+
 export function cacheDirectory(userDir: string): string {
   return path.join(userDir, 'cache');
 }
 
 /** Launch config → hash: a change of command, args, env, cwd, url or headers means a new file. */
-export function cacheKey(definition: McpServerDefinition): string {
+export function cacheKey(definition: CachedDefinition): string {
   const secret = (value: string) => createHash('sha256').update(value).digest('hex');
   const hidden = (record: Record<string, string>) =>
     Object.entries(record)
@@ -78,7 +85,7 @@ export function cacheKey(definition: McpServerDefinition): string {
   return createHash('sha256').update(JSON.stringify(material)).digest('hex').slice(0, 24);
 }
 
-export function cacheFile(dir: string, definition: McpServerDefinition): string {
+export function cacheFile(dir: string, definition: CachedDefinition): string {
   const safe = definition.name.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 60);
   return path.join(dir, `mcp-${safe}-${cacheKey(definition)}.json`);
 }
@@ -86,7 +93,7 @@ export function cacheFile(dir: string, definition: McpServerDefinition): string 
 /** The cached listing, or undefined (missing, unreadable, malformed, another server's). */
 export async function readCachedListing(
   dir: string,
-  definition: McpServerDefinition,
+  definition: CachedDefinition,
 ): Promise<CachedListing | undefined> {
   try {
     const text = readStateFileSync(cacheFile(dir, definition));
@@ -110,7 +117,7 @@ export async function readCachedListing(
 
 export async function writeCachedListing(
   dir: string,
-  definition: McpServerDefinition,
+  definition: CachedDefinition,
   listing: CachedListing,
 ): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });

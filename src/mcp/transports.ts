@@ -2,13 +2,14 @@
  * Builds the transport for a server definition. stdio servers get our process-group transport
  * with the SDK's minimal default environment plus their declared `env` — never the agent's whole
  * environment (API keys of the agent are not the server's business). Remote servers: see
- * remote-transport.ts.
+ * remote-transport.ts. An in-process server (the library's) gets one end of the SDK's in-memory
+ * pair; closing the client's end closes the server's.
  */
 
-import type { Transport } from '@modelcontextprotocol/client';
+import { InMemoryTransport, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import type { McpServerDefinition } from './config.js';
+import type { InProcessDefinition, McpServerDefinition } from './config.js';
 import { openRemoteTransport, type RemoteOptions } from './remote-transport.js';
 import { confinedLaunch, type ServerSandboxer } from './sandbox-launch.js';
 import type { ServerLog } from './server-log.js';
@@ -35,6 +36,7 @@ export function createTransportFactory(
 ): TransportFactory {
   let starts = 0;
   return (definition, log) => {
+    if (definition.transport === 'sdk') return openInProcess(definition);
     if (definition.transport !== 'stdio') return openRemoteTransport(definition, remote);
     const launch: StdioLaunch = {
       command: definition.command,
@@ -61,4 +63,11 @@ export function createTransportFactory(
       open(confined, () => sandbox?.release(id)),
     );
   };
+}
+
+/** A fresh linked pair per start: the server object takes its end; a restart connects it again. */
+async function openInProcess(definition: InProcessDefinition): Promise<OpenedTransport> {
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  await (definition.instance as { connect(transport: Transport): Promise<void> }).connect(server);
+  return { transport: client, exitReason: () => undefined };
 }
