@@ -126,6 +126,14 @@ describe('MCP config', () => {
     expect(invalid(d)).toContain('at mcpServers.d: expected an object');
   });
 
+  it('refuses an in-process ("sdk") entry: only the library can give a server object', async () => {
+    await write(projectFile, servers({ inproc: { type: 'sdk', instance: {} } }));
+    const [inproc] = await load();
+    expect(invalid(inproc)).toBe(
+      `${projectFile}: at mcpServers.inproc.type: expected "stdio", "http" or "sse", got "sdk"`,
+    );
+  });
+
   it('accepts odd server names but refuses slashes, whitespace and names over 64 characters', async () => {
     await write(
       projectFile,
