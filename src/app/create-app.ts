@@ -295,7 +295,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       initial: options.skills,
       reloadTrust,
-      serverSkills: mcpServerSkills(mcp, trusted),
+      serverSkills: mcpServerSkills(mcp, trusted, grace),
     }),
     customCommandsExtension({
       projectDir,

@@ -1,25 +1,30 @@
 /**
  * Where the skills feature gets MCP servers' skills (skills/server-skills.ts): from the run's
- * manager, once the servers starting now have settled, of every connected server that offers the
+ * manager, once the run's start-up grace is over (mcp/start-grace.ts: a slow server's skills join
+ * when it is up, at a later turn), of every connected server that offers the
  * skills extension — but never a project server's in a folder that is not trusted, and never a
  * skill's own servers (their skill is what brought them). Each server's skills are read once per
  * connection (a restart or re-listing reads them again); a read that fails is said and retried on
  * the next turn. Idle servers (cached tool lists) are not started for their skills.
  */
-import { waitForServers } from '../extensions/mcp.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ServerSkill } from '../mcp/skills/listing.js';
+import type { StartGrace } from '../mcp/start-grace.js';
 import type { ServerState } from '../mcp/status.js';
 import type { ServerSkillListing, ServerSkillSource } from '../skills/server-skills.js';
 import { errorMessage } from '../util/errors.js';
 import { raceAbort } from '../util/race-abort.js';
 import { visibleLine } from '../util/terminal-text.js';
 
-export function mcpServerSkills(manager: McpManager, projectTrusted: boolean): ServerSkillSource {
+export function mcpServerSkills(
+  manager: McpManager,
+  projectTrusted: boolean,
+  grace: StartGrace,
+): ServerSkillSource {
   const read = new Map<string, { state: ServerState; skills: Promise<ServerSkill[]> }>();
   return {
     async list(signal, lines) {
-      await waitForServers(manager, signal, lines.waiting);
+      await grace.wait(signal);
       const listings: ServerSkillListing[] = [];
       for (const status of manager.statuses()) {
         if (status.group !== undefined || (status.source === 'project' && !projectTrusted)) continue;

@@ -44,6 +44,8 @@ export class StartGrace {
    * The first return fixes `late()`.
    */
   async wait(signal: AbortSignal): Promise<void> {
+    // Servers not started yet (a slash command before any turn) start now, as whenSettled would.
+    this.manager.start();
     if (!this.manager.settled) this.deadline ??= Date.now() + this.ms;
     while (!this.manager.settled && !signal.aborted) {
       const left = (this.deadline ?? 0) - Date.now();

@@ -93,8 +93,9 @@ describe('MCP server skills', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.type === 'tool_use');
-    expect(uses).toMatchObject([{ name: 'run_shell', decision: 'refused' }]);
+      // Each call's result is a `user` message carrying our decision (Claude Code's shape + ours).
+      .filter((line) => line.type === 'user' && 'tool_use_result' in line);
+    expect(uses).toMatchObject([{ tool_name: 'run_shell', decision: 'refused' }]);
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -111,9 +111,8 @@ describe('TuiSession', () => {
     const demo = path.resolve('examples', 'demo-server.mjs');
     // A grace longer than any start here: this test is about the wait, not about its end (issue 45).
     const { tui, lines, until } = await session(
-      undefined,
-      { demo: { command: process.execPath, args: [demo] } },
       { OPENAI_API_KEY: 'k', GEEKAGENT_MCP_START_GRACE_MS: '120000' },
+      { demo: { command: process.execPath, args: [demo] } },
     );
     expect(mcpRow(tui)).toBe('demo(connecting)');
     fake.push({ text: 'Tools ready.' });
