@@ -17,6 +17,7 @@ const SPAWNING = [
   'test/unit/mcp/everything.test.ts',
   'test/unit/mcp/manager.test.ts',
   'test/unit/mcp/notification-flood.test.ts',
+  'test/unit/mcp/start-grace.test.ts',
   'test/unit/process/group-tracker.test.ts',
   'test/unit/process/lifecycle.test.ts',
   'test/unit/providers/tool-schemas.test.ts',
