@@ -112,11 +112,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         additionalDirectories: params.additionalDirectories,
       });
       session.announce();
-      return {
-        sessionId: session.sessionId,
-        configOptions: await session.configOptions(),
-        modes: session.modes(),
-      };
+      return { sessionId: session.sessionId, ...(await sessionSettings(session)) };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const session = await open(client, {
@@ -127,7 +123,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
       });
       await session.replay();
       session.announce();
-      return { configOptions: await session.configOptions(), modes: session.modes() };
+      return sessionSettings(session);
     })
     // As load, without the conversation sent again (the client still shows it).
     .onRequest('session/resume', async ({ params, client }) => {
@@ -138,7 +134,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         additionalDirectories: params.additionalDirectories,
       });
       session.announce();
-      return { configOptions: await session.configOptions(), modes: session.modes() };
+      return sessionSettings(session);
     })
     // A copy of a saved session under a new id, opened; the source stays as it was.
     .onRequest('session/fork', async ({ params, client }) => {
@@ -160,11 +156,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
         additionalDirectories: params.additionalDirectories,
       });
       session.announce();
-      return {
-        sessionId: session.sessionId,
-        configOptions: await session.configOptions(),
-        modes: session.modes(),
-      };
+      return { sessionId: session.sessionId, ...(await sessionSettings(session)) };
     })
     .onRequest('session/list', async ({ params }) => {
       if (params.cwd && !path.isAbsolute(params.cwd))
@@ -227,4 +219,9 @@ async function checkDirectories(directories: readonly string[]): Promise<void> {
     if (!info?.isDirectory())
       throw RequestError.invalidParams({ additionalDirectories: directories }, `not a folder: ${directory}`);
   }
+}
+
+/** What every answer that opens a session carries: its config options and modes. */
+async function sessionSettings(session: AcpSession) {
+  return { configOptions: await session.configOptions(), modes: session.modes() };
 }
