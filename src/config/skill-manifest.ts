@@ -7,7 +7,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fromClaudeToolName } from '../util/tool-pattern.js';
-import type { FrontValue } from './skill-frontmatter.js';
+import type { FrontValue } from './frontmatter.js';
 
 /**
  * A list, or a string of names separated by spaces or commas (the spec's `allowed-tools: a b`);

@@ -29,12 +29,14 @@ import {
   andThen,
   type CallChecks,
   type CallFacts,
+  type CallGather,
   decideCall,
   type FinalVerdict,
   type Settle,
 } from './decide.js';
 import type { ToolRegistry } from './registry.js';
 import {
+  type ContentPart,
   type Tool,
   type ToolCall,
   type ToolCallOutcome,
@@ -70,38 +72,110 @@ export interface CallListeners {
   onDecision?: (decision: ToolDecision) => void;
 }
 
-/** What the steps share about one call; each fills in what it learns. */
-export interface CallRun {
-  readonly call: ToolCall;
-  readonly signal: AbortSignal;
-  readonly deps: ExecutorDeps;
-  readonly listeners: CallListeners;
-  /** The interceptors, when there are any. */
-  readonly interceptors: ToolCallInterceptors | undefined;
-  /** The outcome: redacted, the decision reported (once). */
-  settle(decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome;
-  /** Reports the decision before the tool runs (once; settle does it for the others). */
-  decided(decision: ToolDecision): void;
-  /** The person's answer to the verdict's ask, one question at a time. */
-  ask(run: CallRun, verdict: Extract<FinalVerdict, { kind: 'ask' }>): Promise<ApprovalAnswer>;
-  tool?: Tool;
-  args?: Record<string, unknown>;
-  ctx?: ToolContext;
-  verdict?: FinalVerdict;
-  decision: ToolDecision;
+/** How the executor asks the person: one question at a time, across the calls of a turn. */
+export type AskInTurn = (run: CallRun, verdict: AskVerdict) => Promise<ApprovalAnswer>;
+
+export type AskVerdict = Extract<FinalVerdict, { kind: 'ask' }>;
+
+/**
+ * What the steps share about one call; each fills in what it learns. It is also the verdict's
+ * gather (decide.ts): the interceptors' word and the tool's checks come from it. A class, not a
+ * literal with closures: one allocation per call on the hot path (bench row 4).
+ */
+export class CallRun implements CallGather {
+  tool: Tool | undefined = undefined;
+  args: Record<string, unknown> | undefined = undefined;
+  ctx: ToolContext | undefined = undefined;
+  verdict: FinalVerdict | undefined = undefined;
+  decision: ToolDecision = 'allow';
   /** The turn was cancelled by the time the interceptors had answered (or found to be none). */
-  cancelledAtInterceptors?: boolean;
+  cancelledAtInterceptors = false;
+  private reported = false;
+
+  constructor(
+    readonly call: ToolCall,
+    readonly signal: AbortSignal,
+    readonly deps: ExecutorDeps,
+    readonly listeners: CallListeners,
+    /** The interceptors, when there are any. */
+    readonly interceptors: ToolCallInterceptors | undefined,
+    /** The person's answer to the verdict's ask. */
+    readonly ask: AskInTurn,
+  ) {}
+
+  /** Reports the decision (once: before the tool runs, or with the outcome that ends the call). */
+  decided(decision: ToolDecision): void {
+    if (this.reported) return;
+    this.reported = true;
+    this.listeners.onDecision?.(decision);
+  }
+
+  /** The outcome: redacted, the decision reported. */
+  settle(decision: ToolDecision, output: ToolOutput, isError: boolean): ToolCallOutcome {
+    this.decided(decision);
+    const { call } = this;
+    return {
+      name: call.name,
+      arguments: call.arguments,
+      decision,
+      output: redacted(this.deps.redact, output),
+      isError,
+    };
+  }
+
+  /** What the interceptors said before the call; one that fails says nothing (the policy alone). */
+  interceptorsSay(): Settle<BeforeToolCall | null> {
+    const { interceptors, signal } = this;
+    if (!interceptors) {
+      this.cancelledAtInterceptors = signal.aborted;
+      return null;
+    }
+    return interceptors
+      .before(this.info(), signal)
+      .catch(() => undefined)
+      .then((said) => {
+        this.cancelledAtInterceptors = signal.aborted;
+        return said ?? null;
+      });
+  }
+
+  /** The tool's own checks of the call (protected paths, its reason, a confined run); none to make: at once. */
+  checks(sandbox: boolean): Settle<CallChecks> {
+    const tool = this.tool!;
+    const ctx = this.context();
+    if (!hasChecks(tool)) return NO_CHECKS;
+    return madeChecks(tool, this.args!, ctx, sandbox);
+  }
+
+  info(): ToolCallInfo {
+    return { tool: this.tool!, args: this.args!, callId: this.call.id };
+  }
+
+  /** The tool's context for this call, made once: its checks and its run share it. */
+  context(): ToolContext {
+    if (this.ctx) return this.ctx;
+    // Object.assign, not `{ ...context, signal, … }`: on Node 20 a spread followed by more
+    // properties takes V8's slow path, about 6 µs a call (bench row 4), this about 0.1.
+    const ctx: ToolContext = Object.assign({ signal: this.signal }, this.deps.context);
+    ctx.onProgress = this.listeners.onProgress;
+    ctx.callId = this.call.id;
+    ctx.approvedProtected = [];
+    this.ctx = ctx;
+    return ctx;
+  }
+}
+
+function redacted(redact: (text: string) => string, output: ToolOutput): ToolOutput {
+  if (typeof output === 'string') return redact(output);
+  return output.map(
+    (part): ContentPart => (part.type === 'text' ? { type: 'text', text: redact(part.text) } : part),
+  );
 }
 
 export type CallStep = (run: CallRun) => Settle<ToolCallOutcome | undefined>;
 
-export const CALL_PIPELINE: ReadonlyArray<readonly [name: string, step: CallStep]> = [
-  ['find', findTool],
-  ['visible', checkVisible],
-  ['verdict', decideVerdict],
-  ['approval', askApproval],
-  ['run', runTool],
-];
+/** The steps, in order (named as in the header above). */
+export const CALL_STEPS: readonly CallStep[] = [findTool, checkVisible, decideVerdict, askApproval, runTool];
 
 async function findTool(run: CallRun): Promise<ToolCallOutcome | undefined> {
   const { call } = run;
@@ -132,24 +206,21 @@ function decideVerdict(run: CallRun): Settle<ToolCallOutcome | undefined> {
     if (run.deps.mode) facts.mode = run.deps.mode.judge(tool, rules);
     if (typeof parsed === 'string') facts.argumentsError = parsed;
     else run.args = parsed;
-    return andThen(
-      decideCall(facts, {
-        interceptors: () => interceptorsSay(run),
-        checks: (sandbox) => checksOf(run, sandbox),
-      }),
-      (final) => {
-        // A cancel while the interceptors answered ends the call, whatever they said.
-        if (run.cancelledAtInterceptors) return run.settle('refused', 'cancelled before the tool ran', true);
-        run.verdict = final;
-        return final.kind === 'stop' ? run.settle(final.decision, final.message, true) : undefined;
-      },
-    );
+    return andThen(decideCall(facts, run), (final) => {
+      // A cancel while the interceptors answered ends the call, whatever they said.
+      if (run.cancelledAtInterceptors) return run.settle('refused', 'cancelled before the tool ran', true);
+      run.verdict = final;
+      return final.kind === 'stop' ? run.settle(final.decision, final.message, true) : undefined;
+    });
   });
 }
 
-async function askApproval(run: CallRun): Promise<ToolCallOutcome | undefined> {
+function askApproval(run: CallRun): Settle<ToolCallOutcome | undefined> {
   const final = run.verdict!;
-  if (final.kind !== 'ask') return undefined;
+  return final.kind === 'ask' ? asked(run, final) : undefined;
+}
+
+async function asked(run: CallRun, final: AskVerdict): Promise<ToolCallOutcome | undefined> {
   const { call, signal, deps } = run;
   let answer: ApprovalAnswer;
   try {
@@ -201,7 +272,7 @@ async function runTool(call: CallRun): Promise<ToolCallOutcome> {
   let done: ToolCallOutcome;
   try {
     // A tool that ends on its own when the signal aborts needs no race (and no listener) for it.
-    const running = started(tool, args, contextOf(call));
+    const running = started(tool, args, call.context());
     const output = await (tool.endsOnAbort ? running : raceAbort(running, signal));
     // Some work returns partial results when aborted instead of throwing: that is still a cancel.
     if (signal.aborted) return call.settle(decision, 'cancelled', true);
@@ -220,40 +291,12 @@ async function annotate(
   interceptors: ToolCallInterceptors,
   done: ToolCallOutcome,
 ): Promise<ToolCallOutcome> {
-  const note = await interceptors.after(infoOf(run), done, run.signal).catch(() => undefined);
+  const note = await interceptors.after(run.info(), done, run.signal).catch(() => undefined);
   if (note === undefined || run.signal.aborted) return done;
   const text = run.deps.redact(note);
   const output: ToolOutput =
     typeof done.output === 'string' ? `${done.output}\n\n${text}` : [...done.output, { type: 'text', text }];
   return { ...done, output };
-}
-
-/** What the interceptors said before the call; one that fails says nothing (the policy alone). */
-function interceptorsSay(run: CallRun): Settle<BeforeToolCall | null> {
-  const interceptors = run.interceptors;
-  if (!interceptors) {
-    run.cancelledAtInterceptors = run.signal.aborted;
-    return null;
-  }
-  return interceptors
-    .before(infoOf(run), run.signal)
-    .catch(() => undefined)
-    .then((said) => {
-      run.cancelledAtInterceptors = run.signal.aborted;
-      return said ?? null;
-    });
-}
-
-function infoOf(run: CallRun): ToolCallInfo {
-  return { tool: run.tool!, args: run.args!, callId: run.call.id };
-}
-
-/** The tool's own checks of the call (protected paths, its reason, a confined run); none to make: at once. */
-function checksOf(run: CallRun, sandbox: boolean): Settle<CallChecks> {
-  const tool = run.tool!;
-  const ctx = contextOf(run);
-  if (!hasChecks(tool)) return NO_CHECKS;
-  return madeChecks(tool, run.args!, ctx, sandbox);
 }
 
 async function madeChecks(
@@ -270,19 +313,6 @@ async function madeChecks(
     ...(toolReview ? { toolReview } : {}),
     runsUnasked: sandbox && tool.runsUnasked !== undefined && (await runsUnasked(tool, args, ctx)),
   };
-}
-
-/** The tool's context for this call, made once: its checks and its run share it. */
-function contextOf(run: CallRun): ToolContext {
-  if (run.ctx) return run.ctx;
-  // Object.assign, not `{ ...context, signal, … }`: on Node 20 a spread followed by more
-  // properties takes V8's slow path, about 6 µs a call (bench row 4), this about 0.1.
-  const ctx: ToolContext = Object.assign({ signal: run.signal }, run.deps.context);
-  ctx.onProgress = run.listeners.onProgress;
-  ctx.callId = run.call.id;
-  ctx.approvedProtected = [];
-  run.ctx = ctx;
-  return ctx;
 }
 
 /** The facts of a call no check applies to: no protected path, no reason to ask, not confined. */

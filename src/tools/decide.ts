@@ -35,7 +35,7 @@ export type Settle<T> = T | Promise<T>;
 /** The facts gathered only when the verdict needs them, in this order. */
 export interface CallGather {
   /** The interceptors' combined word (deny > ask > allow); null: they said nothing. */
-  interceptors(): Settle<BeforeToolCall | null>;
+  interceptorsSay(): Settle<BeforeToolCall | null>;
   /** The tool's own checks; `sandbox`: whether its `runsUnasked` matters (the default `ask`). */
   checks(sandbox: boolean): Settle<CallChecks>;
 }
@@ -61,7 +61,7 @@ export function decideCall(facts: CallFacts, gather: CallGather): Settle<FinalVe
   if (facts.argumentsError !== undefined)
     return stop(policy === 'allow' ? 'allow' : 'refused', facts.argumentsError);
 
-  return andThen(gather.interceptors(), (said) => {
+  return andThen(gather.interceptorsSay(), (said) => {
     // An interceptor's deny beats any allow; its allow never beats a deny rule (checked above), a
     // protected path or a tool's own reason to ask; its ask forces the question.
     if (said?.decision === 'deny') return stop('deny', said.reason ?? `blocked by a hook: tool ${toolName}`);

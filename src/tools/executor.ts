@@ -8,23 +8,22 @@
  */
 import { raceAbort } from '../util/race-abort.js';
 import type { ApprovalAnswer, ApprovalRequest } from './approval.js';
-import { CALL_PIPELINE, type CallListeners, type CallRun, type ExecutorDeps } from './call-pipeline.js';
-import type { FinalVerdict } from './decide.js';
-import type {
-  ApprovalPrompt,
-  ContentPart,
-  Tool,
-  ToolCall,
-  ToolCallOutcome,
-  ToolDecision,
-  ToolOutput,
-} from './types.js';
+import {
+  type AskInTurn,
+  type AskVerdict,
+  CALL_STEPS,
+  type CallListeners,
+  CallRun,
+  type ExecutorDeps,
+} from './call-pipeline.js';
+import type { ApprovalPrompt, Tool, ToolCall, ToolCallOutcome } from './types.js';
 
 export type { CallListeners, ExecutorDeps } from './call-pipeline.js';
 
 export class ToolExecutor {
   /** Serialises approval questions: parallel calls queue rather than ask over each other. */
   private approvals: Promise<unknown> = Promise.resolve();
+  private readonly ask: AskInTurn = (run, verdict) => this.askInTurn(run, verdict);
 
   constructor(private readonly deps: ExecutorDeps) {}
 
@@ -34,35 +33,10 @@ export class ToolExecutor {
     listeners: CallListeners = {},
   ): Promise<ToolCallOutcome> {
     const interceptors = this.deps.interceptors?.empty === false ? this.deps.interceptors : undefined;
-    let reported = false;
-    const decided = (decision: ToolDecision) => {
-      if (reported) return;
-      reported = true;
-      listeners.onDecision?.(decision);
-    };
-    const run: CallRun = {
-      call,
-      signal,
-      deps: this.deps,
-      listeners,
-      interceptors,
-      decision: 'allow',
-      decided,
-      settle: (decision, output, isError) => {
-        decided(decision);
-        return {
-          name: call.name,
-          arguments: call.arguments,
-          decision,
-          output: this.redactOutput(output),
-          isError,
-        };
-      },
-      ask: (asking, verdict) => this.askInTurn(asking, verdict),
-    };
-    // Each step is awaited only when it answers with a promise (bench row 4).
-    for (const [, step] of CALL_PIPELINE) {
-      const settled = step(run);
+    const run = new CallRun(call, signal, this.deps, listeners, interceptors, this.ask);
+    // The steps in order; each is awaited only when it answers with a promise (bench row 4).
+    for (let i = 0; i < CALL_STEPS.length; i++) {
+      const settled = CALL_STEPS[i]!(run);
       const outcome = settled instanceof Promise ? await settled : settled;
       if (outcome) return outcome;
     }
@@ -70,10 +44,10 @@ export class ToolExecutor {
     throw new Error(`tool call ${call.name} left the pipeline unsettled`);
   }
 
-  private askInTurn(run: CallRun, verdict: Extract<FinalVerdict, { kind: 'ask' }>): Promise<ApprovalAnswer> {
+  private askInTurn(run: CallRun, verdict: AskVerdict): Promise<ApprovalAnswer> {
     const tool = run.tool!;
     const args = run.args!;
-    const ctx = run.ctx!;
+    const ctx = run.context();
     const { review, protectedPaths: guarded } = verdict;
     const queued = this.approvals.then(async () => {
       ctx.signal.throwIfAborted();
@@ -104,14 +78,6 @@ export class ToolExecutor {
     const turn = raceAbort(queued, ctx.signal);
     this.approvals = turn.catch(() => undefined);
     return turn;
-  }
-
-  private redactOutput(output: ToolOutput): ToolOutput {
-    if (typeof output === 'string') return this.deps.redact(output);
-    return output.map(
-      (part): ContentPart =>
-        part.type === 'text' ? { type: 'text', text: this.deps.redact(part.text) } : part,
-    );
   }
 }
 

@@ -34,7 +34,7 @@ class Needed {
 function decide(facts: RowFacts): CallVerdict {
   try {
     const verdict = decideCall(facts, {
-      interceptors: () => {
+      interceptorsSay: () => {
         if (facts.hook === undefined) throw new Needed({ kind: 'need', fact: 'hook' });
         return facts.hook;
       },
