@@ -126,14 +126,15 @@ function plainValueQuoted(line: string): string {
   return `${key}: '${value.replaceAll("'", "''")}'${comment ? comment[0] : ''}`;
 }
 
+/** The message of a `key: [a, b` list not closed on its line. */
+export const UNCLOSED_LIST = 'a list [ ... ] is not closed on its line';
+
 /** What YAML could not read, in the words the old readers used for the common cases. */
 function problemText(problem: Yaml.YAMLError, line: string): string {
   const message = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  if (problem.code === 'MISSING_CHAR') {
-    if (message.includes('"quote')) return 'a "quoted" value is not closed';
-    if (message.includes("'quote")) return "a 'quoted' value is not closed";
-    if (message.includes(']')) return 'a list [ ... ] is not closed on its line';
-  }
+  if (problem.code === 'MISSING_CHAR' && message.includes('"quote')) return 'a "quoted" value is not closed';
+  if (problem.code === 'MISSING_CHAR' && message.includes("'quote")) return "a 'quoted' value is not closed";
+  if (/end with a \]|\]/.test(message) && /^[\w-]+\s*:\s*\[[^\]]*$/.test(line.trim())) return UNCLOSED_LIST;
   return `cannot read "${line.trim()}" (${message})`;
 }
 

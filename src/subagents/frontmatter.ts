@@ -3,7 +3,7 @@
  * line, a value a string or a list (`tools:` with nothing under it is an empty list), and every
  * problem as a result with its line (1-based, in the whole file) rather than an exception.
  */
-import { FrontmatterError, readFrontmatter } from '../config/frontmatter.js';
+import { FrontmatterError, readFrontmatter, UNCLOSED_LIST } from '../config/frontmatter.js';
 import { errorMessage } from '../util/errors.js';
 
 export type FrontmatterValue = string | string[];
@@ -21,6 +21,10 @@ export function parseFrontmatter(text: string): Frontmatter {
     if (error.kind === 'unclosed') {
       const line = text.split(/\r?\n/).length;
       return { ok: false, line, message: 'the frontmatter block is not closed with "---"' };
+    }
+    if (error.message === UNCLOSED_LIST) {
+      const key = /^([\w-]+)\s*:/.exec(text.split(/\r?\n/)[error.line - 1] ?? '')?.[1];
+      if (key) return { ok: false, line: error.line, message: `unclosed list for "${key}"` };
     }
     return { ok: false, line: error.line, message: error.message };
   }
