@@ -5,12 +5,12 @@
  * allowed MCP tool, no interceptors) goes from its verdict to its run without a pause per step
  * (bench row 4).
  *
- *   find       the tool, waiting for a server still starting; unknown → deny
- *   visible    hidden from the model (an active skill's whitelist) → deny
- *   verdict    decideCall, once: rules → approval mode → arguments → interceptors' word → the
- *              tool's own checks; a stop settles the call
- *   approval   an ask: the person's answer, one question at a time; "always"/"never" saved
- *   run        the tool, raced against the turn's cancel; the interceptors' notes appended
+ *   findTool       the tool, waiting for a server still starting; unknown → deny
+ *   checkVisible   hidden from the model (an active skill's whitelist) → deny
+ *   decideVerdict  decideCall, once: rules → approval mode → arguments → interceptors' word →
+ *                  the tool's own checks; a stop settles the call
+ *   askApproval    an ask: the person's answer, one question at a time; "always"/"never" saved
+ *   runTool        the tool, raced against the turn's cancel; the interceptors' notes appended
  *
  * Every outcome is redacted as it is made (CallRun.settle); the decision is reported once.
  */
@@ -174,7 +174,7 @@ function redacted(redact: (text: string) => string, output: ToolOutput): ToolOut
 
 export type CallStep = (run: CallRun) => Settle<ToolCallOutcome | undefined>;
 
-/** The steps, in order (named as in the header above). */
+/** The steps, in order (as in the header above). */
 export const CALL_STEPS: readonly CallStep[] = [findTool, checkVisible, decideVerdict, askApproval, runTool];
 
 async function findTool(run: CallRun): Promise<ToolCallOutcome | undefined> {
