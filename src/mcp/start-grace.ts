@@ -36,6 +36,8 @@ export class StartGrace {
   constructor(
     private readonly manager: McpManager,
     private readonly ms: number,
+    /** The clock (a test moves it past the grace). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Before a model request: `over`; the first return fixes `late()`. */
@@ -54,9 +56,9 @@ export class StartGrace {
   async over(signal: AbortSignal): Promise<void> {
     // Servers not started yet (a slash command before any turn) start now, as whenSettled would.
     this.manager.start();
-    const deadline = (this.manager.startedAt ?? Date.now()) + this.ms;
+    const deadline = (this.manager.startedAt ?? this.now()) + this.ms;
     while (!this.manager.settled && !signal.aborted) {
-      const left = deadline - Date.now();
+      const left = deadline - this.now();
       const warm = this.manager.pending().some((name) => this.manager.hasCachedListing(name));
       if (left <= 0 && !warm) break;
       await nextChange(this.manager, left > 0 ? left : undefined, signal);
