@@ -3,16 +3,18 @@
  * start-up grace with the slow server `pending` (Claude Code's word), its first turn is answered
  * before the server is up with the server named as connecting, and a search later in the same run
  * waits for it, finds its tool and the tool is called; print mode's `/mcp` shows the server still
- * connecting instead of waiting for it. The slow server is the 2026 stdio fixture held by a gate
+ * connecting instead of waiting for it; the library's `query` (stream-json's loop) answers before
+ * the server is up as well. The slow server is the 2026 stdio fixture held by a gate
  * file that only the test opens (after it saw the first answer), so "before it is up" is an
  * observed order, not a timing; a run that waited for every server would never end.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { query } from '../../src/library/index.js';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { cliFixture, type RunResult } from './harness.js';
+import { cliFixture, type RunResult, testEnv } from './harness.js';
 
 const STDIO_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
 
@@ -108,6 +110,30 @@ describe('a cold start with a slow server, without a terminal', () => {
     expect(toolNames(fx.fake.requests[3]!)).toContain('mcp_slow_echo');
     // Nothing said about a server that is merely slow.
     expect(lines.filter((line) => line.subtype === 'notice')).toEqual([]);
+  });
+
+  it('the library: query() says the slow server is pending and answers before it is up', async () => {
+    const gate = path.join(fx.project.dir, 'gate');
+    await servers(gate);
+    let gateWasOpen: boolean | undefined;
+    fx.fake.push(() => {
+      gateWasOpen = existsSync(gate);
+      return { text: 'hello' };
+    });
+    const env = testEnv({
+      project: fx.project,
+      modelUrl: fx.fake.url,
+      env: { GEEKAGENT_MCP_START_GRACE_MS: undefined },
+    });
+    const messages: Line[] = [];
+    for await (const message of query({ prompt: 'hi', options: { cwd: fx.project.dir, env, trust: true } }))
+      messages.push(message as Line);
+    expect(gateWasOpen).toBe(false);
+    const init = messages[0]!;
+    expect(init).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(init.mcp_servers).toContainEqual({ name: 'slow', status: 'pending' });
+    expect(messages.at(-1)).toMatchObject({ type: 'result', result: 'hello' });
+    expect(systemPrompt(fx.fake.requests[0]!)).toMatch(/MCP servers still connecting: (fast, )?slow\./);
   });
 
   it('print mode: /mcp shows the slow server as connecting instead of waiting for it', async () => {
