@@ -185,6 +185,14 @@ export class ExtensionHost {
     await Promise.all(this.extensions.map((extension) => extension.ready?.(signal)));
   }
 
+  /** Starts, then waits until every extension's start-up is over (see Extension.settled). */
+  async settled(signal: AbortSignal): Promise<void> {
+    this.start();
+    await Promise.all(
+      this.extensions.map((extension) => (extension.settled ?? extension.ready)?.call(extension, signal)),
+    );
+  }
+
   onChange(listener: () => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);

@@ -6,7 +6,8 @@
  * the input; each server prompt is a slash command; `/mcp` inspects them; the panel's MCP row.
  * The manager (mcp/manager.ts) keeps the extension's dynamic tool set (`tools.set('mcp')`) in step
  * with the servers' tools — the configured ones' and those an active skill adds — and never
- * touches the registry itself; the extension owns its lifecycle (start, ready, dispose).
+ * touches the registry itself; the extension owns its lifecycle (start, ready within the grace,
+ * settled, dispose).
  */
 import type { SlashCommand } from '../commands/types.js';
 import { describeServer, describeServers } from '../mcp/describe.js';
@@ -102,7 +103,11 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       });
     },
     start: () => manager.start(),
-    ready: async (signal) => {
+    // Commands (print mode's `/mcp`, stream-json's init line) see what the first request would:
+    // the servers up within the start-up grace; those still starting show as starting.
+    ready: (signal) => options.grace.over(signal),
+    // A command not known yet may be a slow server's prompt: it waits for every server.
+    settled: async (signal) => {
       manager.start();
       await waitForServers(manager, signal, () => undefined);
     },

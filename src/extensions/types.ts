@@ -165,6 +165,11 @@ export interface Extension {
   start?(): void;
   /** Resolves once the extension can serve commands (non-interactive faces wait for it). */
   ready?(signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves once its background start-up is over entirely (a slow MCP server's prompt commands
+   * exist); `ready` when absent. A non-interactive face waits for it before a command it does not know.
+   */
+  settled?(signal: AbortSignal): Promise<void>;
   dispose?(): Promise<void>;
   /**
    * Extensions whose setup (and so whose hooks) must come before this one's, by name: the host
