@@ -13,6 +13,8 @@ export interface Setting {
   source: SettingSource;
   /** A key or token: shown as "set", never its value. */
   secret?: boolean;
+  /** Why it applies only in part (a folder that is not trusted, a narrowing file). */
+  note?: string;
 }
 
 /**
