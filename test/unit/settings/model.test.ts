@@ -112,7 +112,9 @@ describe('the settings model', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toMatch(new RegExp(`^${regexpText(userFile())}: at sandbox\\.mode: `));
+    expect((error as ConfigError).message).toMatch(
+      new RegExp(`^${regexpText(userFile())}: at sandbox\\.mode: `),
+    );
   });
 
   it('flattens a section key by key, the higher scope winning, each value with its source', async () => {
