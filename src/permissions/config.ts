@@ -14,7 +14,7 @@ import { type SettingsFiles, type SettingsScope, settingsFilePath } from '../set
 import { readSectionFile, type SettingsSection } from '../settings/section.js';
 import { ConfigError } from '../util/json-file.js';
 import * as z from '../util/schema.js';
-import { type AnnotationRules, annotationRulesSchema } from './annotations.js';
+import { type AnnotationRules, annotationRulesSchema, POLICY_STRICTNESS } from './annotations.js';
 import { answersFilePath, readAnswers } from './answers-file.js';
 import { APPROVAL_MODES, type ApprovalModeName } from './approval-mode.js';
 import { BUILTIN_POLICIES } from './defaults.js';
@@ -181,14 +181,13 @@ function narrowingOnly(file: PermissionFile | undefined): {
   return { tools, annotations, sandbox: file?.sandbox };
 }
 
-const STRICTNESS: Record<Policy, number> = { allow: 0, ask: 1, deny: 2 };
-
 /** `base` with each of `narrowing`'s rules where it is stricter: a narrowing file never loosens. */
 function tighter(base: Record<string, Policy>, narrowing: Record<string, Policy>): Record<string, Policy> {
   const merged = { ...base };
   for (const [pattern, policy] of Object.entries(narrowing)) {
     const current = merged[pattern];
-    if (current === undefined || STRICTNESS[policy] > STRICTNESS[current]) merged[pattern] = policy;
+    if (current === undefined || POLICY_STRICTNESS[policy] > POLICY_STRICTNESS[current])
+      merged[pattern] = policy;
   }
   return merged;
 }

@@ -7,12 +7,11 @@
 import type { Setting } from '../settings/effective.js';
 import type { SectionLayer, SettingSource } from '../settings/section.js';
 import type * as z from '../util/schema.js';
+import { POLICY_STRICTNESS } from './annotations.js';
 import type { permissionFileSchema } from './config.js';
 import type { Policy } from './types.js';
 
 type PermissionFile = z.infer<typeof permissionFileSchema>;
-
-const STRICTNESS: Record<Policy, number> = { allow: 0, ask: 1, deny: 2 };
 
 export function describePermissionSettings(
   layers: readonly SectionLayer<PermissionFile>[],
@@ -37,7 +36,7 @@ export function describePermissionSettings(
     if (
       current &&
       layer.scope === 'project-local' &&
-      STRICTNESS[policy] < STRICTNESS[current.value as Policy]
+      POLICY_STRICTNESS[policy] < POLICY_STRICTNESS[current.value as Policy]
     )
       return;
     rules.set(key, { key, value: policy, source: from(layer, key) });
