@@ -67,7 +67,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const folder = await openFolder({ ...options, homeDir: options.homeDir ?? os.homedir() });
   const { projectDir, homeDir, userDir, env, trust, trusted, settingsEnv } = folder;
   // The person's own file only (user state folder), never the project's.
-  const named = await loadNamedModels(userDir);
+  const named = await loadNamedModels(userDir, folder.settingsFiles);
   const notices: string[] = [];
   if (named.problem) notices.push(named.problem);
   const settings = resolveModelSettings(
@@ -165,7 +165,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   deferred.lateServers(() => grace.late());
   const hooks = hooksExtension({
     loaded: withCodeHooks(
-      await loadHooks({ userDir, projectDir, projectTrusted: trusted, pluginHooks: pluginHooks(plugins) }),
+      await loadHooks({
+        userDir,
+        projectDir,
+        projectTrusted: trusted,
+        pluginHooks: pluginHooks(plugins),
+        files: folder.settingsFiles,
+      }),
       options.hooks,
     ),
     projectDir,

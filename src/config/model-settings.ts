@@ -2,8 +2,10 @@
  * Resolves which model API and endpoint to talk to (env, `.env`, CLI flags) and what is known
  * about the model: context window, retry budget, idle timeout, whether tool results may carry
  * images to it. Each provider reads its own ecosystem's variables (PROVIDER_ENV). A variable that
- * is set but unusable stops start-up with a message naming it.
+ * is set but unusable stops start-up with a message naming it. Each value's source (flag, variable,
+ * `.env`, models.json entry, default) is kept for `geekagent config` (resolveModelSettingsWithSources).
  */
+import type { SettingSource } from '../settings/section.js';
 import type { NamedModel } from './named-models.js';
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind } from './provider-kinds.js';
 
@@ -111,6 +113,20 @@ const CONTEXT_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
 
 const MEDIA_MODELS = /gpt-4o|gpt-4\.1|gpt-5|claude|gemini|qwen-vl|llava/;
 
+/** Where each of a run's model settings came from (`geekagent config`). */
+export type ModelSettingSources = Record<
+  | 'provider'
+  | 'model'
+  | 'baseURL'
+  | 'apiKey'
+  | 'contextWindow'
+  | 'maxRetries'
+  | 'requestTimeoutMs'
+  | 'acceptsMedia'
+  | 'thinkingBudget',
+  SettingSource
+>;
+
 /**
  * The settings of a run. `flags.model` names an entry of models.json first (its provider, model,
  * base URL, key variable, window and media apply; `--provider` and `--base-url` still override),
@@ -123,18 +139,41 @@ export function resolveModelSettings(
   /** Where `named` was read from, named when an entry is refused. */
   modelsFile = 'models.json',
 ): ModelSettings {
+  return resolveModelSettingsWithSources(env, flags, named, modelsFile).settings;
+}
+
+/**
+ * resolveModelSettings, with each value's source. `envSource` says where a variable's value came
+ * from (settings/env.ts: the real environment or a trusted `.env`).
+ */
+export function resolveModelSettingsWithSources(
+  env: NodeJS.ProcessEnv,
+  flags: { model?: string; baseURL?: string; provider?: string },
+  named: ReadonlyMap<string, NamedModel> = new Map(),
+  modelsFile = 'models.json',
+  envSource: (variable: string) => SettingSource = (variable) => ({ kind: 'env', variable }),
+): { settings: ModelSettings; sources: ModelSettingSources } {
   const flagModel = nonEmpty(flags.model);
   const entry = flagModel === undefined ? undefined : named.get(flagModel);
+  const flagProvider = nonEmpty(flags.provider);
   const provider =
-    nonEmpty(flags.provider) === undefined && entry
-      ? entry.provider
-      : resolveProviderKind(env, flags.provider);
+    flagProvider === undefined && entry ? entry.provider : resolveProviderKind(env, flags.provider);
   const names = PROVIDER_ENV[provider];
   if (entry && flagModel !== undefined && nonEmpty(flags.baseURL) === undefined)
     refuseKeyElsewhere(env, provider, flagModel, entry, modelsFile);
+  const fromEntry = (key: string): SettingSource => ({
+    kind: 'file',
+    scope: 'user',
+    file: modelsFile,
+    key: `models.${flagModel}.${key}`,
+  });
+  const fromVariable = (variable: string): SettingSource =>
+    nonEmpty(env[variable]) !== undefined ? envSource(variable) : { kind: 'default' };
   const keyVariable = entry?.keyVariable ?? names.key;
   const model = entry?.model ?? flagModel ?? nonEmpty(env[names.model]) ?? names.defaultModel;
-  return {
+  const windowFromEnv = wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW);
+  const mediaFromEnv = mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA);
+  const settings: ModelSettings = {
     provider,
     ...(entry ? { name: flagModel } : {}),
     keyVariable,
@@ -142,15 +181,46 @@ export function resolveModelSettings(
       nonEmpty(flags.baseURL) ?? entry?.baseURL ?? nonEmpty(env[names.baseURL]) ?? names.defaultBaseURL,
     apiKey: nonEmpty(env[keyVariable]),
     model,
-    contextWindow:
-      entry?.contextWindow ??
-      wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ??
-      knownContextWindow(model),
+    contextWindow: entry?.contextWindow ?? windowFromEnv ?? knownContextWindow(model),
     maxRetries: wholeNumber(env, 'GEEKAGENT_MAX_RETRIES', 0, MAX_RETRIES) ?? DEFAULT_MAX_RETRIES,
     requestTimeoutMs: requestTimeout(env) ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    acceptsMedia: entry?.media ?? mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(model),
+    acceptsMedia: entry?.media ?? mediaFromEnv ?? modelAcceptsMedia(model),
     thinkingBudget: wholeNumber(env, 'GEEKAGENT_THINKING_BUDGET', 0, 1_000_000),
   };
+  const sources: ModelSettingSources = {
+    provider:
+      flagProvider !== undefined
+        ? { kind: 'cli', flag: '--provider' }
+        : entry
+          ? fromEntry('provider')
+          : fromVariable('GEEKAGENT_PROVIDER'),
+    model: entry
+      ? fromEntry('model')
+      : flagModel !== undefined
+        ? { kind: 'cli', flag: '--model' }
+        : fromVariable(names.model),
+    baseURL:
+      nonEmpty(flags.baseURL) !== undefined
+        ? { kind: 'cli', flag: '--base-url' }
+        : entry?.baseURL !== undefined
+          ? fromEntry('baseURL')
+          : fromVariable(names.baseURL),
+    apiKey: fromVariable(keyVariable),
+    contextWindow:
+      entry?.contextWindow !== undefined
+        ? fromEntry('contextWindow')
+        : fromVariable('GEEKAGENT_CONTEXT_WINDOW'),
+    maxRetries: fromVariable('GEEKAGENT_MAX_RETRIES'),
+    requestTimeoutMs: fromVariable('GEEKAGENT_REQUEST_TIMEOUT'),
+    acceptsMedia:
+      entry?.media !== undefined
+        ? fromEntry('media')
+        : mediaFromEnv !== undefined
+          ? envSource('GEEKAGENT_ACCEPTS_MEDIA')
+          : { kind: 'default' },
+    thinkingBudget: fromVariable('GEEKAGENT_THINKING_BUDGET'),
+  };
+  return { settings, sources };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The layer rule: folder dependencies point one way — faces (cli → tui, acp) → app, serve → boot → features
  * (sessions) → extensions → agent/trust → mcp → providers/permissions → tools (the contract, the
  * built-in tools, the executor)/commands → sandbox/workspace (files inside the root) →
- * config/process → util. Reads every import of src/** (static, dynamic, require, import types)
+ * config/process → settings → util. Reads every import of src/** (static, dynamic, require, import types)
  * with TypeScript's pre-processor and fails on one that runs back up or sideways between two
  * folders of the same layer. OpenAI wire types stay in providers/.
  */
@@ -18,6 +18,9 @@ const SRC = path.join(REPO_ROOT, 'src');
 /** Higher may import lower; equal ranks may not import each other. */
 const LAYERS: Record<string, number> = {
   util: 0,
+  // The settings model: scopes, the files of each, one read per file per run, sections and their
+  // sources. Every reader (config/, sandbox/, permissions/, hooks) declares its section on it.
+  settings: 0.5,
   config: 1,
   // The one search module (BM25F): a leaf that tool search, memory and the knowledge base share.
   search: 1,
