@@ -18,8 +18,8 @@
  */
 import type { Conversation } from '../agent/conversation.js';
 import type { SlashCommand } from '../commands/types.js';
-import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
+import { TOOL_SEARCH } from '../tool-search/deferred-tools.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { heldNotice, type ReloadTrust } from '../trust/reload.js';

@@ -3,12 +3,12 @@
  * panel's width, `+N more`) and `/shells` (state and age), with commands made safe to print.
  */
 import { describe, expect, it } from 'vitest';
+import type { ShellInfo } from '../../../src/tools/background/shells.js';
 import {
   describeShells,
   PANEL_SHELL_ROWS,
   shellPanelRows,
-} from '../../../src/extensions/background-shells.js';
-import type { ShellInfo } from '../../../src/tools/background/shells.js';
+} from '../../../src/tools/feature/background-shells.js';
 
 const shell = (n: number, command: string, state: ShellInfo['state'], lingering = false): ShellInfo => ({
   id: `shell-${n}`,

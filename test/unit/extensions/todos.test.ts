@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PANEL_TODO_ROWS, type Todo, todoPanelRows } from '../../../src/extensions/todos.js';
+import { PANEL_TODO_ROWS, type Todo, todoPanelRows } from '../../../src/todos/extension.js';
 
 describe('todo panel rows', () => {
   it('marks items, puts the one in progress first, cuts long items and counts the rest', () => {

@@ -7,11 +7,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pluginSummaryLines } from '../plugins/describe.js';
-import { excludedTools } from '../plugins/exclude-tools.js';
-import { type LoadedPlugins, pluginContextFiles } from '../plugins/load.js';
-import { visible, visibleLine } from '../util/terminal-text.js';
-import { type Extension, PROMPT_ORDER } from './types.js';
+import { type Extension, PROMPT_ORDER } from '../../extensions/types.js';
+import { visible, visibleLine } from '../../util/terminal-text.js';
+import { pluginSummaryLines } from '../describe.js';
+import { excludedTools } from '../exclude-tools.js';
+import { type LoadedPlugins, pluginContextFiles } from '../load.js';
 
 const MAX_CONTEXT_BYTES = 64 * 1024;
 

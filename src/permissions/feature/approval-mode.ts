@@ -5,15 +5,16 @@
  * whether to carry the plan out and in which mode (print mode cannot ask: the plan is the answer).
  * The mode itself is the app's `ApprovalMode` (permissions/approval-mode.ts).
  */
+
+import { type Extension, PANEL_ORDER, PROMPT_ORDER } from '../../extensions/types.js';
+import { type ApprovalRequest, type Approver, approves } from '../../tools/approval.js';
+import { type Tool, ToolError } from '../../tools/types.js';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalModeName,
   MODE_DESCRIPTIONS,
-} from '../permissions/approval-mode.js';
-import { type ApprovalRequest, type Approver, approves } from '../tools/approval.js';
-import { type Tool, ToolError } from '../tools/types.js';
-import { type Extension, PANEL_ORDER, PROMPT_ORDER } from './types.js';
+} from '../approval-mode.js';
 
 const PLAN_LIMIT = 20_000;
 

@@ -2,12 +2,13 @@
  * The built-in tools as an extension: the nine tools with their default policies, and `/undo`
  * (the stack the file tools record into; a protected path is asked where the face can ask).
  */
-import { BUILTIN_POLICIES } from '../permissions/defaults.js';
-import type { UndoStack } from '../permissions/undo.js';
-import { protectedRestoreQuestion } from '../permissions/undo-confirm.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
-import type { Tool } from '../tools/types.js';
-import type { Extension } from './types.js';
+
+import type { Extension } from '../../extensions/types.js';
+import { BUILTIN_POLICIES } from '../../permissions/defaults.js';
+import type { UndoStack } from '../../permissions/undo.js';
+import { protectedRestoreQuestion } from '../../permissions/undo-confirm.js';
+import { createBuiltinTools } from '../builtin/index.js';
+import type { Tool } from '../types.js';
 
 export function builtinToolsExtension(options: { undo: UndoStack; tools?: Tool[] }): Extension {
   return {

@@ -9,11 +9,11 @@ import type { Conversation } from '../agent/conversation.js';
 import { type ModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { missingKeyMessage } from '../config/model-setup.js';
 import type { NamedModels } from '../config/named-models.js';
+import type { Extension } from '../extensions/types.js';
 import { SwitchableProvider } from '../providers/switchable.js';
 import type { ChatProvider } from '../providers/types.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
-import type { Extension } from './types.js';
 
 const STATE_KEY = 'model';
 

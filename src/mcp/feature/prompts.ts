@@ -4,10 +4,10 @@
  * user turn. Kept in step with the servers' prompt lists (list_changed included).
  */
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
-import type { CommandContext, SlashCommand } from '../commands/types.js';
-import type { McpManager } from '../mcp/manager.js';
-import { errorMessage } from '../util/errors.js';
-import type { ExtensionSetup } from './types.js';
+import type { CommandContext, SlashCommand } from '../../commands/types.js';
+import type { ExtensionSetup } from '../../extensions/types.js';
+import { errorMessage } from '../../util/errors.js';
+import type { McpManager } from '../manager.js';
 
 export function promptCommandName(server: string, prompt: string): string {
   return `mcp__${server}__${prompt}`.replace(/\s+/g, '_');

@@ -16,6 +16,9 @@ import { createIndex, type SearchIndex, TOOL_FIELDS, toolDocument } from '../sea
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 
+/** The search tool's name (here, below the extension, because skills/ names it too). */
+export const TOOL_SEARCH = 'tool_search';
+
 export type ToolSearchMode = 'auto' | 'on' | 'off';
 
 /** Deferral starts when MCP definitions would take more than this share of the window. */

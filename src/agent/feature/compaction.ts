@@ -3,11 +3,12 @@
  * and on the provider's "context length exceeded"; `/compact [focus]` runs it now, with optional
  * instructions for what the summary should keep.
  */
-import type { Compactor } from '../agent/compaction.js';
-import type { Conversation } from '../agent/conversation.js';
-import { describeCompaction } from '../agent/events.js';
-import { errorMessage, isAbortError } from '../util/errors.js';
-import type { BeforeCompactHook, Extension } from './types.js';
+
+import type { BeforeCompactHook, Extension } from '../../extensions/types.js';
+import { errorMessage, isAbortError } from '../../util/errors.js';
+import type { Compactor } from '../compaction.js';
+import type { Conversation } from '../conversation.js';
+import { describeCompaction } from '../events.js';
 
 /**
  * `build` makes the compactor with `before`: the seam's `beforeCompact` hooks (PreCompact),

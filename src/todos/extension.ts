@@ -7,10 +7,10 @@
  * compaction never summarises it away.
  */
 import type { Conversation } from '../agent/conversation.js';
+import { type Extension, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
 import { toolArguments } from '../tools/arguments.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import * as z from '../util/schema.js';
-import { type Extension, PANEL_ORDER, PROMPT_ORDER } from './types.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 

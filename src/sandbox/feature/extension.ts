@@ -3,13 +3,9 @@
  * when a project's settings tried to widen it), `/sandbox` (mode, what is confined, the allow
  * lists), the panel row, and the sandbox's release when the run ends.
  */
-import {
-  type CommandSandbox,
-  HOME_DENY_READ,
-  type SandboxPolicy,
-  type SandboxStatus,
-} from '../sandbox/index.js';
-import { type Extension, PANEL_ORDER } from './types.js';
+
+import { type Extension, PANEL_ORDER } from '../../extensions/types.js';
+import { type CommandSandbox, HOME_DENY_READ, type SandboxPolicy, type SandboxStatus } from '../index.js';
 
 export interface SandboxExtensionOptions {
   sandbox: CommandSandbox;

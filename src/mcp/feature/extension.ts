@@ -8,18 +8,18 @@
  * with the servers' tools — the configured ones' and those an active skill adds — and never
  * touches the registry itself; the extension owns its lifecycle (start, ready, dispose).
  */
-import type { SlashCommand } from '../commands/types.js';
-import { describeServer, describeServers } from '../mcp/describe.js';
-import type { McpManager } from '../mcp/manager.js';
-import { attachResourceUpdates, resourceUpdatesPending } from '../mcp/resource-updates.js';
-import { describeResources, expandResourceMentions, mentionsResources } from '../mcp/resources.js';
-import type { StartGrace } from '../mcp/start-grace.js';
-import { panelMcpLine, type ServerStatus } from '../mcp/status.js';
-import type { FolderTrust } from '../trust/decide.js';
-import { mcpTrustNote, panelMcpWithTrust } from '../trust/describe.js';
-import { raceAbort } from '../util/race-abort.js';
-import { syncPromptCommands } from './mcp-prompts.js';
-import { type Extension, PANEL_ORDER } from './types.js';
+import type { SlashCommand } from '../../commands/types.js';
+import { type Extension, PANEL_ORDER } from '../../extensions/types.js';
+import type { FolderTrust } from '../../trust/decide.js';
+import { mcpTrustNote, panelMcpWithTrust } from '../../trust/describe.js';
+import { raceAbort } from '../../util/race-abort.js';
+import { describeServer, describeServers } from '../describe.js';
+import type { McpManager } from '../manager.js';
+import { attachResourceUpdates, resourceUpdatesPending } from '../resource-updates.js';
+import { describeResources, expandResourceMentions, mentionsResources } from '../resources.js';
+import type { StartGrace } from '../start-grace.js';
+import { panelMcpLine, type ServerStatus } from '../status.js';
+import { syncPromptCommands } from './prompts.js';
 
 export interface McpExtensionOptions {
   acceptsMedia: boolean;

@@ -5,10 +5,11 @@
  * takes a new start: the folder's servers, rules, hooks, commands, skills, agents and `.env` are
  * read when GeekAgent starts, so `/exit` and `geekagent --continue` goes on with them.
  */
-import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
-import { ignoredSummary, TRUST_HINT } from '../trust/describe.js';
-import type { AskTrust } from '../trust/reload.js';
-import type { Extension } from './types.js';
+
+import type { Extension } from '../../extensions/types.js';
+import { decideTrust, type FolderTrust, trustFolder } from '../decide.js';
+import { ignoredSummary, TRUST_HINT } from '../describe.js';
+import type { AskTrust } from '../reload.js';
 
 export interface TrustCommandOptions {
   /** The run's trust, as decided at start. */

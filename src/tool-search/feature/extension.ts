@@ -9,15 +9,23 @@
  * then on too. After `--continue` the loaded set is recomputed from the history (the tools it
  * called and the names its searches returned).
  */
-import type { HistoryMessage } from '../agent/history.js';
-import { toolArguments } from '../tools/arguments.js';
-import { outputToText, type Tool, ToolError } from '../tools/types.js';
-import * as z from '../util/schema.js';
-import { visibleLine } from '../util/terminal-text.js';
-import { DEFER_SHARE, type DeferredTools, type ToolSearchMode, withoutServerTag } from './deferred-tools.js';
-import { type Extension, PROMPT_ORDER } from './types.js';
+import type { HistoryMessage } from '../../agent/history.js';
+import { toolArguments } from '../../tools/arguments.js';
+import { outputToText, type Tool, ToolError } from '../../tools/types.js';
+import * as z from '../../util/schema.js';
+import { visibleLine } from '../../util/terminal-text.js';
+import {
+  DEFER_SHARE,
+  type DeferredTools,
+  TOOL_SEARCH,
+  type ToolSearchMode,
+  withoutServerTag,
+} from '../deferred-tools.js';
 
-export const TOOL_SEARCH = 'tool_search';
+export { TOOL_SEARCH };
+
+import { type Extension, PROMPT_ORDER } from '../../extensions/types.js';
+
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
 /** A found tool's description is cut to this many characters on its result line. */

@@ -5,9 +5,10 @@
  * a skipped file or import (a link out of the folder, a secret file) are visible notices, and
  * `/init` asks the model to write an AGENTS.md (through the normal `write` approval).
  */
-import { type ProjectInstructions, readProjectInstructions } from '../config/project-instructions.js';
-import { visible } from '../util/terminal-text.js';
-import { type Extension, PANEL_ORDER, PROMPT_ORDER } from './types.js';
+
+import { type Extension, PANEL_ORDER, PROMPT_ORDER } from '../../extensions/types.js';
+import { visible } from '../../util/terminal-text.js';
+import { type ProjectInstructions, readProjectInstructions } from '../project-instructions.js';
 
 export interface ProjectInstructionsOptions {
   cwd: string;

@@ -2,8 +2,9 @@
  * Extra roots (an editor's `additionalDirectories`): the file tools already take paths inside them
  * under the same rules as the root (workspace/root-sandbox.ts); this tells the model they exist.
  */
-import { visibleLine } from '../util/terminal-text.js';
-import { type Extension, PROMPT_ORDER } from './types.js';
+
+import { type Extension, PROMPT_ORDER } from '../../extensions/types.js';
+import { visibleLine } from '../../util/terminal-text.js';
 
 export function extraRootsExtension(roots: readonly string[]): Extension {
   const text = [

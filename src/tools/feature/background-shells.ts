@@ -4,9 +4,10 @@
  * and stopping every shell — process group and all — when the app shuts down (the session ends,
  * Ctrl+C to leave, a signal). run_shell itself starts them (tools/builtin/shell.ts).
  */
-import type { BackgroundShells, ShellInfo } from '../tools/background/shells.js';
-import { describeState, shellKillTool, shellOutputTool, shortCommand } from '../tools/background/tools.js';
-import { type Extension, PANEL_ORDER } from './types.js';
+
+import { type Extension, PANEL_ORDER } from '../../extensions/types.js';
+import type { BackgroundShells, ShellInfo } from '../background/shells.js';
+import { describeState, shellKillTool, shellOutputTool, shortCommand } from '../background/tools.js';
 
 /** Shells shown in the panel; the rest are counted in a `+N more` row. */
 export const PANEL_SHELL_ROWS = 4;

@@ -5,15 +5,15 @@
  * fetch tool's address rules and `fetch.allowHosts`).
  */
 
-import type { CommandContext } from '../commands/types.js';
-import { type AddProgress, formatProgress } from '../rag/progress.js';
-import { isUrl, listFiles, readSourceFile, readUrl, type SourceItem } from '../rag/sources.js';
-import type { AddResult, RagHit, RagStore } from '../rag/store.js';
-import { toolArguments } from '../tools/arguments.js';
-import { type Tool, ToolError } from '../tools/types.js';
-import * as z from '../util/schema.js';
-import { visible, visibleLine } from '../util/terminal-text.js';
-import type { Extension } from './types.js';
+import type { CommandContext } from '../../commands/types.js';
+import type { Extension } from '../../extensions/types.js';
+import { toolArguments } from '../../tools/arguments.js';
+import { type Tool, ToolError } from '../../tools/types.js';
+import * as z from '../../util/schema.js';
+import { visible, visibleLine } from '../../util/terminal-text.js';
+import { type AddProgress, formatProgress } from '../progress.js';
+import { isUrl, listFiles, readSourceFile, readUrl, type SourceItem } from '../sources.js';
+import type { AddResult, RagHit, RagStore } from '../store.js';
 
 const PROGRESS_MS = 100;
 
