@@ -18,9 +18,9 @@ import { errorMessage, isAbortError } from '../util/errors.js';
 import type { Conversation } from './conversation.js';
 import type { CompactionReport } from './events.js';
 import type { HistoryMessage } from './history.js';
-import type { RequestScope } from './hooks.js';
 import { summaryInstructions, transcriptText } from './summary-prompt.js';
 import { messagesChars } from './tokens.js';
+import type { RequestScope } from './turn-points.js';
 
 /** After this many failed compactions in a row, automatic compaction stops. */
 export const MAX_FAILED_COMPACTIONS = 3;

@@ -12,7 +12,7 @@ import { Agent } from '../../../src/agent/agent.js';
 import { Compactor } from '../../../src/agent/compaction.js';
 import { Conversation } from '../../../src/agent/conversation.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
-import { NO_HOOKS } from '../../../src/agent/hooks.js';
+import { NO_TURN_POINTS } from '../../../src/agent/turn-points.js';
 import type { CompactionSettings } from '../../../src/config/compaction-settings.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
 import { OpenAIChatProvider } from '../../../src/providers/openai.js';
@@ -69,7 +69,7 @@ function setup(settings: Partial<CompactionSettings> = {}, tools: Tool[] = []) {
     executor,
     conversation,
     root,
-    hooks: { ...NO_HOOKS, beforeRequest: (request) => compactor.beforeRequest(request) },
+    hooks: { ...NO_TURN_POINTS, beforeRequest: (request) => compactor.beforeRequest(request) },
   });
   const events: AgentEvent[] = [];
   const turn = (input: string) =>

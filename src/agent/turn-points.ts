@@ -1,6 +1,7 @@
 /**
- * The agent's hook points: what a feature may change about a turn without the turn knowing the
- * feature (extensions/ aggregates every extension's contributions into one `AgentHooks`). The
+ * The turn's extension points: what a feature may change about a turn without the turn knowing the
+ * feature (extensions/ aggregates every extension's contributions into one `TurnPoints`). Not the
+ * lifecycle hooks a person configures (hooks/): those are one feature that uses these points. The
  * loop calls them in this order: promptSections (system prompt and turn context) and prepareInput
  * once per turn, beforeRequest before every model request, beforeStop when an answer would end the
  * turn, onEvent for everything the turn reports.
@@ -73,7 +74,7 @@ export interface StopScope {
   continued: boolean;
 }
 
-export interface AgentHooks {
+export interface TurnPoints {
   promptSections(turn: TurnScope): Promise<PromptSection[]>;
   prepareInput(input: string, turn: TurnScope): Promise<string>;
   beforeRequest(request: RequestScope): Promise<void>;
@@ -85,7 +86,7 @@ export interface AgentHooks {
   onEvent(event: AgentEvent): void;
 }
 
-export const NO_HOOKS: AgentHooks = {
+export const NO_TURN_POINTS: TurnPoints = {
   promptSections: async () => [],
   prepareInput: async (input) => input,
   beforeRequest: async () => undefined,
