@@ -21,6 +21,7 @@ import type { AgentEvent } from '../agent/events.js';
 import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
 import { cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { CommandTable } from '../commands/types.js';
 import { refuseSampling } from '../mcp/client-features.js';
 import { approves } from '../permissions/types.js';
@@ -96,7 +97,7 @@ export class AcpSession {
     const { client, caps, env, tracker } = this.deps;
     const sessionId = () => this.id;
     // Nobody is asked about the folder: as print mode, an untrusted folder runs without its declarations.
-    const trust = await decideTrust({ projectDir: params.cwd, env });
+    const trust = await decideTrust({ projectDir: params.cwd, env, contributors: TRUST_CONTRIBUTORS });
     const ignored = untrustedNotice(trust);
     if (ignored)
       this.firstWords.push(

@@ -12,6 +12,7 @@ import { Compactor } from '../agent/compaction.js';
 import { Conversation } from '../agent/conversation.js';
 import { compactionExtension } from '../agent/feature/compaction.js';
 import { bootTools, openFolder } from '../boot/bootstrap.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { resolveCompactionSettings } from '../config/compaction-settings.js';
 import { projectInstructionsExtension } from '../config/feature/project-instructions.js';
 import { resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
@@ -146,7 +147,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const conversation = new Conversation();
   // A reload's new or changed project commands and skills wait for the person's trust, as at start.
-  const reloadTrust = new ReloadTrust({ trust, env, homeDir, ask: options.askTrust });
+  const reloadTrust = new ReloadTrust({
+    trust,
+    env,
+    homeDir,
+    ask: options.askTrust,
+    contributors: TRUST_CONTRIBUTORS,
+  });
   const { sessions, opened } = await Sessions.create({
     projectDir,
     userDir,
@@ -212,6 +219,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       homeDir,
       ask: options.askTrust,
       onTrusted: options.onTrusted,
+      contributors: TRUST_CONTRIBUTORS,
     }),
     sandboxExtension({
       sandbox: runtime.commandSandbox,

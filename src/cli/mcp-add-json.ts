@@ -4,6 +4,7 @@
  * unknown key is an error, not dropped: it is usually a typo). An existing name is refused.
  */
 import { Command } from 'commander';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServersToConfig } from '../mcp/config-edit.js';
 import { checkServerEntry } from '../mcp/config-schema.js';
@@ -51,7 +52,12 @@ async function addJson(
   const file = mcpConfigPath(scope, { projectDir, homeDir: ctx.homeDir, userDir: ctx.userDir });
   const trust =
     scope === 'project'
-      ? await decideTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
+      ? await decideTrust({
+          projectDir,
+          env: ctx.io.env,
+          homeDir: ctx.homeDir,
+          contributors: TRUST_CONTRIBUTORS,
+        })
       : undefined;
   const result = await addServersToConfig(file, [[name, check.entry]], { replace: false });
   if (result.kept.length > 0) {

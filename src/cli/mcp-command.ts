@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { mcpConfigFlags } from '../app/create-mcp.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { userStateDir } from '../config/paths.js';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServerToConfig, removeServerFromConfig } from '../mcp/config-edit.js';
@@ -217,7 +218,12 @@ async function add(ctx: McpContext, name: string, target: string[], options: Add
   // Decided before the write: a folder trusted as it was stays trusted with the person's own server.
   const trust =
     options.scope === 'project'
-      ? await decideTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
+      ? await decideTrust({
+          projectDir,
+          env: ctx.io.env,
+          homeDir: ctx.homeDir,
+          contributors: TRUST_CONTRIBUTORS,
+        })
       : undefined;
   await addServerToConfig(file, name, entry);
   out(ctx, `Added ${options.transport} MCP server ${name} to ${file}\n`);

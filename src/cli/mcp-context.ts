@@ -4,6 +4,7 @@
  * escaped output.
  */
 import { createMcpManager, type McpConfigFlags, nonInteractiveFeatures } from '../app/create-mcp.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPlugins, pluginServers } from '../plugins/load.js';
@@ -53,6 +54,7 @@ export async function withManager<T>(
     env: ctx.io.env,
     homeDir: ctx.homeDir,
     flag: ctx.trustFlag(),
+    contributors: TRUST_CONTRIBUTORS,
   });
   const ignored = untrustedNotice(trust);
   if (ignored) ctx.io.stderr.write(`${ignored}\n`);

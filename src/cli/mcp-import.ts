@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServersToConfig } from '../mcp/config-edit.js';
 import {
@@ -204,7 +205,12 @@ async function write(
   // Decided before the write: a folder trusted as it was stays trusted with the person's own servers.
   const trust =
     target.scope === 'project'
-      ? await decideTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
+      ? await decideTrust({
+          projectDir,
+          env: ctx.io.env,
+          homeDir: ctx.homeDir,
+          contributors: TRUST_CONTRIBUTORS,
+        })
       : undefined;
   const result = await addServersToConfig(target.file, entries, { replace: force });
   const count = result.written.length;

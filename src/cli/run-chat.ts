@@ -6,6 +6,7 @@ import path from 'node:path';
 import { type App, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { preloadProvider } from '../providers/registry.js';
 import { ControlChannel } from '../stream-json/control.js';
 import { StreamJsonElicitor } from '../stream-json/elicitation.js';
@@ -55,7 +56,12 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
     });
     try {
       // Nobody to ask: an untrusted folder's declarations are left out, and stderr says so.
-      const trust = await decideTrust({ projectDir: cwd, env: io.env, flag: options.trust === true });
+      const trust = await decideTrust({
+        projectDir: cwd,
+        env: io.env,
+        flag: options.trust === true,
+        contributors: TRUST_CONTRIBUTORS,
+      });
       const ignored = untrustedNotice(trust);
       if (ignored) io.stderr.write(`${ignored}\n`);
       app = await createApp({

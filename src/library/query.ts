@@ -10,6 +10,7 @@ import type { App, AppOptions } from '../app/app.js';
 import { createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import type { CodeHook } from '../hooks/engine.js';
 import { ProcessGroupTracker } from '../process/group-tracker.js';
 import { sessionStart } from '../sessions/manager.js';
@@ -79,7 +80,12 @@ async function run(
   const tracker = new ProcessGroupTracker();
   let app: App | undefined;
   try {
-    const trust = await decideTrust({ projectDir: cwd, env, flag: options.trust === true });
+    const trust = await decideTrust({
+      projectDir: cwd,
+      env,
+      flag: options.trust === true,
+      contributors: TRUST_CONTRIBUTORS,
+    });
     const ignored = untrustedNotice(trust);
     app = await createApp({
       ...appOptions(cwd, env, options),

@@ -12,6 +12,7 @@
  */
 import type { App, AppOptions } from '../app/create-app.js';
 import { describeStartupError } from '../app/errors.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { userStateDir } from '../config/paths.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
@@ -84,7 +85,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // nothing else runs yet that could see the NODE_ENV set for the load.
   const screen = loadProductionReact(() => import('./mount.js'), io.env);
   screen.catch(() => undefined);
-  const decided = decideTrust({ projectDir: options.cwd, env: io.env, flag: options.trustFlag });
+  const decided = decideTrust({
+    projectDir: options.cwd,
+    env: io.env,
+    flag: options.trustFlag,
+    contributors: TRUST_CONTRIBUTORS,
+  });
   decided.catch(() => undefined);
   return options.withScope((scope) => runInScope(options, decided, scope, screen));
 }

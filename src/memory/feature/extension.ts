@@ -10,13 +10,13 @@ import { type Extension, PANEL_ORDER, PROMPT_ORDER } from '../../extensions/type
 import { toolArguments } from '../../tools/arguments.js';
 import { type CallReview, type ProtectedPathGuard, type Tool, ToolError } from '../../tools/types.js';
 import { type FolderTrust, trustedByPerson } from '../../trust/decide.js';
-import { memoryDeclaration } from '../../trust/declarations.js';
 import type { Redactor } from '../../util/redact.js';
 import * as z from '../../util/schema.js';
 import { ensureRealFolder, ensureStateDir, stateFilePath } from '../../util/state-dir.js';
 import { visible, visibleLine } from '../../util/terminal-text.js';
 import { MemoryBank, type MemoryHit } from '../bank.js';
 import { type MemoryEntry, MemoryFile } from '../file.js';
+import { memoryDeclaration } from './declarations.js';
 
 export const MEMORY_FILE = 'memory.json';
 

@@ -8,6 +8,7 @@
 
 import type { Extension } from '../../extensions/types.js';
 import { decideTrust, type FolderTrust, trustFolder } from '../decide.js';
+import type { TrustContributor } from '../declarations.js';
 import { ignoredSummary, TRUST_HINT } from '../describe.js';
 import type { AskTrust } from '../reload.js';
 
@@ -18,6 +19,8 @@ export interface TrustCommandOptions {
   /** The real environment (`GEEKAGENT_HOME` locates the record). */
   env: NodeJS.ProcessEnv;
   homeDir?: string;
+  /** What the folder is read for (boot/trust-contributors.ts). */
+  contributors: readonly TrustContributor[];
   /** The face's trust question; absent (print mode, ACP): nobody to ask. */
   ask?: AskTrust;
   /** After a yes: what the face loads live (the TUI imports an earlier version's input history). */
@@ -55,6 +58,7 @@ export function trustExtension(options: TrustCommandOptions): Extension {
             projectDir: options.projectDir,
             env: options.env,
             homeDir: options.homeDir,
+            contributors: options.contributors,
           });
           if (now.state === 'untrusted') {
             if (!(await options.ask(now, ctx.signal)) || ctx.signal.aborted) {

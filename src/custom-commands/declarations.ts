@@ -1,5 +1,5 @@
 /**
- * A project's custom command files as trust declarations (`.geekagent/commands/**.md`,
+ * Folder trust's share of custom commands: a project's command files (`.geekagent/commands/**.md`,
  * `.claude/commands/**.md`): each file by its path and the hash of its content, so a new or edited
  * command asks again. A command's text becomes the turn it runs, its `!` lines run shell commands,
  * its `allowed-tools` pre-approve tools and its `model` picks the model: nothing of it loads before
@@ -9,10 +9,17 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commandFiles, projectCommandLocations } from '../config/command-paths.js';
-import type { Declaration } from './declarations.js';
+import type { Declaration, TrustContributor } from '../trust/declarations.js';
 
 /** Larger files do not load (custom-commands/parse.ts): hashed by their size alone. */
 const HASH_LIMIT = 1024 * 1024;
+
+export const commandTrust: TrustContributor = {
+  name: 'commands',
+  kinds: ['command'],
+  read: ({ projectDir }) => commandDeclarations(projectDir),
+  was: (item) => `${item.text} (a different text)`,
+};
 
 export function commandDeclarations(projectDir: string): Declaration[] {
   return projectCommandLocations(projectDir).flatMap((location) =>

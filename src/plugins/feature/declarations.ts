@@ -1,17 +1,25 @@
 /**
- * A project's `.geekagent/plugins.json` as trust declarations: each plugin by its source and the
+ * Folder trust's share of plugins: a project's `.geekagent/plugins.json`: each plugin by its source and the
  * hash of its folder's content (a new file, an edit or a removal asks again), and every part it
  * brings as its own line — commands, agents, skills, hooks with their commands, MCP servers with
  * their command lines — so the question shows what trusting the folder would run. A source that
  * is the person's installed copy (`name@marketplace`) is theirs already: listed by its source.
  */
 
-import { pluginParts } from '../plugins/describe.js';
-import { folderHash } from '../plugins/files.js';
-import { readPlugin } from '../plugins/manifest.js';
-import { projectPluginsFile, projectSource, readProjectPlugins } from '../plugins/project.js';
-import { errorMessage } from '../util/errors.js';
-import type { Declaration } from './declarations.js';
+import type { Declaration, TrustContributor } from '../../trust/declarations.js';
+import { errorMessage } from '../../util/errors.js';
+import { pluginParts } from '../describe.js';
+import { folderHash } from '../files.js';
+import { readPlugin } from '../manifest.js';
+import { projectPluginsFile, projectSource, readProjectPlugins } from '../project.js';
+
+export const pluginTrust: TrustContributor = {
+  name: 'plugins',
+  kinds: ['plugin', 'pluginPart'],
+  read: ({ projectDir }) => pluginDeclarations(projectDir),
+  was: (item, before) =>
+    item.kind === 'plugin' ? `${item.text} (different files)` : `plugin ${item.name}: ${before}`,
+};
 
 export async function pluginDeclarations(projectDir: string): Promise<Declaration[]> {
   const file = projectPluginsFile(projectDir);

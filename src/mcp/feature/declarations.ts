@@ -1,9 +1,32 @@
 /**
- * What a project server's `"sandbox"` object grants beyond the sandbox's defaults: folders to write
+ * Folder trust's share of MCP: each server of the project's `.geekagent/mcp.json` by its entry (the
+ * command line it runs, the URL it reaches), and what a server's `"sandbox"` object grants beyond the sandbox's defaults: folders to write
  * and hosts to reach. Each confined server with grants is its own item, so the trust question shows
  * the holes a repository asks to poke (its `denyRead` only narrows, and is not asked).
  */
-import type { Declaration } from './declarations.js';
+import path from 'node:path';
+import {
+  type Declaration,
+  serverDeclaration,
+  serverText,
+  type TrustContributor,
+} from '../../trust/declarations.js';
+import { readProjectServers } from '../config.js';
+
+export const mcpTrust: TrustContributor = {
+  name: 'mcp',
+  kinds: ['server', 'serverSandbox'],
+  read: async ({ projectDir }) => {
+    const file = path.join(projectDir, '.geekagent', 'mcp.json');
+    // A broken mcp.json throws its ConfigError, as at start-up.
+    return (await readProjectServers(projectDir)).flatMap(([name, raw]) => [
+      serverDeclaration(file, name, raw),
+      ...serverSandboxDeclaration(file, name, raw),
+    ]);
+  },
+  was: (item, before) =>
+    item.kind === 'server' ? serverText(item.name, before) : serverSandboxText(item.name, before),
+};
 
 export interface SandboxGrants {
   allowWrite: string[];

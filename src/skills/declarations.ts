@@ -12,10 +12,17 @@ import { type FrontValue, parseFrontmatter } from '../config/skill-frontmatter.j
 import { preApprovedTools, readExecutables } from '../config/skill-manifest.js';
 import { projectSkillLocations, SKILL_FILE, skillFolders } from '../config/skill-paths.js';
 import { documentOf, serversOf } from '../mcp/config.js';
-import { canonicalJson, type Declaration, serverText } from './declarations.js';
+import { canonicalJson, type Declaration, serverText, type TrustContributor } from '../trust/declarations.js';
 
 const SKILL_MCP_FILE = 'mcp.json';
 const ALLOW_NOTE = '(not asked in a turn you activate the skill)';
+
+export const skillTrust: TrustContributor = {
+  name: 'skills',
+  kinds: ['skill', 'skillAllow', 'skillTool', 'skillServer'],
+  read: ({ projectDir }) => skillDeclarations(projectDir),
+  was: skillWasText,
+};
 
 /** Every project skill folder's declarations, a folder's items together. */
 export function skillDeclarations(projectDir: string): Declaration[] {
