@@ -3,16 +3,16 @@
  * and mcp.json by hash: instructions reach the model), the tools its `allowed-tools` pre-approves,
  * each `tools_exec` executable by the hash of its content (a changed `bin/run.sh` is asked again),
  * and each server of its mcp.json by its entry (the command line it runs). Read raw with the same
- * readers the skills use (config/skill-manifest.ts), nothing run.
+ * readers the skills use (manifest.ts), nothing run.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FrontValue, parseFrontmatter } from '../config/skill-frontmatter.js';
-import { preApprovedTools, readExecutables } from '../config/skill-manifest.js';
 import { projectSkillLocations, SKILL_FILE, skillFolders } from '../config/skill-paths.js';
 import { documentOf, serversOf } from '../mcp/config.js';
 import { canonicalJson, type Declaration, serverText, type TrustContributor } from '../trust/declarations.js';
+import { preApprovedTools, readExecutables } from './manifest.js';
 
 const SKILL_MCP_FILE = 'mcp.json';
 const ALLOW_NOTE = '(not asked in a turn you activate the skill)';

@@ -1,13 +1,13 @@
 /**
- * What a SKILL.md's frontmatter grants, read the one way both its users need: skills/ (to load the
- * skill) and the trust declarations (to show the person what a project skill brings before it
+ * What a SKILL.md's frontmatter grants, read the one way both its users need: loading the skill and
+ * its trust declarations (declarations.ts: to show the person what a project skill brings before it
  * loads) — the tool list of `tools:` / `allowed-tools`, and the executables of `tools_exec:`
  * resolved to real files inside the skill folder. One reader, so what is asked is what loads.
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { FrontValue } from '../config/skill-frontmatter.js';
 import { fromClaudeToolName } from '../util/tool-pattern.js';
-import type { FrontValue } from './skill-frontmatter.js';
 
 /**
  * A list, or a string of names separated by spaces or commas (the spec's `allowed-tools: a b`);
