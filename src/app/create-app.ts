@@ -9,12 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent } from '../agent/agent.js';
 import { Compactor } from '../agent/compaction.js';
+import { resolveCompactionSettings } from '../agent/compaction-settings.js';
 import { Conversation } from '../agent/conversation.js';
 import { compactionExtension } from '../agent/feature/compaction.js';
 import { bootTools, openFolder } from '../boot/bootstrap.js';
 import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
-import { resolveCompactionSettings } from '../config/compaction-settings.js';
-import { projectInstructionsExtension } from '../config/feature/project-instructions.js';
 import { resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
 import { customCommandsExtension } from '../custom-commands/extension.js';
@@ -38,6 +37,7 @@ import {
   pluginServers,
   pluginSkillFolders,
 } from '../plugins/load.js';
+import { projectInstructionsExtension } from '../project-instructions/extension.js';
 import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
 import { sandboxExtension } from '../sandbox/feature/extension.js';

@@ -65,6 +65,8 @@ const LAYERS: Record<string, number> = {
   todos: 7,
   // /model, named models and the model of a `.env`.
   'model-choice': 7,
+  // AGENTS.md / GEEKAGENT.md and their imports, read into the system prompt.
+  'project-instructions': 7,
   // The bootstrap the agent and `mcp serve` share: folder, permissions, policies, tool runtime, host.
   boot: 7.5,
   app: 8,

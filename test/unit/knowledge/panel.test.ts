@@ -7,9 +7,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { projectInstructionsExtension } from '../../../src/config/feature/project-instructions.js';
 import { ExtensionHost } from '../../../src/extensions/host.js';
 import { createMemoryBank, memoryExtension, RECALL_HEADING } from '../../../src/memory/feature/extension.js';
+import { projectInstructionsExtension } from '../../../src/project-instructions/extension.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { noRedaction } from '../../../src/util/redact.js';
 

@@ -1,14 +1,14 @@
 /**
- * Project instructions as an extension: read once at start (config/project-instructions.ts), the
+ * Project instructions as an extension: read once at start (read.ts), the
  * text is a system prompt section of every turn (pinned: never in the history, so compaction
  * cannot drop it), the panel's Instructions row shows files and bytes, a cut over the budget and
  * a skipped file or import (a link out of the folder, a secret file) are visible notices, and
  * `/init` asks the model to write an AGENTS.md (through the normal `write` approval).
  */
 
-import { type Extension, PANEL_ORDER, PROMPT_ORDER } from '../../extensions/types.js';
-import { visible } from '../../util/terminal-text.js';
-import { type ProjectInstructions, readProjectInstructions } from '../project-instructions.js';
+import { type Extension, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
+import { visible } from '../util/terminal-text.js';
+import { type ProjectInstructions, readProjectInstructions } from './read.js';
 
 export interface ProjectInstructionsOptions {
   cwd: string;

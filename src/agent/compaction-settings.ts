@@ -4,7 +4,7 @@
  * compaction off) — and the described system's `GEEKAGENT_MAX_HISTORY`, a size in characters that
  * also triggers it when set.
  */
-import { SettingsError } from './model-settings.js';
+import { SettingsError } from '../config/model-settings.js';
 
 export interface CompactionSettings {
   /** 1–100: compact before a request that would fill more than this percent of the window; 0: off. */
