@@ -215,6 +215,25 @@ describe('layers', () => {
     expect(violations).toEqual([]);
   });
 
+  it('keeps trust free of file-level import circles (its parts once imported declarations.ts back)', () => {
+    const inTrust = (file: string) => path.relative(SRC, file).split(path.sep)[0] === 'trust';
+    const edges = new Map<string, string[]>();
+    for (const i of all.filter((i) => inTrust(i.file) && !i.to.startsWith('npm:'))) {
+      const target = path.resolve(path.dirname(i.file), i.specifier).replace(/\.js$/, '.ts');
+      if (inTrust(target)) edges.set(i.file, [...(edges.get(i.file) ?? []), target]);
+    }
+    expect(circles(edges).map((circle) => circle.map((file) => path.relative(SRC, file)))).toEqual([]);
+    // The check finds a circle when there is one.
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b']]);
+  });
+
   it('keeps the OpenAI SDK and its wire types inside providers/', () => {
     const leaks = all
       .filter((i) => i.to === 'npm:openai' || i.to.startsWith('npm:openai/'))
@@ -223,3 +242,21 @@ describe('layers', () => {
     expect(leaks).toEqual([]);
   });
 });
+
+/** Each import circle of `edges` once, as the files on it (from the first one reached). */
+function circles(edges: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const visit = (file: string, trail: string[]) => {
+    const at = trail.indexOf(file);
+    if (at >= 0) {
+      found.push(trail.slice(at));
+      return;
+    }
+    if (done.has(file)) return;
+    for (const next of edges.get(file) ?? []) visit(next, [...trail, file]);
+    done.add(file);
+  };
+  for (const file of edges.keys()) visit(file, []);
+  return found;
+}
