@@ -1,8 +1,9 @@
 /**
- * The features a project folder is read for when its trust is decided, in the order their items
- * are listed (and hashed into the record: the order and the set must stay as they are, or every
- * trusted folder would be asked again). Trust itself imports none of them: every face and command
- * that decides trust hands this list to `decideTrust` (and `geekagent trust` to `readDeclarations`).
+ * The features a project folder is read for when its trust is decided, in the order the question
+ * lists their items. The record keeps items by key (its hash does not depend on this order), but
+ * a contributor added or left out changes what a folder declares: trusted folders would be asked
+ * again, or a declaration would go unasked. Trust itself imports none of them: every face and
+ * command that decides trust hands this list to `decideTrust` (`geekagent trust` to `readDeclarations`).
  */
 import { commandTrust } from '../custom-commands/declarations.js';
 import { hookTrust } from '../hooks/declarations.js';
