@@ -10,24 +10,28 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
-export type DeclarationKind =
-  | 'server'
-  | 'serverSandbox'
-  | 'allow'
-  | 'annotationAllow'
-  | 'fetchHost'
-  | 'root'
-  | 'env'
-  | 'skill'
-  | 'skillAllow'
-  | 'skillTool'
-  | 'skillServer'
-  | 'agent'
-  | 'command'
-  | 'memory'
-  | 'hook'
-  | 'plugin'
-  | 'pluginPart';
+/** Every kind of item a folder can declare; each belongs to exactly one contributor. */
+export const DECLARATION_KINDS = [
+  'server',
+  'serverSandbox',
+  'allow',
+  'annotationAllow',
+  'fetchHost',
+  'root',
+  'env',
+  'skill',
+  'skillAllow',
+  'skillTool',
+  'skillServer',
+  'agent',
+  'command',
+  'memory',
+  'hook',
+  'plugin',
+  'pluginPart',
+] as const;
+
+export type DeclarationKind = (typeof DECLARATION_KINDS)[number];
 
 export interface Declaration {
   /**
