@@ -5,6 +5,7 @@
  */
 import { decideTrust, type FolderTrust, type TrustOptions } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
+import { TRUST_CONTRIBUTORS } from './trust-contributors.js';
 
 /**
  * Trusted by the record, `--trust`, or because the folder declares nothing; else untrusted. A
@@ -12,10 +13,11 @@ import { untrustedNotice } from '../trust/describe.js';
  * and it is told so, in print mode's words (trust/describe.ts). The TUI passes none and asks.
  */
 export async function decideFolderTrust(
-  options: TrustOptions & { notice?: (text: string) => void },
+  options: Omit<TrustOptions, 'contributors'> & { notice?: (text: string) => void },
 ): Promise<FolderTrust> {
   const { notice, ...trustOptions } = options;
-  const trust = await decideTrust(trustOptions);
+  // Every feature's declarations (boot/trust-contributors.ts): the same list for every command.
+  const trust = await decideTrust({ ...trustOptions, contributors: TRUST_CONTRIBUTORS });
   const ignored = untrustedNotice(trust);
   if (ignored && notice) notice(ignored);
   return trust;

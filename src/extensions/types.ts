@@ -7,7 +7,7 @@
  * all extensions; `createApp` lists them, the faces read the host.
  */
 import type { AgentEvent, CompactionReport } from '../agent/events.js';
-import type { PromptSection, RequestScope, StopScope, TurnScope } from '../agent/hooks.js';
+import type { PromptSection, RequestScope, StopScope, TurnScope } from '../agent/turn-points.js';
 import type { SlashCommand } from '../commands/types.js';
 import type { ChatProvider } from '../providers/types.js';
 import type { Policy } from '../tools/approval.js';

@@ -1,7 +1,7 @@
 /**
  * Which hooks a run has: the user's `GeekAgent.json` (`$GEEKAGENT_HOME`) always, a project's
  * `.geekagent/GeekAgent.json` only when the folder is trusted (its hooks are trust declarations,
- * trust/declarations.ts). A broken section is a notice, never a failed start.
+ * declarations.ts). A broken section is a notice, never a failed start.
  */
 import { type HookSetting, readHookSettings } from '../config/hook-settings.js';
 import { type SettingsFiles, settingsFilePath } from '../settings/files.js';

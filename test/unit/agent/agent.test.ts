@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { Conversation } from '../../../src/agent/conversation.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
-import { type AgentHooks, NO_HOOKS, type RequestScope } from '../../../src/agent/hooks.js';
+import { NO_TURN_POINTS, type RequestScope, type TurnPoints } from '../../../src/agent/turn-points.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
 import type {
   ApprovalAnswer,
@@ -64,7 +64,7 @@ function setup(
   tools: Tool[],
   rules: Record<string, 'allow' | 'ask' | 'deny'>,
   approver = new ScriptedApprover('yes'),
-  hooks: AgentHooks = NO_HOOKS,
+  hooks: TurnPoints = NO_TURN_POINTS,
   policyOverride?: (store: PolicyStore) => PolicyLookup,
 ) {
   const registry = new ToolRegistry();
@@ -302,7 +302,7 @@ describe('Agent.runTurn', () => {
       [echoTool()],
       { echo: 'ask' },
       new ScriptedApprover('always'),
-      NO_HOOKS,
+      NO_TURN_POINTS,
       (store) => ({
         policyFor: (name) => store.policyFor(name),
         allowAlways: async () => {
@@ -318,8 +318,8 @@ describe('Agent.runTurn', () => {
 
   it('compacts through the hooks and retries once when the provider says the request is too long', async () => {
     const triggers: RequestScope['trigger'][] = [];
-    const hooks: AgentHooks = {
-      ...NO_HOOKS,
+    const hooks: TurnPoints = {
+      ...NO_TURN_POINTS,
       beforeRequest: async (request) => {
         triggers.push(request.trigger);
       },
@@ -343,8 +343,8 @@ describe('Agent.runTurn', () => {
   });
 
   it('gives the hooks a prompt section and an input rewrite, and takes a failed turn back out', async () => {
-    const hooks: AgentHooks = {
-      ...NO_HOOKS,
+    const hooks: TurnPoints = {
+      ...NO_TURN_POINTS,
       promptSections: async () => [{ order: 10, text: 'Project instructions (AGENTS.md):\nsay hi' }],
       prepareInput: async (input) => `${input} (rewritten)`,
     };

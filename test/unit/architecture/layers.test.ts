@@ -5,6 +5,11 @@
  * config/process → settings → util. Reads every import of src/** (static, dynamic, require, import types)
  * with TypeScript's pre-processor and fails on one that runs back up or sideways between two
  * folders of the same layer. OpenAI wire types stay in providers/.
+ *
+ * A feature is a folder. Where that folder also holds an engine lower layers use (memory/, rag/,
+ * mcp/, sandbox/, permissions/, …), the feature's seam part — its extension, its tools, its trust
+ * declarations — sits in `<folder>/feature/`: that part ranks at the features layer (it uses the
+ * seam, extensions/), may use its own folder's engine, and no lower file may import it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,6 +49,10 @@ const LAYERS: Record<string, number> = {
   rag: 4,
   agent: 5,
   trust: 5,
+  // Deferred tools (which MCP tools stay out of a request, the index over them): the engine of the
+  // tool-search feature, below the seam because skills/ names its tool.
+  'tool-search': 5.5,
+  // The seam only: Extension types, host, order, tool set.
   extensions: 6,
   sessions: 7,
   // Skills are a feature on the seam, beside sessions (it only sees the session's id).
@@ -55,6 +64,12 @@ const LAYERS: Record<string, number> = {
   'custom-commands': 7,
   // `@path` mentions and attached images: a feature on the seam (reads files like the file tools).
   mentions: 7,
+  // The session's todo list and the todo_write tool.
+  todos: 7,
+  // /model, named models and the model of a `.env`.
+  'model-choice': 7,
+  // AGENTS.md / GEEKAGENT.md and their imports, read into the system prompt.
+  'project-instructions': 7,
   // The bootstrap the agent and `mcp serve` share: folder, permissions, policies, tool runtime, host.
   boot: 7.5,
   app: 8,
@@ -86,9 +101,30 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The layer a path under src/ belongs to: its top folder. */
+/** Where a folder's feature part sits: `<folder>/feature/`. */
+const FEATURE_PART = 'feature';
+/** The rank of a feature part: the features layer, above the seam. */
+const FEATURES_RANK = 7;
+
+/**
+ * The layer a path under src/ belongs to: its top folder, or `<folder>/feature` for a file of a
+ * folder's feature part.
+ */
 function layerOf(relative: string): string {
-  return relative.split(path.sep)[0]!;
+  const [top, second, ...rest] = relative.split(path.sep);
+  return second === FEATURE_PART && rest.length > 0 ? `${top}/${FEATURE_PART}` : top!;
+}
+
+function rankOf(layer: string): number | undefined {
+  return layer.endsWith(`/${FEATURE_PART}`) ? FEATURES_RANK : LAYERS[layer];
+}
+
+/** Whether an import from layer `from` to layer `to` runs down (or stays inside one layer). */
+function allowed(from: string, to: string): boolean {
+  if (to === from) return true;
+  // A feature part uses its own folder's engine, whatever that folder's rank.
+  if (from === `${to}/${FEATURE_PART}`) return true;
+  return (rankOf(to) ?? Number.POSITIVE_INFINITY) < (rankOf(from) ?? -1);
 }
 
 /**
@@ -117,6 +153,41 @@ describe('layers', () => {
     expect(folders.filter((folder) => LAYERS[folder] === undefined)).toEqual([]);
   });
 
+  it('keeps feature parts in folders below the features layer', () => {
+    // A folder at the features layer or above holds its extension at its top; a `feature/` there
+    // would only be a second name for the same rank.
+    const misplaced = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .filter((entry) => readdirSync(path.join(SRC, entry.name)).includes(FEATURE_PART))
+      .filter((entry) => (LAYERS[entry.name] ?? 0) >= FEATURES_RANK)
+      .map((entry) => entry.name);
+    expect(misplaced).toEqual([]);
+  });
+
+  it('ranks a feature part at the features layer, with its own folder below it', () => {
+    const part = layerOf(path.join('memory', FEATURE_PART, 'extension.ts'));
+    expect(part).toBe('memory/feature');
+    expect(layerOf(path.join('memory', 'bank.ts'))).toBe('memory');
+    // The part uses its engine and the seam; the engine, a lower layer or another feature part never uses it.
+    expect(allowed(part, 'memory')).toBe(true);
+    expect(allowed(part, 'extensions')).toBe(true);
+    expect(allowed('memory', part)).toBe(false);
+    expect(allowed('tools', part)).toBe(false);
+    expect(allowed('extensions', part)).toBe(false);
+    expect(allowed('rag/feature', part)).toBe(false);
+    expect(allowed('skills', part)).toBe(false);
+    // Above the features layer, the composition lists it.
+    expect(allowed('boot', part)).toBe(true);
+    expect(allowed('app', part)).toBe(true);
+    // Another folder's engine is ranked as that folder.
+    expect(allowed(part, 'app')).toBe(false);
+  });
+
+  it('finds the imports of feature parts', () => {
+    expect(all.filter((i) => i.from === 'memory/feature' && i.to === 'memory').length).toBeGreaterThan(0);
+    expect(all.filter((i) => i.from === 'boot' && i.to === 'memory/feature').length).toBeGreaterThan(0);
+  });
+
   it('finds the imports it checks', () => {
     // A parser that found nothing would pass everything.
     expect(all.filter((i) => i.from === 'app' && i.to === 'agent').length).toBeGreaterThan(0);
@@ -142,10 +213,28 @@ describe('layers', () => {
 
   it('has no import that runs back up a layer or sideways across one', () => {
     const violations = all
-      .filter((i) => !i.to.startsWith('npm:') && i.to !== i.from)
-      .filter((i) => (LAYERS[i.to] ?? Number.POSITIVE_INFINITY) >= (LAYERS[i.from] ?? -1))
+      .filter((i) => !i.to.startsWith('npm:') && !allowed(i.from, i.to))
       .map((i) => `${path.relative(REPO_ROOT, i.file)} (${i.from}) imports ${i.specifier} (${i.to})`);
     expect(violations).toEqual([]);
+  });
+
+  it('keeps trust free of file-level import circles (its parts once imported declarations.ts back)', () => {
+    const inTrust = (file: string) => path.relative(SRC, file).split(path.sep)[0] === 'trust';
+    const edges = new Map<string, string[]>();
+    for (const i of all.filter((i) => inTrust(i.file) && !i.to.startsWith('npm:'))) {
+      const target = path.resolve(path.dirname(i.file), i.specifier).replace(/\.js$/, '.ts');
+      if (inTrust(target)) edges.set(i.file, [...(edges.get(i.file) ?? []), target]);
+    }
+    expect(circles(edges).map((circle) => circle.map((file) => path.relative(SRC, file)))).toEqual([]);
+    // The check finds a circle when there is one.
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b']]);
   });
 
   it('keeps the OpenAI SDK and its wire types inside providers/', () => {
@@ -156,3 +245,21 @@ describe('layers', () => {
     expect(leaks).toEqual([]);
   });
 });
+
+/** Each import circle of `edges` once, as the files on it (from the first one reached). */
+function circles(edges: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const visit = (file: string, trail: string[]) => {
+    const at = trail.indexOf(file);
+    if (at >= 0) {
+      found.push(trail.slice(at));
+      return;
+    }
+    if (done.has(file)) return;
+    for (const next of edges.get(file) ?? []) visit(next, [...trail, file]);
+    done.add(file);
+  };
+  for (const file of edges.keys()) visit(file, []);
+  return found;
+}
