@@ -6,8 +6,8 @@
  * names that tool's MCP server and tool. The caller redacts the message.
  */
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { CallbackFailure, cancelledError, rootMessage } from '../shared/errors.js';
 import { ContextOverflowError, ProviderError, type ProviderTool } from '../types.js';
-import { CallbackFailure } from './stream.js';
 
 /** How Anthropic says the request does not fit: its own words for both cases. */
 const OVERFLOW_WORDS =
@@ -20,18 +20,6 @@ export interface FailureContext {
   baseURLVariable: string;
   /** The tools as sent, by index: an error that points at one names it. */
   tools: readonly ProviderTool[];
-}
-
-export function cancelledError(): Error {
-  const error = new Error('cancelled');
-  error.name = 'AbortError';
-  return error;
-}
-
-export function endedEarlyError(): ProviderError {
-  return new ProviderError(
-    'model request failed: the stream ended early (the connection closed before the reply finished)',
-  );
 }
 
 export function mapFailure(error: unknown, context: FailureContext): unknown {
@@ -100,15 +88,4 @@ function renamed(error: ProviderError, context: FailureContext): ProviderError {
       .replace('a chat completion stream', 'an event stream'),
     error.status,
   );
-}
-
-/** The innermost cause's message: `fetch failed` says less than `connect ECONNREFUSED …`. */
-function rootMessage(error: unknown): string {
-  let current = error;
-  for (let depth = 0; depth < 8; depth++) {
-    const cause = current instanceof Error ? current.cause : undefined;
-    if (!(cause instanceof Error)) break;
-    current = cause;
-  }
-  return current instanceof Error ? current.message : String(current);
 }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/providers/messages.js';
 import { SUMMARY_PREFIX } from '../../../src/providers/messages.js';
-import { toOpenAIMessages, toOpenAITools } from '../../../src/providers/openai-messages.js';
+import { toOpenAIMessages, toOpenAITools } from '../../../src/providers/openai-chat/messages.js';
 
 const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
 const calls = (...ids: string[]) => ids.map((id) => ({ id, name: 'shot', arguments: '{"a":1}' }));
