@@ -1,5 +1,5 @@
 /**
- * The one list of providers: a provider is its folder (spec.ts, provider.ts, request.ts, …) and its
+ * The one list of providers: a provider is its folder (spec.ts, request.ts — its SDK side —, …) and its
  * line here. Provider kinds (config/provider-kinds.ts), model settings' variables, defaults,
  * context windows and media check (config/model-settings.ts), image limits, the registry and the
  * SDK bundles (scripts/bundle.mjs reads dist/providers/specs.js) all come from this list. The

@@ -1,5 +1,5 @@
 /**
- * The @anthropic-ai/sdk side of the Anthropic provider (loaded by `provider.ts` on the first
+ * The @anthropic-ai/sdk side of the Anthropic provider (loaded by its spec's loader on the first
  * request): the client, and one streamed Messages request — params (system, turns, tools with
  * cache breakpoints, thinking), retries by the SDK (429 and 529 with backoff, honouring
  * retry-after) and failure mapping (errors.ts); idle watch, abort link and redaction are the shared

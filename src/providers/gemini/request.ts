@@ -1,5 +1,5 @@
 /**
- * The @google/genai side of the Gemini provider (loaded by provider.ts on the first request):
+ * The @google/genai side of the Gemini provider (loaded by its spec's loader on the first request):
  * the client, and one streamed generateContent request: retries of 429/5xx honouring the
  * server's delay and failure mapping (errors.ts); each attempt's idle watch (its `fetch` handed to
  * the SDK) and abort link, and the redaction, are the shared plumbing's (shared/request.ts).

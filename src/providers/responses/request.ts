@@ -1,5 +1,5 @@
 /**
- * The openai SDK side of the Responses provider (loaded by `provider.ts` on the first request):
+ * The openai SDK side of the Responses provider (loaded by its spec's loader on the first request):
  * the client, the request params (`store: false`, reasoning items carried by the client), and one
  * streamed request on the shared plumbing (shared/request.ts: idle watch, abort link, redaction)
  * with the Chat Completions provider's failure mapping (openai-chat/stream.ts), plus what this
