@@ -25,7 +25,7 @@ export interface FailureContext {
 export function mapFailure(error: unknown, context: FailureContext): unknown {
   if (error instanceof CallbackFailure) return error.error;
   if (context.signal.aborted || error instanceof APIUserAbortError) return cancelledError();
-  if (error instanceof ProviderError) return renamed(error, context);
+  if (error instanceof ProviderError) return error;
   if (error instanceof APIConnectionError) {
     return new ProviderError(`model request failed: cannot reach ${context.baseURL}: ${rootMessage(error)}`);
   }
@@ -77,15 +77,4 @@ export function toolNote(message: string, tools: readonly ProviderTool[]): strin
   return tool.origin
     ? ` (tool ${JSON.stringify(tool.origin.tool)} of MCP server ${JSON.stringify(tool.origin.server)})`
     : ` (tool ${JSON.stringify(tool.name)})`;
-}
-
-/** Errors made before the SDK (the request watch's) name the OpenAI variable; this provider has its own. */
-function renamed(error: ProviderError, context: FailureContext): ProviderError {
-  if (!error.message.includes('OPENAI_BASE_URL')) return error;
-  return new ProviderError(
-    error.message
-      .replaceAll('OPENAI_BASE_URL', context.baseURLVariable)
-      .replace('a chat completion stream', 'an event stream'),
-    error.status,
-  );
 }

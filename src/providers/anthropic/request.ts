@@ -88,6 +88,7 @@ export class AnthropicRequester {
       {
         settings: this.#settings,
         transport: this.#transport,
+        page: { variable: ANTHROPIC.env.baseURL, expected: 'an event stream' },
         redact: this.#redact,
         mapFailure: (error) => mapFailure(error, context),
       },

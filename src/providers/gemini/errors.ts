@@ -7,10 +7,8 @@
  */
 import { CallbackFailure, cancelledError, rootMessage } from '../shared/errors.js';
 import { ContextOverflowError, ProviderError, type ProviderTool } from '../types.js';
+import { GEMINI } from './spec.js';
 import { toolLabel } from './tools.js';
-
-/** The variable the Gemini base URL is read from (settings name it; errors point to it). */
-export const BASE_URL_VARIABLE = 'GOOGLE_GEMINI_BASE_URL';
 
 /** Google's error body: `{error: {code, message, status, details}}`. */
 interface GoogleError {
@@ -72,7 +70,7 @@ export function mapGeminiFailure(error: unknown, context: FailureContext): unkno
     const text = body?.message ?? (error as Error).message;
     if (text.trimStart().startsWith('<')) {
       return new ProviderError(
-        `model request failed: HTTP ${status}: the server answered with an HTML page, not the API — check ${BASE_URL_VARIABLE} (${context.baseURL})`,
+        `model request failed: HTTP ${status}: the server answered with an HTML page, not the API — check ${GEMINI.env.baseURL} (${context.baseURL})`,
         status,
       );
     }

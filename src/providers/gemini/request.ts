@@ -12,8 +12,9 @@ import type { RequesterInit } from '../lazy-provider.js';
 import { cancelledError, endedEarlyError, redactError } from '../shared/errors.js';
 import { watchRequest } from '../shared/request.js';
 import { type ChatRequest, type ChatRound, ProviderError, type ProviderTool } from '../types.js';
-import { BASE_URL_VARIABLE, isRetryable, mapGeminiFailure, retryDelayMs } from './errors.js';
+import { isRetryable, mapGeminiFailure, retryDelayMs } from './errors.js';
 import { toGeminiContents } from './messages.js';
+import { GEMINI } from './spec.js';
 import { readGeminiRound } from './stream.js';
 import { toGeminiTools, toolLabel } from './tools.js';
 
@@ -81,7 +82,11 @@ export class GeminiRequester {
     contents: ReturnType<typeof toGeminiContents>['contents'],
   ): Promise<{ round?: ChatRound; error?: unknown; retryAfter: string | null; streamed: boolean }> {
     const { signal } = request;
-    const watched = watchRequest(signal, this.#settings, this.#transport);
+    // Worded as before the page check took each provider's words (only the variable is Gemini's).
+    const watched = watchRequest(signal, this.#settings, this.#transport, {
+      variable: GEMINI.env.baseURL,
+      expected: 'a chat completion stream',
+    });
     const { watch } = watched;
     let retryAfter: string | null = null;
     let streamed = false;
@@ -132,10 +137,7 @@ export class GeminiRequester {
       sent,
     });
     if (!(mapped instanceof ProviderError)) return mapped;
-    // The watch's page check speaks of the OpenAI variable; here the URL came from Gemini's.
-    return redactError(mapped, (text) =>
-      this.#redact(text.replace('check OPENAI_BASE_URL', `check ${BASE_URL_VARIABLE}`)),
-    );
+    return redactError(mapped, this.#redact);
   }
 
   #leftOut(tool: ProviderTool, reason: string, onNotice: ((message: string) => void) | undefined): void {

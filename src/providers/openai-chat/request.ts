@@ -15,6 +15,7 @@ import { cancelledError, redactError } from '../shared/errors.js';
 import { sdkClientOptions, streamRound } from '../shared/request.js';
 import type { ChatRequest, ChatRound } from '../types.js';
 import { toOpenAIMessages, toOpenAITools } from './messages.js';
+import { OPENAI_CHAT } from './spec.js';
 import { mapFailure, readRound } from './stream.js';
 
 /**
@@ -65,6 +66,7 @@ export class OpenAIRequester {
       {
         settings: this.#settings,
         transport: this.#transport,
+        page: { variable: OPENAI_CHAT.env.baseURL, expected: 'a chat completion stream' },
         redact: this.#redact,
         // Redacted before the overflow check, which keeps the message it is given.
         mapFailure: (error) =>

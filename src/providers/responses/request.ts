@@ -20,6 +20,7 @@ import { sdkClientOptions, streamRound } from '../shared/request.js';
 import { type ChatRequest, type ChatRound, ProviderError, type ProviderTool } from '../types.js';
 import { toResponsesInput } from './messages.js';
 import { droppedToolNote, toolNamedBy, toResponsesTools } from './schema.js';
+import { OPENAI_RESPONSES } from './spec.js';
 import { readResponsesRound } from './stream.js';
 
 /** Set here: the SDK names itself by its class name, which the minified bundle shortens. */
@@ -95,6 +96,8 @@ export class ResponsesRequester {
       {
         settings: this.#settings,
         transport: this.#transport,
+        // Worded as Chat Completions' (its endpoint variable is the same).
+        page: { variable: OPENAI_RESPONSES.env.baseURL, expected: 'a chat completion stream' },
         redact: this.#redact,
         mapFailure: (error) =>
           this.#explained(error, classifyOverflow(error, mapFailure(error, signal, baseURL)), sources),

@@ -8,7 +8,7 @@
  */
 import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../../config/model-settings.js';
 import type { HttpTransport } from '../http-transport.js';
-import { RequestWatch } from '../request-watch.js';
+import { type EndpointWording, RequestWatch } from '../request-watch.js';
 import type { ChatRequest, ChatRound } from '../types.js';
 import { cancelledError, endedEarlyError, redactError } from './errors.js';
 
@@ -37,6 +37,7 @@ export function watchRequest(
   turnSignal: AbortSignal,
   settings: Pick<ModelSettings, 'baseURL' | 'requestTimeoutMs'>,
   transport: HttpTransport,
+  page: EndpointWording,
 ): WatchedRequest {
   const requestAbort = new AbortController();
   const forward = () => requestAbort.abort(turnSignal.reason);
@@ -46,6 +47,7 @@ export function watchRequest(
     settings.baseURL,
     () => requestAbort.abort(),
     transport,
+    page,
   );
   watch.start();
   return {
@@ -61,6 +63,8 @@ export function watchRequest(
 export interface StreamRoundInit {
   settings: Pick<ModelSettings, 'baseURL' | 'requestTimeoutMs'>;
   transport: HttpTransport;
+  /** How a web page's answer names the endpoint. */
+  page: EndpointWording;
   redact: (text: string) => string;
   /** The provider's failure mapping (cancel, HTTP status, the tool a 400 points at, …). */
   mapFailure: (error: unknown) => unknown;
@@ -72,11 +76,11 @@ export interface StreamRoundInit {
  */
 export async function streamRound(
   request: ChatRequest,
-  { settings, transport, redact, mapFailure }: StreamRoundInit,
+  { settings, transport, page, redact, mapFailure }: StreamRoundInit,
   send: (watch: RequestWatch, signal: AbortSignal) => Promise<ChatRound>,
 ): Promise<ChatRound> {
   const { signal } = request;
-  const watched = watchRequest(signal, settings, transport);
+  const watched = watchRequest(signal, settings, transport, page);
   let round: ChatRound;
   try {
     round = await send(watched.watch, watched.signal);
