@@ -1,10 +1,13 @@
 /**
  * Resolves which model API and endpoint to talk to (env, `.env`, CLI flags) and what is known
  * about the model: context window, retry budget, idle timeout, whether tool results may carry
- * images to it. Each provider reads its own ecosystem's variables (PROVIDER_ENV). A variable that
- * is set but unusable stops start-up with a message naming it. Each value's source (flag, variable,
- * `.env`, models.json entry, default) is kept for `geekagent config` (resolveModelSettingsWithSources).
+ * images to it. Each provider reads its own ecosystem's variables (PROVIDER_ENV); the variables,
+ * defaults and model tables are the providers' specs (providers/specs.ts). A variable that is set
+ * but unusable stops start-up with a message naming it. Each value's source (flag, variable, `.env`,
+ * models.json entry, default) is kept for `geekagent config` (resolveModelSettingsWithSources).
  */
+import type { ProviderEnv } from '../providers/provider-spec.js';
+import { MEDIA_MODELS, MODEL_CONTEXT_WINDOWS, PROVIDER_SPECS } from '../providers/specs.js';
 import type { SettingSource } from '../settings/section.js';
 import type { NamedModel } from './named-models.js';
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind } from './provider-kinds.js';
@@ -32,8 +35,9 @@ export interface ModelSettings {
   thinkingBudget?: number;
 }
 
-export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
-export const DEFAULT_MODEL = 'deepseek-v4-flash';
+/** Chat Completions' defaults (the default provider): DeepSeek's endpoint and model. */
+export const DEFAULT_BASE_URL = PROVIDER_SPECS[0].env.defaultBaseURL;
+export const DEFAULT_MODEL = PROVIDER_SPECS[0].env.defaultModel;
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -48,42 +52,10 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-/** Each provider's own variables and defaults. */
-export const PROVIDER_ENV: Readonly<
-  Record<
-    ProviderKind,
-    { key: string; baseURL: string; model: string; defaultBaseURL: string; defaultModel: string }
-  >
-> = {
-  openai: {
-    key: 'OPENAI_API_KEY',
-    baseURL: 'OPENAI_BASE_URL',
-    model: 'OPENAI_MODEL',
-    defaultBaseURL: DEFAULT_BASE_URL,
-    defaultModel: DEFAULT_MODEL,
-  },
-  'openai-responses': {
-    key: 'OPENAI_API_KEY',
-    baseURL: 'OPENAI_BASE_URL',
-    model: 'OPENAI_MODEL',
-    defaultBaseURL: 'https://api.openai.com/v1',
-    defaultModel: 'gpt-5.1',
-  },
-  anthropic: {
-    key: 'ANTHROPIC_API_KEY',
-    baseURL: 'ANTHROPIC_BASE_URL',
-    model: 'ANTHROPIC_MODEL',
-    defaultBaseURL: 'https://api.anthropic.com',
-    defaultModel: 'claude-sonnet-4-5',
-  },
-  gemini: {
-    key: 'GEMINI_API_KEY',
-    baseURL: 'GOOGLE_GEMINI_BASE_URL',
-    model: 'GEMINI_MODEL',
-    defaultBaseURL: 'https://generativelanguage.googleapis.com',
-    defaultModel: 'gemini-2.5-flash',
-  },
-};
+/** Each provider's own variables and defaults, from its spec. */
+export const PROVIDER_ENV: Readonly<Record<ProviderKind, ProviderEnv>> = Object.fromEntries(
+  PROVIDER_SPECS.map((spec) => [spec.kind, spec.env]),
+) as Record<ProviderKind, ProviderEnv>;
 
 /** GEEKAGENT_PROVIDER or the flag; an unknown name stops start-up naming the ones there are. */
 export function resolveProviderKind(env: NodeJS.ProcessEnv, flag: string | undefined): ProviderKind {
@@ -96,22 +68,6 @@ export function resolveProviderKind(env: NodeJS.ProcessEnv, flag: string | undef
     `${source} must be one of ${PROVIDER_KINDS.join(', ')}, got ${JSON.stringify(text)}`,
   );
 }
-
-// First match wins, so more specific families come before the ones they would otherwise hit.
-const CONTEXT_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
-  [/gpt-4\.1/, 1_047_576],
-  [/gpt-4o/, 128_000],
-  [/gpt-5/, 400_000],
-  [/(^|\/)o[134](-|$)/, 200_000],
-  [/claude/, 200_000],
-  [/gemini/, 1_048_576],
-  [/deepseek/, 128_000],
-  [/qwen/, 131_072],
-  [/llama/, 131_072],
-  [/mistral|mixtral/, 32_768],
-];
-
-const MEDIA_MODELS = /gpt-4o|gpt-4\.1|gpt-5|claude|gemini|qwen-vl|llava/;
 
 /** Where each of a run's model settings came from (`geekagent config`). */
 export type ModelSettingSources = Record<
@@ -284,12 +240,13 @@ function originOf(url: string | undefined): string | undefined {
 
 export function knownContextWindow(model: string): number {
   const name = model.toLowerCase();
-  return CONTEXT_WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
+  return MODEL_CONTEXT_WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
 }
 
 /** Whether the model family is known to take image input. */
 export function modelAcceptsMedia(model: string): boolean {
-  return MEDIA_MODELS.test(model.toLowerCase());
+  const name = model.toLowerCase();
+  return MEDIA_MODELS.some((pattern) => pattern.test(name));
 }
 
 function mediaOverride(value: string | undefined): boolean | undefined {

@@ -17,7 +17,7 @@ import type {
   Approver,
   PolicyLookup,
 } from '../../../src/permissions/types.js';
-import { OpenAIChatProvider } from '../../../src/providers/openai.js';
+import { createProvider } from '../../../src/providers/registry.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/types.js';
@@ -78,7 +78,7 @@ function setup(
     redact: (text) => text,
     context: { sandbox: new RootSandbox(root), undo: { record: async () => undefined }, env: {} },
   });
-  const provider = new OpenAIChatProvider({
+  const provider = createProvider({
     provider: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     baseURL: fake.url,

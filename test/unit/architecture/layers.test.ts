@@ -26,6 +26,11 @@ const LAYERS: Record<string, number> = {
   // The settings model: scopes, the files of each, one read per file per run, sections and their
   // sources. Every reader (config/, sandbox/, permissions/, hooks) declares its section on it.
   settings: 0.5,
+  // The providers' specs (providers/specs.ts, provider-spec.ts, <provider>/spec.ts): data about each
+  // model API — variables, defaults, model tables, image limits — that config/ reads. Not a folder:
+  // those files of providers/ (see layerOf). They import nothing but each other, and each spec's
+  // loader, a dynamic import of its own folder's request.ts (SPEC_LOADER), runs only on that provider.
+  'provider-specs': 0.5,
   config: 1,
   // The one search module (BM25F): a leaf that tool search, memory and the knowledge base share.
   search: 1,
@@ -101,6 +106,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** The files of providers/ that make the `provider-specs` layer. */
+const SPEC_FILE = /^providers\/(specs|provider-spec|[\w-]+\/spec)\.ts$/;
+/** The one import up from a spec: its loader's `import('./request.js')`. */
+const SPEC_LOADER = './request.js';
 /** Where a folder's feature part sits: `<folder>/feature/`. */
 const FEATURE_PART = 'feature';
 /** The rank of a feature part: the features layer, above the seam. */
@@ -108,9 +117,10 @@ const FEATURES_RANK = 7;
 
 /**
  * The layer a path under src/ belongs to: its top folder, or `<folder>/feature` for a file of a
- * folder's feature part.
+ * folder's feature part (provider specs: their own layer).
  */
 function layerOf(relative: string): string {
+  if (SPEC_FILE.test(relative.split(path.sep).join('/'))) return 'provider-specs';
   const [top, second, ...rest] = relative.split(path.sep);
   return second === FEATURE_PART && rest.length > 0 ? `${top}/${FEATURE_PART}` : top!;
 }
@@ -138,7 +148,7 @@ function importsOf(file: string): Import[] {
   const { importedFiles } = ts.preProcessFile(text, true, true);
   return importedFiles.map(({ fileName: specifier }) => {
     if (!specifier.startsWith('.')) return { file, from, to: `npm:${specifier}`, specifier };
-    const target = path.relative(SRC, path.resolve(path.dirname(file), specifier));
+    const target = path.relative(SRC, path.resolve(path.dirname(file), specifier)).replace(/\.js$/, '.ts');
     return { file, from, to: layerOf(target), specifier };
   });
 }
@@ -192,6 +202,10 @@ describe('layers', () => {
     // A parser that found nothing would pass everything.
     expect(all.filter((i) => i.from === 'app' && i.to === 'agent').length).toBeGreaterThan(0);
     expect(all.filter((i) => i.from === 'cli' && i.to === 'tui').length).toBeGreaterThan(0);
+    expect(all.filter((i) => i.from === 'config' && i.to === 'provider-specs').length).toBeGreaterThan(0);
+    expect(
+      all.filter((i) => i.specifier === SPEC_LOADER && i.from === 'provider-specs').length,
+    ).toBeGreaterThan(1);
   });
 
   it('reads imports, not text that looks like one', () => {
@@ -214,6 +228,7 @@ describe('layers', () => {
   it('has no import that runs back up a layer or sideways across one', () => {
     const violations = all
       .filter((i) => !i.to.startsWith('npm:') && !allowed(i.from, i.to))
+      .filter((i) => !(i.from === 'provider-specs' && i.to === 'providers' && i.specifier === SPEC_LOADER))
       .map((i) => `${path.relative(REPO_ROOT, i.file)} (${i.from}) imports ${i.specifier} (${i.to})`);
     expect(violations).toEqual([]);
   });

@@ -4,20 +4,16 @@
  */
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ToolCall } from '../tools/types.js';
-import { type RoundStop, roundStop } from './stop-reason.js';
-import { type ChatRound, ProviderError, type Usage } from './types.js';
-import { upstreamReason } from './upstream-reason.js';
+import type { ToolCall } from '../../tools/types.js';
+import { CallbackFailure, cancelledError, deliver, rootMessage } from '../shared/errors.js';
+import { type RoundStop, roundStop } from '../stop-reason.js';
+import { type ChatRound, ProviderError, type Usage } from '../types.js';
+import { upstreamReason } from '../upstream-reason.js';
 
 interface PartialCall {
   id: string | undefined;
   name: string;
   arguments: string;
-}
-
-/** Thrown by our own onText callback; kept apart so it is not mistaken for a stream failure. */
-class CallbackFailure {
-  constructor(readonly error: unknown) {}
 }
 
 export async function readRound(
@@ -110,22 +106,6 @@ function chatStop(reason: string, calls: boolean, refused: boolean): RoundStop {
   }
 }
 
-/** Runs a delta callback; what it throws is ours, not the stream's. */
-export function deliver(callback: ((delta: string) => void) | undefined, delta: string): void {
-  if (!callback) return;
-  try {
-    callback(delta);
-  } catch (error) {
-    throw new CallbackFailure(error);
-  }
-}
-
-export function cancelledError(): Error {
-  const error = new Error('cancelled');
-  error.name = 'AbortError';
-  return error;
-}
-
 /**
  * What a failed request surfaces as: AbortError for a user cancel, ProviderError otherwise.
  * `keyVariable`: where the key came from, named when the server refuses it (HTTP 401).
@@ -163,12 +143,6 @@ export function mapFailure(
   return new ProviderError(`model request failed: the stream ended early: ${rootMessage(error)}`);
 }
 
-export function endedEarlyError(): ProviderError {
-  return new ProviderError(
-    'model request failed: the stream ended early (the connection closed before the reply finished)',
-  );
-}
-
 function serverMessage(error: APIError, status: number | undefined): string {
   const body = error.error;
   if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
@@ -177,17 +151,6 @@ function serverMessage(error: APIError, status: number | undefined): string {
   }
   const prefix = status === undefined ? '' : `${status} `;
   return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-}
-
-/** The innermost cause's message: `fetch failed` says less than `connect ECONNREFUSED …`. */
-function rootMessage(error: unknown): string {
-  let current = error;
-  for (let depth = 0; depth < 8; depth++) {
-    const cause = current instanceof Error ? current.cause : undefined;
-    if (!(cause instanceof Error)) break;
-    current = cause;
-  }
-  return current instanceof Error ? current.message : String(current);
 }
 
 function toUsage(raw: NonNullable<ChatCompletionChunk['usage']>): Usage {

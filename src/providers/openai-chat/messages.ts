@@ -9,9 +9,9 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { outputToText } from '../tools/types.js';
-import { type Message, SUMMARY_PREFIX, userMessageText, userTextWithoutImages } from './messages.js';
-import type { ProviderTool } from './types.js';
+import { outputToText } from '../../tools/types.js';
+import { type Message, SUMMARY_PREFIX, userMessageText, userTextWithoutImages } from '../messages.js';
+import type { ProviderTool } from '../types.js';
 
 type ToolMessage = Extract<Message, { role: 'tool' }>;
 
