@@ -12,11 +12,9 @@ import { makeProject, startModel, WAIT_ALL } from './startup.mjs';
 const SLOW = path.join(ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
 
 /** One cold CLI run: ms from spawn to the first chat request, and how many MCP tools it carried. */
-async function coldOnce(model, project, extraEnv = {}) {
+export async function coldOnce(model, project, extraEnv = {}) {
   await rm(path.join(project.home, '.geekagent', 'cache'), { recursive: true, force: true });
-  const request = model.next();
-  const t0 = now();
-  const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {
+  return firstRequestOnce(model, process.execPath, [CLI, '--trust', '-p', 'hi'], {
     cwd: project.dir,
     env: {
       PATH: process.env.PATH,
@@ -28,8 +26,18 @@ async function coldOnce(model, project, extraEnv = {}) {
       GEEKAGENT_MAX_RETRIES: '0',
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Spawns an agent's one-prompt run (its own process group) and returns ms from spawn to its first
+ * model request, and how many MCP tools (`mcp_…`, Claude Code's `mcp__…`) that request declared;
+ * waits for a clean exit (bench/claude-code.mjs runs Claude Code through it too).
+ */
+export async function firstRequestOnce(model, command, args, { cwd, env }) {
+  const request = model.next();
+  const t0 = now();
+  const child = spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
@@ -37,15 +45,30 @@ async function coldOnce(model, project, extraEnv = {}) {
   const timer = setTimeout(() => killQuietly(-child.pid), 60_000);
   try {
     const first = await Promise.race([request, exited.then(() => null)]);
-    if (!first) throw new Error(`CLI exited before any model request:\n${output}`);
-    const tools = (JSON.parse(first.body).tools ?? []).filter((t) => t.function?.name?.startsWith('mcp_'));
+    if (!first) throw new Error(`${path.basename(command)} exited before any model request:\n${output}`);
+    const names = (JSON.parse(first.body).tools ?? []).map((t) => t.function?.name ?? t.name ?? '');
     const code = await exited;
-    if (code !== 0) throw new Error(`CLI exited with ${code}:\n${output}`);
-    return { ms: first.arrived - t0, tools: tools.length };
+    if (code !== 0) throw new Error(`${path.basename(command)} exited with ${code}:\n${output}`);
+    return { ms: first.arrived - t0, tools: names.filter((name) => name.startsWith('mcp_')).length };
   } finally {
     clearTimeout(timer);
     killQuietly(-child.pid);
   }
+}
+
+/** 20 lazy demo servers of which the last three take 6 s to answer anything. */
+export async function makeSlowProject() {
+  const project = await makeProject(20, 'lazy');
+  const config = path.join(project.dir, '.geekagent', 'mcp.json');
+  const parsed = JSON.parse(await readFile(config, 'utf8'));
+  for (const name of ['demo17', 'demo18', 'demo19'])
+    parsed.mcpServers[name] = {
+      command: process.execPath,
+      args: [SLOW],
+      env: { STARTUP_DELAY_MS: '6000' },
+    };
+  await writeFile(config, JSON.stringify(parsed, null, 2));
+  return project;
 }
 
 export async function benchColdStart({ reps = 5, slowReps = 3 } = {}) {
@@ -57,17 +80,7 @@ export async function benchColdStart({ reps = 5, slowReps = 3 } = {}) {
       grace: () => coldOnce(model, project),
       waitAll: () => coldOnce(model, project, WAIT_ALL),
     });
-    const slowProject = await makeProject(20, 'lazy');
-    // The last three of the 20 take 6 s to answer anything.
-    const config = path.join(slowProject.dir, '.geekagent', 'mcp.json');
-    const parsed = JSON.parse(await readFile(config, 'utf8'));
-    for (const name of ['demo17', 'demo18', 'demo19'])
-      parsed.mcpServers[name] = {
-        command: process.execPath,
-        args: [SLOW],
-        env: { STARTUP_DELAY_MS: '6000' },
-      };
-    await writeFile(config, JSON.stringify(parsed, null, 2));
+    const slowProject = await makeSlowProject();
     const slow = [];
     for (let r = 0; r < slowReps; r++) slow.push(await coldOnce(model, slowProject));
     const ms = (list) => list.map((run) => run.ms);

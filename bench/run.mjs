@@ -3,11 +3,13 @@
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
 // sessions, lazy, toolbytes, rag, tui, launch, compilecache, platform, cache, sandbox, latency,
 // eras). `platform` needs the previous release's build (GEEKAGENT_BENCH_OLD; skipped without it).
+// `claudecode` runs only when named: it installs Claude Code from the npm registry (bench/claude-code.mjs).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchBigResult } from './big-result.mjs';
 import { benchCache } from './cache.mjs';
 import { benchCalls } from './calls.mjs';
+import { benchClaudeCode } from './claude-code.mjs';
 import { benchColdStart } from './cold-start.mjs';
 import { benchCompileCache } from './compile-cache.mjs';
 import { benchConnect } from './connect.mjs';
@@ -255,6 +257,26 @@ try {
     );
     notes.push(
       `1c: grace [${list(s.samples.grace)}] with [${s.samples.graceTools.join(' ')}] MCP tools, wait-all [${list(s.samples.waitAll)}]; 3 of 20 taking 6 s: [${list(s.samples.slow)}] ms with [${s.samples.slowTools.join(' ')}] tools`,
+    );
+  });
+
+  await section('claudecode', async () => {
+    const s = await benchClaudeCode();
+    if (s.skipped) {
+      notes.push(`1d: skipped: ${s.skipped}`);
+      return;
+    }
+    row(
+      '1d',
+      `cold first request, 20 servers: GeekAgent vs Claude Code ${s.version} (same servers and fake model)`,
+      fmtMs(s.geekagent),
+      fmtMs(s.claude),
+      s.geekagent / s.claude,
+      '≤ 1.00× (issue 45)',
+      s.geekagent <= s.claude,
+    );
+    notes.push(
+      `1d: GeekAgent [${list(s.samples.geekagent)}] with [${s.samples.geekagentTools.join(' ')}] MCP tools, Claude Code [${list(s.samples.claude)}] with [${s.samples.claudeTools.join(' ')}]; 3 of 20 taking 6 s: GeekAgent [${list(s.samples.slowGeekagent)}] ms with [${s.samples.slowGeekagentTools.join(' ')}] tools, Claude Code [${list(s.samples.slowClaude)}] ms with [${s.samples.slowClaudeTools.join(' ')}]`,
     );
   });
 

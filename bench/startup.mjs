@@ -16,7 +16,43 @@ export const WAIT_ALL = { GEEKAGENT_MCP_START_GRACE_MS: '120000' };
 
 const CHUNK = { choices: [{ delta: { content: 'ok' }, finish_reason: 'stop', index: 0 }] };
 
-/** The fake model: answers every chat request with one SSE chunk and [DONE]; reports each request. */
+/** An Anthropic Messages answer `ok` (Claude Code beside us, bench/claude-code.mjs): streamed or whole. */
+function anthropicAnswer(body, res) {
+  let request = {};
+  try {
+    request = JSON.parse(body);
+  } catch {
+    // answered all the same
+  }
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  const message = { id: 'msg_bench', type: 'message', role: 'assistant', model: request.model ?? 'bench' };
+  const done = { stop_reason: 'end_turn', stop_sequence: null };
+  if (!request.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: 'ok' }], ...done, usage }));
+    return;
+  }
+  const events = [
+    [
+      'message_start',
+      { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage } },
+    ],
+    ['content_block_start', { index: 0, content_block: { type: 'text', text: '' } }],
+    ['content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'ok' } }],
+    ['content_block_stop', { index: 0 }],
+    ['message_delta', { delta: done, usage: { output_tokens: 1 } }],
+    ['message_stop', {}],
+  ];
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.end(
+    events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join(''),
+  );
+}
+
+/**
+ * The fake model: answers every chat request (OpenAI chat completions; Anthropic Messages, for
+ * Claude Code) with `ok`; reports each request.
+ */
 export async function startModel() {
   let onRequest = () => undefined;
   const server = http.createServer((req, res) => {
@@ -25,10 +61,16 @@ export async function startModel() {
     req.setEncoding('utf8');
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      if (req.method === 'POST' && req.url.endsWith('/chat/completions')) {
+      const pathname = req.url.split('?')[0];
+      if (req.method === 'POST' && pathname.endsWith('/chat/completions')) {
         onRequest(arrived, body);
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(`data: ${JSON.stringify(CHUNK)}\n\ndata: [DONE]\n\n`);
+      } else if (req.method === 'POST' && pathname === '/v1/messages/count_tokens') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":1}');
+      } else if (req.method === 'POST' && pathname === '/v1/messages') {
+        onRequest(arrived, body);
+        anthropicAnswer(body, res);
       } else {
         res.writeHead(404).end();
       }
@@ -37,6 +79,8 @@ export async function startModel() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/v1`,
+    /** ANTHROPIC_BASE_URL (the SDK adds /v1). */
+    anthropicUrl: `http://127.0.0.1:${server.address().port}`,
     // `atRequest` runs as the request ends, before the answer goes out (the client is waiting).
     next: (atRequest = () => ({})) =>
       new Promise((resolve) => (onRequest = (arrived, body) => resolve({ arrived, body, ...atRequest() }))),

@@ -29,6 +29,7 @@ import {
   libraryEntry,
   libraryImports,
   scriptWrapper,
+  withProviderLibraries,
 } from './bundle-plugins/script-bundles.mjs';
 import { STAMP_FILE, sourceStamp } from './source-stamp.mjs';
 
@@ -98,7 +99,9 @@ writeFileSync(
   `${JSON.stringify({ '//': 'main.js and the script bundles are CommonJS (scripts/bundle.mjs)', type: 'commonjs' }, null, 2)}\n`,
 );
 
-// The core first: the library specifiers it imports make the libraries' entries.
+// The core first: the library specifiers it imports make the libraries' entries. The model SDKs'
+// come from the providers' specs (tsc has just written dist/providers/specs.js).
+const libraries = await withProviderLibraries(root, LIBRARIES);
 const used = new Map();
 const core = path.join(outdir, 'core.cjs');
 await build({
@@ -110,10 +113,10 @@ await build({
   format: 'cjs',
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
   external: ['react-devtools-core'],
-  plugins: [libraryImports(used), ...patches],
+  plugins: [libraryImports(used, libraries), ...patches],
 });
 
-for (const { name } of LIBRARIES) {
+for (const { name } of libraries) {
   const specifiers = used.get(name);
   if (!specifiers) throw new Error(`bundle: the core imports nothing of ${name}; drop it from LIBRARIES`);
   const outfile = path.join(outdir, 'lib', `${name}.cjs`);

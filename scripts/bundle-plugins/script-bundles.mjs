@@ -1,6 +1,8 @@
 // The CommonJS bundles src/cli/main.ts loads: `core.cjs` (the whole CLI) and the libraries it
 // requires lazily (`lib/openai.cjs`, `lib/mcp-sdk.cjs`, …), each a plain CommonJS module that
 // Node's own loader reads, and Node's compile cache keeps compiled between runs.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * What `import.meta` means in a script bundle: the bundle file itself, as it means the module
@@ -34,15 +36,12 @@ export const scriptWrapper = {
 
 /**
  * The libraries kept out of the core, each a bundle of its own (`lib/<name>.cjs`) that the core
- * reads only when a run first needs it: the model client, the MCP SDK, and the TUI's (Ink, React,
- * marked — one React for Ink and our components). Print mode without servers reads none but the
- * first, `geekagent mcp …` only the second.
+ * reads only when a run first needs it: the model clients (one per provider spec's `sdk`, added by
+ * `withProviderLibraries`), the MCP SDK, and the TUI's (Ink, React, marked — one React for Ink and
+ * our components). Print mode without servers reads none but its provider's, `geekagent mcp …` only
+ * the MCP SDK's.
  */
 export const LIBRARIES = [
-  { name: 'openai', packages: ['openai'] },
-  // Gemini's SDK with what it pulls in (google-auth-library, ws, p-retry): read only on that provider.
-  { name: 'genai', packages: ['@google/genai'] },
-  { name: 'anthropic', packages: ['@anthropic-ai/sdk'] },
   { name: 'mcp-sdk', packages: ['@modelcontextprotocol/client', '@modelcontextprotocol/server'] },
   { name: 'tui', packages: ['ink', 'react', 'marked'] },
   // The command sandbox (bubblewrap/Seatbelt, its proxies): read when the first command is confined.
@@ -59,14 +58,14 @@ const packageOf = (specifier) =>
  * re-exports that specifier's names (read from the real module at build time). The specifiers
  * seen are collected into `used`, to build each library's bundle with exactly those.
  */
-export function libraryImports(used) {
-  const escaped = LIBRARIES.flatMap((lib) => lib.packages).map((name) => name.replace(/[/.]/g, '\\$&'));
+export function libraryImports(used, libraries = LIBRARIES) {
+  const escaped = libraries.flatMap((lib) => lib.packages).map((name) => name.replace(/[/.]/g, '\\$&'));
   const filter = new RegExp(`^(${escaped.join('|')})(\\/|$)`);
   return {
     name: 'library-imports',
     setup(build) {
       build.onResolve({ filter }, (args) => {
-        const library = LIBRARIES.find((lib) => lib.packages.includes(packageOf(args.path)));
+        const library = libraries.find((lib) => lib.packages.includes(packageOf(args.path)));
         if (!library) return undefined;
         if (!used.has(library.name)) used.set(library.name, new Set());
         used.get(library.name).add(args.path);
@@ -106,4 +105,21 @@ export function libraryEntry(specifiers, resolveDir) {
     loader: 'js',
     sourcefile: 'library-entry.js',
   };
+}
+
+/**
+ * The model SDKs' bundles from the providers' specs (`sdk`: bundle name and packages; tsc's
+ * dist/providers/specs.js, built before the bundles), first, then `libraries`. Two providers on
+ * one SDK share its bundle.
+ */
+export async function withProviderLibraries(root, libraries = LIBRARIES) {
+  const specsFile = path.join(root, 'dist', 'providers', 'specs.js');
+  const { PROVIDER_SPECS } = await import(pathToFileURL(specsFile).href);
+  const models = [];
+  for (const { sdk } of PROVIDER_SPECS) {
+    const known = models.find((lib) => lib.name === sdk.bundle);
+    if (known) known.packages = [...new Set([...known.packages, ...sdk.packages])];
+    else models.push({ name: sdk.bundle, packages: [...sdk.packages] });
+  }
+  return [...models, ...libraries];
 }

@@ -21,13 +21,13 @@ import type { AgentEvent } from '../agent/events.js';
 import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
 import { cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import { CommandTable } from '../commands/types.js';
-import { TodoStore } from '../extensions/todos.js';
 import { refuseSampling } from '../mcp/client-features.js';
 import { approves } from '../permissions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { SessionStart } from '../sessions/manager.js';
-import { decideTrust } from '../trust/decide.js';
+import { TodoStore } from '../todos/extension.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { AcpApprover, acpElicitation, permissionAsker } from './approver.js';
@@ -96,7 +96,7 @@ export class AcpSession {
     const { client, caps, env, tracker } = this.deps;
     const sessionId = () => this.id;
     // Nobody is asked about the folder: as print mode, an untrusted folder runs without its declarations.
-    const trust = await decideTrust({ projectDir: params.cwd, env });
+    const trust = await decideFolderTrust({ projectDir: params.cwd, env });
     const ignored = untrustedNotice(trust);
     if (ignored)
       this.firstWords.push(

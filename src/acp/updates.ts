@@ -13,7 +13,7 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk/unstable';
 import type { CommandTable } from '../commands/types.js';
-import type { Todo } from '../extensions/todos.js';
+import type { Todo } from '../todos/extension.js';
 import { outputToText, type ToolCallOutcome, type ToolOutput } from '../tools/types.js';
 
 const KINDS: Record<string, ToolKind> = {

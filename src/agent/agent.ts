@@ -26,10 +26,10 @@ import { raceAbort } from '../util/race-abort.js';
 import type { Conversation } from './conversation.js';
 import { type AgentEvent, type AgentEventListener, addUsage, emptyUsage } from './events.js';
 import type { HistoryMessage } from './history.js';
-import { type AgentHooks, NO_HOOKS, type RequestScope, type TurnScope } from './hooks.js';
 import { buildSystemPrompt, buildTurnContext } from './system-prompt.js';
 import { messagesChars, toolsChars } from './tokens.js';
 import { runToolRound } from './tool-round.js';
+import { NO_TURN_POINTS, type RequestScope, type TurnPoints, type TurnScope } from './turn-points.js';
 
 export const MAX_TOOL_ROUNDS = 30;
 /** Tool calls of one round running at once: a round of 200 calls must not start 200 shells. */
@@ -46,7 +46,7 @@ export interface AgentDeps {
   conversation: Conversation;
   root: string;
   /** The extensions' hook points (extensions/host.ts); none by default. */
-  hooks?: AgentHooks;
+  hooks?: TurnPoints;
   maxRounds?: number;
   now?: () => Date;
   /**
@@ -108,8 +108,8 @@ export class Agent {
     return this.deps.conversation;
   }
 
-  private get hooks(): AgentHooks {
-    return this.deps.hooks ?? NO_HOOKS;
+  private get hooks(): TurnPoints {
+    return this.deps.hooks ?? NO_TURN_POINTS;
   }
 
   /** Runs a turn; on error (provider, configuration, abort) takes the turn back out and rethrows. */

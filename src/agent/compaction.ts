@@ -8,19 +8,20 @@
  * failed compactions in a row stop automatic compaction with a clear message. Everything goes
  * through the history's range replacement, so the session file keeps the full transcript.
  */
-import type { CompactionSettings } from '../config/compaction-settings.js';
-import { DEFAULT_AUTO_COMPACT_PERCENT } from '../config/compaction-settings.js';
+
 import type { Message } from '../providers/messages.js';
 import { cutCause, isCut } from '../providers/stop-reason.js';
 import type { ChatProvider } from '../providers/types.js';
 import { outputToText } from '../tools/types.js';
 import { errorMessage, isAbortError } from '../util/errors.js';
+import type { CompactionSettings } from './compaction-settings.js';
+import { DEFAULT_AUTO_COMPACT_PERCENT } from './compaction-settings.js';
 import type { Conversation } from './conversation.js';
 import type { CompactionReport } from './events.js';
 import type { HistoryMessage } from './history.js';
-import type { RequestScope } from './hooks.js';
 import { summaryInstructions, transcriptText } from './summary-prompt.js';
 import { messagesChars } from './tokens.js';
+import type { RequestScope } from './turn-points.js';
 
 /** After this many failed compactions in a row, automatic compaction stops. */
 export const MAX_FAILED_COMPACTIONS = 3;

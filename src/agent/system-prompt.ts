@@ -6,7 +6,7 @@
  * cannot summarise it away; what goes in it must not change from turn to turn (its date is the
  * session's), or the provider's prompt cache is lost for the whole history.
  */
-import type { PromptSection } from './hooks.js';
+import type { PromptSection } from './turn-points.js';
 
 export interface PromptContext {
   root: string;

@@ -9,33 +9,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent } from '../agent/agent.js';
 import { Compactor } from '../agent/compaction.js';
+import { resolveCompactionSettings } from '../agent/compaction-settings.js';
 import { Conversation } from '../agent/conversation.js';
+import { compactionExtension } from '../agent/feature/compaction.js';
 import { bootTools, openFolder } from '../boot/bootstrap.js';
-import { resolveCompactionSettings } from '../config/compaction-settings.js';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
 import { customCommandsExtension } from '../custom-commands/extension.js';
-import { approvalModeExtension } from '../extensions/approval-mode.js';
-import { backgroundShellsExtension } from '../extensions/background-shells.js';
-import { compactionExtension } from '../extensions/compaction.js';
-import { DeferredTools } from '../extensions/deferred-tools.js';
-import { extraRootsExtension } from '../extensions/extra-roots.js';
-import { mcpExtension } from '../extensions/mcp.js';
-import { ModelChoice, modelChoiceExtension } from '../extensions/model-choice.js';
-import { pluginsExtension } from '../extensions/plugins.js';
-import { projectInstructionsExtension } from '../extensions/project-instructions.js';
-import { sandboxExtension } from '../extensions/sandbox.js';
-import { todoExtension } from '../extensions/todos.js';
-import { describeDeferral, toolSearchExtension, toolSearchMode } from '../extensions/tool-search.js';
-import { trustExtension } from '../extensions/trust.js';
 import { type LoadedHooks, loadHooks } from '../hooks/config.js';
 import { type CodeHook, configureCode } from '../hooks/engine.js';
 import { hooksExtension } from '../hooks/extension.js';
+import { mcpExtension } from '../mcp/feature/extension.js';
 import type { McpManager } from '../mcp/manager.js';
 import { StartGrace, startGraceMs } from '../mcp/start-grace.js';
 import { mentionsExtension } from '../mentions/extension.js';
+import { ModelChoice, modelChoiceExtension } from '../model-choice/extension.js';
 import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
 import type { PermissionConfig } from '../permissions/config.js';
+import { approvalModeExtension } from '../permissions/feature/approval-mode.js';
+import { pluginsExtension } from '../plugins/feature/extension.js';
 import {
   loadPlugins,
   pluginAgentFiles,
@@ -44,8 +37,10 @@ import {
   pluginServers,
   pluginSkillFolders,
 } from '../plugins/load.js';
+import { projectInstructionsExtension } from '../project-instructions/extension.js';
 import { promptCacheKeyMode } from '../providers/prompt-cache-key.js';
 import { createProvider } from '../providers/registry.js';
+import { sandboxExtension } from '../sandbox/feature/extension.js';
 import { sessionsExtension } from '../sessions/extension.js';
 import { Sessions } from '../sessions/manager.js';
 import { Rewinder } from '../sessions/rewind.js';
@@ -53,10 +48,16 @@ import { rewindExtension } from '../sessions/rewind-extension.js';
 import { skillsExtension } from '../skills/extension.js';
 import { loadAgents } from '../subagents/definitions.js';
 import { agentLimits, agentsExtension } from '../subagents/extension.js';
+import { todoExtension } from '../todos/extension.js';
+import { DeferredTools } from '../tool-search/deferred-tools.js';
+import { describeDeferral, toolSearchExtension, toolSearchMode } from '../tool-search/feature/extension.js';
 import { ShellLog, shellLogDir } from '../tools/background/log-file.js';
 import { BackgroundShells } from '../tools/background/shells.js';
+import { backgroundShellsExtension } from '../tools/feature/background-shells.js';
 import { trustedByPerson } from '../trust/decide.js';
+import { trustExtension } from '../trust/feature/extension.js';
 import { ReloadTrust } from '../trust/reload.js';
+import { extraRootsExtension } from '../workspace/feature/extra-roots.js';
 import type { App, AppOptions } from './app.js';
 import { createMcpManager, nonInteractiveFeatures, startSkillServers } from './create-mcp.js';
 import { mcpServerSkills } from './server-skills.js';
@@ -67,7 +68,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const folder = await openFolder({ ...options, homeDir: options.homeDir ?? os.homedir() });
   const { projectDir, homeDir, userDir, env, trust, trusted, settingsEnv } = folder;
   // The person's own file only (user state folder), never the project's.
-  const named = await loadNamedModels(userDir);
+  const named = await loadNamedModels(userDir, folder.settingsFiles);
   const notices: string[] = [];
   if (named.problem) notices.push(named.problem);
   const settings = resolveModelSettings(
@@ -146,7 +147,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const conversation = new Conversation();
   // A reload's new or changed project commands and skills wait for the person's trust, as at start.
-  const reloadTrust = new ReloadTrust({ trust, env, homeDir, ask: options.askTrust });
+  const reloadTrust = new ReloadTrust({
+    trust,
+    env,
+    homeDir,
+    ask: options.askTrust,
+    contributors: TRUST_CONTRIBUTORS,
+  });
   const { sessions, opened } = await Sessions.create({
     projectDir,
     userDir,
@@ -165,7 +172,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   deferred.lateServers(() => grace.late());
   const hooks = hooksExtension({
     loaded: withCodeHooks(
-      await loadHooks({ userDir, projectDir, projectTrusted: trusted, pluginHooks: pluginHooks(plugins) }),
+      await loadHooks({
+        userDir,
+        projectDir,
+        projectTrusted: trusted,
+        pluginHooks: pluginHooks(plugins),
+        files: folder.settingsFiles,
+      }),
       options.hooks,
     ),
     projectDir,
@@ -212,6 +225,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       homeDir,
       ask: options.askTrust,
       onTrusted: options.onTrusted,
+      contributors: TRUST_CONTRIBUTORS,
     }),
     sandboxExtension({
       sandbox: runtime.commandSandbox,

@@ -113,7 +113,9 @@ export class TurnController {
     let failed = false;
     const face = this.face;
     try {
-      if (options.waitReady && (!known || known.needsReady)) await this.app.extensions.ready(abort.signal);
+      // A command not known yet may be a slow server's prompt: that waits for every server.
+      if (options.waitReady && !known) await this.app.extensions.settled(abort.signal);
+      else if (options.waitReady && known?.needsReady) await this.app.extensions.ready(abort.signal);
       await commands.dispatch(input, {
         commands,
         signal: abort.signal,

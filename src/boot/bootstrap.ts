@@ -1,19 +1,19 @@
 /**
  * The one bootstrap of a project folder, shared by the agent (app/create-app.ts) and `geekagent
  * mcp serve` (serve/tool-set.ts). It builds the parts in layer order, each from what it needs:
- * `openFolder` (the `.geekagent` check, the user state folder, trust, the settings environment),
+ * `decideFolderTrust` (folder-trust.ts: the run's one trust decision, which every command that
+ * reads a project's files comes through), `openFolder` (the `.geekagent` check, the user state folder, trust, the
+ * settings model: the run's file reads and the settings environment with its sources),
  * then `bootTools` (permissions under trust → policies → redaction → the tool runtime → the
  * extension host and the tool extensions both offer). What differs between the two is an option:
  * the agent remembers "always" answers and pins MCP definitions, `mcp serve` does neither.
  */
 import path from 'node:path';
-import { readModelDotEnv, withDotEnvSettings } from '../config/dotenv.js';
+import { DOTENV_FILE, readModelDotEnv } from '../config/dotenv.js';
 import { userStateDir } from '../config/paths.js';
-import { builtinToolsExtension } from '../extensions/builtin-tools.js';
 import { ExtensionHost } from '../extensions/host.js';
-import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../extensions/memory.js';
-import { ragExtension } from '../extensions/rag.js';
 import type { Extension } from '../extensions/types.js';
+import { createMemoryBank, memoryExtension, memoryTrustOptions } from '../memory/feature/extension.js';
 import { saveAnswer } from '../permissions/answers-file.js';
 import { loadPermissionConfig, type PermissionConfig } from '../permissions/config.js';
 import { BUILTIN_POLICIES } from '../permissions/defaults.js';
@@ -21,10 +21,14 @@ import { policyLayers } from '../permissions/layers.js';
 import { mcpPinsPlaces, PinStore } from '../permissions/pins.js';
 import { PolicyStore } from '../permissions/policy.js';
 import { createRedactor, type Redactor } from '../permissions/redact.js';
+import { ragExtension } from '../rag/feature/extension.js';
 import { RagStore } from '../rag/store.js';
+import { type EnvSettings, envSettings } from '../settings/env.js';
+import { SettingsFiles } from '../settings/files.js';
 import type { BackgroundShells } from '../tools/background/shells.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { ProcessGroups } from '../tools/builtin/shell.js';
+import { builtinToolsExtension } from '../tools/feature/builtin-tools.js';
 import { permissionsUnderTrust } from '../trust/apply.js';
 import type { FolderTrust } from '../trust/decide.js';
 import { checkStateDir } from '../util/state-dir.js';
@@ -41,6 +45,10 @@ export interface Folder {
   readonly trusted: boolean;
   /** The real environment plus a trusted `.env`'s model settings: for settings and redaction only. */
   readonly settingsEnv: NodeJS.ProcessEnv;
+  /** The same, with where each variable came from (the real environment or `.env`). */
+  readonly envSettings: EnvSettings;
+  /** The run's settings reads: each settings file is read and parsed once (settings/files.ts). */
+  readonly settingsFiles: SettingsFiles;
 }
 
 /** The folder a run works in: refused when its `.geekagent` is planted; the `.env` read only when trusted. */
@@ -54,6 +62,11 @@ export async function openFolder(options: {
   // A planted `.geekagent` link would aim every state and config write elsewhere: refuse it first.
   await checkStateDir(projectDir);
   const trusted = options.trust.state === 'trusted';
+  // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
+  const env = envSettings(
+    options.env,
+    trusted ? { file: path.join(projectDir, DOTENV_FILE), values: readModelDotEnv(projectDir) } : undefined,
+  );
   return {
     projectDir,
     homeDir: options.homeDir,
@@ -62,8 +75,9 @@ export async function openFolder(options: {
     env: options.env,
     trust: options.trust,
     trusted,
-    // Only model settings, only when trusted, and into a copy: tools and servers never see `.env`.
-    settingsEnv: withDotEnvSettings(options.env, trusted ? readModelDotEnv(projectDir) : {}),
+    settingsEnv: env.env,
+    envSettings: env,
+    settingsFiles: new SettingsFiles(),
   };
 }
 
@@ -111,7 +125,7 @@ export interface BootedTools {
 export async function bootTools(folder: Folder, options: BootToolsOptions): Promise<BootedTools> {
   const { projectDir, homeDir, userDir, trust, env } = folder;
   const permissions = permissionsUnderTrust(
-    await loadPermissionConfig({ projectDir, homeDir, userDir }),
+    await loadPermissionConfig({ projectDir, homeDir, userDir, files: folder.settingsFiles }),
     trust,
     projectDir,
   );

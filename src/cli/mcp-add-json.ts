@@ -4,10 +4,10 @@
  * unknown key is an error, not dropped: it is usually a typo). An existing name is refused.
  */
 import { Command } from 'commander';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServersToConfig } from '../mcp/config-edit.js';
 import { checkServerEntry } from '../mcp/config-schema.js';
-import { decideTrust } from '../trust/decide.js';
 import { serverDeclaration } from '../trust/declarations.js';
 import { TRUST_HINT } from '../trust/describe.js';
 import { parseJsonText } from '../util/json-file.js';
@@ -51,7 +51,7 @@ async function addJson(
   const file = mcpConfigPath(scope, { projectDir, homeDir: ctx.homeDir, userDir: ctx.userDir });
   const trust =
     scope === 'project'
-      ? await decideTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
+      ? await decideFolderTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
       : undefined;
   const result = await addServersToConfig(file, [[name, check.entry]], { replace: false });
   if (result.kept.length > 0) {

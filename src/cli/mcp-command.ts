@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { mcpConfigFlags } from '../app/create-mcp.js';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import { userStateDir } from '../config/paths.js';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServerToConfig, removeServerFromConfig } from '../mcp/config-edit.js';
 import type { ServerStatus } from '../mcp/status.js';
-import { decideTrust } from '../trust/decide.js';
 import { serverDeclaration } from '../trust/declarations.js';
 import { TRUST_HINT } from '../trust/describe.js';
 import { readJsonFile } from '../util/json-file.js';
@@ -217,7 +217,7 @@ async function add(ctx: McpContext, name: string, target: string[], options: Add
   // Decided before the write: a folder trusted as it was stays trusted with the person's own server.
   const trust =
     options.scope === 'project'
-      ? await decideTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
+      ? await decideFolderTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
       : undefined;
   await addServerToConfig(file, name, entry);
   out(ctx, `Added ${options.transport} MCP server ${name} to ${file}\n`);

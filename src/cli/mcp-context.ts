@@ -4,12 +4,13 @@
  * escaped output.
  */
 import { createMcpManager, type McpConfigFlags, nonInteractiveFeatures } from '../app/create-mcp.js';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import type { AuthorizationPrompter } from '../mcp/auth/prompters.js';
 import type { McpManager } from '../mcp/manager.js';
 import { loadPlugins, pluginServers } from '../plugins/load.js';
 import type { SandboxMode } from '../sandbox/index.js';
-import { decideTrust, type FolderTrust } from '../trust/decide.js';
-import { TRUST_HINT, untrustedNotice } from '../trust/describe.js';
+import type { FolderTrust } from '../trust/decide.js';
+import { TRUST_HINT } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
@@ -48,14 +49,13 @@ export async function withManager<T>(
 ): Promise<T> {
   const projectDir = ctx.projectDir();
   // Nobody to ask: an untrusted folder's servers are neither spawned nor contacted, and stderr says so.
-  const trust = await decideTrust({
+  const trust = await decideFolderTrust({
     projectDir,
     env: ctx.io.env,
     homeDir: ctx.homeDir,
     flag: ctx.trustFlag(),
+    notice: (text) => ctx.io.stderr.write(`${text}\n`),
   });
-  const ignored = untrustedNotice(trust);
-  if (ignored) ctx.io.stderr.write(`${ignored}\n`);
   return withProcessScope(ctx.io.stderr, async (scope) => {
     const projectTrusted = trust.state === 'trusted';
     // The agent's plugins' servers too: `mcp list` shows what a run would start.

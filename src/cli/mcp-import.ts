@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import { mcpConfigPath } from '../mcp/config.js';
 import { addServersToConfig } from '../mcp/config-edit.js';
 import {
@@ -21,7 +22,6 @@ import {
   type SourceLevel,
   type SourceRead,
 } from '../mcp/dialects/types.js';
-import { decideTrust } from '../trust/decide.js';
 import { isInsideFolder, serverDeclaration } from '../trust/declarations.js';
 import { TRUST_HINT } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
@@ -204,7 +204,7 @@ async function write(
   // Decided before the write: a folder trusted as it was stays trusted with the person's own servers.
   const trust =
     target.scope === 'project'
-      ? await decideTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
+      ? await decideFolderTrust({ projectDir, env: ctx.io.env, homeDir: ctx.homeDir })
       : undefined;
   const result = await addServersToConfig(target.file, entries, { replace: force });
   const count = result.written.length;

@@ -70,21 +70,23 @@ async function runServe(
     io.stderr.write(`geekagent mcp serve: ${visible(line)}\n`);
   };
   try {
-    const [{ serve }, { decideTrust }, { untrustedNotice }, { PACKAGE_VERSION }, { withProcessScope }] =
-      await Promise.all([
-        import('../serve/server.js'),
-        import('../trust/decide.js'),
-        import('../trust/describe.js'),
-        import('../config/version.js'),
-        import('./process-scope.js'),
-      ]);
+    const [{ serve }, { decideFolderTrust }, { PACKAGE_VERSION }, { withProcessScope }] = await Promise.all([
+      import('../serve/server.js'),
+      import('../boot/folder-trust.js'),
+      import('../config/version.js'),
+      import('./process-scope.js'),
+    ]);
     const projectDir = path.resolve(root ?? flags.cwd ?? process.cwd());
     const homeDir = os.homedir();
     // Nobody to ask on a protocol stream: an untrusted folder's allow rules, fetch hosts and outside
     // root are ignored (its deny and ask rules still apply), and stderr says so.
-    const trust = await decideTrust({ projectDir, env: io.env, homeDir, flag: flags.trust === true });
-    const ignored = untrustedNotice(trust);
-    if (ignored) io.stderr.write(`${ignored}\n`);
+    const trust = await decideFolderTrust({
+      projectDir,
+      env: io.env,
+      homeDir,
+      flag: flags.trust === true,
+      notice: (text) => io.stderr.write(`${text}\n`),
+    });
     return await withProcessScope(io.stderr, async (scope) => {
       const stop = new AbortController();
       scope.onShutdown(async () => {

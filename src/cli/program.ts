@@ -7,6 +7,7 @@
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../config/version.js';
 import { acpCommand } from './acp-command.js';
+import { configCommand } from './config-command.js';
 import { MIN_NODE } from './launch/node-check.js';
 import { pluginCommand } from './plugin-command.js';
 import { sandboxCommand } from './sandbox-command.js';
@@ -176,6 +177,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         exitCode = code;
       },
       () => program.opts<ChatOptions>().cwd,
+    ),
+  );
+
+  program.addCommand(
+    configCommand(
+      io,
+      (code) => {
+        exitCode = code;
+      },
+      () => program.opts<ChatOptions>(),
     ),
   );
 

@@ -6,14 +6,13 @@ import path from 'node:path';
 import { type App, createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import { preloadProvider } from '../providers/registry.js';
 import { ControlChannel } from '../stream-json/control.js';
 import { StreamJsonElicitor } from '../stream-json/elicitation.js';
 import { StreamJsonApprover } from '../stream-json/input.js';
 import { JsonLines } from '../stream-json/output.js';
 import { runStreamJson } from '../stream-json/run.js';
-import { decideTrust } from '../trust/decide.js';
-import { untrustedNotice } from '../trust/describe.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { flagOptions } from './flag-options.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
@@ -55,9 +54,12 @@ export async function runChat(options: ChatOptions, io: CliIO): Promise<number> 
     });
     try {
       // Nobody to ask: an untrusted folder's declarations are left out, and stderr says so.
-      const trust = await decideTrust({ projectDir: cwd, env: io.env, flag: options.trust === true });
-      const ignored = untrustedNotice(trust);
-      if (ignored) io.stderr.write(`${ignored}\n`);
+      const trust = await decideFolderTrust({
+        projectDir: cwd,
+        env: io.env,
+        flag: options.trust === true,
+        notice: (text) => io.stderr.write(`${text}\n`),
+      });
       app = await createApp({
         ...flagOptions(cwd, options, io),
         trust,

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
+import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { trustFolder } from '../trust/decide.js';
 import { readDeclarations } from '../trust/declarations.js';
 import { trustListLines } from '../trust/describe.js';
@@ -47,8 +48,8 @@ async function trust(io: CliIO, dir: string, revoke: boolean): Promise<number> {
     io.stderr.write(`geekagent trust: ${visibleLine(dir)} is not a folder\n`);
     return 1;
   }
-  const store = TrustStore.forUser(io.env);
-  const declarations = await readDeclarations(dir);
+  const store = TrustStore.forUser(io.env, undefined, TRUST_CONTRIBUTORS);
+  const declarations = await readDeclarations(dir, TRUST_CONTRIBUTORS);
   const folder = visibleLine(declarations.folder);
   if (revoke) {
     const removed = await store.revoke(declarations.folder);

@@ -5,7 +5,7 @@ const help: SlashCommand = {
   name: 'help',
   usage: '/help',
   description: 'list the commands',
-  // Lists the servers' prompt commands too, so non-interactive faces wait for them.
+  // Lists the servers' prompt commands too, so non-interactive faces wait for those up within the grace.
   needsReady: true,
   run: async (_args, ctx) => {
     const width = Math.max(...ctx.commands.list().map((command) => command.usage.length));

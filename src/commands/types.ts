@@ -52,7 +52,7 @@ export interface SlashCommand {
   /** `/mcp [tools|reconnect|logs] <server>` */
   usage: string;
   description: string;
-  /** Non-interactive faces wait until the extensions are ready (MCP servers settled) first. */
+  /** Non-interactive faces wait until the extensions are ready (MCP servers up within the start-up grace) first. */
   needsReady?: boolean;
   /** Refused while a turn runs (it would race the turn's own changes). */
   idleOnly?: boolean;

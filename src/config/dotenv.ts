@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
+import { envSettings } from '../settings/env.js';
 
 export const DOTENV_FILE = '.env';
 
@@ -50,9 +51,5 @@ export function withDotEnvSettings(
   env: NodeJS.ProcessEnv,
   dotenv: Readonly<Record<string, string>>,
 ): NodeJS.ProcessEnv {
-  const merged: NodeJS.ProcessEnv = { ...env };
-  for (const [name, value] of Object.entries(dotenv)) {
-    if (merged[name] === undefined) merged[name] = value;
-  }
-  return merged;
+  return envSettings(env, { file: DOTENV_FILE, values: dotenv }).env;
 }

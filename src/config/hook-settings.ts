@@ -2,9 +2,12 @@
  * The `"hooks"` section of a GeekAgent.json, in Claude Code's shape:
  * `{"PreToolUse": [{"matcher": "run_shell|write", "hooks": [{"type": "command", "command": "…",
  * "timeout": 60}]}]}`. Read on its own (a broken hooks section is reported, never fatal for the
- * file's rules) by the hooks feature and by folder trust, which lists a project's hooks.
+ * file's rules) by the hooks feature and by folder trust, which lists a project's hooks. Declared
+ * as a settings section (settings/): the user's and the project's file, not the project-local one
+ * (trust lists the project file's hooks; a hook nobody was asked about must not run).
  */
-import { describeSchemaError, readJsonFile } from '../util/json-file.js';
+import type { SettingsFiles } from '../settings/files.js';
+import { readSectionFile, type SettingsSection } from '../settings/section.js';
 import * as z from '../util/schema.js';
 
 export const HOOK_EVENTS = [
@@ -37,6 +40,16 @@ const matcherGroupSchema = z.looseObject({
 
 export const hooksSectionSchema = z.partialRecord(z.enum(HOOK_EVENTS), z.array(matcherGroupSchema));
 
+export type HooksSection = z.infer<typeof hooksSectionSchema>;
+
+export const hookSettingsSection: SettingsSection<HooksSection> = {
+  key: 'hooks',
+  file: 'GeekAgent.json',
+  schema: hooksSectionSchema,
+  scopes: { user: 'listed', project: 'listed' },
+  invalid: 'report',
+};
+
 /** One configured command, flattened out of its matcher group. */
 export interface HookSetting {
   event: HookEvent;
@@ -56,30 +69,24 @@ export interface HookSettingsRead {
   problem?: string;
 }
 
-/** The hooks `file` declares; a missing file or section declares none. */
-export async function readHookSettings(file: string): Promise<HookSettingsRead> {
-  let read: Awaited<ReturnType<typeof readJsonFile>>;
-  try {
-    read = await readJsonFile(file);
-  } catch (error) {
-    return { hooks: [], problem: `${file}: ${(error as Error).message}` };
-  }
-  if (read.kind === 'missing') return { hooks: [] };
-  const section =
-    typeof read.value === 'object' && read.value !== null
-      ? (read.value as Record<string, unknown>).hooks
-      : undefined;
-  if (section === undefined) return { hooks: [] };
-  const parsed = hooksSectionSchema.safeParse(section);
-  if (!parsed.success) {
+/**
+ * The hooks `file` declares; a missing file or section declares none. `files`: the run's settings
+ * reads (the file read once for every section); left out, the file is read now.
+ */
+export async function readHookSettings(file: string, files?: SettingsFiles): Promise<HookSettingsRead> {
+  const read = await readSectionFile(files, hookSettingsSection, file);
+  if (!read.found) {
+    if (read.problem === undefined) return { hooks: [] };
     return {
       hooks: [],
-      problem: `${describeSchemaError(file, parsed.error, ['hooks'])} (this file's hooks are not used)`,
+      problem: read.unreadable
+        ? `${file}: ${read.problem}`
+        : `${read.problem} (this file's hooks are not used)`,
     };
   }
   const hooks: HookSetting[] = [];
   for (const event of HOOK_EVENTS) {
-    for (const group of parsed.data[event] ?? []) {
+    for (const group of read.value[event] ?? []) {
       const matcher = group.matcher ?? '';
       for (const hook of group.hooks) {
         hooks.push({

@@ -1,9 +1,14 @@
 /**
  * Resolves which model API and endpoint to talk to (env, `.env`, CLI flags) and what is known
  * about the model: context window, retry budget, idle timeout, whether tool results may carry
- * images to it. Each provider reads its own ecosystem's variables (PROVIDER_ENV). A variable that
- * is set but unusable stops start-up with a message naming it.
+ * images to it. Each provider reads its own ecosystem's variables (PROVIDER_ENV); the variables,
+ * defaults and model tables are the providers' specs (providers/specs.ts). A variable that is set
+ * but unusable stops start-up with a message naming it. Each value's source (flag, variable, `.env`,
+ * models.json entry, default) is kept for `geekagent config` (resolveModelSettingsWithSources).
  */
+import type { ProviderEnv } from '../providers/provider-spec.js';
+import { MEDIA_MODELS, MODEL_CONTEXT_WINDOWS, PROVIDER_SPECS } from '../providers/specs.js';
+import type { SettingSource } from '../settings/section.js';
 import type { NamedModel } from './named-models.js';
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind } from './provider-kinds.js';
 
@@ -30,8 +35,9 @@ export interface ModelSettings {
   thinkingBudget?: number;
 }
 
-export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
-export const DEFAULT_MODEL = 'deepseek-v4-flash';
+/** Chat Completions' defaults (the default provider): DeepSeek's endpoint and model. */
+export const DEFAULT_BASE_URL = PROVIDER_SPECS[0].env.defaultBaseURL;
+export const DEFAULT_MODEL = PROVIDER_SPECS[0].env.defaultModel;
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -46,42 +52,10 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-/** Each provider's own variables and defaults. */
-export const PROVIDER_ENV: Readonly<
-  Record<
-    ProviderKind,
-    { key: string; baseURL: string; model: string; defaultBaseURL: string; defaultModel: string }
-  >
-> = {
-  openai: {
-    key: 'OPENAI_API_KEY',
-    baseURL: 'OPENAI_BASE_URL',
-    model: 'OPENAI_MODEL',
-    defaultBaseURL: DEFAULT_BASE_URL,
-    defaultModel: DEFAULT_MODEL,
-  },
-  'openai-responses': {
-    key: 'OPENAI_API_KEY',
-    baseURL: 'OPENAI_BASE_URL',
-    model: 'OPENAI_MODEL',
-    defaultBaseURL: 'https://api.openai.com/v1',
-    defaultModel: 'gpt-5.1',
-  },
-  anthropic: {
-    key: 'ANTHROPIC_API_KEY',
-    baseURL: 'ANTHROPIC_BASE_URL',
-    model: 'ANTHROPIC_MODEL',
-    defaultBaseURL: 'https://api.anthropic.com',
-    defaultModel: 'claude-sonnet-4-5',
-  },
-  gemini: {
-    key: 'GEMINI_API_KEY',
-    baseURL: 'GOOGLE_GEMINI_BASE_URL',
-    model: 'GEMINI_MODEL',
-    defaultBaseURL: 'https://generativelanguage.googleapis.com',
-    defaultModel: 'gemini-2.5-flash',
-  },
-};
+/** Each provider's own variables and defaults, from its spec. */
+export const PROVIDER_ENV: Readonly<Record<ProviderKind, ProviderEnv>> = Object.fromEntries(
+  PROVIDER_SPECS.map((spec) => [spec.kind, spec.env]),
+) as Record<ProviderKind, ProviderEnv>;
 
 /** GEEKAGENT_PROVIDER or the flag; an unknown name stops start-up naming the ones there are. */
 export function resolveProviderKind(env: NodeJS.ProcessEnv, flag: string | undefined): ProviderKind {
@@ -95,21 +69,19 @@ export function resolveProviderKind(env: NodeJS.ProcessEnv, flag: string | undef
   );
 }
 
-// First match wins, so more specific families come before the ones they would otherwise hit.
-const CONTEXT_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
-  [/gpt-4\.1/, 1_047_576],
-  [/gpt-4o/, 128_000],
-  [/gpt-5/, 400_000],
-  [/(^|\/)o[134](-|$)/, 200_000],
-  [/claude/, 200_000],
-  [/gemini/, 1_048_576],
-  [/deepseek/, 128_000],
-  [/qwen/, 131_072],
-  [/llama/, 131_072],
-  [/mistral|mixtral/, 32_768],
-];
-
-const MEDIA_MODELS = /gpt-4o|gpt-4\.1|gpt-5|claude|gemini|qwen-vl|llava/;
+/** Where each of a run's model settings came from (`geekagent config`). */
+export type ModelSettingSources = Record<
+  | 'provider'
+  | 'model'
+  | 'baseURL'
+  | 'apiKey'
+  | 'contextWindow'
+  | 'maxRetries'
+  | 'requestTimeoutMs'
+  | 'acceptsMedia'
+  | 'thinkingBudget',
+  SettingSource
+>;
 
 /**
  * The settings of a run. `flags.model` names an entry of models.json first (its provider, model,
@@ -123,18 +95,41 @@ export function resolveModelSettings(
   /** Where `named` was read from, named when an entry is refused. */
   modelsFile = 'models.json',
 ): ModelSettings {
+  return resolveModelSettingsWithSources(env, flags, named, modelsFile).settings;
+}
+
+/**
+ * resolveModelSettings, with each value's source. `envSource` says where a variable's value came
+ * from (settings/env.ts: the real environment or a trusted `.env`).
+ */
+export function resolveModelSettingsWithSources(
+  env: NodeJS.ProcessEnv,
+  flags: { model?: string; baseURL?: string; provider?: string },
+  named: ReadonlyMap<string, NamedModel> = new Map(),
+  modelsFile = 'models.json',
+  envSource: (variable: string) => SettingSource = (variable) => ({ kind: 'env', variable }),
+): { settings: ModelSettings; sources: ModelSettingSources } {
   const flagModel = nonEmpty(flags.model);
   const entry = flagModel === undefined ? undefined : named.get(flagModel);
+  const flagProvider = nonEmpty(flags.provider);
   const provider =
-    nonEmpty(flags.provider) === undefined && entry
-      ? entry.provider
-      : resolveProviderKind(env, flags.provider);
+    flagProvider === undefined && entry ? entry.provider : resolveProviderKind(env, flags.provider);
   const names = PROVIDER_ENV[provider];
   if (entry && flagModel !== undefined && nonEmpty(flags.baseURL) === undefined)
     refuseKeyElsewhere(env, provider, flagModel, entry, modelsFile);
+  const fromEntry = (key: string): SettingSource => ({
+    kind: 'file',
+    scope: 'user',
+    file: modelsFile,
+    key: `models.${flagModel}.${key}`,
+  });
+  const fromVariable = (variable: string): SettingSource =>
+    nonEmpty(env[variable]) !== undefined ? envSource(variable) : { kind: 'default' };
   const keyVariable = entry?.keyVariable ?? names.key;
   const model = entry?.model ?? flagModel ?? nonEmpty(env[names.model]) ?? names.defaultModel;
-  return {
+  const windowFromEnv = wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW);
+  const mediaFromEnv = mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA);
+  const settings: ModelSettings = {
     provider,
     ...(entry ? { name: flagModel } : {}),
     keyVariable,
@@ -142,15 +137,46 @@ export function resolveModelSettings(
       nonEmpty(flags.baseURL) ?? entry?.baseURL ?? nonEmpty(env[names.baseURL]) ?? names.defaultBaseURL,
     apiKey: nonEmpty(env[keyVariable]),
     model,
-    contextWindow:
-      entry?.contextWindow ??
-      wholeNumber(env, 'GEEKAGENT_CONTEXT_WINDOW', 1, MAX_CONTEXT_WINDOW) ??
-      knownContextWindow(model),
+    contextWindow: entry?.contextWindow ?? windowFromEnv ?? knownContextWindow(model),
     maxRetries: wholeNumber(env, 'GEEKAGENT_MAX_RETRIES', 0, MAX_RETRIES) ?? DEFAULT_MAX_RETRIES,
     requestTimeoutMs: requestTimeout(env) ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    acceptsMedia: entry?.media ?? mediaOverride(env.GEEKAGENT_ACCEPTS_MEDIA) ?? modelAcceptsMedia(model),
+    acceptsMedia: entry?.media ?? mediaFromEnv ?? modelAcceptsMedia(model),
     thinkingBudget: wholeNumber(env, 'GEEKAGENT_THINKING_BUDGET', 0, 1_000_000),
   };
+  const sources: ModelSettingSources = {
+    provider:
+      flagProvider !== undefined
+        ? { kind: 'cli', flag: '--provider' }
+        : entry
+          ? fromEntry('provider')
+          : fromVariable('GEEKAGENT_PROVIDER'),
+    model: entry
+      ? fromEntry('model')
+      : flagModel !== undefined
+        ? { kind: 'cli', flag: '--model' }
+        : fromVariable(names.model),
+    baseURL:
+      nonEmpty(flags.baseURL) !== undefined
+        ? { kind: 'cli', flag: '--base-url' }
+        : entry?.baseURL !== undefined
+          ? fromEntry('baseURL')
+          : fromVariable(names.baseURL),
+    apiKey: fromVariable(keyVariable),
+    contextWindow:
+      entry?.contextWindow !== undefined
+        ? fromEntry('contextWindow')
+        : fromVariable('GEEKAGENT_CONTEXT_WINDOW'),
+    maxRetries: fromVariable('GEEKAGENT_MAX_RETRIES'),
+    requestTimeoutMs: fromVariable('GEEKAGENT_REQUEST_TIMEOUT'),
+    acceptsMedia:
+      entry?.media !== undefined
+        ? fromEntry('media')
+        : mediaFromEnv !== undefined
+          ? envSource('GEEKAGENT_ACCEPTS_MEDIA')
+          : { kind: 'default' },
+    thinkingBudget: fromVariable('GEEKAGENT_THINKING_BUDGET'),
+  };
+  return { settings, sources };
 }
 
 /**
@@ -214,12 +240,13 @@ function originOf(url: string | undefined): string | undefined {
 
 export function knownContextWindow(model: string): number {
   const name = model.toLowerCase();
-  return CONTEXT_WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
+  return MODEL_CONTEXT_WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
 }
 
 /** Whether the model family is known to take image input. */
 export function modelAcceptsMedia(model: string): boolean {
-  return MEDIA_MODELS.test(model.toLowerCase());
+  const name = model.toLowerCase();
+  return MEDIA_MODELS.some((pattern) => pattern.test(name));
 }
 
 function mediaOverride(value: string | undefined): boolean | undefined {

@@ -5,7 +5,9 @@
  * the start: the problem comes back as a notice naming the file and the field.
  */
 import path from 'node:path';
-import { ConfigError, jsonPath, readJsonFile, type SchemaError } from '../util/json-file.js';
+import type { SettingsFiles } from '../settings/files.js';
+import { readSectionFile, type SettingsSection } from '../settings/section.js';
+import { jsonPath, type SchemaError } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { PROVIDER_KINDS, type ProviderKind } from './provider-kinds.js';
 
@@ -47,6 +49,18 @@ const namedModelSchema = z.strictObject({
 
 const modelsFileSchema = z.looseObject({ models: z.record(z.string(), z.unknown()) });
 
+/**
+ * models.json as the settings model reads it: one section, the user's file only. Its entries are
+ * checked one by one (a wrong one is left out, the others stay usable).
+ */
+export const namedModelsSection: SettingsSection<z.infer<typeof modelsFileSchema>> = {
+  key: '',
+  file: 'models.json',
+  schema: modelsFileSchema,
+  scopes: { user: 'set' },
+  invalid: 'report',
+};
+
 /** A name `/model NAME` can take: one word. */
 const NAME = /^[^\s/]+$/;
 
@@ -58,27 +72,17 @@ export function modelsFile(userDir: string): string {
  * Reads `<userDir>/models.json`. Missing: no names. An entry that is wrong is left out and named
  * (file, JSON path, what is wrong) in `problem`; the others stay usable.
  */
-export async function loadNamedModels(userDir: string): Promise<NamedModels> {
+export async function loadNamedModels(userDir: string, files?: SettingsFiles): Promise<NamedModels> {
   const file = modelsFile(userDir);
   const models = new Map<string, NamedModel>();
-  let read: Awaited<ReturnType<typeof readJsonFile>>;
-  try {
-    read = await readJsonFile(file);
-  } catch (error) {
-    const message = error instanceof ConfigError ? error.message : `${file}: ${String(error)}`;
+  const top = await readSectionFile(files, namedModelsSection, file);
+  if (!top.found) {
+    if (top.problem === undefined) return { file, models };
+    const message = top.unreadable ? top.problem : `${file}: ${describeIssues(top.issues ?? [], [])}`;
     return { file, models, problem: `${message} — named models are not available this run` };
   }
-  if (read.kind === 'missing') return { file, models };
-  const top = modelsFileSchema.safeParse(read.value);
-  if (!top.success) {
-    return {
-      file,
-      models,
-      problem: `${file}: ${describeIssues(top.error.issues, [])} — named models are not available this run`,
-    };
-  }
   const wrong: string[] = [];
-  for (const [name, value] of Object.entries(top.data.models)) {
+  for (const [name, value] of Object.entries(top.value.models)) {
     if (!NAME.test(name)) {
       wrong.push(`at ${jsonPath(['models', name])}: a model name is one word without "/"`);
       continue;

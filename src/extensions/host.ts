@@ -2,11 +2,11 @@
  * The extension host: runs each extension's setup and keeps what it contributed — tools in the
  * registry (with default policies; the dynamic tool sets of tool-set.ts, one per owner), commands
  * in the one command table, panel rows, and the hooks,
- * combined into the single `AgentHooks` the agent calls. Faces read commands, panel rows and
+ * combined into the single `TurnPoints` the agent calls. Faces read commands, panel rows and
  * notices from here; createApp builds it; dispose releases every extension, newest first.
  */
 import type { AgentEvent } from '../agent/events.js';
-import type { AgentHooks, PromptSection, RequestScope, StopScope, TurnScope } from '../agent/hooks.js';
+import type { PromptSection, RequestScope, StopScope, TurnPoints, TurnScope } from '../agent/turn-points.js';
 import { coreCommands } from '../commands/builtin.js';
 import { CommandTable, type SlashCommand } from '../commands/types.js';
 import { ToolCallInterceptors } from '../tools/call-interceptors.js';
@@ -72,7 +72,7 @@ export class ExtensionHost {
   private readonly compactHooks: BeforeCompactHook[] = [];
 
   /** The hooks the agent calls, combining every extension's in registration order. */
-  readonly hooks: AgentHooks = {
+  readonly hooks: TurnPoints = {
     promptSections: async (turn) => {
       const out: PromptSection[] = [];
       for (const section of this.sections) {
@@ -183,6 +183,14 @@ export class ExtensionHost {
   async ready(signal: AbortSignal): Promise<void> {
     this.start();
     await Promise.all(this.extensions.map((extension) => extension.ready?.(signal)));
+  }
+
+  /** Starts, then waits until every extension's start-up is over (see Extension.settled). */
+  async settled(signal: AbortSignal): Promise<void> {
+    this.start();
+    await Promise.all(
+      this.extensions.map((extension) => (extension.settled ?? extension.ready)?.call(extension, signal)),
+    );
   }
 
   onChange(listener: () => void): () => void {

@@ -7,7 +7,7 @@
  * all extensions; `createApp` lists them, the faces read the host.
  */
 import type { AgentEvent, CompactionReport } from '../agent/events.js';
-import type { PromptSection, RequestScope, StopScope, TurnScope } from '../agent/hooks.js';
+import type { PromptSection, RequestScope, StopScope, TurnScope } from '../agent/turn-points.js';
 import type { SlashCommand } from '../commands/types.js';
 import type { ChatProvider } from '../providers/types.js';
 import type { Policy } from '../tools/approval.js';
@@ -126,7 +126,7 @@ export interface ExtensionSetup {
     /**
      * Around each tool call, next to the policy (main agent and sub-agents alike): `before` may
      * deny, ask or allow an asked call (never past a deny rule or a protected path), `after` may
-     * add a note to the result. See tools/call-hooks.ts.
+     * add a note to the result. See tools/call-interceptors.ts.
      */
     toolCall(hook: ToolCallInterceptor): void;
     /** Hears every event of every turn. */
@@ -165,6 +165,11 @@ export interface Extension {
   start?(): void;
   /** Resolves once the extension can serve commands (non-interactive faces wait for it). */
   ready?(signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves once its background start-up is over entirely (a slow MCP server's prompt commands
+   * exist); `ready` when absent. A non-interactive face waits for it before a command it does not know.
+   */
+  settled?(signal: AbortSignal): Promise<void>;
   dispose?(): Promise<void>;
   /**
    * Extensions whose setup (and so whose hooks) must come before this one's, by name: the host

@@ -1,10 +1,10 @@
 /**
  * Which hooks a run has: the user's `GeekAgent.json` (`$GEEKAGENT_HOME`) always, a project's
  * `.geekagent/GeekAgent.json` only when the folder is trusted (its hooks are trust declarations,
- * trust/declarations.ts). A broken section is a notice, never a failed start.
+ * declarations.ts). A broken section is a notice, never a failed start.
  */
-import path from 'node:path';
 import { type HookSetting, readHookSettings } from '../config/hook-settings.js';
+import { type SettingsFiles, settingsFilePath } from '../settings/files.js';
 import { type ConfiguredHook, configure } from './engine.js';
 
 export interface LoadedHooks {
@@ -18,13 +18,17 @@ export async function loadHooks(options: {
   projectTrusted: boolean;
   /** Hooks of the run's plugins (plugins/load.ts), run as the person's own. */
   pluginHooks?: readonly HookSetting[];
+  /** The run's settings reads (the files the permission rules came from, read once). */
+  files?: SettingsFiles;
 }): Promise<LoadedHooks> {
-  const userFile = path.join(options.userDir, 'GeekAgent.json');
-  const projectFile = path.join(options.projectDir, '.geekagent', 'GeekAgent.json');
-  const user = await readHookSettings(userFile);
+  const userFile = settingsFilePath('GeekAgent.json', 'user', options) as string;
+  const projectFile = settingsFilePath('GeekAgent.json', 'project', options) as string;
+  const user = await readHookSettings(userFile, options.files);
   // Started in the user-state folder itself: one file, read once.
   const project =
-    options.projectTrusted && projectFile !== userFile ? await readHookSettings(projectFile) : { hooks: [] };
+    options.projectTrusted && projectFile !== userFile
+      ? await readHookSettings(projectFile, options.files)
+      : { hooks: [] };
   return {
     hooks: [
       ...configure(user.hooks, 'user'),

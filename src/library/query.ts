@@ -10,11 +10,11 @@ import type { App, AppOptions } from '../app/app.js';
 import { createApp } from '../app/create-app.js';
 import { nonInteractiveFeatures } from '../app/create-mcp.js';
 import { describeStartupError } from '../app/errors.js';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import type { CodeHook } from '../hooks/engine.js';
 import { ProcessGroupTracker } from '../process/group-tracker.js';
 import { sessionStart } from '../sessions/manager.js';
 import { runStreamJson } from '../stream-json/run.js';
-import { decideTrust } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { CanUseToolApprover } from './approver.js';
 import { MessageQueue } from './message-queue.js';
@@ -79,7 +79,7 @@ async function run(
   const tracker = new ProcessGroupTracker();
   let app: App | undefined;
   try {
-    const trust = await decideTrust({ projectDir: cwd, env, flag: options.trust === true });
+    const trust = await decideFolderTrust({ projectDir: cwd, env, flag: options.trust === true });
     const ignored = untrustedNotice(trust);
     app = await createApp({
       ...appOptions(cwd, env, options),

@@ -94,6 +94,8 @@ export class McpManager {
   private readonly listeners = new Set<() => void>();
   private readonly limiter: Limiter;
   private startedAll = false;
+  /** When `start()` first ran (ms since the epoch): the start-up grace counts from it. */
+  private startTime: number | undefined;
   /** Cache writes in flight: shutdown lets them finish so a short run still leaves its cache. */
   private readonly cacheWrites = new Set<Promise<void>>();
 
@@ -185,6 +187,7 @@ export class McpManager {
   start(): void {
     if (this.startedAll) return;
     this.startedAll = true;
+    this.startTime = Date.now();
     for (const slot of this.slots) if (slot.group === undefined) this.startSlot(slot);
   }
 
@@ -198,6 +201,11 @@ export class McpManager {
         return Promise.race([attempt, delay(SLOT_HOLD_MAX_MS)]);
       })
       .then(() => attempt);
+  }
+
+  /** When the configured servers began to start (`start()`), or undefined before. */
+  get startedAt(): number | undefined {
+    return this.startTime;
   }
 
   /** Resolves when every enabled server has connected, failed or timed out. */

@@ -1,9 +1,11 @@
 /**
  * The start-up grace of a run's first model request: servers without a cached tool list are
- * waited for only this long (counted from the first wait), then requests go with what is ready.
- * Owns which servers were still starting when the grace ran out (`late`, fixed for the run so the
- * system prompt that names them stays byte-identical) and the full wait that `tool_search` and a
- * call to a starting server's tool make (each server's own start-up timeout bounds it).
+ * waited for only this long (counted from when the servers began to start, so a person who takes
+ * longer than that to type the first message does not wait at all), then requests go with what is
+ * ready. Owns which servers were still starting when the first request went (`late`, fixed for the
+ * run so the system prompt that names them stays byte-identical), the same wait without fixing
+ * them (`over`: stream-json's init line, print mode's `/mcp`) and the full wait that `tool_search`
+ * and a call to a starting server's tool make (each server's own start-up timeout bounds it).
  */
 import { visibleLine } from '../util/terminal-text.js';
 import type { McpManager } from './manager.js';
@@ -29,32 +31,39 @@ export function startGraceMs(env: NodeJS.ProcessEnv): { ms: number; problem?: st
 }
 
 export class StartGrace {
-  private deadline: number | undefined;
   private lateNames: readonly string[] | undefined;
 
   constructor(
     private readonly manager: McpManager,
     private readonly ms: number,
+    /** The clock (a test moves it past the grace). */
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * Before a model request: until the servers settle, or the grace (from the first call) ends and
-   * every server still starting is a cold one (a server whose list an earlier run cached is waited
-   * for whole: that run's tool list, and the provider's cache of it, stay), or `signal` aborts.
-   * The first return fixes `late()`.
-   */
+  /** Before a model request: `over`; the first return fixes `late()`. */
   async wait(signal: AbortSignal): Promise<void> {
+    await this.over(signal);
+    this.lateNames ??= this.manager.pending();
+  }
+
+  /**
+   * Until the servers settle, or the grace (from the servers' start) is over and every server
+   * still starting is a cold one (a server whose list an earlier run cached is waited for whole:
+   * that run's tool list, and the provider's cache of it, stay), or `signal` aborts. What is
+   * ready then is what the first request would carry; `late()` stays open (a stream-json program
+   * may send its first message long after the init line).
+   */
+  async over(signal: AbortSignal): Promise<void> {
     // Servers not started yet (a slash command before any turn) start now, as whenSettled would.
     this.manager.start();
-    if (!this.manager.settled) this.deadline ??= Date.now() + this.ms;
+    const deadline = (this.manager.startedAt ?? this.now()) + this.ms;
     while (!this.manager.settled && !signal.aborted) {
-      const left = (this.deadline ?? 0) - Date.now();
+      const left = deadline - this.now();
       const warm = this.manager.pending().some((name) => this.manager.hasCachedListing(name));
       if (left <= 0 && !warm) break;
       await nextChange(this.manager, left > 0 ? left : undefined, signal);
     }
     signal.throwIfAborted();
-    this.lateNames ??= this.manager.pending();
   }
 
   /** Servers still starting when the first request went (empty before it): the prompt names them. */

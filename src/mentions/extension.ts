@@ -7,7 +7,7 @@
  * Only the person's own input is read this way: a command's text or a model's task never is.
  */
 import path from 'node:path';
-import type { TurnScope } from '../agent/hooks.js';
+import type { TurnScope } from '../agent/turn-points.js';
 import type { Extension } from '../extensions/types.js';
 import type { McpManager } from '../mcp/manager.js';
 import { imageProblem } from '../providers/image-limits.js';

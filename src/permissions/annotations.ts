@@ -27,7 +27,8 @@ export const annotationRulesSchema = z.record(
   z.partialRecord(z.enum(ANNOTATION_HINTS), z.enum(['allow', 'ask', 'deny'])),
 );
 
-const STRICTNESS: Record<Policy, number> = { allow: 0, ask: 1, deny: 2 };
+/** How much a policy holds back (also: a narrowing file may only move a rule up this scale). */
+export const POLICY_STRICTNESS: Record<Policy, number> = { allow: 0, ask: 1, deny: 2 };
 
 /** The hints a tool's annotations declare `true` (anything else declares nothing). */
 export function declaredHints(annotations: unknown): AnnotationHint[] {
@@ -80,7 +81,10 @@ export class CompiledAnnotationRules {
           continue;
         }
         const order = compareSpecificity(candidate.pattern, grant.pattern);
-        if (order < 0 || (order === 0 && STRICTNESS[candidate.hit.policy] > STRICTNESS[grant.hit.policy]))
+        if (
+          order < 0 ||
+          (order === 0 && POLICY_STRICTNESS[candidate.hit.policy] > POLICY_STRICTNESS[grant.hit.policy])
+        )
           grant = candidate;
       }
     }

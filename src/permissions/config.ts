@@ -1,16 +1,20 @@
 /**
  * The permission config files: the optional `<project>/.geekagent/GeekAgent.json` (the project's
- * declarations; never created: a folder nobody configured gets nothing written into it), the
- * person's "always" answers for the folder in their own state (answers-file.ts) and the optional
- * `<home>/.geekagent/GeekAgent.json` (rules only).
+ * declarations; never created: a folder nobody configured gets nothing written into it), its
+ * git-ignored `GeekAgent.local.json` (narrowing only: `ask`/`deny` rules and sandbox narrowing),
+ * the person's "always" answers for the folder in their own state (answers-file.ts) and the
+ * optional `<home>/.geekagent/GeekAgent.json` (rules only). Read through the run's settings model
+ * (settings/): this file declares the permission section.
  */
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type SandboxSection, sandboxSectionSchema } from '../sandbox/index.js';
-import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-file.js';
+import { narrowerSection, type SandboxSection, sandboxSectionSchema } from '../sandbox/index.js';
+import { type SettingsFiles, type SettingsScope, settingsFilePath } from '../settings/files.js';
+import { readSectionFile, type SettingsSection } from '../settings/section.js';
+import { ConfigError } from '../util/json-file.js';
 import * as z from '../util/schema.js';
-import { type AnnotationRules, annotationRulesSchema } from './annotations.js';
+import { type AnnotationRules, annotationRulesSchema, POLICY_STRICTNESS } from './annotations.js';
 import { answersFilePath, readAnswers } from './answers-file.js';
 import { APPROVAL_MODES, type ApprovalModeName } from './approval-mode.js';
 import { BUILTIN_POLICIES } from './defaults.js';
@@ -66,45 +70,65 @@ export const permissionFileSchema = z.looseObject({
 
 type PermissionFile = z.infer<typeof permissionFileSchema>;
 
+/**
+ * The whole GeekAgent.json as permissions read it (other features read their own keys of the
+ * same file). User and project rules are layers the policy store ranks; project-local only narrows.
+ */
+export const permissionSettingsSection: SettingsSection<PermissionFile> = {
+  key: '',
+  file: 'GeekAgent.json',
+  schema: permissionFileSchema,
+  scopes: { user: 'listed', project: 'listed', 'project-local': 'narrow' },
+  invalid: 'throw',
+};
+
 const CONFIG_DIR = '.geekagent';
-const CONFIG_NAME = 'GeekAgent.json';
 
-function permissionFilePath(baseDir: string): string {
-  return path.join(baseDir, CONFIG_DIR, CONFIG_NAME);
-}
-
-export async function loadPermissionConfig(options: {
+interface PermissionOptions {
   projectDir: string;
   homeDir: string;
   /** Where user-level state lives (`userStateDir`); default `<homeDir>/.geekagent`. */
   userDir?: string;
-}): Promise<PermissionConfig> {
+  /** The run's settings reads (each file read once); left out, the files are read now. */
+  files?: SettingsFiles;
+}
+
+/** The three files, by scope (absolute). */
+function permissionFiles(options: PermissionOptions): Record<SettingsScope, string> & { userDir: string } {
   const projectDir = path.resolve(options.projectDir);
-  const projectFile = permissionFilePath(projectDir);
   const userDir = path.resolve(options.userDir ?? path.join(options.homeDir, CONFIG_DIR));
-  const userFile = path.join(userDir, CONFIG_NAME);
+  const places = { projectDir, userDir };
+  const at = (scope: SettingsScope) => settingsFilePath('GeekAgent.json', scope, places) as string;
+  return { user: at('user'), project: at('project'), 'project-local': at('project-local'), userDir };
+}
+
+export async function loadPermissionConfig(options: PermissionOptions): Promise<PermissionConfig> {
+  const projectDir = path.resolve(options.projectDir);
+  const files = permissionFiles(options);
+  const { userDir, project: projectFile, user: userFile } = files;
   const answersFile = answersFilePath(userDir, projectDir);
 
   // Missing: nothing is created (the root is the folder itself; see resolveRoot).
-  const project: PermissionFile = (await readPermissionFile(projectFile)) ?? {};
+  const project: PermissionFile = (await readPermissionFile(options.files, projectFile)) ?? {};
   const root = await resolveRoot(projectFile, project.root, projectDir);
+  const local = narrowingOnly(await readPermissionFile(options.files, files['project-local']));
 
   // Home may be the project itself (agent started in ~): then there is one file, not two layers.
-  const user = userFile === projectFile ? undefined : await readPermissionFile(userFile);
+  const user = userFile === projectFile ? undefined : await readPermissionFile(options.files, userFile);
 
   return {
     root,
     projectFile,
-    projectRules: withoutRepeatedDefaults(project.tools ?? {}),
+    projectRules: tighter(withoutRepeatedDefaults(project.tools ?? {}), local.tools),
     answersFile,
     answerRules: await readAnswers(answersFile),
     userFile,
     userRules: { ...user?.tools },
-    projectAnnotations: { ...project.annotations },
+    projectAnnotations: tighterAnnotations({ ...project.annotations }, local.annotations),
     userAnnotations: { ...user?.annotations },
     projectFetchAllow: [...(project.fetch?.allowHosts ?? [])],
     userFetchAllow: [...(user?.fetch?.allowHosts ?? [])],
-    projectSandbox: project.sandbox,
+    projectSandbox: narrowerSection(project.sandbox, local.sandbox),
     userSandbox: user?.sandbox,
     userApprovalMode: user?.approvalMode,
     projectApprovalMode: project.approvalMode,
@@ -127,15 +151,56 @@ function withoutRepeatedDefaults(rules: Record<string, Policy>): Record<string, 
   );
 }
 
-async function readPermissionFile(file: string): Promise<PermissionFile | undefined> {
-  const read = await readJsonFile(file);
-  return read.kind === 'missing' ? undefined : validate(file, read.value);
+/** Missing: undefined; broken (syntax or schema): a ConfigError naming the file and the place. */
+async function readPermissionFile(
+  files: SettingsFiles | undefined,
+  file: string,
+): Promise<PermissionFile | undefined> {
+  const read = await readSectionFile(files, permissionSettingsSection, file);
+  return read.found ? read.value : undefined;
 }
 
-function validate(file: string, value: unknown): PermissionFile {
-  const parsed = permissionFileSchema.safeParse(value);
-  if (!parsed.success) throw new ConfigError(describeSchemaError(file, parsed.error), file);
-  return parsed.data;
+/**
+ * What a project-local file may do: tighten. Its `ask`/`deny` rules (tools and annotations) join
+ * the project's and its sandbox section narrows; its allows, hosts, root and approval mode are
+ * not used (a file in the folder is not the person's own file, whoever wrote it).
+ */
+function narrowingOnly(file: PermissionFile | undefined): {
+  tools: Record<string, Policy>;
+  annotations: AnnotationRules;
+  sandbox: SandboxSection | undefined;
+} {
+  const tools = Object.fromEntries(
+    Object.entries(file?.tools ?? {}).filter(([, policy]) => policy !== 'allow'),
+  );
+  const annotations: AnnotationRules = {};
+  for (const [pattern, hints] of Object.entries(file?.annotations ?? {})) {
+    const tight = Object.fromEntries(Object.entries(hints).filter(([, policy]) => policy !== 'allow'));
+    if (Object.keys(tight).length > 0) annotations[pattern] = tight;
+  }
+  return { tools, annotations, sandbox: file?.sandbox };
+}
+
+/** `base` with each of `narrowing`'s rules where it is stricter: a narrowing file never loosens. */
+function tighter(base: Record<string, Policy>, narrowing: Record<string, Policy>): Record<string, Policy> {
+  const merged = { ...base };
+  for (const [pattern, policy] of Object.entries(narrowing)) {
+    const current = merged[pattern];
+    if (current === undefined || POLICY_STRICTNESS[policy] > POLICY_STRICTNESS[current])
+      merged[pattern] = policy;
+  }
+  return merged;
+}
+
+function tighterAnnotations(base: AnnotationRules, narrowing: AnnotationRules): AnnotationRules {
+  const merged: AnnotationRules = { ...base };
+  for (const [pattern, hints] of Object.entries(narrowing)) {
+    merged[pattern] = tighter(
+      (merged[pattern] ?? {}) as Record<string, Policy>,
+      hints as Record<string, Policy>,
+    ) as AnnotationRules[string];
+  }
+  return merged;
 }
 
 /** `root` is relative to the config file's folder, so ".." is the project folder. */
@@ -162,17 +227,12 @@ async function resolveRoot(file: string, root: string | undefined, projectDir: s
  * The `sandbox` section of each file, read without creating anything: for a run that builds no
  * tool runtime (`geekagent mcp …`) but starts confined servers. A broken file throws.
  */
-export async function readSandboxSections(options: {
-  projectDir: string;
-  homeDir: string;
-  userDir?: string;
-}): Promise<{ user: SandboxSection | undefined; project: SandboxSection | undefined }> {
-  const projectFile = permissionFilePath(path.resolve(options.projectDir));
-  const userFile = path.join(
-    path.resolve(options.userDir ?? path.join(options.homeDir, CONFIG_DIR)),
-    CONFIG_NAME,
-  );
-  const project = await readPermissionFile(projectFile);
-  const user = userFile === projectFile ? undefined : await readPermissionFile(userFile);
-  return { user: user?.sandbox, project: project?.sandbox };
+export async function readSandboxSections(
+  options: PermissionOptions,
+): Promise<{ user: SandboxSection | undefined; project: SandboxSection | undefined }> {
+  const files = permissionFiles(options);
+  const project = await readPermissionFile(options.files, files.project);
+  const local = await readPermissionFile(options.files, files['project-local']);
+  const user = files.user === files.project ? undefined : await readPermissionFile(options.files, files.user);
+  return { user: user?.sandbox, project: narrowerSection(project?.sandbox, local?.sandbox) };
 }

@@ -1,7 +1,7 @@
 /**
  * A project's `.geekagent/plugins.json`, which a repository may ship: `{"plugins": {"<name>":
  * {"source": "./path/in/repo" | "<plugin>@<marketplace>", "enabled": true}}}`. A trust declaration
- * (trust/plugin-declarations.ts lists each plugin with every part): nothing of it loads before
+ * (feature/declarations.ts lists each plugin with every part): nothing of it loads before
  * the person trusts the folder. A source path stays inside the project; `name@marketplace` is
  * the person's own installed copy of that plugin.
  */

@@ -1,7 +1,7 @@
 /**
  * The provider-neutral conversation vocabulary: what a model request is made of. The agent keeps
  * its history in these shapes (plus ids, agent/history.ts); each provider converts them to its
- * wire format (openai-messages.ts for Chat Completions). Nothing here is a wire type.
+ * wire format (openai-chat/messages.ts for Chat Completions). Nothing here is a wire type.
  */
 
 import type { ProviderKind } from '../config/provider-kinds.js';

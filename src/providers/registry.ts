@@ -1,26 +1,18 @@
 /**
- * Makes the provider that `settings.provider` names. Each provider's module here is small: its
- * SDK is imported on its first request, so a run loads only the SDK of the API it talks to.
+ * Makes the provider that `settings.provider` names, from its spec (providers/specs.ts): every
+ * provider is a `LazyProvider` whose SDK side (the folder's `request.ts`) is imported on its first
+ * request, so a run loads only the SDK of the API it talks to.
  */
 import type { ModelSettings } from '../config/model-settings.js';
 import { isProviderKind } from '../config/provider-kinds.js';
-import { AnthropicProvider } from './anthropic/provider.js';
-import { GeminiProvider } from './gemini/provider.js';
-import { OpenAIChatProvider, type ProviderOptions, preloadOpenAI } from './openai.js';
-import { ResponsesProvider } from './responses/provider.js';
+import { LazyProvider, type ProviderOptions } from './lazy-provider.js';
+import { specOf } from './specs.js';
 import type { ChatProvider } from './types.js';
 
+export type { ProviderOptions };
+
 export function createProvider(settings: ModelSettings, options: ProviderOptions = {}): ChatProvider {
-  switch (settings.provider) {
-    case 'openai':
-      return new OpenAIChatProvider(settings, options);
-    case 'anthropic':
-      return new AnthropicProvider(settings, options);
-    case 'openai-responses':
-      return new ResponsesProvider(settings, options);
-    case 'gemini':
-      return new GeminiProvider(settings, options);
-  }
+  return new LazyProvider(specOf(settings.provider), settings, options);
 }
 
 /**
@@ -31,8 +23,7 @@ export function createProvider(settings: ModelSettings, options: ProviderOptions
 export function preloadProvider(name: string | undefined): void {
   const kind = name?.trim() || 'openai';
   if (!isProviderKind(kind)) return;
-  if (kind === 'openai') preloadOpenAI();
-  else if (kind === 'gemini') import('./gemini/request.js').catch(() => undefined);
-  else if (kind === 'anthropic') import('./anthropic/request.js').catch(() => undefined);
-  else import('./responses/request.js').catch(() => undefined);
+  specOf(kind)
+    .load()
+    .catch(() => undefined);
 }

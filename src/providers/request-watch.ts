@@ -11,6 +11,14 @@ import { LightResponse, type WebResponse } from './web-types.js';
 /** `<` opens every HTML page and never starts a server-sent event stream. */
 const LESS_THAN = 0x3c;
 
+/** How a provider's page error names its endpoint. */
+export interface EndpointWording {
+  /** The base URL's variable (the provider spec's `env.baseURL`). */
+  variable: string;
+  /** What the endpoint should have answered with, e.g. `a chat completion stream`. */
+  expected: string;
+}
+
 export class RequestWatch {
   #last = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -22,6 +30,8 @@ export class RequestWatch {
     /** Called once when the request has been idle too long; the caller aborts it. */
     private readonly onIdle: () => void,
     private readonly transport: HttpTransport,
+    /** Said when a web page answers: what was expected, and the variable the base URL came from. */
+    private readonly page: EndpointWording,
   ) {}
 
   /** True once the idle timer fired. */
@@ -81,7 +91,7 @@ export class RequestWatch {
     if (!response.ok || !response.body) return response;
     const htmlError = () =>
       new ProviderError(
-        `model endpoint ${this.baseURL} answered ${response.status} with an HTML page, not a chat completion stream — check OPENAI_BASE_URL`,
+        `model endpoint ${this.baseURL} answered ${response.status} with an HTML page, not ${this.page.expected} — check ${this.page.variable}`,
         response.status,
       );
     if (isHtmlType(response.headers.get('content-type'))) {

@@ -8,12 +8,15 @@ export { HOME_DENY_READ } from './paths.js';
 export { probeSandbox, type SandboxProbe } from './probe.js';
 export { type CommandSandboxOptions, createCommandSandbox } from './sandbox.js';
 export {
+  describeSandboxSettings,
+  narrowerSection,
   parseSandboxMode,
   resolveSandboxPolicy,
   runSandboxMode,
   SANDBOX_MODES,
   type SandboxSection,
   sandboxSectionSchema,
+  sandboxSettingsSection,
 } from './settings.js';
 export {
   type CommandSandbox,

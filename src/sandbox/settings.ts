@@ -3,6 +3,8 @@
  * file sets it, a trusted project's file may only narrow it (a stricter mode, more hidden paths,
  * fewer hosts, `autoAllow: false`), and `--sandbox MODE` picks the mode for one run.
  */
+import type { Setting } from '../settings/effective.js';
+import type { SectionLayer, SettingSource, SettingsSection } from '../settings/section.js';
 import * as z from '../util/schema.js';
 import { DEFAULT_SANDBOX_POLICY, type SandboxMode, type SandboxPolicy } from './types.js';
 
@@ -21,6 +23,19 @@ export const sandboxSectionSchema = z.strictObject({
 });
 
 export type SandboxSection = z.infer<typeof sandboxSectionSchema>;
+
+/**
+ * The section as the settings model reads it: the user's file sets it; the project's and the
+ * project-local file (both in the folder, both ignored until it is trusted) may only narrow it.
+ * Part of the permission file, whose reader stops the run on a broken value.
+ */
+export const sandboxSettingsSection: SettingsSection<SandboxSection> = {
+  key: 'sandbox',
+  file: 'GeekAgent.json',
+  schema: sandboxSectionSchema,
+  scopes: { user: 'set', project: 'narrow', 'project-local': 'narrow' },
+  invalid: 'throw',
+};
 
 /** Strictest first: a project may move a run down this list, never up. */
 const STRICTNESS: Record<SandboxMode, number> = { 'read-only': 2, 'workspace-write': 1, off: 0 };
@@ -68,6 +83,106 @@ export function resolveSandboxPolicy(
   }
   if (flag !== undefined) policy.mode = flag;
   return { policy, ignored };
+}
+
+/**
+ * Two narrowing sections as one (the project's and the project-local file's): the stricter mode,
+ * hosts both keep, every hidden path; `autoAllow: false` from either. What neither may widen
+ * (`allowWrite`, `allowUnconfined`) is kept so that resolveSandboxPolicy names it as ignored.
+ */
+export function narrowerSection(
+  a: SandboxSection | undefined,
+  b: SandboxSection | undefined,
+): SandboxSection | undefined {
+  if (!a || !b) return a ?? b;
+  const mode =
+    a.mode === undefined || b.mode === undefined
+      ? (a.mode ?? b.mode)
+      : STRICTNESS[a.mode] >= STRICTNESS[b.mode]
+        ? a.mode
+        : b.mode;
+  const aHosts = a.network?.allow;
+  const bHosts = b.network?.allow;
+  const hosts =
+    aHosts === undefined || bHosts === undefined
+      ? (aHosts ?? bHosts)
+      : aHosts.filter((host) => bHosts.includes(host));
+  const joined = (x?: string[], y?: string[]) => (x || y ? [...(x ?? []), ...(y ?? [])] : undefined);
+  const autoAllow = a.autoAllow === false || b.autoAllow === false ? false : (a.autoAllow ?? b.autoAllow);
+  return {
+    ...(mode !== undefined ? { mode } : {}),
+    ...(hosts !== undefined ? { network: { allow: hosts } } : {}),
+    ...(a.denyRead || b.denyRead ? { denyRead: joined(a.denyRead, b.denyRead) } : {}),
+    ...(a.allowWrite || b.allowWrite ? { allowWrite: joined(a.allowWrite, b.allowWrite) } : {}),
+    ...(a.allowUnconfined || b.allowUnconfined
+      ? { allowUnconfined: joined(a.allowUnconfined, b.allowUnconfined) }
+      : {}),
+    ...(autoAllow !== undefined ? { autoAllow } : {}),
+  };
+}
+
+/**
+ * The run's sandbox settings as `geekagent config` lists them: the resolved policy, each key with
+ * the file (or flag, or variable) its value came from. `layers` are the trusted ones.
+ */
+export function describeSandboxSettings(
+  layers: readonly SectionLayer<SandboxSection>[],
+  flag: { mode: SandboxMode | undefined; source: SettingSource },
+): { settings: Setting[]; ignored: string[] } {
+  const user = layers.find((layer) => layer.scope === 'user');
+  const narrowing = layers.filter((layer) => layer.scope !== 'user');
+  const project = narrowing.reduce<SandboxSection | undefined>(
+    (joined, layer) => narrowerSection(joined, layer.value),
+    undefined,
+  );
+  const { policy, ignored } = resolveSandboxPolicy(user?.value, project, flag.mode);
+  const sourceOf = (key: string, has: (section: SandboxSection) => boolean): SettingSource => {
+    const from = [...layers].reverse().find((layer) => has(layer.value));
+    return from
+      ? { kind: 'file', scope: from.scope, file: from.file, key: `sandbox.${key}` }
+      : { kind: 'default' };
+  };
+  // Only the user's file may widen: these come from it or from nowhere.
+  const userSource = (key: string, present: boolean): SettingSource =>
+    user && present
+      ? { kind: 'file', scope: 'user', file: user.file, key: `sandbox.${key}` }
+      : { kind: 'default' };
+  const settings: Setting[] = [
+    {
+      key: 'sandbox.mode',
+      value: policy.mode,
+      source:
+        flag.mode !== undefined
+          ? flag.source
+          : sourceOf('mode', (section) => section.mode !== undefined && section.mode === policy.mode),
+    },
+    {
+      key: 'sandbox.network.allow',
+      value: policy.allowHosts,
+      source: sourceOf('network.allow', (section) => section.network?.allow !== undefined),
+    },
+    {
+      key: 'sandbox.denyRead',
+      value: policy.denyRead,
+      source: sourceOf('denyRead', (section) => section.denyRead !== undefined),
+    },
+    {
+      key: 'sandbox.allowWrite',
+      value: policy.allowWrite,
+      source: userSource('allowWrite', user?.value.allowWrite !== undefined),
+    },
+    {
+      key: 'sandbox.autoAllow',
+      value: policy.autoAllow,
+      source: sourceOf('autoAllow', (section) => section.autoAllow === policy.autoAllow),
+    },
+    {
+      key: 'sandbox.allowUnconfined',
+      value: policy.allowUnconfined,
+      source: userSource('allowUnconfined', user?.value.allowUnconfined !== undefined),
+    },
+  ];
+  return { settings, ignored };
 }
 
 export function parseSandboxMode(value: string): SandboxMode | undefined {

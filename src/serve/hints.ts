@@ -53,7 +53,7 @@ export const SERVED_TOOL_HINTS: Readonly<Record<string, ServedHints>> = Object.f
   },
   // A fact close to an existing memory replaces that memory's text; the same fact twice is one entry.
   // Scope "user" writes the person's memory for every project: asked (elicitation) in a folder the
-  // person has not trusted, refused when the client cannot be asked (extensions/memory.ts).
+  // person has not trusted, refused when the client cannot be asked (memory/feature/extension.ts).
   memory_write: {
     title: 'Remember a fact',
     readOnlyHint: false,

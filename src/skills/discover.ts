@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FrontmatterError, parseFrontmatter } from '../config/frontmatter.js';
-import { preApprovedTools, toolList } from '../config/skill-manifest.js';
 import {
   projectSkillLocations,
   SKILL_FILE,
@@ -17,6 +16,7 @@ import {
   userSkillLocations,
 } from '../config/skill-paths.js';
 import { errorMessage } from '../util/errors.js';
+import { preApprovedTools, toolList } from './manifest.js';
 import { readSkillTools, type SkillTool } from './skill-tools.js';
 
 /** The Agent Skills spec's name: 1-64 of a-z 0-9 and hyphens, no hyphen at either end or twice in a row. */

@@ -18,17 +18,17 @@
  */
 import type { Conversation } from '../agent/conversation.js';
 import type { SlashCommand } from '../commands/types.js';
-import { TOOL_SEARCH } from '../extensions/tool-search.js';
 import { type Extension, type ExtensionSetup, PANEL_ORDER, PROMPT_ORDER } from '../extensions/types.js';
+import { TOOL_SEARCH } from '../tool-search/deferred-tools.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { heldNotice, type ReloadTrust } from '../trust/reload.js';
-import { skillFolderDeclarations } from '../trust/skill-declarations.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { toolPatternMatches } from '../util/tool-pattern.js';
 import { ActiveSkills } from './active.js';
 import { activeSkillText, buildCatalog, type Catalog, catalogBudget } from './catalog.js';
+import { skillFolderDeclarations } from './declarations.js';
 import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js';
 import { formatSkills } from './format.js';
 import { loadedInHistory, mentionedSkills, USE_SKILL } from './mentions.js';

@@ -8,10 +8,10 @@
  * Which servers' skills count (trust, skill-run servers) is the source's business (app/).
  */
 import { FrontmatterError, parseFrontmatter } from '../config/frontmatter.js';
-import { toolList } from '../config/skill-manifest.js';
 import type { ServerSkill } from '../mcp/skills/listing.js';
 import { errorMessage } from '../util/errors.js';
 import { descriptionProblem, NAME_PATTERN, type Skill } from './discover.js';
+import { toolList } from './manifest.js';
 
 export interface ServerSkillListing {
   server: string;

@@ -11,7 +11,6 @@
  * only while it is active.
  */
 import type { FrontValue } from '../config/frontmatter.js';
-import { readExecutables } from '../config/skill-manifest.js';
 import {
   formatResult,
   runProcess,
@@ -22,6 +21,7 @@ import {
 import { confine } from '../tools/builtin/shell-sandbox.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import { BoundedText } from '../util/text.js';
+import { readExecutables } from './manifest.js';
 
 export interface SkillTool {
   /** The tool's model-facing name, `skill_<skill>_<tool>`. */

@@ -95,7 +95,7 @@ const MCP_STATUS: Record<ServerState['state'], string> = {
   disabled: 'disabled',
 };
 
-/** The first line: what this run is (after the MCP servers' start-up settled). */
+/** The first line: what this run is (after the start-up grace: servers still starting are `pending`). */
 export function initLine(app: App, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     type: 'system',

@@ -109,7 +109,8 @@ export async function runStreamJson(app: App, run: StreamJsonRun, signal: AbortS
   };
 
   try {
-    // The MCP servers' start-up settled first, so init lists their tools and status.
+    // Within the start-up grace (mcp/start-grace.ts), as the first request: init lists the tools
+    // of the servers up by then, and those still starting as `pending` (Claude Code's word).
     await app.extensions.ready(signal);
     lines.write(initLine(app));
     for (const message of run.notices ?? []) system('notice', { message });

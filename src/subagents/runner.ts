@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent } from '../agent/agent.js';
 import { Conversation } from '../agent/conversation.js';
 import { addUsage, emptyUsage } from '../agent/events.js';
-import type { AgentHooks } from '../agent/hooks.js';
+import type { TurnPoints } from '../agent/turn-points.js';
 import type { Usage } from '../providers/messages.js';
 import { cutCause } from '../providers/stop-reason.js';
 import type { ChatProvider } from '../providers/types.js';
@@ -61,9 +61,9 @@ export interface RunnerDeps {
    * The before-request hooks of one child run (the extensions' that apply to sub-agents: MCP
    * wait, compaction of the child's own conversation, skill servers); none when left out.
    */
-  beforeRequestFor?(provider: ChatProvider): AgentHooks['beforeRequest'];
+  beforeRequestFor?(provider: ChatProvider): TurnPoints['beforeRequest'];
   /** The stop hooks of one child run (SubagentStop), by agent name; none when left out. */
-  beforeStopFor?(agent: string): AgentHooks['beforeStop'];
+  beforeStopFor?(agent: string): TurnPoints['beforeStop'];
   transcriptFor?(runId: string): TranscriptSink | undefined;
   /** Saved runs of the current session, and one run's transcript as text (`/agents runs|log`). */
   transcripts?: { list(): Promise<string[]>; show(runId: string): Promise<string> };
@@ -111,7 +111,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
   const toolCalls: ToolCallOutcome[] = [];
   const provider = deps.providerFor(definition.model);
   const cacheKey = `${request.id}.${randomBytes(6).toString('hex')}`;
-  const hooks: AgentHooks = {
+  const hooks: TurnPoints = {
     promptSections: async () => [
       {
         order: 1,

@@ -6,7 +6,13 @@
  */
 import path from 'node:path';
 import { userStateDir } from '../config/paths.js';
-import { type Declaration, type FolderDeclarations, readDeclarations, realPath } from './declarations.js';
+import {
+  type Declaration,
+  type FolderDeclarations,
+  readDeclarations,
+  realPath,
+  type TrustContributor,
+} from './declarations.js';
 import { type TrustChange, TrustStore } from './store.js';
 
 /**
@@ -43,11 +49,16 @@ export interface TrustOptions {
   homeDir?: string;
   /** `--trust`: trusted for this run, nothing recorded. */
   flag?: boolean;
+  /**
+   * The features whose declarations the folder is read for (boot/trust-contributors.ts). Required:
+   * a list left out would read a folder as declaring nothing, and so trusted.
+   */
+  contributors: readonly TrustContributor[];
 }
 
 export async function decideTrust(options: TrustOptions): Promise<FolderTrust> {
-  const declarations = await readDeclarations(options.projectDir);
-  const store = TrustStore.forUser(options.env, options.homeDir);
+  const declarations = await readDeclarations(options.projectDir, options.contributors);
+  const store = TrustStore.forUser(options.env, options.homeDir, options.contributors);
   const remember = (items: readonly Declaration[]) => store.approve(declarations.folder, items);
   if (isUserStateFolder(declarations.projectDir, options))
     return { state: 'trusted', via: 'own', declarations };

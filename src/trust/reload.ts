@@ -8,7 +8,7 @@
  * discovery lists it untrusted) and is not reviewed here.
  */
 import type { FolderTrust } from './decide.js';
-import type { Declaration } from './declarations.js';
+import type { Declaration, TrustContributor } from './declarations.js';
 import { type TrustChange, TrustStore } from './store.js';
 
 /** The trust question for what is new or changed (`changes`) among `declarations.items`. */
@@ -31,6 +31,8 @@ export interface ReloadTrustOptions {
   homeDir?: string;
   /** Absent: nobody to ask (what is new stays out). */
   ask?: AskTrust;
+  /** The features that word a changed item as it was (boot/trust-contributors.ts). */
+  contributors: readonly TrustContributor[];
 }
 
 export class ReloadTrust {
@@ -47,11 +49,11 @@ export class ReloadTrust {
    * start's question records its answer, so the next start does not ask again.
    */
   async held(units: readonly ReloadUnit[], signal: AbortSignal): Promise<Set<string>> {
-    const { trust, env, homeDir, ask } = this.options;
+    const { trust, env, homeDir, ask, contributors } = this.options;
     if (trust.state !== 'trusted' || trust.via === 'flag' || trust.via === 'own') return new Set();
     const items = units.flatMap((unit) => unit.items);
     const { projectDir, folder } = trust.declarations;
-    const check = await TrustStore.forUser(env, homeDir).check({ projectDir, folder, items });
+    const check = await TrustStore.forUser(env, homeDir, contributors).check({ projectDir, folder, items });
     const changes: TrustChange[] =
       check.state === 'trusted'
         ? []

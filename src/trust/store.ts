@@ -13,18 +13,12 @@ import { ConfigError, describeSchemaError, readJsonFile } from '../util/json-fil
 import { writeFileAtomic } from '../util/safe-write.js';
 import * as z from '../util/schema.js';
 import {
-  agentText,
-  allowText,
-  annotationAllowText,
   canonicalJson,
   type Declaration,
   type FolderDeclarations,
-  fetchHostText,
-  hookText,
-  serverText,
+  type TrustContributor,
+  wasText,
 } from './declarations.js';
-import { serverSandboxText } from './sandbox-declarations.js';
-import { skillWasText } from './skill-declarations.js';
 
 export const TRUST_FILE = 'trusted.json';
 
@@ -60,11 +54,19 @@ export type TrustCheck =
   | { state: 'changed'; changes: TrustChange[] };
 
 export class TrustStore {
-  constructor(readonly file: string) {}
+  /** `contributors`: the features that word a changed item as it was (`TrustChange.was`). */
+  constructor(
+    readonly file: string,
+    private readonly contributors: readonly TrustContributor[] = [],
+  ) {}
 
   /** The record under `$GEEKAGENT_HOME` (or `~/.geekagent`), read from the real environment. */
-  static forUser(env: NodeJS.ProcessEnv, homeDir?: string): TrustStore {
-    return new TrustStore(path.join(userStateDir(env, homeDir), TRUST_FILE));
+  static forUser(
+    env: NodeJS.ProcessEnv,
+    homeDir?: string,
+    contributors: readonly TrustContributor[] = [],
+  ): TrustStore {
+    return new TrustStore(path.join(userStateDir(env, homeDir), TRUST_FILE), contributors);
   }
 
   async check(declarations: FolderDeclarations): Promise<TrustCheck> {
@@ -74,7 +76,7 @@ export class TrustStore {
     const confirmed = record.unconfirmed !== true;
     if (record.hash === hashItems(storedItems(declarations.items, document.salt)))
       return { state: 'trusted', confirmed };
-    const changes = diffItems(declarations.items, record, document.salt);
+    const changes = diffItems(declarations.items, record, document.salt, this.contributors);
     return changes.length === 0 ? { state: 'trusted', confirmed } : { state: 'changed', changes };
   }
 
@@ -168,60 +170,18 @@ export function hashItems(items: Record<string, string>): string {
 }
 
 /** What is new or changed in `items` against the record (removed declarations need no trust). */
-export function diffItems(items: readonly Declaration[], record: FolderRecord, salt: string): TrustChange[] {
+export function diffItems(
+  items: readonly Declaration[],
+  record: FolderRecord,
+  salt: string,
+  contributors: readonly TrustContributor[] = [],
+): TrustChange[] {
   const changes: TrustChange[] = [];
   for (const item of items) {
     const before = record.items[item.key];
     if (before === undefined) changes.push({ change: 'new', item });
     else if (before !== storedValue(item, salt))
-      changes.push({ change: 'changed', item, was: wasText(item, before) });
+      changes.push({ change: 'changed', item, was: wasText(contributors, item, before) });
   }
   return changes;
-}
-
-function wasText(item: Declaration, before: string): string {
-  switch (item.kind) {
-    case 'server':
-      return serverText(item.name, before);
-    case 'serverSandbox':
-      return serverSandboxText(item.name, before);
-    case 'allow':
-      return allowText(item.name);
-    case 'annotationAllow':
-      return annotationAllowText(item.name);
-    case 'fetchHost':
-      return fetchHostText(item.name);
-    case 'root':
-      return `root ${before}`;
-    case 'env':
-      return `.env ${item.name} (a different value)`;
-    case 'agent':
-      return `${agentText(item.name)} (a different text)`;
-    case 'command':
-      return `${item.text} (a different text)`;
-    case 'skill':
-    case 'skillAllow':
-    case 'skillTool':
-    case 'skillServer':
-      return skillWasText(item, before);
-    case 'memory':
-      return item.text;
-    case 'hook':
-      return hookWasText(before);
-    case 'plugin':
-      return `${item.text} (different files)`;
-    case 'pluginPart':
-      return `plugin ${item.name}: ${before}`;
-  }
-}
-
-/** A hook as it was recorded: its event, matcher and command. */
-function hookWasText(before: string): string {
-  try {
-    const was = JSON.parse(before) as { event?: unknown; matcher?: unknown; command?: unknown };
-    const matcher = typeof was.matcher === 'string' && was.matcher !== '' ? was.matcher : '*';
-    return hookText(`${String(was.event)} ${matcher}`, String(was.command));
-  } catch {
-    return before;
-  }
 }

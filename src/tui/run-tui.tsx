@@ -12,9 +12,10 @@
  */
 import type { App, AppOptions } from '../app/create-app.js';
 import { describeStartupError } from '../app/errors.js';
+import { decideFolderTrust } from '../boot/folder-trust.js';
 import { userStateDir } from '../config/paths.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import { decideTrust, type FolderTrust, trustFolder } from '../trust/decide.js';
+import { type FolderTrust, trustFolder } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { checkStateDir } from '../util/state-dir.js';
 import type { OpenedSession } from './app-session.js';
@@ -84,7 +85,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // nothing else runs yet that could see the NODE_ENV set for the load.
   const screen = loadProductionReact(() => import('./mount.js'), io.env);
   screen.catch(() => undefined);
-  const decided = decideTrust({ projectDir: options.cwd, env: io.env, flag: options.trustFlag });
+  const decided = decideFolderTrust({ projectDir: options.cwd, env: io.env, flag: options.trustFlag });
   decided.catch(() => undefined);
   return options.withScope((scope) => runInScope(options, decided, scope, screen));
 }

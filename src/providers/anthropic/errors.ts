@@ -6,8 +6,8 @@
  * names that tool's MCP server and tool. The caller redacts the message.
  */
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { CallbackFailure, cancelledError, rootMessage } from '../shared/errors.js';
 import { ContextOverflowError, ProviderError, type ProviderTool } from '../types.js';
-import { CallbackFailure } from './stream.js';
 
 /** How Anthropic says the request does not fit: its own words for both cases. */
 const OVERFLOW_WORDS =
@@ -22,22 +22,10 @@ export interface FailureContext {
   tools: readonly ProviderTool[];
 }
 
-export function cancelledError(): Error {
-  const error = new Error('cancelled');
-  error.name = 'AbortError';
-  return error;
-}
-
-export function endedEarlyError(): ProviderError {
-  return new ProviderError(
-    'model request failed: the stream ended early (the connection closed before the reply finished)',
-  );
-}
-
 export function mapFailure(error: unknown, context: FailureContext): unknown {
   if (error instanceof CallbackFailure) return error.error;
   if (context.signal.aborted || error instanceof APIUserAbortError) return cancelledError();
-  if (error instanceof ProviderError) return renamed(error, context);
+  if (error instanceof ProviderError) return error;
   if (error instanceof APIConnectionError) {
     return new ProviderError(`model request failed: cannot reach ${context.baseURL}: ${rootMessage(error)}`);
   }
@@ -89,26 +77,4 @@ export function toolNote(message: string, tools: readonly ProviderTool[]): strin
   return tool.origin
     ? ` (tool ${JSON.stringify(tool.origin.tool)} of MCP server ${JSON.stringify(tool.origin.server)})`
     : ` (tool ${JSON.stringify(tool.name)})`;
-}
-
-/** Errors made before the SDK (the request watch's) name the OpenAI variable; this provider has its own. */
-function renamed(error: ProviderError, context: FailureContext): ProviderError {
-  if (!error.message.includes('OPENAI_BASE_URL')) return error;
-  return new ProviderError(
-    error.message
-      .replaceAll('OPENAI_BASE_URL', context.baseURLVariable)
-      .replace('a chat completion stream', 'an event stream'),
-    error.status,
-  );
-}
-
-/** The innermost cause's message: `fetch failed` says less than `connect ECONNREFUSED …`. */
-function rootMessage(error: unknown): string {
-  let current = error;
-  for (let depth = 0; depth < 8; depth++) {
-    const cause = current instanceof Error ? current.cause : undefined;
-    if (!(cause instanceof Error)) break;
-    current = cause;
-  }
-  return current instanceof Error ? current.message : String(current);
 }

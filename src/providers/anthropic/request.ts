@@ -1,29 +1,29 @@
 /**
- * The @anthropic-ai/sdk side of the Anthropic provider (loaded by `provider.ts` on the first
+ * The @anthropic-ai/sdk side of the Anthropic provider (loaded by its spec's loader on the first
  * request): the client, and one streamed Messages request — params (system, turns, tools with
- * cache breakpoints, thinking), idle watch over our HTTP transport, abort link, retries by the SDK
- * (429 and 529 with backoff, honouring retry-after), failure mapping and redaction.
+ * cache breakpoints, thinking), retries by the SDK (429 and 529 with backoff, honouring
+ * retry-after) and failure mapping (errors.ts); idle watch, abort link and redaction are the shared
+ * plumbing's (shared/request.ts).
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
-import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDER_ENV } from '../../config/model-settings.js';
 import { PACKAGE_VERSION } from '../../config/version.js';
 import { HttpTransport } from '../http-transport.js';
 import type { RequesterInit } from '../lazy-provider.js';
-import { RequestWatch } from '../request-watch.js';
-import { type ChatRequest, type ChatRound, type Message, ProviderError } from '../types.js';
+import { cancelledError } from '../shared/errors.js';
+import { sdkClientOptions, streamRound } from '../shared/request.js';
+import type { ChatRequest, ChatRound, Message } from '../types.js';
 import { markBreakpoints } from './cache.js';
-import { cancelledError, endedEarlyError, mapFailure } from './errors.js';
+import { mapFailure } from './errors.js';
 import { replyLimits } from './limits.js';
 import { ownThinking, toAnthropicConversation } from './messages.js';
 import { toAnthropicTools } from './schema.js';
+import { ANTHROPIC } from './spec.js';
 import { readRound } from './stream.js';
 
 /** Set here: the minified bundle shortens the SDK's class name, which it would name itself by. */
 const USER_AGENT = `GeekAgent/${PACKAGE_VERSION} Anthropic/JS ${SDK_VERSION}`;
-/** Our idle timer replaces the SDK's per-request timeout; this only keeps it out of the way. */
-const SDK_TIMEOUT_MS = 2_147_483_647;
 
 export class AnthropicRequester {
   readonly #settings: RequesterInit['settings'];
@@ -41,10 +41,7 @@ export class AnthropicRequester {
     this.#acceptsMedia = acceptsMedia;
     this.#redact = redact;
     this.#client = new Anthropic({
-      baseURL: settings.baseURL,
-      apiKey: settings.apiKey,
-      maxRetries: settings.maxRetries,
-      timeout: SDK_TIMEOUT_MS,
+      ...sdkClientOptions(settings),
       // The API's documented key header. This SDK version sends a key as `Authorization: Bearer`;
       // a null there takes that out, so the key goes once, where every endpoint reads it.
       defaultHeaders: { 'user-agent': USER_AGENT, 'x-api-key': settings.apiKey, authorization: null },
@@ -79,49 +76,30 @@ export class AnthropicRequester {
     const { signal } = request;
     if (signal.aborted) throw cancelledError();
     const { params, sent } = this.params(request);
-    const requestAbort = new AbortController();
-    const forward = () => requestAbort.abort(signal.reason);
-    signal.addEventListener('abort', forward, { once: true });
-    const watch = new RequestWatch(
-      this.#settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      this.#settings.baseURL,
-      () => requestAbort.abort(),
-      this.#transport,
-    );
-    // A client per request (connections stay pooled in the transport) so its fetch reports this
-    // request's bytes to this request's watch.
-    const client = this.#client.withOptions({ fetch: watch.fetch as unknown as typeof fetch });
     const context = {
       signal,
       baseURL: this.#settings.baseURL,
       keyVariable: this.#settings.keyVariable,
-      baseURLVariable: PROVIDER_ENV.anthropic.baseURL,
+      baseURLVariable: ANTHROPIC.env.baseURL,
       tools: sent,
     };
-    watch.start();
-    let round: ChatRound;
-    try {
-      const stream = await client.messages.create(params, { signal: requestAbort.signal });
-      round = await readRound(watch.paced(stream, request.pace), request.onText, request.onReasoning, signal);
-    } catch (error) {
-      if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
-      throw this.#redacted(mapFailure(error, context));
-    } finally {
-      watch.stop();
-      signal.removeEventListener('abort', forward);
-    }
-    if (signal.aborted) throw cancelledError();
-    if (watch.timedOut) throw this.#redacted(watch.timeoutError());
-    if (round.stop === null) throw endedEarlyError();
-    return round;
-  }
-
-  #redacted(error: unknown): unknown {
-    if (!(error instanceof ProviderError)) return error;
-    const message = this.#redact(error.message);
-    if (message === error.message) return error;
-    const Kind = error.constructor as new (message: string, status?: number) => ProviderError;
-    return new Kind(message, error.status);
+    return streamRound(
+      request,
+      {
+        settings: this.#settings,
+        transport: this.#transport,
+        page: { variable: ANTHROPIC.env.baseURL, expected: 'an event stream' },
+        redact: this.#redact,
+        mapFailure: (error) => mapFailure(error, context),
+      },
+      async (watch, requestSignal) => {
+        // A client per request (connections stay pooled in the transport) so its fetch reports
+        // this request's bytes to this request's watch.
+        const client = this.#client.withOptions({ fetch: watch.fetch as unknown as typeof fetch });
+        const stream = await client.messages.create(params, { signal: requestSignal });
+        return readRound(watch.paced(stream, request.pace), request.onText, request.onReasoning, signal);
+      },
+    );
   }
 }
 

@@ -7,14 +7,10 @@
  */
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolCall } from '../../tools/types.js';
+import { deliver } from '../shared/errors.js';
 import { type RoundStop, roundStop } from '../stop-reason.js';
 import type { ChatRound, Usage } from '../types.js';
 import type { ThinkingBlock } from './messages.js';
-
-/** Thrown by our own callbacks; kept apart so it is not mistaken for a stream failure. */
-export class CallbackFailure {
-  constructor(readonly error: unknown) {}
-}
 
 type Block =
   | { kind: 'text' }
@@ -177,13 +173,4 @@ export function toUsage(input: InputUsage, output: number): Usage {
     totalTokens: prompt + output,
     cachedInputTokens: input.cacheRead,
   };
-}
-
-function deliver(callback: ((delta: string) => void) | undefined, delta: string): void {
-  if (!callback) return;
-  try {
-    callback(delta);
-  } catch (error) {
-    throw new CallbackFailure(error);
-  }
 }

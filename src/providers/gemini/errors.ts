@@ -5,12 +5,10 @@
  * the MCP server and tool for an error about a function declaration. Also which failures are
  * retried and after how long (Retry-After, Google's RetryInfo, else exponential backoff).
  */
+import { CallbackFailure, cancelledError, rootMessage } from '../shared/errors.js';
 import { ContextOverflowError, ProviderError, type ProviderTool } from '../types.js';
-import { CallbackFailure } from './stream.js';
+import { GEMINI } from './spec.js';
 import { toolLabel } from './tools.js';
-
-/** The variable the Gemini base URL is read from (settings name it; errors point to it). */
-export const BASE_URL_VARIABLE = 'GOOGLE_GEMINI_BASE_URL';
 
 /** Google's error body: `{error: {code, message, status, details}}`. */
 interface GoogleError {
@@ -32,18 +30,6 @@ const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const OVERFLOW_WORDS =
   /input token count.*exceeds the maximum|exceeds the maximum number of tokens|context window|too many tokens|prompt is too long/i;
 const DECLARATION = /function_declarations\[(\d+)\]/;
-
-export function cancelledError(): Error {
-  const error = new Error('cancelled');
-  error.name = 'AbortError';
-  return error;
-}
-
-export function endedEarlyError(): ProviderError {
-  return new ProviderError(
-    'model request failed: the stream ended early (the connection closed before the reply finished)',
-  );
-}
 
 /** The HTTP status of an SDK ApiError (or of an error chunk inside the stream), if any. */
 export function statusOf(error: unknown): number | undefined {
@@ -84,7 +70,7 @@ export function mapGeminiFailure(error: unknown, context: FailureContext): unkno
     const text = body?.message ?? (error as Error).message;
     if (text.trimStart().startsWith('<')) {
       return new ProviderError(
-        `model request failed: HTTP ${status}: the server answered with an HTML page, not the API — check ${BASE_URL_VARIABLE} (${context.baseURL})`,
+        `model request failed: HTTP ${status}: the server answered with an HTML page, not the API — check ${GEMINI.env.baseURL} (${context.baseURL})`,
         status,
       );
     }
@@ -141,15 +127,4 @@ function googleError(error: unknown): GoogleError | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The innermost cause's message: `fetch failed` says less than `connect ECONNREFUSED …`. */
-function rootMessage(error: unknown): string {
-  let current = error;
-  for (let depth = 0; depth < 8; depth++) {
-    const cause = current instanceof Error ? current.cause : undefined;
-    if (!(cause instanceof Error)) break;
-    current = cause;
-  }
-  return current instanceof Error ? current.message : String(current);
 }

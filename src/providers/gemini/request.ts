@@ -1,25 +1,20 @@
 /**
- * The @google/genai side of the Gemini provider (loaded by provider.ts on the first request):
- * the client, and one streamed generateContent request with its idle watch (RequestWatch over
- * our HttpTransport, handed to the SDK as its `fetch`), abort link, retries of 429/5xx honouring
- * the server's delay, failure mapping and key redaction.
+ * The @google/genai side of the Gemini provider (loaded by its spec's loader on the first request):
+ * the client, and one streamed generateContent request: retries of 429/5xx honouring the
+ * server's delay and failure mapping (errors.ts); each attempt's idle watch (its `fetch` handed to
+ * the SDK) and abort link, and the redaction, are the shared plumbing's (shared/request.ts).
  */
 import { type GenerateContentConfig, GoogleGenAI } from '@google/genai';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../../config/model-settings.js';
+import type { ModelSettings } from '../../config/model-settings.js';
 import { PACKAGE_VERSION } from '../../config/version.js';
 import { HttpTransport } from '../http-transport.js';
 import type { RequesterInit } from '../lazy-provider.js';
-import { RequestWatch } from '../request-watch.js';
+import { cancelledError, endedEarlyError, redactError } from '../shared/errors.js';
+import { watchRequest } from '../shared/request.js';
 import { type ChatRequest, type ChatRound, ProviderError, type ProviderTool } from '../types.js';
-import {
-  BASE_URL_VARIABLE,
-  cancelledError,
-  endedEarlyError,
-  isRetryable,
-  mapGeminiFailure,
-  retryDelayMs,
-} from './errors.js';
+import { isRetryable, mapGeminiFailure, retryDelayMs } from './errors.js';
 import { toGeminiContents } from './messages.js';
+import { GEMINI } from './spec.js';
 import { readGeminiRound } from './stream.js';
 import { toGeminiTools, toolLabel } from './tools.js';
 
@@ -36,7 +31,6 @@ export class GeminiRequester {
   readonly #redact: (text: string) => string;
   readonly #client: GoogleGenAI;
   readonly #transport = new HttpTransport();
-  readonly #timeoutMs: number;
   /** Tools already reported as left out: each is said once per session. */
   readonly #noted = new Set<string>();
   #callCounter = 0;
@@ -46,7 +40,6 @@ export class GeminiRequester {
     this.#model = model;
     this.#acceptsMedia = acceptsMedia;
     this.#redact = redact;
-    this.#timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#client = new GoogleGenAI({
       apiKey: settings.apiKey,
       // v1beta, as before SDK 3 made v1 the default: thinking parts and the features this client
@@ -89,15 +82,12 @@ export class GeminiRequester {
     contents: ReturnType<typeof toGeminiContents>['contents'],
   ): Promise<{ round?: ChatRound; error?: unknown; retryAfter: string | null; streamed: boolean }> {
     const { signal } = request;
-    const requestAbort = new AbortController();
-    const forward = () => requestAbort.abort(signal.reason);
-    signal.addEventListener('abort', forward, { once: true });
-    const watch = new RequestWatch(
-      this.#timeoutMs,
-      this.#settings.baseURL,
-      () => requestAbort.abort(),
-      this.#transport,
-    );
+    // Worded as before the page check took each provider's words (only the variable is Gemini's).
+    const watched = watchRequest(signal, this.#settings, this.#transport, {
+      variable: GEMINI.env.baseURL,
+      expected: 'a chat completion stream',
+    });
+    const { watch } = watched;
     let retryAfter: string | null = null;
     let streamed = false;
     // The SDK's fetch for this request only: its bytes reset this request's idle timer.
@@ -106,12 +96,11 @@ export class GeminiRequester {
       retryAfter = response.headers.get('retry-after');
       return response as unknown as Response;
     };
-    watch.start();
     try {
       const stream = await this.#client.models.generateContentStream({
         model: this.#model,
         contents,
-        config: { ...config, abortSignal: requestAbort.signal, httpOptions: { fetch } },
+        config: { ...config, abortSignal: watched.signal, httpOptions: { fetch } },
       });
       const round = await readGeminiRound(
         (async function* () {
@@ -136,8 +125,7 @@ export class GeminiRequester {
         return { error: watch.timeoutError(), retryAfter, streamed: true };
       return { error, retryAfter, streamed };
     } finally {
-      watch.stop();
-      signal.removeEventListener('abort', forward);
+      watched.close();
     }
   }
 
@@ -149,13 +137,7 @@ export class GeminiRequester {
       sent,
     });
     if (!(mapped instanceof ProviderError)) return mapped;
-    // The watch's page check speaks of the OpenAI variable; here the URL came from Gemini's.
-    const message = this.#redact(
-      mapped.message.replace('check OPENAI_BASE_URL', `check ${BASE_URL_VARIABLE}`),
-    );
-    if (message === mapped.message) return mapped;
-    const Kind = mapped.constructor as new (message: string, status?: number) => ProviderError;
-    return new Kind(message, mapped.status);
+    return redactError(mapped, this.#redact);
   }
 
   #leftOut(tool: ProviderTool, reason: string, onNotice: ((message: string) => void) | undefined): void {

@@ -7,14 +7,10 @@
  */
 import type { GenerateContentResponse, Part } from '@google/genai';
 import type { ToolCall } from '../../tools/types.js';
+import { deliver as deliverDelta } from '../shared/errors.js';
 import { type RoundStop, roundStop } from '../stop-reason.js';
 import { type ChatRound, ProviderError, type Usage } from '../types.js';
 import type { GeminiNative } from './messages.js';
-
-/** Thrown by our own callbacks; kept apart so it is not mistaken for a stream failure. */
-export class CallbackFailure {
-  constructor(readonly error: unknown) {}
-}
 
 export interface StreamHandlers {
   onText?: (delta: string) => void;
@@ -145,11 +141,7 @@ function toUsage(raw: NonNullable<GenerateContentResponse['usageMetadata']>): Us
   return usage;
 }
 
+/** Runs a delta callback (an empty delta is no delta); what it throws is ours. */
 function deliver(callback: ((delta: string) => void) | undefined, delta: string): void {
-  if (!callback || delta === '') return;
-  try {
-    callback(delta);
-  } catch (error) {
-    throw new CallbackFailure(error);
-  }
+  if (delta !== '') deliverDelta(callback, delta);
 }

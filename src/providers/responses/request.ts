@@ -1,35 +1,30 @@
 /**
- * The openai SDK side of the Responses provider (loaded by `provider.ts` on the first request):
+ * The openai SDK side of the Responses provider (loaded by its spec's loader on the first request):
  * the client, the request params (`store: false`, reasoning items carried by the client), and one
- * streamed request with the same idle watch, abort link, failure mapping and redaction as the
- * Chat Completions provider (openai-request.ts), plus what this API's errors can name: the key
- * variable on a 401, the MCP server and tool an error about `tools[i]` points at.
+ * streamed request on the shared plumbing (shared/request.ts: idle watch, abort link, redaction)
+ * with the Chat Completions provider's failure mapping (openai-chat/stream.ts), plus what this
+ * API's errors can name: the key variable on a 401, the MCP server and tool an error about
+ * `tools[i]` points at.
  */
 import OpenAI, { APIError } from 'openai';
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import { VERSION as SDK_VERSION } from 'openai/version';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type ModelSettings } from '../../config/model-settings.js';
+import type { ModelSettings } from '../../config/model-settings.js';
 import { PACKAGE_VERSION } from '../../config/version.js';
 import { classifyOverflow } from '../context-overflow.js';
 import { HttpTransport } from '../http-transport.js';
 import type { RequesterInit } from '../lazy-provider.js';
-import { cancelledError, endedEarlyError, mapFailure } from '../openai-stream.js';
-import { RequestWatch } from '../request-watch.js';
-import {
-  type ChatRequest,
-  type ChatRound,
-  ContextOverflowError,
-  ProviderError,
-  type ProviderTool,
-} from '../types.js';
+import { mapFailure } from '../openai-chat/stream.js';
+import { cancelledError, withMessage } from '../shared/errors.js';
+import { sdkClientOptions, streamRound } from '../shared/request.js';
+import { type ChatRequest, type ChatRound, ProviderError, type ProviderTool } from '../types.js';
 import { toResponsesInput } from './messages.js';
 import { droppedToolNote, toolNamedBy, toResponsesTools } from './schema.js';
+import { OPENAI_RESPONSES } from './spec.js';
 import { readResponsesRound } from './stream.js';
 
 /** Set here: the SDK names itself by its class name, which the minified bundle shortens. */
 const USER_AGENT = `GeekAgent/${PACKAGE_VERSION} OpenAI/JS ${SDK_VERSION}`;
-/** The SDK's own per-request timeout is replaced by our idle timer; this only keeps it out of the way. */
-const SDK_TIMEOUT_MS = 2_147_483_647;
 
 /**
  * OpenAI's reasoning models (gpt-5 and its variants, the o-series, codex): they take `reasoning`
@@ -45,7 +40,6 @@ export class ResponsesRequester {
   readonly #settings: ModelSettings;
   readonly #model: string;
   readonly #acceptsMedia: boolean;
-  readonly #timeoutMs: number;
   readonly #redact: (text: string) => string;
   readonly #client: OpenAI;
   readonly #transport = new HttpTransport();
@@ -56,13 +50,9 @@ export class ResponsesRequester {
     this.#settings = settings;
     this.#model = model;
     this.#acceptsMedia = acceptsMedia;
-    this.#timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#redact = redact;
     this.#client = new OpenAI({
-      baseURL: settings.baseURL,
-      apiKey: settings.apiKey,
-      maxRetries: settings.maxRetries,
-      timeout: SDK_TIMEOUT_MS,
+      ...sdkClientOptions(settings),
       defaultHeaders: { 'user-agent': USER_AGENT },
     });
   }
@@ -101,34 +91,28 @@ export class ResponsesRequester {
     if (signal.aborted) throw cancelledError();
     const { params, sources } = this.params(request);
     const baseURL = this.#settings.baseURL;
-    // A child signal per request: the SDK leaves its listener on the signal it is given.
-    const requestAbort = new AbortController();
-    const forward = () => requestAbort.abort(signal.reason);
-    signal.addEventListener('abort', forward, { once: true });
-    const watch = new RequestWatch(this.#timeoutMs, baseURL, () => requestAbort.abort(), this.#transport);
-    const client = this.#client.withOptions({ fetch: watch.fetch as unknown as typeof fetch });
-    watch.start();
-    let round: ChatRound;
-    try {
-      const stream = await client.responses.create(params, { signal: requestAbort.signal });
-      round = await readResponsesRound(
-        watch.paced(stream, request.pace),
-        request.onText,
-        request.onReasoning,
-        signal,
-      );
-    } catch (error) {
-      if (watch.timedOut && !signal.aborted) throw this.#redacted(watch.timeoutError());
-      const mapped = classifyOverflow(error, mapFailure(error, signal, baseURL));
-      throw this.#redacted(this.#explained(error, mapped, sources));
-    } finally {
-      watch.stop();
-      signal.removeEventListener('abort', forward);
-    }
-    if (signal.aborted) throw cancelledError();
-    if (watch.timedOut) throw this.#redacted(watch.timeoutError());
-    if (round.stop === null) throw endedEarlyError();
-    return round;
+    return streamRound(
+      request,
+      {
+        settings: this.#settings,
+        transport: this.#transport,
+        // Worded as Chat Completions' (its endpoint variable is the same).
+        page: { variable: OPENAI_RESPONSES.env.baseURL, expected: 'a chat completion stream' },
+        redact: this.#redact,
+        mapFailure: (error) =>
+          this.#explained(error, classifyOverflow(error, mapFailure(error, signal, baseURL)), sources),
+      },
+      async (watch, requestSignal) => {
+        const client = this.#client.withOptions({ fetch: watch.fetch as unknown as typeof fetch });
+        const stream = await client.responses.create(params, { signal: requestSignal });
+        return readResponsesRound(
+          watch.paced(stream, request.pace),
+          request.onText,
+          request.onReasoning,
+          signal,
+        );
+      },
+    );
   }
 
   /** Adds what the person needs to act: the key variable on a 401, the tool a 400 is about. */
@@ -139,19 +123,6 @@ export class ResponsesRequester {
     }
     const tool = raw instanceof APIError ? toolNamedBy(raw.param, sources) : undefined;
     if (tool === undefined) return mapped;
-    return sameKind(mapped, `${mapped.message} — the ${tool}`);
+    return withMessage(mapped, `${mapped.message} — the ${tool}`);
   }
-
-  #redacted(error: unknown): unknown {
-    if (!(error instanceof ProviderError)) return error;
-    const message = this.#redact(error.message);
-    return message === error.message ? error : sameKind(error, message);
-  }
-}
-
-/** A copy with a new message that keeps what the agent acts on (overflow → compaction). */
-function sameKind(error: ProviderError, message: string): ProviderError {
-  return error instanceof ContextOverflowError
-    ? new ContextOverflowError(message, error.status)
-    : new ProviderError(message, error.status);
 }

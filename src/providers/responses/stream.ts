@@ -14,7 +14,7 @@ import type {
   ResponseUsage,
 } from 'openai/resources/responses/responses';
 import type { ToolCall } from '../../tools/types.js';
-import { deliver } from '../openai-stream.js';
+import { deliver } from '../shared/errors.js';
 import { type RoundStop, roundStop } from '../stop-reason.js';
 import { type ChatRound, ContextOverflowError, ProviderError, type Usage } from '../types.js';
 import { type MessageSpan, phaseOf, RESPONSES_KIND, type ResponsesNativeData } from './messages.js';

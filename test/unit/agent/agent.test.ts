@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { Conversation } from '../../../src/agent/conversation.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
-import { type AgentHooks, NO_HOOKS, type RequestScope } from '../../../src/agent/hooks.js';
+import { NO_TURN_POINTS, type RequestScope, type TurnPoints } from '../../../src/agent/turn-points.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
 import type {
   ApprovalAnswer,
@@ -17,7 +17,7 @@ import type {
   Approver,
   PolicyLookup,
 } from '../../../src/permissions/types.js';
-import { OpenAIChatProvider } from '../../../src/providers/openai.js';
+import { createProvider } from '../../../src/providers/registry.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/types.js';
@@ -64,7 +64,7 @@ function setup(
   tools: Tool[],
   rules: Record<string, 'allow' | 'ask' | 'deny'>,
   approver = new ScriptedApprover('yes'),
-  hooks: AgentHooks = NO_HOOKS,
+  hooks: TurnPoints = NO_TURN_POINTS,
   policyOverride?: (store: PolicyStore) => PolicyLookup,
 ) {
   const registry = new ToolRegistry();
@@ -78,7 +78,7 @@ function setup(
     redact: (text) => text,
     context: { sandbox: new RootSandbox(root), undo: { record: async () => undefined }, env: {} },
   });
-  const provider = new OpenAIChatProvider({
+  const provider = createProvider({
     provider: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     baseURL: fake.url,
@@ -302,7 +302,7 @@ describe('Agent.runTurn', () => {
       [echoTool()],
       { echo: 'ask' },
       new ScriptedApprover('always'),
-      NO_HOOKS,
+      NO_TURN_POINTS,
       (store) => ({
         policyFor: (name) => store.policyFor(name),
         allowAlways: async () => {
@@ -318,8 +318,8 @@ describe('Agent.runTurn', () => {
 
   it('compacts through the hooks and retries once when the provider says the request is too long', async () => {
     const triggers: RequestScope['trigger'][] = [];
-    const hooks: AgentHooks = {
-      ...NO_HOOKS,
+    const hooks: TurnPoints = {
+      ...NO_TURN_POINTS,
       beforeRequest: async (request) => {
         triggers.push(request.trigger);
       },
@@ -343,8 +343,8 @@ describe('Agent.runTurn', () => {
   });
 
   it('gives the hooks a prompt section and an input rewrite, and takes a failed turn back out', async () => {
-    const hooks: AgentHooks = {
-      ...NO_HOOKS,
+    const hooks: TurnPoints = {
+      ...NO_TURN_POINTS,
       promptSections: async () => [{ order: 10, text: 'Project instructions (AGENTS.md):\nsay hi' }],
       prepareInput: async (input) => `${input} (rewritten)`,
     };

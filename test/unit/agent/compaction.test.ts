@@ -10,12 +10,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { Compactor } from '../../../src/agent/compaction.js';
+import type { CompactionSettings } from '../../../src/agent/compaction-settings.js';
 import { Conversation } from '../../../src/agent/conversation.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
-import { NO_HOOKS } from '../../../src/agent/hooks.js';
-import type { CompactionSettings } from '../../../src/config/compaction-settings.js';
+import { NO_TURN_POINTS } from '../../../src/agent/turn-points.js';
 import { PolicyStore } from '../../../src/permissions/policy.js';
-import { OpenAIChatProvider } from '../../../src/providers/openai.js';
+import { createProvider } from '../../../src/providers/registry.js';
 import { ToolExecutor } from '../../../src/tools/executor.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/types.js';
@@ -48,7 +48,7 @@ function setup(settings: Partial<CompactionSettings> = {}, tools: Tool[] = []) {
     redact: (text) => text,
     context: { sandbox: new RootSandbox(root), undo: { record: async () => undefined }, env: {} },
   });
-  const provider = new OpenAIChatProvider({
+  const provider = createProvider({
     provider: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     baseURL: fake.url,
@@ -69,7 +69,7 @@ function setup(settings: Partial<CompactionSettings> = {}, tools: Tool[] = []) {
     executor,
     conversation,
     root,
-    hooks: { ...NO_HOOKS, beforeRequest: (request) => compactor.beforeRequest(request) },
+    hooks: { ...NO_TURN_POINTS, beforeRequest: (request) => compactor.beforeRequest(request) },
   });
   const events: AgentEvent[] = [];
   const turn = (input: string) =>
@@ -86,7 +86,7 @@ const notices = (events: AgentEvent[]) =>
 describe('compaction', () => {
   it("a sub-agent's compactor sizes with its own model's window and summarises with its model", async () => {
     const { compactor } = setup();
-    const small = new OpenAIChatProvider({
+    const small = createProvider({
       provider: 'openai',
       keyVariable: 'OPENAI_API_KEY',
       baseURL: fake.url,

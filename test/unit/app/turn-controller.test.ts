@@ -1,7 +1,8 @@
 /**
  * The turn controller both faces use (src/app/turn-controller.ts), on a stand-in agent whose turns
  * finish when the test says: commands run at once, messages wait behind the running turn and run in
- * order, cancel and close stop what runs, and every outcome is one of the union's kinds.
+ * order, cancel and close stop what runs, every outcome is one of the union's kinds, and a
+ * non-interactive face's command waits for the extensions' ready (known) or settled (not known yet).
  */
 import { describe, expect, it } from 'vitest';
 import type { TurnOptions, TurnResult } from '../../../src/agent/agent.js';
@@ -160,6 +161,45 @@ describe('TurnController', () => {
     t.pending[0]!.finish('ok');
     await running;
     expect(await t.controller.runCommand('/tidy')).toBe(true);
+  });
+
+  it('with waitReady, a known command waits for ready only; one not known yet waits until settled', async () => {
+    const t = setup();
+    const calls: string[] = [];
+    let addLate: (() => void) | undefined;
+    await t.extensions.add({
+      name: 'servers',
+      setup(host) {
+        host.commands.add({
+          name: 'status',
+          usage: '/status',
+          description: '',
+          needsReady: true,
+          run: async (_args, ctx) => ctx.print('status'),
+        });
+        // A slow server's prompt command: known only once its start-up is over.
+        addLate = () =>
+          host.commands.add({
+            name: 'late',
+            usage: '/late',
+            description: '',
+            run: async (_args, ctx) => ctx.print('late ran'),
+          });
+      },
+      ready: async () => void calls.push('ready'),
+      settled: async () => {
+        calls.push('settled');
+        addLate?.();
+      },
+    });
+    expect(await t.controller.runCommand('/status', { waitReady: true })).toBe(true);
+    expect(calls).toEqual(['ready']);
+    expect(await t.controller.runCommand('/late', { waitReady: true })).toBe(true);
+    expect(calls).toEqual(['ready', 'settled']);
+    expect(t.printed).toEqual([
+      ['system', 'status'],
+      ['system', 'late ran'],
+    ]);
   });
 
   it("a command's submitted text is not the person's unless it is what they typed", async () => {

@@ -5,7 +5,7 @@
  * face listens reach its first listener, and dispose runs newest first past a failure.
  */
 import { describe, expect, it } from 'vitest';
-import type { TurnScope } from '../../../src/agent/hooks.js';
+import type { TurnScope } from '../../../src/agent/turn-points.js';
 import { ExtensionHost } from '../../../src/extensions/host.js';
 import type { Extension } from '../../../src/extensions/types.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';

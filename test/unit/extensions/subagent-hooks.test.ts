@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../../src/agent/conversation.js';
-import type { RequestScope } from '../../../src/agent/hooks.js';
+import type { RequestScope } from '../../../src/agent/turn-points.js';
 import { ExtensionHost } from '../../../src/extensions/host.js';
 import type { ChatProvider } from '../../../src/providers/types.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';

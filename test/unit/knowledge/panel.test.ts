@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExtensionHost } from '../../../src/extensions/host.js';
-import { createMemoryBank, memoryExtension, RECALL_HEADING } from '../../../src/extensions/memory.js';
-import { projectInstructionsExtension } from '../../../src/extensions/project-instructions.js';
+import { createMemoryBank, memoryExtension, RECALL_HEADING } from '../../../src/memory/feature/extension.js';
+import { projectInstructionsExtension } from '../../../src/project-instructions/extension.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { noRedaction } from '../../../src/util/redact.js';
 

@@ -6,8 +6,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ragExtension } from '../../../src/extensions/rag.js';
 import type { ExtensionSetup } from '../../../src/extensions/types.js';
+import { ragExtension } from '../../../src/rag/feature/extension.js';
 import { RagStore } from '../../../src/rag/store.js';
 import type { Tool, ToolProgress } from '../../../src/tools/types.js';
 

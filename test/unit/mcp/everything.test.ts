@@ -20,7 +20,7 @@ import { readResource } from '../../../src/mcp/resources.js';
 import { modelSampling } from '../../../src/mcp/sampling.js';
 import { createTransportFactory } from '../../../src/mcp/transports.js';
 import { ProcessGroupTracker } from '../../../src/process/group-tracker.js';
-import { OpenAIChatProvider } from '../../../src/providers/openai.js';
+import { createProvider } from '../../../src/providers/registry.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolProgress } from '../../../src/tools/types.js';
 import { RootSandbox } from '../../../src/workspace/root-sandbox.js';
@@ -116,7 +116,7 @@ async function connect(entry: Record<string, unknown>) {
     path.join(dir, '.geekagent', 'mcp.json'),
     JSON.stringify({ mcpServers: { everything: entry } }),
   );
-  const provider = new OpenAIChatProvider({
+  const provider = createProvider({
     provider: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     baseURL: fake.url,

@@ -2,7 +2,8 @@
  * The start-up grace (mcp/start-grace.ts) against a real manager and real stdio servers: a server
  * held at start by a gate file is waited for only for the grace and named late (for good); a second
  * wait does not wait; a call to its tool and `all()` (tool search) wait until it is up; a tool name
- * of no starting server does not wait. The env setting is read with a clear problem when malformed.
+ * of no starting server does not wait; the grace counts from the servers' start, and `over` (the
+ * init line's wait) leaves `late` open. The env setting is read with a clear problem when malformed.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -79,6 +80,22 @@ describe('the start-up grace', () => {
     expect(manager.pending()).toEqual([]);
     // Fixed for the run: the prompt that names it stays the same.
     await grace.wait(signal);
+    expect(grace.late()).toEqual(['slow']);
+  });
+
+  it("counts the grace from the servers' start: a first request made after it waits for none", async () => {
+    const gate = path.join(dir, 'gate');
+    const { manager } = await start({
+      slow: { command: process.execPath, args: [STDIO_2026], env: { START_GATE: gate } },
+    });
+    const startedAt = manager.startedAt;
+    expect(startedAt).toBeTypeOf('number');
+    // A person who took longer than the grace to type: the clock is past it when the request goes.
+    // Counted from this first wait, the minute-long grace would hold it (the gate never opens).
+    const grace = new StartGrace(manager, 60_000, () => startedAt! + 60_001);
+    await grace.over(new AbortController().signal);
+    expect(grace.late()).toEqual([]);
+    await grace.wait(new AbortController().signal);
     expect(grace.late()).toEqual(['slow']);
   });
 

@@ -8,10 +8,10 @@ import type { ModelSettings } from '../../../src/config/model-settings.js';
 import { markBreakpoints } from '../../../src/providers/anthropic/cache.js';
 import { replyLimits } from '../../../src/providers/anthropic/limits.js';
 import { CONTINUED, toAnthropicConversation } from '../../../src/providers/anthropic/messages.js';
-import { AnthropicProvider } from '../../../src/providers/anthropic/provider.js';
 import { buildParams } from '../../../src/providers/anthropic/request.js';
 import { convertTool, toAnthropicTools } from '../../../src/providers/anthropic/schema.js';
 import type { Message } from '../../../src/providers/messages.js';
+import { createProvider } from '../../../src/providers/registry.js';
 import { type ChatRequest, ContextOverflowError } from '../../../src/providers/types.js';
 import {
   type AnthropicStep,
@@ -222,7 +222,7 @@ describe('the provider against the fake Messages API', () => {
     return fake;
   };
   const provider = (fake: FakeAnthropic, overrides: Partial<ModelSettings> = {}) =>
-    new AnthropicProvider({
+    createProvider({
       provider: 'anthropic',
       keyVariable: 'ANTHROPIC_API_KEY',
       baseURL: fake.url,

@@ -1,5 +1,5 @@
 /**
- * The neutral history as Chat Completions messages (src/providers/openai-messages.ts): tool results
+ * The neutral history as Chat Completions messages (src/providers/openai-chat/messages.ts): tool results
  * right after their assistant turn and images only after the whole run, the summary as a system
  * message, the turn's context before the person's words, and DeepSeek's reasoning_content only on
  * its own tool-call rounds.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/providers/messages.js';
 import { SUMMARY_PREFIX } from '../../../src/providers/messages.js';
-import { toOpenAIMessages, toOpenAITools } from '../../../src/providers/openai-messages.js';
+import { toOpenAIMessages, toOpenAITools } from '../../../src/providers/openai-chat/messages.js';
 
 const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
 const calls = (...ids: string[]) => ids.map((id) => ({ id, name: 'shot', arguments: '{"a":1}' }));

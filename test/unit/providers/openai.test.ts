@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelSettings } from '../../../src/config/model-settings.js';
 import { createRedactor } from '../../../src/permissions/redact.js';
 import type { Message } from '../../../src/providers/messages.js';
-import { OpenAIChatProvider, type ProviderOptions } from '../../../src/providers/openai.js';
+import { createProvider, type ProviderOptions } from '../../../src/providers/registry.js';
+import type { ChatProvider } from '../../../src/providers/types.js';
 import {
   type ChatRequest,
   ContextOverflowError,
@@ -28,8 +29,8 @@ function provider(
   fake: FakeModel | undefined,
   overrides: Partial<ModelSettings> = {},
   options: ProviderOptions = {},
-): OpenAIChatProvider {
-  return new OpenAIChatProvider(
+): ChatProvider {
+  return createProvider(
     {
       provider: 'openai',
       keyVariable: 'OPENAI_API_KEY',

@@ -6,7 +6,7 @@ import {
 } from '../../../src/config/model-settings.js';
 import type { NamedModel } from '../../../src/config/named-models.js';
 import type { Message } from '../../../src/providers/messages.js';
-import { toOpenAIMessages } from '../../../src/providers/openai-messages.js';
+import { toOpenAIMessages } from '../../../src/providers/openai-chat/messages.js';
 import { SwitchableProvider } from '../../../src/providers/switchable.js';
 import type { ChatProvider, ChatRound } from '../../../src/providers/types.js';
 

@@ -8,7 +8,7 @@ import { toAnthropicConversation } from '../../../src/providers/anthropic/messag
 import { toGeminiContents } from '../../../src/providers/gemini/messages.js';
 import { imageProblem } from '../../../src/providers/image-limits.js';
 import type { Message } from '../../../src/providers/messages.js';
-import { toOpenAIMessages } from '../../../src/providers/openai-messages.js';
+import { toOpenAIMessages } from '../../../src/providers/openai-chat/messages.js';
 import { toResponsesInput } from '../../../src/providers/responses/messages.js';
 
 const image = { name: '@shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' };

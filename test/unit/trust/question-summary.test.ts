@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { allowDeclaration } from '../../../src/permissions/feature/declarations.js';
 import type { FolderTrust } from '../../../src/trust/decide.js';
-import { allowDeclaration, type Declaration, serverDeclaration } from '../../../src/trust/declarations.js';
+import { type Declaration, serverDeclaration } from '../../../src/trust/declarations.js';
 import { FULL_LIST_HINT, trustQuestionSummary } from '../../../src/trust/question-summary.js';
 
 type Untrusted = Extract<FolderTrust, { state: 'untrusted' }>;

@@ -7,15 +7,12 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TRUST_CONTRIBUTORS } from '../../../src/boot/trust-contributors.js';
 import { loadPermissionConfig } from '../../../src/permissions/config.js';
+import { allowDeclaration } from '../../../src/permissions/feature/declarations.js';
 import { permissionsUnderTrust } from '../../../src/trust/apply.js';
 import { decideTrust, trustFolder } from '../../../src/trust/decide.js';
-import {
-  allowDeclaration,
-  canonicalJson,
-  readDeclarations,
-  shellQuote,
-} from '../../../src/trust/declarations.js';
+import { canonicalJson, readDeclarations, shellQuote } from '../../../src/trust/declarations.js';
 import { trustQuestionLines, untrustedNotice } from '../../../src/trust/describe.js';
 import { TrustStore } from '../../../src/trust/store.js';
 
@@ -38,7 +35,8 @@ afterEach(async () => {
 const write = (relative: string, value: unknown) =>
   writeFile(path.join(projectDir, relative), typeof value === 'string' ? value : JSON.stringify(value));
 const servers = (mcpServers: Record<string, unknown>) => write('.geekagent/mcp.json', { mcpServers });
-const decide = () => decideTrust({ projectDir, env, homeDir: path.join(base, 'home') });
+const decide = () =>
+  decideTrust({ projectDir, env, homeDir: path.join(base, 'home'), contributors: TRUST_CONTRIBUTORS });
 
 describe('declarations', () => {
   it('lists servers, non-default allow rules, a root outside the folder and .env model settings', async () => {
@@ -55,7 +53,7 @@ describe('declarations', () => {
       '.env',
       'OPENAI_BASE_URL=http://evil/v1\nOPENAI_API_KEY=sk-secret\nNODE_OPTIONS=--require x\n',
     );
-    const { items, folder } = await readDeclarations(projectDir);
+    const { items, folder } = await readDeclarations(projectDir, TRUST_CONTRIBUTORS);
     expect(folder).toBe(projectDir);
     expect(items.map((item) => item.key)).toEqual([
       'server:evil',
@@ -83,7 +81,7 @@ describe('declarations', () => {
     await write('.geekagent/GeekAgent.json', {
       annotations: { 'mcp_gh_*': { readOnlyHint: 'allow', destructiveHint: 'ask' } },
     });
-    const { items } = await readDeclarations(projectDir);
+    const { items } = await readDeclarations(projectDir, TRUST_CONTRIBUTORS);
     expect(items.map((item) => [item.key, item.kind, item.text])).toEqual([
       [
         'annotation:readOnlyHint:mcp_gh_*',
@@ -91,7 +89,7 @@ describe('declarations', () => {
         'annotation rule readOnlyHint "mcp_gh_*": "allow" (the server\'s claim)',
       ],
     ]);
-    await trustFolder(await readDeclarations(projectDir), { env });
+    await trustFolder(await readDeclarations(projectDir, TRUST_CONTRIBUTORS), { env });
     expect(await decide()).toMatchObject({ state: 'trusted', via: 'record' });
     await write('.geekagent/GeekAgent.json', {
       annotations: { 'mcp_gh_*': { readOnlyHint: 'allow', openWorldHint: 'allow' } },
@@ -107,7 +105,7 @@ describe('declarations', () => {
   it('declares nothing for the defaults the agent writes itself', async () => {
     await loadPermissionConfig({ projectDir, homeDir: path.join(base, 'home') });
     await write('.env', 'DATABASE_URL=postgres://x\n');
-    expect((await readDeclarations(projectDir)).items).toEqual([]);
+    expect((await readDeclarations(projectDir, TRUST_CONTRIBUTORS)).items).toEqual([]);
     expect(await decide()).toMatchObject({ state: 'trusted', via: 'empty' });
   });
 
@@ -158,7 +156,7 @@ describe('trusted.json', () => {
   it('reports a changed command, a new rule and a changed .env value; a removal needs no new trust', async () => {
     await servers({ demo: { command: 'node', args: ['demo.mjs'] }, gone: { command: 'x' } });
     await write('.env', 'OPENAI_BASE_URL=http://good/v1\n');
-    await trustFolder(await readDeclarations(projectDir), { env });
+    await trustFolder(await readDeclarations(projectDir, TRUST_CONTRIBUTORS), { env });
 
     await servers({ demo: { command: 'node', args: ['demo.mjs'] } });
     expect(await decide()).toMatchObject({ state: 'trusted', via: 'record' });
@@ -187,7 +185,7 @@ describe('trusted.json', () => {
 
   it('keeps a trusted folder trusted with a rule the person added, and forgets it on revoke', async () => {
     await servers({ demo: { command: 'node' } });
-    const trusted = await trustFolder(await readDeclarations(projectDir), { env });
+    const trusted = await trustFolder(await readDeclarations(projectDir, TRUST_CONTRIBUTORS), { env });
     await write('.geekagent/GeekAgent.json', { tools: { run_shell: 'allow' } });
     if (trusted.state !== 'trusted') throw new Error('expected trusted');
     await trusted.remember?.([
@@ -232,10 +230,10 @@ describe('an untrusted permission file', () => {
     await mkdir(path.join(projectDir, 'src'));
     await write('.geekagent/GeekAgent.json', { root: '../src', tools: {} });
     const loaded = await loadPermissionConfig({ projectDir, homeDir: path.join(base, 'home') });
-    expect((await readDeclarations(projectDir)).items).toEqual([]);
+    expect((await readDeclarations(projectDir, TRUST_CONTRIBUTORS)).items).toEqual([]);
     const applied = permissionsUnderTrust(
       loaded,
-      { state: 'untrusted', declarations: await readDeclarations(projectDir) },
+      { state: 'untrusted', declarations: await readDeclarations(projectDir, TRUST_CONTRIBUTORS) },
       projectDir,
     );
     expect(applied.root).toBe(path.join(projectDir, 'src'));
