@@ -160,7 +160,7 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
     fileAccess: options.fileAccess,
     commandRunner: options.commandRunner,
   });
-  const host = new ExtensionHost({ registry: runtime.registry, policies, toolCalls: runtime.callHooks });
+  const host = new ExtensionHost({ registry: runtime.registry, policies, toolCalls: runtime.interceptors });
   const { undo, fetchAllowHosts } = runtime;
   const toolExtensions = {
     builtinTools: builtinToolsExtension({

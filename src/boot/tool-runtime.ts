@@ -17,7 +17,7 @@ import {
   type SandboxPolicy,
 } from '../sandbox/index.js';
 import type { Approver, ModeGate, PolicyLookup } from '../tools/approval.js';
-import { ToolCallHooks } from '../tools/call-hooks.js';
+import { ToolCallInterceptors } from '../tools/call-interceptors.js';
 import { ToolExecutor } from '../tools/executor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CommandRunner, FileAccess } from '../tools/types.js';
@@ -67,7 +67,7 @@ export interface ToolRuntime {
   /** The fetch allow-list of both permission files (project first). */
   readonly fetchAllowHosts: string[];
   /** The hooks around each call, shared by every executor of the run (extensions add them). */
-  readonly callHooks: ToolCallHooks;
+  readonly interceptors: ToolCallInterceptors;
   /**
    * An executor over another registry (a sub-agent's view) and approver, same rules otherwise
    * (`policies`: another view of them, such as one without skill pre-approvals).
@@ -102,7 +102,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     env,
     ...(options.onHelperProcess ? { onHelperProcess: options.onHelperProcess } : {}),
   });
-  const callHooks = new ToolCallHooks();
+  const interceptors = new ToolCallInterceptors();
   const executorFor = (registry: ToolRegistry, approver: Approver, lookup: PolicyLookup = policies) =>
     new ToolExecutor({
       registry,
@@ -121,7 +121,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         ...(options.fileAccess ? { fileAccess: options.fileAccess } : {}),
         ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
       },
-      callHooks,
+      interceptors,
     });
   const registry = new ToolRegistry();
   return {
@@ -136,7 +136,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         ? [`sandbox settings ignored (a project may only narrow the user's): ${resolved.ignored.join('; ')}`]
         : [],
     fetchAllowHosts: [...permissions.projectFetchAllow, ...permissions.userFetchAllow],
-    callHooks,
+    interceptors,
     executorFor,
   };
 }

@@ -8,7 +8,7 @@ import { format } from 'node:util';
 import { Command } from 'commander';
 import { errorMessage } from '../util/errors.js';
 import { withProcessScope } from './process-scope.js';
-import type { CliIO } from './program.js';
+import type { CliIO } from './types.js';
 
 export function acpCommand(io: CliIO, setExitCode: (code: number) => void): Command {
   return new Command('acp')

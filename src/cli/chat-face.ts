@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { cleanupWithin, withProcessScope } from './process-scope.js';
-import type { ChatOptions, CliIO } from './program.js';
+import type { ChatOptions, CliIO } from './types.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const interactive = options.print === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;

@@ -13,7 +13,7 @@ import type { Setting } from '../settings/effective.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
 import { visibleLine } from '../util/terminal-text.js';
-import type { ChatOptions, CliIO } from './program.js';
+import type { ChatOptions, CliIO } from './types.js';
 
 export function configCommand(
   io: CliIO,

@@ -6,7 +6,7 @@
 import type { AppOptions } from '../app/create-app.js';
 import { mcpConfigFlags } from '../app/create-mcp.js';
 import { sessionStart } from '../sessions/manager.js';
-import type { ChatOptions, CliIO } from './program.js';
+import type { ChatOptions, CliIO } from './types.js';
 
 export function flagOptions(
   cwd: string,

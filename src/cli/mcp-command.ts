@@ -24,7 +24,7 @@ import { formatServerDetail, formatServerList, serverListJson } from './mcp-form
 import { importCommand } from './mcp-import.js';
 import { login, logout } from './mcp-login.js';
 import { mcpServeCommand, type ServeRootOptions } from './mcp-serve-command.js';
-import type { ChatOptions, CliIO } from './program.js';
+import type { ChatOptions, CliIO } from './types.js';
 
 type Scope = 'project' | 'user';
 

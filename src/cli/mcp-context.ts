@@ -15,7 +15,7 @@ import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
 import { type ProcessScope, withProcessScope } from './process-scope.js';
-import type { CliIO } from './program.js';
+import type { CliIO } from './types.js';
 
 export interface McpContext {
   io: CliIO;

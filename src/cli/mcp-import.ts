@@ -27,7 +27,7 @@ import { TRUST_HINT } from '../trust/describe.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError, readJsonFile } from '../util/json-file.js';
 import { visible } from '../util/terminal-text.js';
-import type { CliIO } from './program.js';
+import type { CliIO } from './types.js';
 
 /** What the dialect commands need from `geekagent mcp` (structurally its own context). */
 export interface DialectCommandContext {

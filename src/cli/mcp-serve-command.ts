@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Command, Help } from 'commander';
 import { errorMessage } from '../util/errors.js';
 import { visible } from '../util/terminal-text.js';
-import type { ChatOptions, CliIO } from './program.js';
+import type { ChatOptions, CliIO } from './types.js';
 
 export type ServeRootOptions = Pick<
   ChatOptions,

@@ -24,7 +24,7 @@ import { readProjectPlugins, writeProjectPlugins } from '../plugins/project.js';
 import { readInstalled, readMarketplaces } from '../plugins/store.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
-import type { CliIO } from './program.js';
+import type { CliIO } from './types.js';
 
 type Scope = 'user' | 'project';
 

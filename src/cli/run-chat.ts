@@ -17,7 +17,7 @@ import { visibleLine } from '../util/terminal-text.js';
 import { flagOptions } from './flag-options.js';
 import { PrintModeApprover, runPrint } from './print-mode.js';
 import { withProcessScope } from './process-scope.js';
-import type { ChatOptions, CliIO } from './program.js';
+import type { ChatOptions, CliIO } from './types.js';
 
 export async function runChat(options: ChatOptions, io: CliIO): Promise<number> {
   const cwd = path.resolve(options.cwd ?? process.cwd());

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { userStateDir } from '../config/paths.js';
 import { createCommandSandbox, DEFAULT_SANDBOX_POLICY, probeSandbox } from '../sandbox/index.js';
 import { visibleLine } from '../util/terminal-text.js';
-import type { CliIO } from './program.js';
+import type { CliIO } from './types.js';
 
 export async function checkSandbox(io: CliIO): Promise<number> {
   const out = (line: string) => io.stdout.write(`${line}\n`);

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { errorMessage } from '../util/errors.js';
-import type { CliIO } from './program.js';
+import type { CliIO } from './types.js';
 
 export function sandboxCommand(io: CliIO, setExitCode: (code: number) => void): Command {
   const sandbox = new Command('sandbox').description(

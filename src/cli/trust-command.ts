@@ -13,7 +13,7 @@ import { TrustStore } from '../trust/store.js';
 import { errorMessage } from '../util/errors.js';
 import { ConfigError } from '../util/json-file.js';
 import { visibleLine } from '../util/terminal-text.js';
-import type { CliIO } from './program.js';
+import type { CliIO } from './types.js';
 
 export function trustCommand(
   io: CliIO,

@@ -6,7 +6,7 @@
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { FrontmatterError, type FrontValue, parseFrontmatter } from '../config/skill-frontmatter.js';
+import { FrontmatterError, type FrontValue, parseFrontmatter } from '../config/frontmatter.js';
 import { errorMessage } from '../util/errors.js';
 import { fromClaudeToolName } from '../util/tool-pattern.js';
 

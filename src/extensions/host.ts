@@ -9,7 +9,7 @@ import type { AgentEvent } from '../agent/events.js';
 import type { PromptSection, RequestScope, StopScope, TurnPoints, TurnScope } from '../agent/turn-points.js';
 import { coreCommands } from '../commands/builtin.js';
 import { CommandTable, type SlashCommand } from '../commands/types.js';
-import { ToolCallHooks } from '../tools/call-hooks.js';
+import { ToolCallInterceptors } from '../tools/call-interceptors.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
@@ -30,7 +30,7 @@ export interface HostDeps {
   registry: ToolRegistry;
   policies: ToolSetDeps['policies'];
   /** The executors' hooks around each call (the tool runtime's); a set of its own when left out. */
-  toolCalls?: ToolCallHooks;
+  toolCalls?: ToolCallInterceptors;
 }
 
 export type NoticeListener = (message: string, kind: 'system' | 'error') => void;
@@ -47,7 +47,7 @@ export class ExtensionHost {
   private readonly eventListeners: Array<(event: AgentEvent) => void> = [];
   private readonly stops: StopHook[] = [];
   /** The executors' call hooks (shared with the tool runtime when it gave them). */
-  private readonly toolCalls: ToolCallHooks;
+  private readonly toolCalls: ToolCallInterceptors;
   private readonly subAgentStops: StopHook[] = [];
   private readonly filters: Array<(tool: Tool) => boolean> = [];
   private readonly reports = new Map<string, () => unknown>();
@@ -61,7 +61,7 @@ export class ExtensionHost {
   private readonly toolSets = new Map<string, DynamicToolSet>();
 
   constructor(private readonly deps: HostDeps) {
-    this.toolCalls = deps.toolCalls ?? new ToolCallHooks();
+    this.toolCalls = deps.toolCalls ?? new ToolCallInterceptors();
     const [help, exit] = coreCommands();
     this.commands.register(help!);
     // /exit is added once every extension is in, so /help lists it last.

@@ -11,7 +11,7 @@ import type { PromptSection, RequestScope, StopScope, TurnScope } from '../agent
 import type { SlashCommand } from '../commands/types.js';
 import type { ChatProvider } from '../providers/types.js';
 import type { Policy } from '../tools/approval.js';
-import type { ToolCallHook } from '../tools/call-hooks.js';
+import type { ToolCallInterceptor } from '../tools/call-interceptors.js';
 import type { Tool } from '../tools/types.js';
 import type { DynamicToolSet } from './tool-set.js';
 
@@ -126,9 +126,9 @@ export interface ExtensionSetup {
     /**
      * Around each tool call, next to the policy (main agent and sub-agents alike): `before` may
      * deny, ask or allow an asked call (never past a deny rule or a protected path), `after` may
-     * add a note to the result. See tools/call-hooks.ts.
+     * add a note to the result. See tools/call-interceptors.ts.
      */
-    toolCall(hook: ToolCallHook): void;
+    toolCall(hook: ToolCallInterceptor): void;
     /** Hears every event of every turn. */
     event(listener: (event: AgentEvent) => void): void;
     /** Hides tools from the model; the executor refuses a hidden tool the model names anyway. */

@@ -10,7 +10,7 @@ import type { SlashCommand } from '../commands/types.js';
 import type { HookEvent } from '../config/hook-settings.js';
 import { type Extension, PROMPT_ORDER } from '../extensions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
-import type { ToolCallHook } from '../tools/call-hooks.js';
+import type { ToolCallInterceptor } from '../tools/call-interceptors.js';
 import { outputToText } from '../tools/types.js';
 import { visible, visibleLine } from '../util/terminal-text.js';
 import type { LoadedHooks } from './config.js';
@@ -159,7 +159,7 @@ export function hooksExtension(options: HooksExtensionOptions): Extension {
   };
 }
 
-function toolCallHook(run: HookEngine, notify: (message: string, type: string) => void): ToolCallHook {
+function toolCallHook(run: HookEngine, notify: (message: string, type: string) => void): ToolCallInterceptor {
   return {
     before: async ({ tool, args, callId }, signal) => {
       if (!run.has('PreToolUse')) return undefined;

@@ -1,102 +1,39 @@
 /**
  * The MCP server config files (project and user `.geekagent/mcp.json`): loading them into server
  * definitions (validated, `${VAR}`-expanded, a user server keeps its name over a project one).
- * Adding and removing raw entries is config-edit.ts.
+ * What a definition is: server-definition.ts; one entry into one: config-entry.ts. Adding and
+ * removing raw entries is config-edit.ts.
  */
 import path from 'node:path';
-import { ConfigError, jsonPath, readJsonFile } from '../util/json-file.js';
-import { checkServerEntry, isHttpUrl, type RemoteEntry, type StdioEntry, typeName } from './config-schema.js';
-import { expandVariables } from './expand-vars.js';
-import { expandOAuth } from './oauth-settings.js';
-import { confinesProjectServers, type ServerSandbox, sandboxOf } from './sandbox-config.js';
+import { ConfigError, readJsonFile } from '../util/json-file.js';
+import { toConfigEntry } from './config-entry.js';
+import { typeName } from './config-schema.js';
+import { confinesProjectServers } from './sandbox-config.js';
+import {
+  type ConfigSource,
+  DEFAULT_MAX_RESULT_TOKENS,
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  type InProcessServer,
+  type ServerConfigEntry,
+} from './server-definition.js';
 
-export type { ServerSandbox };
-
-/** `cli`: given with `--mcp-config` for one run (the person's own, so no folder trust needed). */
-export type ConfigSource = 'project' | 'user' | 'cli';
-
-interface DefinitionBase {
-  name: string;
-  source: ConfigSource;
-  /** The mcp.json the server came from (absolute). */
-  file: string;
-  timeoutMs: number;
-  startupTimeoutMs: number;
-  disabled: boolean;
-  /**
-   * `false` (`"roots": false`): the client does not declare the roots capability to this server.
-   * A server like server-filesystem replaces the directories it was started with by the client's
-   * roots, so declaring them would narrow it to the project folder.
-   */
-  roots?: false;
-  /** lazy: with a cached tool list the server starts on first use; eager: with the agent. */
-  startup?: 'lazy' | 'eager';
-  includeTools?: string[];
-  excludeTools?: string[];
-  maxResultTokens: number;
-  /**
-   * Every other configured server's name, set by the manager: tool naming keeps this server's
-   * names apart from theirs (see mcp/naming.ts).
-   */
-  otherServers?: readonly string[];
-}
-
-export interface StdioDefinition extends DefinitionBase {
-  transport: 'stdio';
-  command: string;
-  args: string[];
-  /** Only the declared env, expanded; the transport adds a minimal base environment. */
-  env: Record<string, string>;
-  /** Absolute. */
-  cwd: string;
-  /** Run confined by the kernel sandbox (never unconfined: no sandbox, no start). */
-  sandbox?: ServerSandbox;
-}
-
-export interface OAuthSettings {
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: string[];
-  callbackPort?: number;
-  clientMetadataUrl?: string;
-  grant?: 'authorization_code' | 'client_credentials' | 'cross_app_access';
-  privateKey?: string;
-  signingAlgorithm?: string;
-  idp?: { tokenEndpoint: string; clientId: string; idToken: string };
-}
-
-export interface RemoteDefinition extends DefinitionBase {
-  transport: 'http' | 'sse';
-  url: string;
-  headers: Record<string, string>;
-  oauth?: OAuthSettings;
-}
-
-/**
- * A server living in this process (the library's `{ type: 'sdk', instance }`): an MCP SDK server
- * object connected over an in-memory transport pair. Never from a file (a file cannot hold an
- * object): no command line, no sandbox, no cached tool list.
- */
-export interface InProcessDefinition extends DefinitionBase {
-  transport: 'sdk';
-  instance: InProcessServer;
-}
-
-/** What an in-process server must offer: the MCP SDK's `McpServer` (or `Server`) does. */
-export interface InProcessServer {
-  connect(transport: never): Promise<void>;
-}
-
-export type McpServerDefinition = StdioDefinition | RemoteDefinition | InProcessDefinition;
-
-export type ServerConfigEntry =
-  | { name: string; kind: 'ok'; definition: McpServerDefinition }
-  | { name: string; kind: 'invalid'; error: string; source: ConfigSource; file: string };
-
-/** The SDK's and Codex's default: a language server's first call alone can take 8–10 s. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RESULT_TOKENS = 25_000;
+export type { OAuthSettings } from './oauth-settings.js';
+export type { ServerSandbox } from './sandbox-config.js';
+export type {
+  ConfigSource,
+  InProcessDefinition,
+  InProcessServer,
+  McpServerDefinition,
+  RemoteDefinition,
+  ServerConfigEntry,
+  StdioDefinition,
+} from './server-definition.js';
+export {
+  DEFAULT_MAX_RESULT_TOKENS,
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+} from './server-definition.js';
 
 export interface ConfigDirs {
   projectDir: string;
@@ -268,130 +205,6 @@ export function serversOf(file: string, document: Record<string, unknown>): Reco
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-interface EntryContext {
-  source: ConfigSource;
-  file: string;
-  /** What a relative `cwd` is relative to: the project for project files, home for user files. */
-  baseDir: string;
-  projectDir: string;
-  env: NodeJS.ProcessEnv;
-  /** The user confines every project stdio server: `"sandbox": false` cannot undo that. */
-  confineByDefault?: boolean;
-}
-
-/** Carries an expansion problem out of the nested field walk; never escapes this module. */
-class EntryProblem extends Error {}
-
-function toConfigEntry(name: string, raw: unknown, context: EntryContext): ServerConfigEntry {
-  const invalid = (error: string): ServerConfigEntry => ({
-    name,
-    kind: 'invalid',
-    error,
-    source: context.source,
-    file: context.file,
-  });
-  const check = checkServerEntry(context.file, name, raw);
-  if (!check.ok) return invalid(check.error);
-  try {
-    const definition =
-      check.kind === 'remote'
-        ? remoteDefinition(name, check.entry, context)
-        : stdioDefinition(name, check.entry, context);
-    return { name, kind: 'ok', definition };
-  } catch (error) {
-    if (error instanceof EntryProblem) return invalid(error.message);
-    throw error;
-  }
-}
-
-type Expand = (value: string, ...where: PropertyKey[]) => string;
-
-function expander(
-  name: string,
-  context: EntryContext,
-): { expand: Expand; fail: (message: string, ...where: PropertyKey[]) => never } {
-  const fail = (message: string, ...where: PropertyKey[]): never => {
-    throw new EntryProblem(`${context.file}: at ${jsonPath(['mcpServers', name, ...where])}: ${message}`);
-  };
-  const expand: Expand = (value, ...where) => {
-    const result = expandVariables(value, context.env);
-    if (result.ok) return result.value;
-    const variable = result.variable;
-    return fail(
-      `environment variable ${variable} is not set (use \${${variable}:-default} to give a default)`,
-      ...where,
-    );
-  };
-  return { expand, fail };
-}
-
-function expandRecord(
-  record: Record<string, string> | undefined,
-  key: string,
-  expand: Expand,
-): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(record ?? {}).map(([name, value]) => [name, expand(value, key, name)]),
-  );
-}
-
-function baseDefinition(
-  name: string,
-  entry: StdioEntry | RemoteEntry,
-  context: EntryContext,
-): DefinitionBase {
-  return {
-    name,
-    source: context.source,
-    file: context.file,
-    timeoutMs: entry.timeout ?? DEFAULT_TIMEOUT_MS,
-    startupTimeoutMs: entry.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS,
-    disabled: entry.disabled ?? false,
-    ...(entry.roots === false ? { roots: false as const } : {}),
-    startup: entry.startup ?? 'lazy',
-    ...(entry.includeTools ? { includeTools: [...entry.includeTools] } : {}),
-    ...(entry.excludeTools ? { excludeTools: [...entry.excludeTools] } : {}),
-    maxResultTokens: entry.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS,
-  };
-}
-
-function stdioDefinition(name: string, entry: StdioEntry, context: EntryContext): StdioDefinition {
-  const { expand, fail } = expander(name, context);
-  const command = expand(entry.command, 'command');
-  if (command.trim() === '') fail('command is empty once variables are expanded', 'command');
-  return {
-    ...baseDefinition(name, entry, context),
-    transport: 'stdio',
-    command,
-    args: (entry.args ?? []).map((arg, index) => expand(arg, 'args', index)),
-    env: expandRecord(entry.env, 'env', expand),
-    // Without a cwd a server runs in the project, user-file servers included: it works on this project.
-    cwd:
-      entry.cwd === undefined ? context.projectDir : path.resolve(context.baseDir, expand(entry.cwd, 'cwd')),
-    ...sandboxOf(entry.sandbox, {
-      baseDir: context.baseDir,
-      env: context.env,
-      confineByDefault: context.confineByDefault === true,
-      expand: (value, ...where) => expand(value, 'sandbox', ...where),
-    }),
-  };
-}
-
-function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContext): RemoteDefinition {
-  const { expand, fail } = expander(name, context);
-  const url = expand(entry.url, 'url');
-  if (!isHttpUrl(url)) fail(`expected an http:// or https:// URL once variables are expanded`, 'url');
-  const oauth = entry.oauth;
-  return {
-    ...baseDefinition(name, entry, context),
-    transport: entry.type,
-    url,
-    headers: expandRecord(entry.headers, 'headers', expand),
-    // Secrets belong in the environment, not in a file that may be committed: expand them all.
-    ...(oauth ? { oauth: expandOAuth(oauth, expand) } : {}),
-  };
 }
 
 /**

@@ -7,23 +7,14 @@
 import type { UnauthorizedError } from '@modelcontextprotocol/client';
 import { errorMessage } from '../util/errors.js';
 import type { McpServerDefinition } from './config.js';
-import type * as ConnectionSdk from './connection-sdk.js';
 import { MODERN_VERSION, noSharedVersionMessage } from './era.js';
 import { inputRoundFailure } from './input-rounds.js';
+import type { SdkErrors } from './sdk-errors.js';
 import type { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 
 /** The SDK error classes the classifiers test against (from `connection-sdk.ts`). */
-export type SdkErrors = Pick<
-  typeof ConnectionSdk,
-  | 'ProtocolError'
-  | 'SdkError'
-  | 'SdkErrorCode'
-  | 'SdkHttpError'
-  | 'NeedsLoginError'
-  | 'UnsupportedProtocolVersionError'
-  | 'SUPPORTED_PROTOCOL_VERSIONS'
->;
+export type { SdkErrors } from './sdk-errors.js';
 
 /** JSON-RPC -32022: the server speaks none of the protocol versions we asked with. */
 const UNSUPPORTED_PROTOCOL_VERSION = -32022;

@@ -9,7 +9,7 @@
  */
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
-import type { SdkErrors } from './connection-errors.js';
+import type { SdkErrors } from './sdk-errors.js';
 
 /**
  * Rounds of answers one request may take before GeekAgent stops it (the SDK's default is 10). A

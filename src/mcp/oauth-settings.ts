@@ -1,7 +1,20 @@
-/** A remote entry's `oauth` block with `${VAR}` expanded in every value (secrets live in the environment). */
-
-import type { OAuthSettings } from './config.js';
+/**
+ * A remote server's OAuth settings, and its entry's `oauth` block read into them with `${VAR}`
+ * expanded in every value (secrets live in the environment).
+ */
 import type { RemoteEntry } from './config-schema.js';
+
+export interface OAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  callbackPort?: number;
+  clientMetadataUrl?: string;
+  grant?: 'authorization_code' | 'client_credentials' | 'cross_app_access';
+  privateKey?: string;
+  signingAlgorithm?: string;
+  idp?: { tokenEndpoint: string; clientId: string; idToken: string };
+}
 
 export function expandOAuth(
   oauth: NonNullable<RemoteEntry['oauth']>,

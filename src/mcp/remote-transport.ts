@@ -12,7 +12,7 @@ import type { AuthorizationPrompter } from './auth/prompters.js';
 import { GeekAgentOAuthProvider } from './auth/provider.js';
 import { TokenStore } from './auth/token-store.js';
 import type { RemoteDefinition } from './config.js';
-import type { OpenedTransport } from './transports.js';
+import type { OpenedTransport } from './opened-transport.js';
 
 export interface RemoteOptions {
   /** `~/.geekagent/auth` */

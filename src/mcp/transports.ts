@@ -10,18 +10,13 @@ import { InMemoryTransport, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { InProcessDefinition, McpServerDefinition } from './config.js';
+import type { OpenedTransport } from './opened-transport.js';
 import { openRemoteTransport, type RemoteOptions } from './remote-transport.js';
 import { confinedLaunch, type ServerSandboxer } from './sandbox-launch.js';
 import type { ServerLog } from './server-log.js';
 import { describeProcessExit, GroupStdioTransport, type StdioLaunch } from './stdio-transport.js';
 
-export interface OpenedTransport {
-  transport: Transport;
-  /** Why the server went away, when the transport knows (a process exit). */
-  exitReason(): string | undefined;
-  /** For `http` entries: legacy SSE, tried when the server answers like an SSE-only server. */
-  fallback?: () => OpenedTransport;
-}
+export type { OpenedTransport } from './opened-transport.js';
 
 /** May resolve later: the connection layer's factory loads the transports (and the SDK) on first use. */
 export type TransportFactory = (

@@ -4,9 +4,18 @@
  * file, then the user file. Shared by the agent and `geekagent mcp serve`, so both read the
  * same files the same way.
  */
+
+import type { AnnotationRules } from './annotations.js';
 import type { PermissionConfig } from './config.js';
-import type { PolicyLayer } from './policy.js';
 import type { Policy } from './types.js';
+
+export interface PolicyLayer {
+  /** 'cli' | 'local' | 'project' | 'user' ... — shown by explain() so a person can find the rule. */
+  label: string;
+  rules: Record<string, Policy>;
+  /** Policies by MCP annotation (annotations.ts): below the layer's tool rules. */
+  annotations?: AnnotationRules;
+}
 
 /** The layer of the person's own answers: where an "always" adds its rule (PolicyStore.allowAlways). */
 export const LOCAL_LAYER = 'local';

@@ -13,20 +13,14 @@ import {
   declaredHints,
 } from './annotations.js';
 import { BUILTIN_POLICIES } from './defaults.js';
-import { LOCAL_LAYER } from './layers.js';
+import { LOCAL_LAYER, type PolicyLayer } from './layers.js';
 import type { PinnedTool, PinStore, ToolDefinition } from './pins.js';
 import { CompiledRules, compareSpecificity, isIdentityRule, mcpIdentityKey, type RuleHit } from './rules.js';
 import type { Policy, PolicyLookup, PolicyVerdict } from './types.js';
 
+// Defined with the layers a run reads (layers.ts), which this store's "always" writes into.
+export type { PolicyLayer } from './layers.js';
 export { matchRules, mcpIdentityKey } from './rules.js';
-
-export interface PolicyLayer {
-  /** 'cli' | 'local' | 'project' | 'user' ... — shown by explain() so a person can find the rule. */
-  label: string;
-  rules: Record<string, Policy>;
-  /** Policies by MCP annotation (annotations.ts): below the layer's tool rules. */
-  annotations?: AnnotationRules;
-}
 
 export interface PolicyMatch {
   policy: Policy;

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type FrontValue, parseFrontmatter } from '../config/skill-frontmatter.js';
+import { type FrontValue, parseFrontmatter } from '../config/frontmatter.js';
 import { projectSkillLocations, SKILL_FILE, skillFolders } from '../config/skill-paths.js';
 import { documentOf, serversOf } from '../mcp/config.js';
 import { canonicalJson, type Declaration, serverText, type TrustContributor } from '../trust/declarations.js';

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FrontmatterError, parseFrontmatter } from '../config/skill-frontmatter.js';
+import { FrontmatterError, parseFrontmatter } from '../config/frontmatter.js';
 import {
   projectSkillLocations,
   SKILL_FILE,

@@ -6,7 +6,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { FrontValue } from '../config/skill-frontmatter.js';
+import type { FrontValue } from '../config/frontmatter.js';
 import { fromClaudeToolName } from '../util/tool-pattern.js';
 
 /**

@@ -7,7 +7,7 @@
  * project's skills at the trust question), and it has no executables or servers of its own.
  * Which servers' skills count (trust, skill-run servers) is the source's business (app/).
  */
-import { FrontmatterError, parseFrontmatter } from '../config/skill-frontmatter.js';
+import { FrontmatterError, parseFrontmatter } from '../config/frontmatter.js';
 import type { ServerSkill } from '../mcp/skills/listing.js';
 import { errorMessage } from '../util/errors.js';
 import { descriptionProblem, NAME_PATTERN, type Skill } from './discover.js';

@@ -10,7 +10,7 @@
  * folder) under run_shell's timeout, output limit and redaction. A skill's own tools are visible
  * only while it is active.
  */
-import type { FrontValue } from '../config/skill-frontmatter.js';
+import type { FrontValue } from '../config/frontmatter.js';
 import {
   formatResult,
   runProcess,

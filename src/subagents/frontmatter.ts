@@ -1,9 +1,10 @@
 /**
- * A small, lenient frontmatter reader for agent files: `---` lines around `key: value` pairs, where
- * a value is a string (quotes optional), an inline list `[a, b]`, or a block list of `- item` lines;
- * `# comments` are ignored.
- * Anything else is an error with its line number (1-based, in the whole file).
+ * Agent files' view of their frontmatter (config/frontmatter.ts reads it): each field with its
+ * line, a value a string or a list (`tools:` with nothing under it is an empty list), and every
+ * problem as a result with its line (1-based, in the whole file) rather than an exception.
  */
+import { FrontmatterError, readFrontmatter, UNCLOSED_LIST } from '../config/frontmatter.js';
+import { errorMessage } from '../util/errors.js';
 
 export type FrontmatterValue = string | string[];
 
@@ -12,55 +13,28 @@ export type Frontmatter =
   | { ok: false; line: number; message: string };
 
 export function parseFrontmatter(text: string): Frontmatter {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trim() !== '---')
-    return { ok: false, line: 1, message: 'expected a frontmatter block starting with "---"' };
-  const fields: Record<string, { value: FrontmatterValue; line: number }> = {};
-  let list: string[] | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const raw = lines[i]!;
-    const line = i + 1;
-    if (raw.trim() === '---') return { ok: true, fields, body: lines.slice(i + 1).join('\n') };
-    if (raw.trim() === '' || raw.trim().startsWith('#')) continue;
-    const item = /^\s+-\s*(.*)$/.exec(raw) ?? /^-\s+(.*)$/.exec(raw);
-    if (item) {
-      if (!list) return { ok: false, line, message: 'a "- item" line must follow a "key:" line' };
-      list.push(unquote(withoutComment(item[1]!.trim())));
-      continue;
+  let read: ReturnType<typeof readFrontmatter>;
+  try {
+    read = readFrontmatter(text);
+  } catch (error) {
+    if (!(error instanceof FrontmatterError)) return { ok: false, line: 1, message: errorMessage(error) };
+    if (error.kind === 'unclosed') {
+      const line = text.split(/\r?\n/).length;
+      return { ok: false, line, message: 'the frontmatter block is not closed with "---"' };
     }
-    const pair = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:\s*(.*)$/.exec(raw);
-    if (!pair)
-      return { ok: false, line, message: `expected "key: value", got ${JSON.stringify(raw.slice(0, 60))}` };
-    const key = pair[1]!;
-    const value = withoutComment(pair[2]!.trim());
-    if (value === '') {
-      list = [];
-      fields[key] = { value: list, line };
-      continue;
+    if (error.message === UNCLOSED_LIST) {
+      const key = /^([\w-]+)\s*:/.exec(text.split(/\r?\n/)[error.line - 1] ?? '')?.[1];
+      if (key) return { ok: false, line: error.line, message: `unclosed list for "${key}"` };
     }
-    list = undefined;
-    if (value.startsWith('[')) {
-      if (!value.endsWith(']')) return { ok: false, line, message: `unclosed list for "${key}"` };
-      const inner = value.slice(1, -1).trim();
-      fields[key] = {
-        value: inner === '' ? [] : inner.split(',').map((part) => unquote(part.trim())),
-        line,
-      };
-      continue;
-    }
-    fields[key] = { value: unquote(value), line };
+    return { ok: false, line: error.line, message: error.message };
   }
-  return { ok: false, line: lines.length, message: 'the frontmatter block is not closed with "---"' };
-}
-
-/** `value   # note` → `value` (a `#` inside quotes stays). */
-function withoutComment(value: string): string {
-  if (value.startsWith('"') || value.startsWith("'")) return value;
-  return value.replace(/\s+#.*$/, '').replace(/^#.*$/, '');
-}
-
-function unquote(value: string): string {
-  if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0])
-    return value.slice(1, -1);
-  return value;
+  if (!read.found) return { ok: false, line: 1, message: 'expected a frontmatter block starting with "---"' };
+  const fields: Record<string, { value: FrontmatterValue; line: number }> = {};
+  for (const [key, value] of Object.entries(read.fields)) {
+    const line = read.lines[key]!;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return { ok: false, line, message: `"${key}" must be a text or a list, not a map` };
+    fields[key] = { value: value ?? [], line };
+  }
+  return { ok: true, fields, body: read.body };
 }

@@ -12,7 +12,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
-import type { OAuthSettings } from '../config.js';
+import type { OAuthSettings } from '../oauth-settings.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 

@@ -22,7 +22,7 @@ import {
   type OAuthDiscoveryState,
   refreshAuthorization,
 } from '@modelcontextprotocol/client';
-import type { OAuthSettings } from '../config.js';
+import type { OAuthSettings } from '../oauth-settings.js';
 import { expiresSoon, type StoredAuth, type TokenStore } from './token-store.js';
 
 /** Refresh this long before the access token expires — at most half its lifetime. */

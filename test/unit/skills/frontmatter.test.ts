@@ -1,6 +1,6 @@
 /** The lenient SKILL.md frontmatter reader: the YAML that skills in the wild use, and errors with lines. */
 import { describe, expect, it } from 'vitest';
-import { FrontmatterError, parseFrontmatter } from '../../../src/config/skill-frontmatter.js';
+import { FrontmatterError, parseFrontmatter } from '../../../src/config/frontmatter.js';
 
 describe('parseFrontmatter', () => {
   it('reads scalars, quotes, inline and block lists, block scalars and a nested map', () => {
@@ -48,6 +48,45 @@ describe('parseFrontmatter', () => {
       expect.unreachable();
     } catch (error) {
       expect((error as FrontmatterError).line).toBe(3);
+    }
+  });
+});
+
+describe('parseFrontmatter on YAML (the yaml package, failsafe schema)', () => {
+  it('keeps the leniency files in the wild rely on', () => {
+    const parsed = parseFrontmatter(
+      [
+        '---',
+        'description: Use when: the user asks # why',
+        'name:tight',
+        'version: 1.0',
+        'flag: true',
+        'star: *',
+        'empty:',
+        'name2: "a # b"',
+        '---',
+        'Body',
+      ].join('\n'),
+    );
+    expect(parsed.fields).toEqual({
+      description: 'Use when: the user asks',
+      name: 'tight',
+      version: '1.0',
+      flag: 'true',
+      star: '*',
+      empty: '',
+      name2: 'a # b',
+    });
+    expect(parsed.lines.star).toBe(6);
+  });
+
+  it('names the file line of what YAML cannot read', () => {
+    try {
+      parseFrontmatter('---\nname: x\ntools:\n  - a\n    b: [c\n---\n');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(FrontmatterError);
+      expect((error as FrontmatterError).line).toBeGreaterThanOrEqual(4);
     }
   });
 });

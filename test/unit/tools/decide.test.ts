@@ -1,25 +1,63 @@
 /**
- * decideCall, row by row: every fact the executor distinguishes (rule, mode, arguments, hook,
- * protected paths, the tool's own reason, a confined run, a pin review) and its verdict. A second
- * table feeds it the real approval modes' word, so mode × policy × tool is pinned as well.
+ * decideCall, row by row: every fact the executor distinguishes (rule, mode, arguments, the
+ * interceptors' word, protected paths, the tool's own reason, a confined run, a pin review) and
+ * its verdict, and which gathered facts it asks for (a row that leaves one out shows whether the
+ * verdict got that far). A second table feeds it the real approval modes' word, so mode × policy ×
+ * tool is pinned as well.
  */
 import { describe, expect, it } from 'vitest';
 import { ApprovalMode, type ApprovalModeName } from '../../../src/permissions/approval-mode.js';
 import type { Policy, PolicyReview } from '../../../src/tools/approval.js';
-import type { BeforeToolCall } from '../../../src/tools/call-hooks.js';
-import { type CallFacts, type CallVerdict, decideCall } from '../../../src/tools/decide.js';
+import type { BeforeToolCall } from '../../../src/tools/call-interceptors.js';
+import { type CallChecks, type CallFacts, decideCall, type FinalVerdict } from '../../../src/tools/decide.js';
 import type { Tool } from '../../../src/tools/types.js';
 
 const pin: PolicyReview = { reason: 'definition changed since approved' };
 const own: PolicyReview = { reason: 'leaves the sandbox', refusal: 'refused: unconfined' };
 const none = { protectedPaths: [], runsUnasked: false };
 
+/** A row's facts: what decideCall is told, and what its gather answers (left out: not reached). */
+interface RowFacts extends CallFacts {
+  hook?: BeforeToolCall | null;
+  checks?: CallChecks;
+}
+
+/** A gathered fact the row left out, asked for: the verdict got that far. */
+type Need = { kind: 'need'; fact: 'hook' } | { kind: 'need'; fact: 'checks'; sandbox: boolean };
+type CallVerdict = FinalVerdict | Need;
+
+class Needed {
+  constructor(readonly need: Need) {}
+}
+
+/** decideCall with its gather answering from the row; a fact the row leaves out ends it as a Need. */
+function decide(facts: RowFacts): CallVerdict {
+  try {
+    const verdict = decideCall(facts, {
+      interceptorsSay: () => {
+        if (facts.hook === undefined) throw new Needed({ kind: 'need', fact: 'hook' });
+        return facts.hook;
+      },
+      checks: (sandbox) => {
+        if (!facts.checks) throw new Needed({ kind: 'need', fact: 'checks', sandbox });
+        return facts.checks;
+      },
+    });
+    // Facts known at once give a verdict at once: no pause for a call with nothing to gather.
+    if (verdict instanceof Promise) throw new Error('a synchronous gather gave a promise');
+    return verdict;
+  } catch (error) {
+    if (error instanceof Needed) return error.need;
+    throw error;
+  }
+}
+
 /** The facts of a call that got as far as its checks, with `over` on top. */
-function full(policy: Policy, over: Partial<CallFacts> = {}): CallFacts {
+function full(policy: Policy, over: Partial<RowFacts> = {}): RowFacts {
   return { toolName: 't', rules: { policy }, hook: null, checks: none, ...over };
 }
 
-type Row = [name: string, facts: CallFacts, verdict: CallVerdict];
+type Row = [name: string, facts: RowFacts, verdict: CallVerdict];
 
 const rows: Row[] = [
   // The rules and the mode, before anything else is known.
@@ -169,7 +207,7 @@ const rows: Row[] = [
 
 describe('decideCall', () => {
   it.each(rows)('%s', (_name, facts, verdict) => {
-    expect(decideCall(facts)).toEqual(verdict);
+    expect(decide(facts)).toEqual(verdict);
   });
 });
 
@@ -245,14 +283,14 @@ describe('decideCall under each approval mode', () => {
     expect(gate.set(mode)).toBeUndefined();
     const rules = { policy };
     const facts = full(policy, { rules, mode: gate.judge(tools[key], rules) });
-    expect(word(decideCall(facts))).toBe(want);
+    expect(word(decide(facts))).toBe(want);
     // A protected path is asked in every mode that lets the call get that far.
-    const guarded = decideCall({ ...facts, checks: { protectedPaths: ['.env'], runsUnasked: false } });
+    const guarded = decide({ ...facts, checks: { protectedPaths: ['.env'], runsUnasked: false } });
     expect(word(guarded)).toBe(want === 'allow' || want === 'ask' ? 'ask' : want);
     // So is a changed MCP definition (an allow dropped back to ask), whatever the mode.
     if (policy !== 'ask') return;
     const reviewed = { policy, review: pin };
-    const pinned = decideCall(full(policy, { rules: reviewed, mode: gate.judge(tools[key], reviewed) }));
+    const pinned = decide(full(policy, { rules: reviewed, mode: gate.judge(tools[key], reviewed) }));
     expect(word(pinned)).toBe(want === 'refused' ? 'refused' : 'ask');
   });
 });

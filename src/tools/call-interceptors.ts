@@ -1,9 +1,10 @@
 /**
- * Hooks around one tool call, consulted by the executor next to the policy: `before` may deny a
- * call, force its question or let an asked call through; `after` may add a note to the result the
- * model reads; `asking` hears that a question is about to wait for the person. Extensions add
- * them through the seam (extensions/host.ts); every executor of a run (sub-agents' too) shares
- * one set. Combined: any deny wins, then any ask, then an allow.
+ * Interceptors around one tool call: the seam where extensions (the lifecycle hooks of src/hooks/
+ * among them) take part in the executor's call pipeline. `before` may deny a call, force its
+ * question or let an asked call through; `after` may add a note to the result the model reads;
+ * `asking` hears that a question is about to wait for the person. Extensions add them through
+ * extensions/host.ts; every executor of a run (sub-agents' too) shares one set. Combined: any deny
+ * wins, then any ask, then an allow.
  */
 import type { ApprovalRequest } from './approval.js';
 import type { Tool, ToolCallOutcome } from './types.js';
@@ -14,24 +15,24 @@ export interface ToolCallInfo {
   callId?: string;
 }
 
-/** What a `before` hook says; undefined or no decision: nothing to add. */
+/** What a `before` interceptor says; undefined or no decision: nothing to add. */
 export interface BeforeToolCall {
   decision?: 'allow' | 'deny' | 'ask';
   /** Why: a deny's reason is the result the model reads; an ask's is shown above the question. */
   reason?: string;
 }
 
-export interface ToolCallHook {
+export interface ToolCallInterceptor {
   before?(call: ToolCallInfo, signal: AbortSignal): Promise<BeforeToolCall | undefined>;
   /** Text appended to the result the model reads (undefined: none). */
   after?(call: ToolCallInfo, outcome: ToolCallOutcome, signal: AbortSignal): Promise<string | undefined>;
   asking?(call: ToolCallInfo, request: ApprovalRequest): void;
 }
 
-export class ToolCallHooks {
-  private readonly hooks: ToolCallHook[] = [];
+export class ToolCallInterceptors {
+  private readonly hooks: ToolCallInterceptor[] = [];
 
-  add(hook: ToolCallHook): void {
+  add(hook: ToolCallInterceptor): void {
     this.hooks.push(hook);
   }
 
