@@ -113,12 +113,16 @@ export class SessionStore {
   async list(): Promise<SessionSummary[]> {
     const index = await this.index.read();
     const fresh: Record<string, IndexEntry> = {};
+    // The file's own time, finer than `updated`'s milliseconds: two sessions written within one
+    // millisecond still list newest first.
+    const written: Record<string, number> = {};
     const changed: IndexLine[] = [];
     for (const id of await this.ids()) {
-      const info = await stat(this.file(id)).catch(() => undefined);
+      const info = await stat(this.file(id), { bigint: true }).catch(() => undefined);
       if (!info) continue;
+      written[id] = Number(info.mtimeNs % 1_000_000n); // the nanoseconds within its millisecond
       const known = index.sessions[id];
-      if (known && known.size === info.size) {
+      if (known && known.size === Number(info.size)) {
         fresh[id] = known;
         continue;
       }
@@ -129,7 +133,7 @@ export class SessionStore {
         created: replayed.header?.created ?? known?.created ?? info.birthtime.toISOString(),
         updated: info.mtime.toISOString(),
         turns: replayed.turns,
-        size: info.size,
+        size: Number(info.size),
       };
       fresh[id] = entry;
       changed.push({ session: id, entry });
@@ -143,7 +147,9 @@ export class SessionStore {
         updated: entry.updated,
         turns: entry.turns,
       }))
-      .sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0));
+      .sort((a, b) =>
+        a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : (written[b.id] ?? 0) - (written[a.id] ?? 0),
+      );
   }
 
   /** Records what a session looks like now (after its first message, at exit). */
