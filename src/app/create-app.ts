@@ -333,7 +333,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     executor,
     conversation,
     root: permissions.root,
-    hooks: extensions.hooks,
+    turnPoints: extensions.turnPoints,
     // The session id: one prompt cache per session (a sub-agent run has its own key).
     cacheKey: () => sessions.currentId,
   });

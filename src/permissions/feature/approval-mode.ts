@@ -40,7 +40,7 @@ export function approvalModeExtension(mode: ApprovalMode, approver: Approver): E
       host.report('approval_mode', () => mode.current);
       host.report('plan', () => lastPlan);
       // In the turn's context, not the system prompt: switching modes keeps the prompt cache.
-      host.hooks.prompt(async () =>
+      host.on.prompt(async () =>
         mode.current === 'plan'
           ? { order: PROMPT_ORDER.approvalMode, text: PLAN_NOTE, placement: 'turn' }
           : undefined,
