@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { CLI, DEMO, killQuietly, MANY_TOOLS, spawnGroup, tempDir } from './lib.mjs';
+import { CLI, cliEnv, DEMO, MANY_TOOLS, spawnRun, tempDir } from './lib.mjs';
 
 const call = (name, args) => ({ name, arguments: JSON.stringify(args) });
 
@@ -290,28 +290,17 @@ async function runTurn(model, project, index) {
     '-p',
     turn.say,
   ];
-  const child = spawnGroup(process.execPath, args, {
+  const run = spawnRun(process.execPath, args, {
     cwd: project.dir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: project.home,
-      LANG: 'C.UTF-8',
+    env: cliEnv(project, model.url, {
       GEEKAGENT_HOME: path.join(project.home, '.geekagent'),
-      OPENAI_API_KEY: 'x',
-      OPENAI_BASE_URL: model.url,
-      OPENAI_MODEL: 'bench-model',
-      GEEKAGENT_MAX_RETRIES: '0',
       GEEKAGENT_TOOL_SEARCH: 'on',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const timer = setTimeout(() => killQuietly(-child.pid), 60_000);
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`turn ${index + 1} exited ${code}: ${output.trim().split('\n').at(-1)}`);
+  const code = await run.exited;
+  run.done();
+  if (code !== 0)
+    throw new Error(`turn ${index + 1} exited ${code}: ${run.output().trim().split('\n').at(-1)}`);
 }
 
 /** What the provider caches, in its order: the tools, then each message (system prompt first). */

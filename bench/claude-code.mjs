@@ -12,8 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { coldOnce, firstRequestOnce, makeSlowProject } from './cold-start.mjs';
-import { median, rotate } from './lib.mjs';
+import { coldOnce, makeSlowProject } from './cold-start.mjs';
+import { firstRequestOnce, median, rotate } from './lib.mjs';
 import { makeProject, startModel } from './startup.mjs';
 
 const PACKAGE = '@anthropic-ai/claude-code';

@@ -6,7 +6,7 @@
 // run's first request must not wait for them.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CLI, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
+import { CLI, cliEnv, firstRequestOnce, median, ROOT, rotate } from './lib.mjs';
 import { makeProject, startModel, WAIT_ALL } from './startup.mjs';
 
 const SLOW = path.join(ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
@@ -16,44 +16,8 @@ export async function coldOnce(model, project, extraEnv = {}) {
   await rm(path.join(project.home, '.geekagent', 'cache'), { recursive: true, force: true });
   return firstRequestOnce(model, process.execPath, [CLI, '--trust', '-p', 'hi'], {
     cwd: project.dir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: project.home,
-      LANG: 'C.UTF-8',
-      OPENAI_API_KEY: 'x',
-      OPENAI_BASE_URL: model.url,
-      OPENAI_MODEL: 'bench-model',
-      GEEKAGENT_MAX_RETRIES: '0',
-      ...extraEnv,
-    },
+    env: cliEnv(project, model.url, extraEnv),
   });
-}
-
-/**
- * Spawns an agent's one-prompt run (its own process group) and returns ms from spawn to its first
- * model request, and how many MCP tools (`mcp_…`, Claude Code's `mcp__…`) that request declared;
- * waits for a clean exit (bench/claude-code.mjs runs Claude Code through it too).
- */
-export async function firstRequestOnce(model, command, args, { cwd, env }) {
-  const request = model.next();
-  const t0 = now();
-  const child = spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const timer = setTimeout(() => killQuietly(-child.pid), 60_000);
-  try {
-    const first = await Promise.race([request, exited.then(() => null)]);
-    if (!first) throw new Error(`${path.basename(command)} exited before any model request:\n${output}`);
-    const names = (JSON.parse(first.body).tools ?? []).map((t) => t.function?.name ?? t.name ?? '');
-    const code = await exited;
-    if (code !== 0) throw new Error(`${path.basename(command)} exited with ${code}:\n${output}`);
-    return { ms: first.arrived - t0, tools: names.filter((name) => name.startsWith('mcp_')).length };
-  } finally {
-    clearTimeout(timer);
-    killQuietly(-child.pid);
-  }
 }
 
 /** 20 lazy demo servers of which the last three take 6 s to answer anything. */

@@ -136,6 +136,70 @@ export function killSpawnedGroups() {
   spawnedGroups.clear();
 }
 
+/**
+ * The environment of a bench CLI run (`-p …`) against the bench's fake OpenAI model at `modelUrl`,
+ * in `project` (its own HOME), with `extra` on top.
+ */
+export function cliEnv(project, modelUrl, extra = {}) {
+  return {
+    PATH: process.env.PATH,
+    HOME: project.home,
+    LANG: 'C.UTF-8',
+    OPENAI_API_KEY: 'x',
+    OPENAI_BASE_URL: modelUrl,
+    OPENAI_MODEL: 'bench-model',
+    GEEKAGENT_MAX_RETRIES: '0',
+    ...extra,
+  };
+}
+
+/**
+ * One agent run (`command args`) in its own process group with its output kept: `exited` resolves
+ * with its exit code; past `timeoutMs` it is killed. `done()` ends the timer and kills whatever is
+ * left of the group.
+ */
+export function spawnRun(command, args, { cwd, env, timeoutMs = 60_000 }) {
+  const child = spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const timer = setTimeout(() => killQuietly(-child.pid), timeoutMs);
+  return {
+    child,
+    exited,
+    output: () => output,
+    done: () => {
+      clearTimeout(timer);
+      killQuietly(-child.pid);
+    },
+  };
+}
+
+/**
+ * Spawns an agent's one-prompt run and returns ms from spawn to its first model request, how many
+ * MCP tools (`mcp_…`, Claude Code's `mcp__…`) that request declared, and what `atRequest(child)`
+ * took as it arrived; waits for a clean exit (bench/claude-code.mjs runs Claude Code through it too).
+ */
+export async function firstRequestOnce(model, command, args, { cwd, env, atRequest, timeoutMs }) {
+  let run;
+  const request = model.next(atRequest && (() => atRequest(run.child)));
+  const t0 = now();
+  run = spawnRun(command, args, { cwd, env, timeoutMs });
+  const name = path.basename(command);
+  try {
+    const first = await Promise.race([request, run.exited.then(() => null)]);
+    if (!first) throw new Error(`${name} exited before any model request:\n${run.output()}`);
+    const names = (JSON.parse(first.body).tools ?? []).map((t) => t.function?.name ?? t.name ?? '');
+    const code = await run.exited;
+    if (code !== 0) throw new Error(`${name} exited with ${code}:\n${run.output()}`);
+    const tools = names.filter((toolName) => toolName.startsWith('mcp_')).length;
+    return { ms: first.arrived - t0, tools, first, output: run.output() };
+  } finally {
+    run.done();
+  }
+}
+
 const tempDirs = new Set();
 
 export async function tempDir(prefix) {

@@ -11,24 +11,18 @@ import path from 'node:path';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
 import { cpuMeasurable, cpuSoFar, timedRun } from './cpu.mjs';
-import { CLI, DEMO, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
+import { CLI, cliEnv, DEMO, killQuietly, median, now, ROOT, rotate, spawnGroup } from './lib.mjs';
 import { makeProject, startModel, ttfrOnce } from './startup.mjs';
+import { screenText } from './tui.mjs';
 
 const { Terminal } = xterm;
 const SDK_LIST = path.join(ROOT, 'bench', 'sdk-list-child.mjs');
 
 function modelEnv(project, url) {
-  return {
-    PATH: process.env.PATH,
-    HOME: project.home,
+  return cliEnv(project, url, {
     GEEKAGENT_HOME: path.join(project.home, '.geekagent'),
-    LANG: 'C.UTF-8',
     TERM: 'xterm-256color',
-    OPENAI_API_KEY: 'x',
-    OPENAI_BASE_URL: url,
-    OPENAI_MODEL: 'bench-model',
-    GEEKAGENT_MAX_RETRIES: '0',
-  };
+  });
 }
 
 /** ms from spawn to exit of `command args`; throws on a non-zero exit or when `expect` is not in stdout. */
@@ -62,13 +56,7 @@ export async function firstFrameOnce(project, url, { node = process.execPath, cl
   let seen;
   let used;
   const drawn = new Promise((resolve) => (seen = resolve));
-  const screen = () => {
-    const buffer = term.buffer.active;
-    const lines = [];
-    for (let i = 0; i < term.rows; i++)
-      lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
-    return lines.join('\n');
-  };
+  const screen = () => screenText(term);
   child.onData((data) => {
     pending++;
     // Checked as each write lands: no polling delay in the measure.

@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { sdkConnectOnce } from './connect.mjs';
 import { cpuSoFar } from './cpu.mjs';
-import { CLI, DEMO, killQuietly, median, now, rotate, spawnGroup, tempDir } from './lib.mjs';
+import { CLI, cliEnv, DEMO, firstRequestOnce, median, now, rotate, tempDir } from './lib.mjs';
 
 /** A cold run (nothing cached) waits for every server, not just the start-up grace (issue 45). */
 export const WAIT_ALL = { GEEKAGENT_MCP_START_GRACE_MS: '120000' };
@@ -117,41 +117,15 @@ export async function ttfrOnce(
   extraEnv = {},
   { node = process.execPath, cli = CLI, cpu = false } = {},
 ) {
-  let child;
-  const request = model.next(() => (cpu ? { cpu: cpuSoFar(child.pid) } : {}));
-  const t0 = now();
-  child = spawnGroup(node, [cli, '--trust', '-p', 'hi'], {
+  const run = await firstRequestOnce(model, node, [cli, '--trust', '-p', 'hi'], {
     cwd: project.dir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: project.home,
-      LANG: 'C.UTF-8',
-      OPENAI_API_KEY: 'x',
-      OPENAI_BASE_URL: model.url,
-      OPENAI_MODEL: 'bench-model',
-      GEEKAGENT_MAX_RETRIES: '0',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: cliEnv(project, model.url, extraEnv),
+    atRequest: cpu ? (child) => ({ cpu: cpuSoFar(child.pid) }) : undefined,
+    timeoutMs: 30_000,
   });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const timer = setTimeout(() => killQuietly(-child.pid), 30_000);
-  try {
-    const first = await Promise.race([request, exited.then(() => null)]);
-    if (!first) throw new Error(`CLI exited before any model request:\n${output}`);
-    const tools = (JSON.parse(first.body).tools ?? []).filter((t) => t.function?.name?.startsWith('mcp_'));
-    if (tools.length !== servers * 2)
-      throw new Error(`first request had ${tools.length} MCP tools, expected ${servers * 2}:\n${output}`);
-    const code = await exited;
-    if (code !== 0) throw new Error(`CLI exited with ${code}:\n${output}`);
-    return cpu ? { wall: first.arrived - t0, cpu: first.cpu } : first.arrived - t0;
-  } finally {
-    clearTimeout(timer);
-    killQuietly(-child.pid); // the CLI's group, should anything be left
-  }
+  if (run.tools !== servers * 2)
+    throw new Error(`first request had ${run.tools} MCP tools, expected ${servers * 2}:\n${run.output}`);
+  return cpu ? { wall: run.ms, cpu: run.first.cpu } : run.ms;
 }
 
 export async function benchStartup({ reps = 5 } = {}) {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { CLI, killQuietly, ROOT, spawnGroup, tempDir } from './lib.mjs';
+import { CLI, cliEnv, ROOT, spawnRun, tempDir } from './lib.mjs';
 
 const CATALOG = path.join(ROOT, 'test', 'fixtures', 'mcp', 'catalog.mjs');
 const TOOLS = path.join(ROOT, 'test', 'fixtures', 'search', 'tools-popular.json');
@@ -58,29 +58,17 @@ async function makeProject() {
 
 async function firstRequest(model, project, mode) {
   const before = model.bodies.length;
-  const child = spawnGroup(process.execPath, [CLI, '--trust', '-p', 'hi'], {
+  const run = spawnRun(process.execPath, [CLI, '--trust', '-p', 'hi'], {
     cwd: project.dir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: project.home,
-      LANG: 'C.UTF-8',
+    env: cliEnv(project, model.url, {
       GEEKAGENT_HOME: path.join(project.home, '.geekagent'),
-      OPENAI_API_KEY: 'x',
-      OPENAI_BASE_URL: model.url,
-      OPENAI_MODEL: 'bench-model',
-      GEEKAGENT_MAX_RETRIES: '0',
       GEEKAGENT_TOOL_SEARCH: mode,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const timer = setTimeout(() => killQuietly(-child.pid), 60_000);
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
+  const code = await run.exited;
+  run.done();
   if (code !== 0 || model.bodies.length === before)
-    throw new Error(`CLI run (${mode}) failed with ${code}:\n${output}`);
+    throw new Error(`CLI run (${mode}) failed with ${code}:\n${run.output()}`);
   const body = JSON.parse(model.bodies[before]);
   const tools = body.tools ?? [];
   const system = String(body.messages[0]?.content ?? '');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { CLI, median, now, percentile, sleep } from './lib.mjs';
+import { CLI, cliEnv, median, now, percentile, sleep } from './lib.mjs';
 import { makeProject } from './startup.mjs';
 
 const { Terminal } = xterm;
@@ -43,17 +43,17 @@ export async function startModel({ text, piece = 1000, delayMs = 0, perTick = 1 
   return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
 }
 
-const env = (project, url) => ({
-  PATH: process.env.PATH,
-  HOME: project.home,
-  GEEKAGENT_HOME: `${project.home}/.geekagent`,
-  LANG: 'C.UTF-8',
-  TERM: 'xterm-256color',
-  OPENAI_API_KEY: 'x',
-  OPENAI_BASE_URL: url,
-  OPENAI_MODEL: 'bench-model',
-  GEEKAGENT_MAX_RETRIES: '0',
-});
+const env = (project, url) =>
+  cliEnv(project, url, { GEEKAGENT_HOME: `${project.home}/.geekagent`, TERM: 'xterm-256color' });
+
+/** The rows of `term`'s viewport as text (an xterm.js headless terminal). */
+export function screenText(term) {
+  const buffer = term.buffer.active;
+  const lines = [];
+  for (let i = 0; i < term.rows; i++)
+    lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+  return lines.join('\n');
+}
 
 async function printOnce(project, url) {
   const t0 = now();
@@ -80,13 +80,7 @@ export function tui(project, url, { nodeArgs = [], extraEnv = {} } = {}) {
     pending++;
     term.write(data, () => pending--);
   });
-  const screen = () => {
-    const buffer = term.buffer.active;
-    const lines = [];
-    for (let i = 0; i < term.rows; i++)
-      lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
-    return lines.join('\n');
-  };
+  const screen = () => screenText(term);
   const waitUntil = (test, ms = 60_000) =>
     new Promise((resolve, reject) => {
       const end = Date.now() + ms;

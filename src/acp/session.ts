@@ -17,14 +17,12 @@ import {
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk/unstable';
-import type { AgentEvent } from '../agent/events.js';
 import { type App, createApp } from '../app/create-app.js';
 import { rootOf } from '../app/create-mcp.js';
 import { cutLine, TurnController, type TurnOutcome } from '../app/turn-controller.js';
 import { decideFolderTrust } from '../boot/folder-trust.js';
 import { CommandTable } from '../commands/types.js';
 import { refuseSampling } from '../mcp/client-features.js';
-import { approves } from '../permissions/types.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { SessionStart } from '../sessions/manager.js';
 import { TodoStore } from '../todos/extension.js';
@@ -36,14 +34,8 @@ import { mcpConfigValue, promptImages, promptText, replayUpdates } from './conve
 import { EditTracker } from './diffs.js';
 import { MODEL_OPTION, modelOptions, offered } from './models.js';
 import { MODE_STATE_KEY, modeState, recordMode, restoreMode } from './modes.js';
-import {
-  commandsUpdate,
-  planUpdate,
-  textChunk,
-  thoughtChunk,
-  toolCallEnd,
-  toolCallStart,
-} from './updates.js';
+import { TurnUpdates } from './turn-updates.js';
+import { commandsUpdate, planUpdate, textChunk } from './updates.js';
 
 export interface SessionDeps {
   client: AgentContext;
@@ -70,10 +62,8 @@ export class AcpSession {
   private outcome: TurnOutcome | undefined;
   /** Said at the start of the first prompt's answer (an untrusted folder, start-up problems). */
   private readonly firstWords: string[] = [];
-  private readonly terminals = new Map<string, string>();
-  /** run_shell calls left in progress: their background shell still runs (until read or killed). */
-  private readonly runningShells = new Set<string>();
-  private edits!: EditTracker;
+  /** What each turn event becomes in the editor (turn-updates.ts). */
+  private updates!: TurnUpdates;
   private lastCommands = '';
   private readonly stops: Array<() => void> = [];
   private sending: Promise<void> = Promise.resolve();
@@ -119,15 +109,10 @@ export class AcpSession {
       }),
       ...(servers ? { mcpConfig: { values: [servers], strict: false } } : {}),
       fileAccess: clientFileAccess(caps, client, sessionId),
-      commandRunner: clientCommandRunner(caps, client, sessionId, (callId, terminalId) => {
-        this.terminals.set(callId, terminalId);
-        this.send({
-          sessionUpdate: 'tool_call_update',
-          toolCallId: callId,
-          status: 'in_progress',
-          content: [{ type: 'terminal', terminalId }],
-        });
-      }),
+      // A command runs only in a turn, once `updates` is set.
+      commandRunner: clientCommandRunner(caps, client, sessionId, (callId, terminalId) =>
+        this.updates.terminalOpened(callId, terminalId),
+      ),
     });
     const app = this.app;
     this.id = app.sessions.currentId;
@@ -141,7 +126,11 @@ export class AcpSession {
     }
     const kept = restoreMode(app);
     if (kept) this.firstWords.push(kept);
-    this.edits = new EditTracker(app, clientFileAccess(caps, client, sessionId));
+    this.updates = new TurnUpdates(
+      app,
+      new EditTracker(app, clientFileAccess(caps, client, sessionId)),
+      (update) => this.send(update),
+    );
     for (const notice of app.notices) this.firstWords.push(notice);
     this.controller = new TurnController(app, {
       print: (text, kind) => {
@@ -152,7 +141,7 @@ export class AcpSession {
         this.send(textChunk(`${text}\n`));
       },
       exit: () => undefined,
-      event: (event) => this.onEvent(event),
+      event: (event) => this.updates.event(event),
       turnEnded: (_input, outcome) => {
         this.outcome = outcome;
       },
@@ -177,10 +166,7 @@ export class AcpSession {
         )
           recordMode(app, app.approvalMode.current);
       }),
-      app.backgroundShells.onSettle(({ callId }) => {
-        if (this.runningShells.delete(callId))
-          this.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'completed' });
-      }),
+      app.backgroundShells.onSettle(({ callId }) => this.updates.shellSettled(callId)),
     );
     // Servers start now, as in the TUI: their prompts become commands before the first prompt.
     app.extensions.start();
@@ -318,68 +304,6 @@ export class AcpSession {
     for (const stop of this.stops.splice(0)) stop();
     this.controller.close();
     await this.app.shutdown();
-  }
-
-  private onEvent(event: AgentEvent): void {
-    const root = this.app.root;
-    switch (event.type) {
-      case 'text':
-        this.send(textChunk(event.delta));
-        return;
-      case 'reasoning':
-        this.send(thoughtChunk(event.delta));
-        return;
-      case 'waiting':
-        this.send(thoughtChunk(`${event.message}\n`));
-        return;
-      case 'notice':
-        this.send(textChunk(`\n${event.message}\n`));
-        return;
-      case 'tool_start':
-        this.edits.start(event.callId, event.name, event.arguments);
-        this.send(toolCallStart(event.callId, event.name, event.arguments, root));
-        return;
-      case 'approval':
-        if (approves(event.answer))
-          this.send({ sessionUpdate: 'tool_call_update', toolCallId: event.callId, status: 'in_progress' });
-        return;
-      case 'tool_progress':
-        if (event.progress.message)
-          this.send({
-            sessionUpdate: 'tool_call_update',
-            toolCallId: event.callId,
-            status: 'in_progress',
-            content: [{ type: 'content', content: { type: 'text', text: event.progress.message } }],
-          });
-        return;
-      case 'tool_end': {
-        const terminal = this.terminals.get(event.callId);
-        this.terminals.delete(event.callId);
-        this.send(
-          this.edits.end(event.callId, event.outcome).then((diff) => {
-            const update = toolCallEnd(event.callId, event.outcome, diff);
-            if (terminal && update.sessionUpdate === 'tool_call_update')
-              update.content = [{ type: 'terminal', terminalId: terminal }, ...(update.content ?? [])];
-            // A background shell's call stays in progress until its end is read or it is stopped.
-            if (
-              update.sessionUpdate === 'tool_call_update' &&
-              this.app.backgroundShells.inProgress(event.callId)
-            ) {
-              this.runningShells.add(event.callId);
-              update.status = 'in_progress';
-            }
-            return update;
-          }),
-        );
-        return;
-      }
-      case 'compacted':
-        this.send(thoughtChunk('(context compacted)\n'));
-        return;
-      case 'round_start':
-      case 'usage':
-        return;
-    }
   }
 
   private sendCommands(): void {

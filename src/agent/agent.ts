@@ -4,7 +4,7 @@
  * message with the extensions' `turn` sections as its context, then model rounds (streamed) with
  * tool calls run through the executor — concurrently (at most 16 at once; the rest queue), except
  * calls that must not overlap — results in the model's order, up to 30 rounds. Before every
- * request the hooks run (MCP wait, compaction); a request the provider refuses as too long is
+ * request the turn points run (MCP wait, compaction); a request the provider refuses as too long is
  * compacted and retried once. A failed or cancelled turn takes its own messages back out of the history.
  * A round the provider cut (output token limit, refusal, content filter) ends the turn as `cut`:
  * its text is kept, its tool calls are never run (their arguments may be cut too: each gets a
@@ -45,8 +45,8 @@ export interface AgentDeps {
   executor: ToolExecutor;
   conversation: Conversation;
   root: string;
-  /** The extensions' hook points (extensions/host.ts); none by default. */
-  hooks?: TurnPoints;
+  /** The extensions' turn points (extensions/host.ts); none by default. */
+  turnPoints?: TurnPoints;
   maxRounds?: number;
   now?: () => Date;
   /**
@@ -108,8 +108,8 @@ export class Agent {
     return this.deps.conversation;
   }
 
-  private get hooks(): TurnPoints {
-    return this.deps.hooks ?? NO_TURN_POINTS;
+  private get turnPoints(): TurnPoints {
+    return this.deps.turnPoints ?? NO_TURN_POINTS;
   }
 
   /** Runs a turn; on error (provider, configuration, abort) takes the turn back out and rethrows. */
@@ -117,7 +117,7 @@ export class Agent {
     const { history } = this.deps.conversation;
     const emit = (event: AgentEvent) => {
       options.onEvent?.(event);
-      this.hooks.onEvent(event);
+      this.turnPoints.onEvent(event);
     };
     const images: UserImage[] = [];
     const scope: TurnScope = {
@@ -133,10 +133,10 @@ export class Agent {
     try {
       if (this.sessionDate === undefined || history.messages.length === 0)
         this.sessionDate = this.deps.now?.() ?? new Date();
-      const sections = await this.hooks.promptSections(scope);
+      const sections = await this.turnPoints.promptSections(scope);
       const system = buildSystemPrompt({ root: this.deps.root, now: this.sessionDate }, sections);
       const context = buildTurnContext(sections);
-      const text = await this.hooks.prepareInput(input, scope);
+      const text = await this.turnPoints.prepareInput(input, scope);
       turnStart = history.append({
         role: 'user',
         text,
@@ -170,7 +170,7 @@ export class Agent {
     for (let round = 1; ; round++) {
       signal.throwIfAborted();
       await turn.pace?.();
-      await this.hooks.beforeRequest(this.requestScope(turn, 'auto'));
+      await this.turnPoints.beforeRequest(this.requestScope(turn, 'auto'));
       emit({ type: 'round_start', round });
       const { reply, requestChars } = await this.complete(turn);
       if (reply.usage) {
@@ -200,7 +200,7 @@ export class Agent {
       if (!calledTools) {
         const more =
           round < maxRounds
-            ? await this.hooks.beforeStop?.({ answer: reply.text, signal, continued })
+            ? await this.turnPoints.beforeStop?.({ answer: reply.text, signal, continued })
             : undefined;
         signal.throwIfAborted();
         if (more === undefined)
@@ -300,7 +300,7 @@ export class Agent {
     };
   }
 
-  /** One model request; refused as too long, the hooks compact and it is sent once more. */
+  /** One model request; refused as too long, the turn points compact and it is sent once more. */
   private async complete(turn: TurnState): Promise<{ reply: ChatRound; requestChars: number }> {
     for (let attempt = 1; ; attempt++) {
       const tools = this.deps.registry.toProviderTools();
@@ -320,7 +320,7 @@ export class Agent {
         return { reply, requestChars };
       } catch (error) {
         if (!(error instanceof ContextOverflowError) || attempt > 1) throw error;
-        await this.hooks.beforeRequest(this.requestScope(turn, 'overflow'));
+        await this.turnPoints.beforeRequest(this.requestScope(turn, 'overflow'));
       }
     }
   }

@@ -17,17 +17,15 @@ import { TRUST_CONTRIBUTORS } from '../boot/trust-contributors.js';
 import { resolveModelSettings, switchedModelSettings } from '../config/model-settings.js';
 import { loadNamedModels } from '../config/named-models.js';
 import { customCommandsExtension } from '../custom-commands/extension.js';
-import { type LoadedHooks, loadHooks } from '../hooks/config.js';
-import { type CodeHook, configureCode } from '../hooks/engine.js';
+import { loadHooks, withCodeHooks } from '../hooks/config.js';
 import { hooksExtension } from '../hooks/extension.js';
 import { mcpExtension } from '../mcp/feature/extension.js';
-import type { McpManager } from '../mcp/manager.js';
+import { readOnlyMcpTool } from '../mcp/read-only.js';
 import { StartGrace, startGraceMs } from '../mcp/start-grace.js';
 import { mentionsExtension } from '../mentions/extension.js';
 import { ModelChoice, modelChoiceExtension } from '../model-choice/extension.js';
 import { ApprovalMode, CLAUDE_MODE_NAMES } from '../permissions/approval-mode.js';
-import type { PermissionConfig } from '../permissions/config.js';
-import { approvalModeExtension } from '../permissions/feature/approval-mode.js';
+import { approvalModeExtension, startApprovalMode } from '../permissions/feature/approval-mode.js';
 import { pluginsExtension } from '../plugins/feature/extension.js';
 import {
   loadPlugins,
@@ -333,7 +331,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     executor,
     conversation,
     root: permissions.root,
-    hooks: extensions.hooks,
+    turnPoints: extensions.turnPoints,
     // The session id: one prompt cache per session (a sub-agent run has its own key).
     cacheKey: () => sessions.currentId,
   });
@@ -363,47 +361,4 @@ export async function createApp(options: AppOptions): Promise<App> {
       return shutdown;
     },
   };
-}
-
-/**
- * The first mode: `--approval-mode`, else the user's `approvalMode`, else default. A refused one
- * (bypass in a folder the person has not trusted) falls back and says so; a project's is ignored.
- */
-function startApprovalMode(
-  mode: ApprovalMode,
-  flag: string | undefined,
-  permissions: PermissionConfig,
-): string[] {
-  const notices: string[] = [];
-  if (permissions.projectApprovalMode !== undefined)
-    notices.push(
-      `"approvalMode" in ${permissions.projectFile} is ignored: the approval mode is the person's choice (--approval-mode, /mode, or ~/.geekagent/GeekAgent.json)`,
-    );
-  const refusals = new Set<string>();
-  for (const wanted of [flag, permissions.userApprovalMode]) {
-    if (wanted === undefined) continue;
-    const refused = mode.set(wanted);
-    if (!refused) break;
-    refusals.add(refused);
-  }
-  for (const refused of refusals) notices.push(`${refused}; running in ${mode.current} mode`);
-  return notices;
-}
-
-/** An MCP tool whose server marked it `readOnlyHint: true` (the default agent may use it). */
-function readOnlyMcpTool(mcp: McpManager, name: string): boolean {
-  for (const status of mcp.statuses()) {
-    // An idle (lazy) server's cached listing counts too: its tools start the server on first use.
-    if (status.state.state !== 'connected' && status.state.state !== 'idle') continue;
-    const tool = status.state.tools.find((info) => info.modelName === name);
-    if (tool)
-      return (tool.definition.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
-  }
-  return false;
-}
-
-function withCodeHooks(loaded: LoadedHooks, hooks: readonly CodeHook[] | undefined): LoadedHooks {
-  return hooks && hooks.length > 0
-    ? { ...loaded, hooks: [...loaded.hooks, ...configureCode(hooks)] }
-    : loaded;
 }

@@ -20,7 +20,7 @@ import {
 } from '../plugins/install.js';
 import { loadPlugins } from '../plugins/load.js';
 import { addMarketplace, readMarketplace, removeMarketplace } from '../plugins/marketplace.js';
-import { readProjectPlugins, writeProjectPlugins } from '../plugins/project.js';
+import { type ProjectPluginEntry, readProjectPlugins, writeProjectPlugins } from '../plugins/project.js';
 import { readInstalled, readMarketplaces } from '../plugins/store.js';
 import { errorMessage } from '../util/errors.js';
 import { visibleLine } from '../util/terminal-text.js';
@@ -53,6 +53,18 @@ export function pluginCommand(
     new Option('--scope <scope>', 'user (every project) or project (.geekagent/plugins.json)')
       .choices(['user', 'project'])
       .default('user');
+
+  /** Changes (or, undefined back, drops) the project's entry `name`; false when it has none. */
+  const changeProjectEntry = async (
+    name: string,
+    change: (entry: ProjectPluginEntry) => ProjectPluginEntry | undefined,
+  ): Promise<boolean> => {
+    const entries = await readProjectPlugins(projectDir());
+    if (!entries.some((entry) => entry.name === name)) return false;
+    const changed = entries.flatMap((entry) => (entry.name === name ? (change(entry) ?? []) : [entry]));
+    await writeProjectPlugins(projectDir(), changed);
+    return true;
+  };
 
   const plugin = new Command('plugin').description(
     'Claude Code plugins and Gemini CLI extensions: commands, agents, skills, hooks and MCP servers in one folder',
@@ -176,18 +188,11 @@ export function pluginCommand(
     .action(
       guarded(async (name: string, options: { scope: Scope }) => {
         if (options.scope === 'project') {
-          const entries = await readProjectPlugins(projectDir());
-          if (!entries.some((entry) => entry.name === name))
-            return fail(`no plugin ${name} in .geekagent/plugins.json`);
-          await writeProjectPlugins(
-            projectDir(),
-            entries.filter((entry) => entry.name !== name),
-          );
+          if (!(await changeProjectEntry(name, () => undefined))) return fail(notInProject(name));
           out(`Removed ${visibleLine(name)} from .geekagent/plugins.json`);
           return;
         }
-        if (!(await uninstall(userDir(), name)))
-          return fail(`no installed plugin ${name} (see geekagent plugin list)`);
+        if (!(await uninstall(userDir(), name))) return fail(notInstalled(name));
         out(`Removed ${visibleLine(name)}`);
       }),
     );
@@ -202,14 +207,11 @@ export function pluginCommand(
       .addOption(scopeOption())
       .action(
         guarded(async (name: string, options: { scope: Scope }) => {
-          if (options.scope === 'project') {
-            const entries = await readProjectPlugins(projectDir());
-            const entry = entries.find((item) => item.name === name);
-            if (!entry) return fail(`no plugin ${name} in .geekagent/plugins.json`);
-            entry.enabled = enabled;
-            await writeProjectPlugins(projectDir(), entries);
-          } else if (!(await setEnabled(userDir(), name, enabled)))
-            return fail(`no installed plugin ${name} (see geekagent plugin list)`);
+          const found =
+            options.scope === 'project'
+              ? await changeProjectEntry(name, (entry) => ({ ...entry, enabled }))
+              : await setEnabled(userDir(), name, enabled);
+          if (!found) return fail(options.scope === 'project' ? notInProject(name) : notInstalled(name));
           out(`${enabled ? 'Enabled' : 'Disabled'} ${visibleLine(name)}`);
         }),
       );
@@ -226,10 +228,7 @@ export function pluginCommand(
       guarded(async (spec: string) => {
         const added = await addMarketplace(userDir(), spec);
         out(`Added marketplace ${visibleLine(added.name)} with ${added.plugins.length} plugin(s):`);
-        for (const entry of added.plugins)
-          out(
-            `  ${visibleLine(entry.name)}@${visibleLine(added.name)}${entry.description ? ` — ${visibleLine(entry.description)}` : ''}`,
-          );
+        for (const entry of added.plugins) out(catalogLine(entry, added.name));
       }),
     );
   marketplace
@@ -245,10 +244,7 @@ export function pluginCommand(
         for (const [name, record] of Object.entries(records)) {
           out(`${visibleLine(name)}  (${visibleLine(record.source)})`);
           try {
-            for (const entry of readMarketplace(record.dir).plugins)
-              out(
-                `  ${visibleLine(entry.name)}@${visibleLine(name)}${entry.description ? ` — ${visibleLine(entry.description)}` : ''}`,
-              );
+            for (const entry of readMarketplace(record.dir).plugins) out(catalogLine(entry, name));
           } catch (error) {
             out(`  error: ${visibleLine(errorMessage(error))}`);
           }
@@ -278,4 +274,13 @@ async function confirm(io: CliIO, question: string): Promise<boolean> {
   } finally {
     lines.close();
   }
+}
+
+const notInProject = (name: string) => `no plugin ${name} in .geekagent/plugins.json`;
+const notInstalled = (name: string) => `no installed plugin ${name} (see geekagent plugin list)`;
+
+/** A catalog's plugin as `marketplace add` and `list` show it: `  name@marketplace — description`. */
+function catalogLine(entry: { name: string; description?: string }, marketplace: string): string {
+  const about = entry.description ? ` — ${visibleLine(entry.description)}` : '';
+  return `  ${visibleLine(entry.name)}@${visibleLine(marketplace)}${about}`;
 }

@@ -174,7 +174,7 @@ export function customCommandsExtension(options: CustomCommandsOptions): Extensi
         'command',
       );
       // A turn that is not the command's own (a message queued behind it) gets no grant.
-      host.hooks.prompt(async (turn) => {
+      host.on.prompt(async (turn) => {
         if (grant && turn.input !== grant.text) end(grant);
         return undefined;
       });

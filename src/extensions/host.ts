@@ -1,7 +1,7 @@
 /**
  * The extension host: runs each extension's setup and keeps what it contributed — tools in the
  * registry (with default policies; the dynamic tool sets of tool-set.ts, one per owner), commands
- * in the one command table, panel rows, and the hooks,
+ * in the one command table, panel rows, and what each joins of the turn (`on`),
  * combined into the single `TurnPoints` the agent calls. Faces read commands, panel rows and
  * notices from here; createApp builds it; dispose releases every extension, newest first.
  */
@@ -71,8 +71,8 @@ export class ExtensionHost {
   private readonly exitCommand: SlashCommand;
   private readonly compactHooks: BeforeCompactHook[] = [];
 
-  /** The hooks the agent calls, combining every extension's in registration order. */
-  readonly hooks: TurnPoints = {
+  /** The turn points the agent calls, combining every extension's in registration order. */
+  readonly turnPoints: TurnPoints = {
     promptSections: async (turn) => {
       const out: PromptSection[] = [];
       for (const section of this.sections) {
@@ -255,7 +255,7 @@ export class ExtensionHost {
       panel: (row) => {
         this.rows.push(row);
       },
-      hooks: {
+      on: {
         prompt: (section) => {
           this.sections.push(section);
         },

@@ -1,6 +1,6 @@
 /**
  * The one shape a feature plugs in through. An extension's `setup` registers what it contributes
- * — tools (with a default policy; a set that changes at run time, as MCP's), slash commands, side-panel rows and hooks on the turn (system
+ * — tools (with a default policy; a set that changes at run time, as MCP's), slash commands, side-panel rows and the points of the turn it joins (system
  * prompt sections, input rewriting, a before-request hook, a stop hook, turn events, a tool filter,
  * hooks around each tool call) — and
  * `dispose` releases what it holds. Built-in tools, AGENTS.md, MCP, sessions and compaction are
@@ -103,7 +103,12 @@ export interface ExtensionSetup {
   };
   /** A panel row computed on each render; undefined hides it. */
   panel(row: () => PanelRow | undefined): void;
-  hooks: {
+  /**
+   * The points of the turn an extension joins (agent/turn-points.ts): prompt sections, input,
+   * before each request, the stop, each tool call, events, tool filter and deferral, compaction.
+   * Not the lifecycle hooks a person configures (hooks/): that feature is one user of these.
+   */
+  on: {
     /**
      * Sections for this turn, asked for at its start: `system` ones (the default) are the system
      * prompt (re-sent every turn, never summarised; they must not change while the person changes

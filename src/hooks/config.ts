@@ -5,7 +5,7 @@
  */
 import { type HookSetting, readHookSettings } from '../config/hook-settings.js';
 import { type SettingsFiles, settingsFilePath } from '../settings/files.js';
-import { type ConfiguredHook, configure } from './engine.js';
+import { type CodeHook, type ConfiguredHook, configure, configureCode } from './engine.js';
 
 export interface LoadedHooks {
   hooks: ConfiguredHook[];
@@ -37,4 +37,11 @@ export async function loadHooks(options: {
     ],
     problems: [user, project].flatMap((read) => ('problem' in read && read.problem ? [read.problem] : [])),
   };
+}
+
+/** The run's hooks with a library caller's code hooks (run after the configured ones). */
+export function withCodeHooks(loaded: LoadedHooks, hooks: readonly CodeHook[] | undefined): LoadedHooks {
+  return hooks && hooks.length > 0
+    ? { ...loaded, hooks: [...loaded.hooks, ...configureCode(hooks)] }
+    : loaded;
 }

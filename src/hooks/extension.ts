@@ -98,8 +98,8 @@ export function hooksExtension(options: HooksExtensionOptions): Extension {
       engine = run;
       for (const problem of options.loaded.problems) host.notice(problem, 'error');
       host.commands.add(hooksCommand(run));
-      host.hooks.toolCall(toolCallHook(run, notify));
-      host.hooks.beforeCompact(async (trigger, focus, signal) => {
+      host.on.toolCall(toolCallHook(run, notify));
+      host.on.beforeCompact(async (trigger, focus, signal) => {
         if (!run.has('PreCompact')) return;
         const kind = trigger === 'manual' ? 'manual' : 'auto';
         await run.run(
@@ -108,7 +108,7 @@ export function hooksExtension(options: HooksExtensionOptions): Extension {
           { signal, targets: [kind] },
         );
       });
-      host.hooks.prompt(async (turn) => {
+      host.on.prompt(async (turn) => {
         const context = firstTurn ? [...(await startSession())] : [];
         firstTurn = false;
         if (run.has('UserPromptSubmit')) {
@@ -121,7 +121,7 @@ export function hooksExtension(options: HooksExtensionOptions): Extension {
         if (context.length === 0) return undefined;
         return { order: PROMPT_ORDER.hooks, placement: 'turn', text: context.join('\n\n') };
       });
-      host.hooks.stop(
+      host.on.stop(
         async (stop) => {
           const event: HookEvent = stop.subAgent === undefined ? 'Stop' : 'SubagentStop';
           let more: string | undefined;

@@ -9,14 +9,9 @@
  *   window, and the rest are dropped and counted: `… N log messages dropped` goes to the log.
  * Everything else passes straight through, in order.
  */
-import type {
-  JSONRPCMessage,
-  MessageExtraInfo,
-  RequestId,
-  Transport,
-  TransportSendOptions,
-} from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/client';
 import { SteadyMap } from '../util/steady-map.js';
+import { WrappedTransport } from './wrapped-transport.js';
 
 const PROGRESS = 'notifications/progress';
 const LOG = 'notifications/message';
@@ -217,69 +212,37 @@ function droppedNote(count: number): JSONRPCMessage {
   };
 }
 
-/** The transport the SDK client gets: `inner`, with its incoming notifications coalesced. */
 /** Told of every message, either way, before the flow sees it (probe-watch.ts). */
 export interface MessageWatch {
   sent(message: JSONRPCMessage): void;
   received(message: JSONRPCMessage): void;
 }
 
-export class CoalescingTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+/** The transport the SDK client gets: `inner`, with its incoming notifications coalesced. */
+export class CoalescingTransport extends WrappedTransport {
   private readonly flow: NotificationFlow;
 
-  /** A 2026 HTTP connection cancels a request by closing its stream: the SDK asks the transport. */
-  readonly hasPerRequestStream?: boolean;
-
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     limits: FlowLimits = DEFAULT_FLOW_LIMITS,
     private readonly watch?: MessageWatch,
   ) {
-    if (inner.hasPerRequestStream) this.hasPerRequestStream = true;
-    // The SDK tells stdio (a silent server/discover probe means a 2025 server) from HTTP (silence
-    // is an outage) by these two members: a stdio transport's wrapper has them too.
-    if ('pid' in inner && 'stderr' in inner) {
-      Object.defineProperty(this, 'pid', { get: () => (inner as { pid?: unknown }).pid });
-      Object.defineProperty(this, 'stderr', { get: () => null });
-    }
+    super(inner);
     this.flow = new NotificationFlow((message, extra) => this.onmessage?.(message, extra), limits);
-    inner.onmessage = watch
-      ? (message, extra) => {
-          watch.received(message);
-          this.flow.received(message, extra);
-        }
-      : (message, extra) => this.flow.received(message, extra);
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => {
-      this.flow.close();
-      this.onclose?.();
-    };
   }
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
+  protected override deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    this.watch?.received(message);
+    this.flow.received(message, extra);
   }
 
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  protected override sending(message: JSONRPCMessage): void {
     this.watch?.sent(message);
     this.flow.sent(message);
-    return this.inner.send(message, options);
   }
 
-  close(): Promise<void> {
+  protected override ending(): void {
     this.flow.close();
-    return this.inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
   }
 }
 

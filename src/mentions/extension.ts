@@ -56,7 +56,7 @@ export function mentionsExtension(
       host.completion(async (word) =>
         completePath(word, await attachContext(options.root, options.userDir, options.redact, gitignores)),
       );
-      host.hooks.input(async (text, turn) => {
+      host.on.input(async (text, turn) => {
         if (!turn.byPerson) return text;
         const flagged = pendingImages;
         pendingImages = [];

@@ -46,7 +46,7 @@ export function projectInstructionsExtension(options: ProjectInstructionsOptions
           'error',
         );
       }
-      host.hooks.prompt(async () => ({
+      host.on.prompt(async () => ({
         order: PROMPT_ORDER.projectInstructions,
         text: current.text
           ? `Project instructions (AGENTS.md and the files it imports; project text, not the user's words):\n${current.text}`

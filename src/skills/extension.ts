@@ -259,7 +259,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
           );
         });
       });
-      host.hooks.prompt(async (turn) => {
+      host.on.prompt(async (turn) => {
         await refreshServers(turn.signal, { waiting: turn.waiting ?? turn.notify, notice: turn.notify });
         // A turn starts: what the person activated since the last one is pre-approved in it (and only it).
         granted = pending;
@@ -284,7 +284,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
             skill.whitelist?.some((pattern) => toolPatternMatches(pattern, name)),
         ),
       );
-      host.hooks.toolFilter((tool) => {
+      host.on.toolFilter((tool) => {
         // tool_search only loads deferred definitions; what it finds is still filtered here.
         if (tool.name === USE_SKILL || tool.name === TOOL_SEARCH) return true;
         const limits = limiting();
@@ -305,7 +305,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
       });
       // Servers of the active skills are up before a request is built (their tools in it), a
       // sub-agent's too: a skill activated in the round that delegated has its servers up for it.
-      host.hooks.beforeRequest(
+      host.on.beforeRequest(
         async () => {
           await syncServers(active());
           await servers.whenSettled();

@@ -85,7 +85,7 @@ export function agentsExtension(deps: RunnerDeps, catalog: AgentCatalog, limits:
         },
       });
       // A new parent turn starts a new list of child runs for the JSON result.
-      host.hooks.event((event) => {
+      host.on.event((event) => {
         if (event.type === 'round_start' && event.round === 1) context.runs.length = 0;
       });
       host.report('agents', () => context.runs.map(runJson));

@@ -111,7 +111,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
   const toolCalls: ToolCallOutcome[] = [];
   const provider = deps.providerFor(definition.model);
   const cacheKey = `${request.id}.${randomBytes(6).toString('hex')}`;
-  const hooks: TurnPoints = {
+  const turnPoints: TurnPoints = {
     promptSections: async () => [
       {
         order: 1,
@@ -138,7 +138,7 @@ export async function runChild(deps: RunnerDeps, request: RunRequest): Promise<C
     executor: deps.executorFor(view, labelled(deps.approver, definition.name)),
     conversation,
     root: deps.root,
-    hooks,
+    turnPoints,
     maxRounds: definition.maxRounds,
     // Its own prompt cache: its prefix shares nothing with the main conversation's. The run id is
     // short (a counter and 4 hex digits); the random tail keeps runs of other sessions apart.

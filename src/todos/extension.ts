@@ -143,7 +143,7 @@ export function todoExtension(conversation: Conversation, panelWidth = 24): Exte
           return row ? { ...row, order: PANEL_ORDER.todo + i / 100 } : undefined;
         });
       }
-      host.hooks.prompt(async () => {
+      host.on.prompt(async () => {
         const todos = store.todos;
         if (todos.length === 0) return undefined;
         return {

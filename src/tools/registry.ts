@@ -122,7 +122,7 @@ export class ToolRegistry {
 
   /**
    * Decides which visible tools are deferred (read at every request); null defers none. `last`
-   * ranks the tools sent after all others (see ExtensionSetup.hooks.toolDeferral).
+   * ranks the tools sent after all others (see ExtensionSetup.on.toolDeferral).
    */
   setDeferFilter(filter: ToolFilter | null, last?: (tool: Tool) => number | undefined): void {
     this.deferFilter = filter;

@@ -17,19 +17,12 @@ import type { TrustQuestion } from '../trust/reload.js';
 import type { TuiApprover } from './approver.js';
 import { TuiChooser } from './chooser.js';
 import type { TuiElicitor } from './elicitor.js';
+import { FramePacer } from './frame-pacer.js';
 import { GREETING, GREETING_HINT } from './front.js';
 import type { InputHistory } from './history.js';
 import { TranscriptStore } from './transcript-store.js';
 import { TurnView } from './turn-view.js';
 import type { LineKind, SessionSnapshot, TrustAnswer, TrustQuestionView } from './types.js';
-
-/**
- * The shortest time between two screen updates the session asks for (20 a second). Keys do not
- * wait for it: the input line is the screen's own state and draws at once.
- */
-const FRAME_MS = 50;
-/** …and the longest: however slow drawing gets, the screen still follows a few times a second. */
-const MAX_FRAME_MS = 250;
 
 /** Messages of a continued session shown again when it opens. */
 const RECAP_MESSAGES = 6;
@@ -60,12 +53,10 @@ export class TuiSession {
   private resolveExit: () => void = () => undefined;
   private current: SessionSnapshot;
   private dirty = false;
-  private notifyScheduled: NodeJS.Immediate | NodeJS.Timeout | undefined;
-  /** The scheduled update waits out the frame gap (a timer), rather than the next tick. */
-  private notifyPaced = false;
-  private notifiedAt = 0;
-  /** The wait between two updates: `FRAME_MS`, longer while frames are slow to draw. */
-  private frameGap = FRAME_MS;
+  /** When listeners hear of a change (frame-pacer.ts). */
+  private readonly pacer = new FramePacer(() => {
+    for (const listener of this.listeners) listener();
+  });
   /** Resolves once the person asked to leave (/exit, Ctrl+D, Ctrl+C when idle). */
   readonly exited: Promise<void>;
 
@@ -118,10 +109,7 @@ export class TuiSession {
 
   dispose(): void {
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
-    if (this.notifyScheduled) {
-      clearImmediate(this.notifyScheduled as NodeJS.Immediate);
-      clearTimeout(this.notifyScheduled as NodeJS.Timeout);
-    }
+    this.pacer.dispose();
     this.controller.close();
   }
 
@@ -327,37 +315,11 @@ export class TuiSession {
     this.refresh();
   }
 
-  /**
-   * Marks the view changed and tells listeners once per tick: a streamed reply brings hundreds of
-   * text deltas in one burst, and each would otherwise cost a full render. The model's events are
-   * `paced`: at most one update per frame (`frameGap`), so layout never starves the keys. What the
-   * person did and the turn's end draw on the next tick, not behind the stream's frame.
-   */
+  /** Marks the view changed; listeners hear of it on the next tick, or the next frame when `paced` (the model's events). */
   private refresh(paced = false): void {
     this.dirty = true;
-    if (this.notifyScheduled && this.notifyPaced && !paced) {
-      clearTimeout(this.notifyScheduled as NodeJS.Timeout);
-      this.notifyScheduled = undefined;
-    }
-    if (this.notifyScheduled) return;
-    const wait = paced ? this.notifiedAt + this.frameGap - Date.now() : 0;
-    this.notifyPaced = wait > 0;
-    this.notifyScheduled = wait > 0 ? setTimeout(this.notify, wait) : setImmediate(this.notify);
+    this.pacer.request(paced);
   }
-
-  private readonly notify = (): void => {
-    this.notifyScheduled = undefined;
-    const started = Date.now();
-    this.notifiedAt = started;
-    for (const listener of this.listeners) listener();
-    // React and Ink draw in the microtasks after this: by the next macrotask the frame is done.
-    // The next one waits twice as long as this one took, so drawing takes at most a third of the
-    // time however loaded the machine is (wall time counts the waits for a CPU), and keys and the
-    // stream keep the rest.
-    setImmediate(() => {
-      this.frameGap = Math.min(MAX_FRAME_MS, Math.max(FRAME_MS, 2 * (Date.now() - started)));
-    });
-  };
 
   private build(): SessionSnapshot {
     const { app, approver } = this.deps;

@@ -27,7 +27,7 @@ export function compactionExtension(
       // A sub-agent's conversation has a window to fit too: it is compacted by a compactor of its
       // own (its failures must not stop the main conversation's automatic compaction), against its
       // model's window and summarised by its model.
-      host.hooks.beforeRequest((request) => compactor.beforeRequest(request), {
+      host.on.beforeRequest((request) => compactor.beforeRequest(request), {
         subAgents: ({ provider }) => {
           const own = compactor.fresh({ provider, contextWindow: provider.contextWindow });
           return (request) => own.beforeRequest(request);

@@ -62,7 +62,7 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
       });
       // A sub-agent's request carries MCP tools too: the same grace (one per run) applies. Nothing is
       // said while it runs: it is short, and print mode stays quiet unless a server fails.
-      host.hooks.beforeRequest(
+      host.on.beforeRequest(
         async (request) => {
           await options.grace.wait(request.signal);
           // A call that changed a server's tools (its list_changed came before its answer) is
@@ -81,7 +81,7 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
               .filter((mention) => mention.startsWith(word)),
           ),
       );
-      host.hooks.input(async (input, turn) => {
+      host.on.input(async (input, turn) => {
         // Tool lists past their ttl are listed again; the turn's first request waits for them.
         manager.refreshStale();
         const mentions = mentionsResources(input);

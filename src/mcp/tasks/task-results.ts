@@ -7,13 +7,8 @@
  * key in any other answer is removed, so only a real task handle ever carries it. Everything else
  * passes through untouched.
  */
-import type {
-  JSONRPCMessage,
-  MessageExtraInfo,
-  RequestId,
-  Transport,
-  TransportSendOptions,
-} from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/client';
+import { WrappedTransport } from '../wrapped-transport.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Our own `_meta` key: never sent, set only by this transport. */
@@ -41,51 +36,20 @@ export function isTaskView(value: unknown): value is TaskView {
   return typeof view.taskId === 'string' && typeof view.status === 'string';
 }
 
-type Onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-
-export class TaskResultTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: Onmessage;
-  readonly hasPerRequestStream?: boolean;
+export class TaskResultTransport extends WrappedTransport {
   /** Our `tools/call` requests still waiting for their answer. */
   private readonly calls = new Set<RequestId>();
 
-  constructor(private readonly inner: Transport) {
-    if (inner.hasPerRequestStream) this.hasPerRequestStream = true;
-    // The SDK tells stdio from HTTP by these two members (as CoalescingTransport keeps them too).
-    if ('pid' in inner && 'stderr' in inner) {
-      Object.defineProperty(this, 'pid', { get: () => (inner as { pid?: unknown }).pid });
-      Object.defineProperty(this, 'stderr', { get: () => null });
-    }
-    inner.onmessage = (message, extra) => this.onmessage?.(this.received(message), extra);
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => {
-      this.calls.clear();
-      this.onclose?.();
-    };
+  protected override deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    this.onmessage?.(this.received(message), extra);
   }
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  protected override sending(message: JSONRPCMessage): void {
     if ('id' in message && 'method' in message && message.method === 'tools/call') this.calls.add(message.id);
-    return this.inner.send(message, options);
   }
 
-  close(): Promise<void> {
+  protected override ending(): void {
     this.calls.clear();
-    return this.inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
   }
 
   private received(message: JSONRPCMessage): JSONRPCMessage {

@@ -90,7 +90,7 @@ export function memoryExtension(
         .refresh()
         .catch((error: unknown) => host.notice(`memory: ${(error as Error).message}`, 'error'));
       for (const [tool, policy] of memoryTools(bank, options)) host.tools.add(tool, policy);
-      host.hooks.prompt(async (turn) => {
+      host.on.prompt(async (turn) => {
         let hits: MemoryHit[];
         try {
           hits = await bank.recall(turn.input);
@@ -112,7 +112,7 @@ export function memoryExtension(
           placement: 'turn',
         };
       });
-      host.hooks.event((event) => {
+      host.on.event((event) => {
         if (event.type === 'tool_end' && event.outcome.name.startsWith('memory_')) host.changed();
       });
       host.panel(() => {

@@ -15,6 +15,7 @@ import {
   type ApprovalModeName,
   MODE_DESCRIPTIONS,
 } from '../approval-mode.js';
+import type { PermissionConfig } from '../config.js';
 
 const PLAN_LIMIT = 20_000;
 
@@ -40,7 +41,7 @@ export function approvalModeExtension(mode: ApprovalMode, approver: Approver): E
       host.report('approval_mode', () => mode.current);
       host.report('plan', () => lastPlan);
       // In the turn's context, not the system prompt: switching modes keeps the prompt cache.
-      host.hooks.prompt(async () =>
+      host.on.prompt(async () =>
         mode.current === 'plan'
           ? { order: PROMPT_ORDER.approvalMode, text: PLAN_NOTE, placement: 'turn' }
           : undefined,
@@ -114,4 +115,29 @@ function exitPlanModeTool(mode: ApprovalMode, approver: Approver, keep: (plan: s
       return `The person approved the plan; approval mode is now ${next} (${MODE_DESCRIPTIONS[next]}). Carry out the plan now.`;
     },
   };
+}
+
+/**
+ * The first mode: `--approval-mode`, else the user's `approvalMode`, else default. A refused one
+ * (bypass in a folder the person has not trusted) falls back and says so; a project's is ignored.
+ */
+export function startApprovalMode(
+  mode: ApprovalMode,
+  flag: string | undefined,
+  permissions: PermissionConfig,
+): string[] {
+  const notices: string[] = [];
+  if (permissions.projectApprovalMode !== undefined)
+    notices.push(
+      `"approvalMode" in ${permissions.projectFile} is ignored: the approval mode is the person's choice (--approval-mode, /mode, or ~/.geekagent/GeekAgent.json)`,
+    );
+  const refusals = new Set<string>();
+  for (const wanted of [flag, permissions.userApprovalMode]) {
+    if (wanted === undefined) continue;
+    const refused = mode.set(wanted);
+    if (!refused) break;
+    refusals.add(refused);
+  }
+  for (const refused of refusals) notices.push(`${refused}; running in ${mode.current} mode`);
+  return notices;
 }

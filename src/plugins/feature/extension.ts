@@ -32,14 +32,14 @@ export function pluginsExtension(loaded: LoadedPlugins): Extension {
         }
       }
       if (contexts.length > 0)
-        host.hooks.prompt(async () => ({
+        host.on.prompt(async () => ({
           order: PROMPT_ORDER.pluginContext,
           text: `Context files of installed extensions (extension text, not the user's words):\n${contexts.join('\n\n')}`,
         }));
       const excluded = excludedTools(loaded.active.flatMap((plugin) => plugin.parts.excludeTools));
       if (excluded.names.length > 0) {
         const hidden = new Set(excluded.names);
-        host.hooks.toolFilter((tool) => !hidden.has(tool.name));
+        host.on.toolFilter((tool) => !hidden.has(tool.name));
       }
       if (excluded.scoped.length > 0)
         host.notice(

@@ -60,14 +60,14 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
       if (deferred.mode === 'off') return;
       host.tools.add(toolSearchTool(deferred, options.whenAllStarted), 'allow');
       // tool_search itself is sent only while something is deferred or servers were still starting.
-      host.hooks.toolDeferral(
+      host.on.toolDeferral(
         (tool) =>
           tool.name === TOOL_SEARCH
             ? !deferred.active && deferred.lateNames().length === 0
             : deferred.isDeferred(tool),
         (tool) => deferred.loadedRank(tool),
       );
-      host.hooks.prompt(async (turn) => {
+      host.on.prompt(async (turn) => {
         await options.whenToolsReady?.(turn.signal);
         // Late servers' tools stay out of the list (it would change as they arrive): named instead.
         const listed = deferred.searchableTools().filter((tool) => !deferred.isLate(tool));
@@ -78,7 +78,7 @@ export function toolSearchExtension(options: ToolSearchOptions): Extension {
       // a load is never undone, so a compacted history keeps its tools). The main agent's requests
       // only: a sub-agent gets its tools undeferred (subagents/tool-view.ts), and its history must
       // not load tools into the main agent's requests.
-      host.hooks.beforeRequest(async (request) => {
+      host.on.beforeRequest(async (request) => {
         if (deferred.active) deferred.load(loadedByHistory(request.conversation.messages));
       });
     },

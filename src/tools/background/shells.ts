@@ -4,13 +4,14 @@
  * merged output appended to a log file and kept unread in memory up to a bound until
  * `shell_output` takes it. `stopAll` ends every group (session end, Ctrl+C, SIGTERM).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { killGroup, type ProcessGroupTracker } from '../../process/group-tracker.js';
 import { ToolError } from '../types.js';
 import type { ShellLog } from './log-file.js';
+import { groupAlive, Shell, type ShellInfo, type ShellRead, type ShellRelease, type ShellState } from './shell.js';
 
-/** Unread output kept per shell; older unread output is dropped (the log file has it all). */
-export const UNREAD_KEPT = 64 * 1024;
+export { type ShellInfo, type ShellRead, type ShellState, UNREAD_KEPT } from './shell.js';
+
 /** How long `run_shell` with `background` waits for the first output before it returns. */
 export const FIRST_OUTPUT_WAIT_MS = 1000;
 /** After SIGTERM, how long a shell gets before its group is SIGKILLed. */
@@ -20,26 +21,6 @@ export const MAX_RUNNING = 10;
 /** Ended shells kept (listed, readable); older ones are forgotten, their logs stay. */
 export const ENDED_KEPT = 20;
 
-export type ShellState =
-  | { kind: 'running' }
-  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
-  /** Stopped by shell_kill, /shells kill or the session's end. */
-  | { kind: 'killed' };
-
-export interface ShellInfo {
-  id: string;
-  command: string;
-  pid: number | undefined;
-  state: ShellState;
-  startedAt: number;
-  /** Its output file (all of it, up to the log's cap); undefined when none could be made. */
-  log: string | undefined;
-  /** The run_shell call that started it (an editor shows that call in progress until it settles). */
-  callId: string | undefined;
-  /** It ended, but processes it started in its group still run (shell_kill stops them). */
-  lingering: boolean;
-}
-
 /**
  * A shell's run_shell call is settled once the model has seen it end (a read after its end) or it
  * was stopped: until then a face may show that call as still in progress.
@@ -47,14 +28,6 @@ export interface ShellInfo {
 export interface ShellSettled {
   callId: string;
   info: ShellInfo;
-}
-
-/** What a read took: the unread output since the last read, and how much of it was dropped. */
-export interface ShellRead {
-  info: ShellInfo;
-  text: string;
-  /** Characters that arrived unread but no longer fit in memory (only in the log). */
-  dropped: number;
 }
 
 export interface ShellLaunch {
@@ -68,7 +41,7 @@ export interface ShellLaunch {
    * Called once when the shell is done (its pipes closed or it was stopped) with the tail of its
    * stderr: the sandbox's release and its note (a refusal), which joins the unread output.
    */
-  finish?: (stderr: string) => string | undefined;
+  finish?: ShellRelease;
   /** The run_shell call starting it. */
   callId?: string;
 }
@@ -77,100 +50,6 @@ export interface BackgroundShellsOptions {
   tracker?: ProcessGroupTracker;
   /** Creates the log file of shell `id`; a failure leaves the shell without one (noted). */
   openLog?: (id: string) => ShellLog;
-}
-
-class Shell {
-  state: ShellState = { kind: 'running' };
-  unread = '';
-  dropped = 0;
-  stderrTail = '';
-  /** shell_kill or the session's end is stopping it: however it ends, it was killed. */
-  stopping = false;
-  /** Its end was read or it was stopped (see ShellSettled). */
-  settled = false;
-  /** It ended, but processes of its group are left (still tracked). */
-  lingering = false;
-  readonly startedAt = Date.now();
-  /** Resolves when the shell is done (pipes closed, or stopped). */
-  readonly done: Promise<void>;
-  private resolveDone!: () => void;
-  /** Wakes whoever waits for new output or the end. */
-  private waiters = new Set<() => void>();
-
-  constructor(
-    readonly id: string,
-    readonly command: string,
-    readonly child: ChildProcess,
-    readonly log: ShellLog | undefined,
-    readonly release: ShellLaunch['finish'],
-    readonly callId: string | undefined,
-  ) {
-    this.done = new Promise((resolve) => {
-      this.resolveDone = resolve;
-    });
-  }
-
-  get running(): boolean {
-    return this.state.kind === 'running';
-  }
-
-  info(): ShellInfo {
-    return {
-      id: this.id,
-      command: this.command,
-      pid: this.child.pid,
-      state: this.state,
-      startedAt: this.startedAt,
-      log: this.log?.file,
-      callId: this.callId,
-      lingering: this.lingering && this.child.pid !== undefined && groupAlive(this.child.pid),
-    };
-  }
-
-  push(chunk: string): void {
-    this.log?.append(chunk);
-    this.unread += chunk;
-    if (this.unread.length > UNREAD_KEPT) {
-      const cut = this.unread.length - UNREAD_KEPT;
-      this.dropped += cut;
-      this.unread = this.unread.slice(cut);
-    }
-    this.wake();
-  }
-
-  take(): ShellRead {
-    const read = { info: this.info(), text: this.unread, dropped: this.dropped };
-    this.unread = '';
-    this.dropped = 0;
-    return read;
-  }
-
-  end(state: ShellState): void {
-    if (!this.running) return;
-    this.state = state;
-    this.log?.close();
-    this.resolveDone();
-    this.wake();
-  }
-
-  /** Resolves at the next output or end, or after `ms`, or when `signal` aborts. */
-  changed(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
-  }
-
-  private wake(): void {
-    for (const waiter of [...this.waiters]) waiter();
-  }
 }
 
 export class BackgroundShells {
@@ -387,16 +266,5 @@ export class BackgroundShells {
 
   private changed(): void {
     for (const listener of this.listeners) listener();
-  }
-}
-
-/** Whether any process of group `pgid` is left (signal 0 only checks). */
-function groupAlive(pgid: number): boolean {
-  if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

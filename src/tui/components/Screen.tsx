@@ -19,7 +19,7 @@ import { useKeys } from '../hooks.js';
 import { type Choice, handleKey, type KeyTarget, type ServerRequestFocus } from '../key-actions.js';
 import type { KeyEvent } from '../keys.js';
 import { type Buffer, EMPTY, fromText } from '../line-editor.js';
-import { pagerTarget } from '../pager-keys.js';
+import { type PagerOpen, pagerMove, pagerTarget, pagerText } from '../pager-keys.js';
 import { slashCandidates } from '../slash-complete.js';
 import { trustKey, trustMode, useTrustKeys } from '../trust-keys.js';
 import { openPrompt, type SessionSnapshot } from '../types.js';
@@ -44,9 +44,6 @@ export interface ScreenProps {
   cols: number;
   rows: number;
 }
-
-/** The pager's text: an entry's (it may still grow), or a fixed text (a question's whole detail). */
-type PagerOpen = { top: number } & ({ id: number } | { text: string });
 
 /** What has the focus: a server's question (with the selected choice) or form, by identity. */
 interface Focus {
@@ -357,44 +354,4 @@ export function Screen({ snapshot, target, cols, rows }: ScreenProps) {
       </Box>
     </Box>
   );
-}
-
-function pagerText(open: PagerOpen, entries: SessionSnapshot['entries']): string | undefined {
-  if ('text' in open) return open.text;
-  const entry = entries.find((candidate) => candidate.id === open.id);
-  return entry && entry.kind !== 'question' ? entry.text : undefined;
-}
-
-/**
- * A key in the pager: the new first row, 'close', or undefined (ignored). PgUp/PgDn move a screen,
- * ↑/↓ a row, Home/End to either end; Esc, q and Ctrl+T close it.
- */
-export function pagerMove(
-  event: KeyEvent,
-  top: number,
-  total: number,
-  height: number,
-): number | 'close' | undefined {
-  const last = Math.max(0, total - height);
-  const to = (row: number) => Math.max(0, Math.min(last, row));
-  if (event.type === 'ctrl') return event.letter === 't' ? 'close' : undefined;
-  if (event.type === 'text') return event.text === 'q' ? 'close' : undefined;
-  switch (event.name) {
-    case 'escape':
-      return 'close';
-    case 'pageDown':
-      return to(top + Math.max(1, height - 1));
-    case 'pageUp':
-      return to(top - Math.max(1, height - 1));
-    case 'down':
-      return to(top + 1);
-    case 'up':
-      return to(top - 1);
-    case 'home':
-      return 0;
-    case 'end':
-      return last;
-    default:
-      return undefined;
-  }
 }

@@ -15,7 +15,7 @@ export function extraRootsExtension(roots: readonly string[]): Extension {
   return {
     name: 'extra-roots',
     setup(host) {
-      host.hooks.prompt(async () => ({ order: PROMPT_ORDER.extraRoots, text }));
+      host.on.prompt(async () => ({ order: PROMPT_ORDER.extraRoots, text }));
     },
   };
 }

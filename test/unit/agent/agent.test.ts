@@ -88,7 +88,7 @@ function setup(
     maxRetries: 0,
   });
   const conversation = new Conversation();
-  const agent = new Agent({ provider, registry, executor, conversation, root, hooks });
+  const agent = new Agent({ provider, registry, executor, conversation, root, turnPoints: hooks });
   return { agent, conversation, approver };
 }
 

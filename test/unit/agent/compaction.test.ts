@@ -69,7 +69,7 @@ function setup(settings: Partial<CompactionSettings> = {}, tools: Tool[] = []) {
     executor,
     conversation,
     root,
-    hooks: { ...NO_TURN_POINTS, beforeRequest: (request) => compactor.beforeRequest(request) },
+    turnPoints: { ...NO_TURN_POINTS, beforeRequest: (request) => compactor.beforeRequest(request) },
   });
   const events: AgentEvent[] = [];
   const turn = (input: string) =>

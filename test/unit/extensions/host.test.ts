@@ -29,20 +29,20 @@ describe('ExtensionHost', () => {
     const ext = (name: string): Extension => ({
       name,
       setup(setup) {
-        setup.hooks.prompt(async () => ({ order: name === 'a' ? 50 : 10, text: name }));
-        setup.hooks.input(async (input) => `${input}>${name}`);
-        setup.hooks.beforeRequest(async () => void log.push(name));
+        setup.on.prompt(async () => ({ order: name === 'a' ? 50 : 10, text: name }));
+        setup.on.input(async (input) => `${input}>${name}`);
+        setup.on.beforeRequest(async () => void log.push(name));
       },
     });
     await extensions.add(ext('a'), ext('b'));
     await extensions.add(ext('c'));
-    expect((await extensions.hooks.promptSections(turn)).map((section) => section.text)).toEqual([
+    expect((await extensions.turnPoints.promptSections(turn)).map((section) => section.text)).toEqual([
       'a',
       'b',
       'c',
     ]);
-    expect(await extensions.hooks.prepareInput('x', turn)).toBe('x>a>b>c');
-    await extensions.hooks.beforeRequest({} as never);
+    expect(await extensions.turnPoints.prepareInput('x', turn)).toBe('x>a>b>c');
+    await extensions.turnPoints.beforeRequest({} as never);
     expect(log).toEqual(['a', 'b', 'c']);
     expect(extensions.names).toEqual(['a', 'b', 'c']);
   });
@@ -85,15 +85,15 @@ describe('ExtensionHost', () => {
     await extensions.add({
       name: 'events',
       setup(setup) {
-        setup.hooks.event(() => {
+        setup.on.event(() => {
           throw new Error('listener broke');
         });
-        setup.hooks.event((event) => void heard.push(event.type));
+        setup.on.event((event) => void heard.push(event.type));
         setup.notice('said during setup');
       },
     });
     const notices: string[] = [];
-    extensions.hooks.onEvent({ type: 'turn_start' } as never);
+    extensions.turnPoints.onEvent({ type: 'turn_start' } as never);
     extensions.onNotice((message, kind) => notices.push(`${kind}: ${message}`));
     expect(heard).toEqual(['turn_start']);
     expect(notices).toEqual([
@@ -109,8 +109,8 @@ describe('ExtensionHost', () => {
       name: 'tools',
       setup(setup) {
         for (const name of ['keep', 'no_a', 'no_b']) setup.tools.add(tool(name), 'allow');
-        setup.hooks.toolFilter((candidate) => candidate.name !== 'no_a');
-        setup.hooks.toolFilter((candidate) => candidate.name !== 'no_b');
+        setup.on.toolFilter((candidate) => candidate.name !== 'no_a');
+        setup.on.toolFilter((candidate) => candidate.name !== 'no_b');
       },
     });
     expect(registry.visible().map((candidate) => candidate.name)).toEqual(['keep']);

@@ -53,9 +53,9 @@ describe('extension order', () => {
     const extensions = host();
     const log: string[] = [];
     const logging = (name: string, declared: { after?: string[]; before?: string[] }) =>
-      ext(name, declared, (setup) => setup.hooks.beforeRequest(async () => void log.push(name)));
+      ext(name, declared, (setup) => setup.on.beforeRequest(async () => void log.push(name)));
     await extensions.add(logging('compaction', { after: ['mcp'] }), logging('mcp', {}));
-    await extensions.hooks.beforeRequest({} as never);
+    await extensions.turnPoints.beforeRequest({} as never);
     expect(log).toEqual(['mcp', 'compaction']);
   });
 
@@ -117,12 +117,12 @@ describe('beforeCompact', () => {
         compacting = setup.compacting;
       }),
       ext('failing', {}, (setup) =>
-        setup.hooks.beforeCompact(async () => {
+        setup.on.beforeCompact(async () => {
           throw new Error('hook failed');
         }),
       ),
       ext('hooks', {}, (setup) =>
-        setup.hooks.beforeCompact(async (trigger, focus) => void heard.push(`${trigger}:${focus ?? ''}`)),
+        setup.on.beforeCompact(async (trigger, focus) => void heard.push(`${trigger}:${focus ?? ''}`)),
       ),
     );
     await compacting!('manual', 'keep the plan', signal);

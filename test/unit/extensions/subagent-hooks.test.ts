@@ -46,9 +46,9 @@ describe('before-request hooks and sub-agents', () => {
     await host.add({
       name: 'hooks',
       setup(setup) {
-        setup.hooks.beforeRequest(async () => void calls.push('wait'), { subAgents: 'same' });
-        setup.hooks.beforeRequest(async () => void calls.push('main-only'));
-        setup.hooks.beforeRequest(async () => void calls.push('compact'), {
+        setup.on.beforeRequest(async () => void calls.push('wait'), { subAgents: 'same' });
+        setup.on.beforeRequest(async () => void calls.push('main-only'));
+        setup.on.beforeRequest(async () => void calls.push('compact'), {
           subAgents: ({ provider }) => {
             const run = ++made;
             return async () => void calls.push(`compact#${run}@${provider.model}`);
@@ -57,7 +57,7 @@ describe('before-request hooks and sub-agents', () => {
       },
     });
 
-    await host.hooks.beforeRequest(scope());
+    await host.turnPoints.beforeRequest(scope());
     expect(calls.splice(0)).toEqual(['wait', 'main-only', 'compact']);
 
     const first = host.subAgentBeforeRequest({ provider: model('small-model') });

@@ -53,10 +53,10 @@ describe('knowledge panel rows', () => {
     await bank.refresh();
     expect(row('Memory')).toBe('2 entries');
 
-    const sections = await host.hooks.promptSections(turn('when is the release branch cut?'));
+    const sections = await host.turnPoints.promptSections(turn('when is the release branch cut?'));
     const recall = sections.find((s) => s.text.startsWith(RECALL_HEADING));
     expect(recall?.text).toContain('release branch is called stable');
-    const none = await host.hooks.promptSections(turn('zebra giraffe'));
+    const none = await host.turnPoints.promptSections(turn('zebra giraffe'));
     expect(none.some((s) => s.text.startsWith(RECALL_HEADING))).toBe(false);
   });
 

@@ -9,9 +9,9 @@ import { CLIP_LINES, lastRows, rowsOf } from '../../../src/tui/clip.js';
 import { ModelText } from '../../../src/tui/components/LongText.js';
 import { pagerRows } from '../../../src/tui/components/Pager.js';
 import { Reasoning } from '../../../src/tui/components/Reasoning.js';
-import { pagerMove } from '../../../src/tui/components/Screen.js';
 import { Transcript } from '../../../src/tui/components/Transcript.js';
 import { BlockSplitter } from '../../../src/tui/markdown-blocks.js';
+import { pagerMove } from '../../../src/tui/pager-keys.js';
 import { TranscriptStore } from '../../../src/tui/transcript-store.js';
 import { plain, withMarkdown } from './helpers.js';
 
