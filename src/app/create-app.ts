@@ -132,6 +132,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     homeDir,
     userDir,
     projectTrusted: trusted,
+    files: folder.settingsFiles,
     lazy: true,
     mcpConfig: options.mcpConfig,
     inProcess: options.inProcessMcp,
@@ -305,6 +306,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           userDir,
           env,
           homeDir,
+          files: folder.settingsFiles,
         });
       },
       initial: options.skills,

@@ -7,7 +7,8 @@
 import { hookSettingsSection } from '../config/hook-settings.js';
 import { resolveModelSettingsWithSources } from '../config/model-settings.js';
 import { loadNamedModels, modelsFile, namedModelsSection } from '../config/named-models.js';
-import { loadMcpServers } from '../mcp/config.js';
+import { mcpSettingsSection } from '../mcp/config.js';
+import { describeMcpSettings } from '../mcp/settings-view.js';
 import { permissionSettingsSection } from '../permissions/config.js';
 import { describePermissionSettings } from '../permissions/settings-view.js';
 import {
@@ -20,12 +21,13 @@ import { flattenSection, type Setting } from '../settings/effective.js';
 import { readSection, type SettingSource, type SettingsSection } from '../settings/section.js';
 import type { Folder } from './bootstrap.js';
 
-/** Every section of the settings files, by feature (mcp.json is read by mcp/config.ts). */
+/** Every section of the settings files, by feature. */
 export const SETTINGS_SECTIONS: readonly SettingsSection<unknown>[] = [
   permissionSettingsSection,
   sandboxSettingsSection,
   hookSettingsSection,
   namedModelsSection,
+  mcpSettingsSection,
 ] as readonly SettingsSection<unknown>[];
 
 /** Variables whose value is a credential: shown as set, never shown. */
@@ -97,17 +99,14 @@ export async function effectiveSettings(
     settings.push({ key: `model.${field}`, value, source, ...(field === 'apiKey' ? { secret: true } : {}) });
   }
 
-  const servers = await loadMcpServers({ projectDir, homeDir, userDir, env: folder.env, project: trusted });
-  for (const entry of servers.entries) {
-    const file = entry.kind === 'ok' ? entry.definition.file : entry.file;
-    const scope =
-      (entry.kind === 'ok' ? entry.definition.source : entry.source) === 'project' ? 'project' : 'user';
-    settings.push({
-      key: `mcpServers.${entry.name}`,
-      value: entry.kind === 'ok' ? serverSummary(entry.definition) : `invalid: ${entry.error}`,
-      source: { kind: 'file', scope, file, key: `mcpServers.${entry.name}` },
-    });
-  }
+  const mcp = await describeMcpSettings({
+    files,
+    dirs: { projectDir, homeDir, userDir },
+    env: folder.env,
+    trusted,
+  });
+  problems.push(...mcp.problems);
+  settings.push(...mcp.settings);
 
   for (const [variable, value] of Object.entries(folder.settingsEnv)) {
     if (!variable.startsWith('GEEKAGENT_') || value === undefined) continue;
@@ -119,16 +118,4 @@ export async function effectiveSettings(
     });
   }
   return { settings, problems };
-}
-
-/** A server as listed: its transport and command or address (never its env, headers or query). */
-function serverSummary(definition: { transport: string; command?: string; url?: string }): string {
-  if (definition.command !== undefined) return `${definition.transport}: ${definition.command}`;
-  if (definition.url === undefined) return definition.transport;
-  try {
-    const url = new URL(definition.url);
-    return `${definition.transport}: ${url.origin}${url.pathname}`;
-  } catch {
-    return definition.transport;
-  }
 }
