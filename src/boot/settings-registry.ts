@@ -4,13 +4,17 @@
  * through the folder's settings model (each file once) after the run's one trust decision: an
  * untrusted folder's files count only where they tighten, exactly as for the agent.
  */
+import { compactionEnvSettings } from '../agent/compaction-settings.js';
 import { hookSettingsSection } from '../config/hook-settings.js';
 import { resolveModelSettingsWithSources } from '../config/model-settings.js';
 import { loadNamedModels, modelsFile, namedModelsSection } from '../config/named-models.js';
 import { mcpSettingsSection } from '../mcp/config.js';
 import { describeMcpSettings } from '../mcp/settings-view.js';
+import { startGraceEnvSetting } from '../mcp/start-grace.js';
 import { permissionSettingsSection } from '../permissions/config.js';
 import { describePermissionSettings } from '../permissions/settings-view.js';
+import { instructionsEnvSetting } from '../project-instructions/read.js';
+import { promptCacheKeyEnvSetting } from '../providers/prompt-cache-key.js';
 import {
   describeSandboxSettings,
   runSandboxMode,
@@ -18,7 +22,10 @@ import {
   sandboxSettingsSection,
 } from '../sandbox/index.js';
 import { flattenSection, type Setting } from '../settings/effective.js';
+import { type EnvSetting, readEnvSetting } from '../settings/env-setting.js';
 import { readSection, type SettingSource, type SettingsSection } from '../settings/section.js';
+import { agentEnvSettings } from '../subagents/extension.js';
+import { toolSearchEnvSetting } from '../tool-search/feature/extension.js';
 import type { Folder } from './bootstrap.js';
 
 /** Every section of the settings files, by feature. */
@@ -29,6 +36,22 @@ export const SETTINGS_SECTIONS: readonly SettingsSection<unknown>[] = [
   namedModelsSection,
   mcpSettingsSection,
 ] as readonly SettingsSection<unknown>[];
+
+/**
+ * Every `GEEKAGENT_*` variable a feature declares (outside model settings, `model.*`, and the
+ * sandbox mode, `sandbox.mode`, which list theirs with their sources already).
+ */
+export const ENV_SETTINGS: readonly EnvSetting<unknown>[] = [
+  compactionEnvSettings.autoPercent,
+  compactionEnvSettings.maxHistoryChars,
+  toolSearchEnvSetting,
+  startGraceEnvSetting,
+  promptCacheKeyEnvSetting,
+  agentEnvSettings.maxAgents,
+  agentEnvSettings.maxDepth,
+  agentEnvSettings.timeoutSeconds,
+  instructionsEnvSetting,
+];
 
 /** Variables whose value is a credential: shown as set, never shown. */
 const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
@@ -108,8 +131,24 @@ export async function effectiveSettings(
   problems.push(...mcp.problems);
   settings.push(...mcp.settings);
 
+  const sourceOf = (variable: string) => folder.envSettings.source(variable);
+  for (const setting of ENV_SETTINGS) {
+    const read = readEnvSetting(setting, folder.settingsEnv, sourceOf);
+    settings.push({
+      key: setting.key,
+      value: read.value,
+      source: read.source,
+      description: setting.description,
+      ...(read.problem !== undefined ? { note: read.problem } : {}),
+    });
+  }
+
+  // Set variables no section lists (GEEKAGENT_HOME, test knobs): raw, with their source.
+  const listed = new Set<string>(ENV_SETTINGS.map((setting) => setting.variable));
+  listed.add('GEEKAGENT_SANDBOX');
+  for (const setting of settings) if (setting.source.kind === 'env') listed.add(setting.source.variable);
   for (const [variable, value] of Object.entries(folder.settingsEnv)) {
-    if (!variable.startsWith('GEEKAGENT_') || value === undefined) continue;
+    if (!variable.startsWith('GEEKAGENT_') || value === undefined || listed.has(variable)) continue;
     settings.push({
       key: `env.${variable}`,
       value,
