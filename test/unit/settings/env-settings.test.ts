@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveCompactionSettings } from '../../../src/agent/compaction-settings.js';
+import { compactionEnvSettings, resolveCompactionSettings } from '../../../src/agent/compaction-settings.js';
 import { openFolder } from '../../../src/boot/bootstrap.js';
 import { ENV_SETTINGS, effectiveSettings } from '../../../src/boot/settings-registry.js';
 import { readEnvSetting } from '../../../src/settings/env-setting.js';
@@ -76,8 +76,7 @@ describe('declared GEEKAGENT_* variables', () => {
   });
 
   it('takes a blank variable as unset', () => {
-    const [autoPercent] = ENV_SETTINGS;
-    expect(readEnvSetting(autoPercent, { GEEKAGENT_AUTO_COMPACT: '  ' })).toEqual({
+    expect(readEnvSetting(compactionEnvSettings.autoPercent, { GEEKAGENT_AUTO_COMPACT: '  ' })).toEqual({
       value: 80,
       source: { kind: 'default' },
     });
