@@ -130,6 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     homeDir,
     userDir,
     projectTrusted: trusted,
+    files: folder.settingsFiles,
     lazy: true,
     mcpConfig: options.mcpConfig,
     inProcess: options.inProcessMcp,
@@ -303,6 +304,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           userDir,
           env,
           homeDir,
+          files: folder.settingsFiles,
         });
       },
       initial: options.skills,

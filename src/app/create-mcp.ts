@@ -17,13 +17,13 @@ import {
 } from '../mcp/client-features.js';
 import type { CommandLineServers } from '../mcp/command-line-config.js';
 import {
+  conflictNotice,
   type InProcessServer,
   inProcessEntries,
   loadMcpServers,
   loadSkillServers,
   pluginServerEntries,
   type ServerConfigEntry,
-  type ServerNameConflict,
   userConfinesProjectServers,
 } from '../mcp/config.js';
 import { type ConnectionLayer, type LoadedLayer, McpManager } from '../mcp/manager.js';
@@ -35,6 +35,7 @@ import { createRedactor, type Redactor } from '../permissions/redact.js';
 import type { PluginServers } from '../plugins/load.js';
 import type { ProcessGroupTracker } from '../process/group-tracker.js';
 import type { CommandSandbox, SandboxMode } from '../sandbox/index.js';
+import type { SettingsFiles } from '../settings/files.js';
 import type { SkillServersHandle } from '../skills/servers.js';
 import { visibleLine } from '../util/terminal-text.js';
 
@@ -81,6 +82,8 @@ export interface McpRuntimeOptions {
   sandboxMode?: SandboxMode;
   /** The run's plugins' servers (plugins/load.ts): after the configured ones, never replacing one. */
   pluginServers?: readonly PluginServers[];
+  /** The run's settings reads (boot/bootstrap.ts `Folder.settingsFiles`): each mcp.json read once. */
+  files?: SettingsFiles;
 }
 
 /** `--mcp-config <file-or-json>` values (in order) and `--strict-mcp-config`, as given. */
@@ -112,6 +115,7 @@ export async function createMcpManager(options: McpRuntimeOptions): Promise<McpM
         userDir: options.userDir,
         env: options.env,
         project: options.projectTrusted,
+        ...(options.files ? { files: options.files } : {}),
       });
   for (const conflict of conflicts) options.notice?.(conflictNotice(conflict));
   if (!commandLine?.strict) configured.push(...pluginEntries(configured, options));
@@ -338,14 +342,6 @@ export function authDirectory(userDir: string): string {
   return path.join(userDir, 'auth');
 }
 
-/** A repo must not take over the name (and so the rules) of the person's own server. */
-export function conflictNotice(conflict: ServerNameConflict): string {
-  return visibleLine(
-    `MCP server ${conflict.name} is declared in both ${conflict.userFile} and ${conflict.projectFile}: ` +
-      `the user's server runs, the project's is skipped (rename one to use both)`,
-  );
-}
-
 export interface SkillServerOptions {
   /** The run's manager: the skill's servers join it (`/mcp`, the panel and approval see them). */
   manager: McpManager;
@@ -358,14 +354,15 @@ export interface SkillServerOptions {
   userDir: string;
   env: NodeJS.ProcessEnv;
   homeDir: string;
+  /** The run's settings reads: the user mcp.json as the run read it at start. */
+  files?: SettingsFiles;
 }
 
 export async function startSkillServers(options: SkillServerOptions): Promise<SkillServersHandle> {
-  const confineProjectServers = await userConfinesProjectServers({
-    projectDir: options.projectDir,
-    homeDir: options.homeDir,
-    userDir: options.userDir,
-  });
+  const confineProjectServers = await userConfinesProjectServers(
+    { projectDir: options.projectDir, homeDir: options.homeDir, userDir: options.userDir },
+    options.files,
+  );
   const entries = await loadSkillServers(options.file, { ...options, confineProjectServers });
   const group = await options.manager.addServers(`skill ${options.skill}`, entries);
   return { whenSettled: group.whenSettled, toolNames: group.toolNames, stop: group.remove };

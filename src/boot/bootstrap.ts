@@ -77,7 +77,8 @@ export async function openFolder(options: {
     trusted,
     settingsEnv: env.env,
     envSettings: env,
-    settingsFiles: new SettingsFiles(),
+    // The reads trust was decided on, when it was decided for this run: each file read once.
+    settingsFiles: options.trust.files ?? new SettingsFiles(),
   };
 }
 

@@ -3,6 +3,7 @@
  * faces (TUI, print mode, ACP, the library), `mcp list/get/call/add`, `mcp serve` and `config`.
  * Its own module, light: `geekagent mcp …` and the TUI's first frame load it without the bootstrap.
  */
+import { SettingsFiles } from '../settings/files.js';
 import { decideTrust, type FolderTrust, type TrustOptions } from '../trust/decide.js';
 import { untrustedNotice } from '../trust/describe.js';
 import { TRUST_CONTRIBUTORS } from './trust-contributors.js';
@@ -17,7 +18,12 @@ export async function decideFolderTrust(
 ): Promise<FolderTrust> {
   const { notice, ...trustOptions } = options;
   // Every feature's declarations (boot/trust-contributors.ts): the same list for every command.
-  const trust = await decideTrust({ ...trustOptions, contributors: TRUST_CONTRIBUTORS });
+  // The run's settings reads start here: the run goes on through them (`trust.files`).
+  const trust = await decideTrust({
+    ...trustOptions,
+    contributors: TRUST_CONTRIBUTORS,
+    files: trustOptions.files ?? new SettingsFiles(),
+  });
   const ignored = untrustedNotice(trust);
   if (ignored && notice) notice(ignored);
   return trust;

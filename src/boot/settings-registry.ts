@@ -4,12 +4,17 @@
  * through the folder's settings model (each file once) after the run's one trust decision: an
  * untrusted folder's files count only where they tighten, exactly as for the agent.
  */
+import { compactionEnvSettings } from '../agent/compaction-settings.js';
 import { hookSettingsSection } from '../config/hook-settings.js';
 import { resolveModelSettingsWithSources } from '../config/model-settings.js';
 import { loadNamedModels, modelsFile, namedModelsSection } from '../config/named-models.js';
-import { loadMcpServers } from '../mcp/config.js';
+import { mcpSettingsSection } from '../mcp/config.js';
+import { describeMcpSettings } from '../mcp/settings-view.js';
+import { startGraceEnvSetting } from '../mcp/start-grace.js';
 import { permissionSettingsSection } from '../permissions/config.js';
 import { describePermissionSettings } from '../permissions/settings-view.js';
+import { instructionsEnvSetting } from '../project-instructions/read.js';
+import { promptCacheKeyEnvSetting } from '../providers/prompt-cache-key.js';
 import {
   describeSandboxSettings,
   runSandboxMode,
@@ -17,16 +22,36 @@ import {
   sandboxSettingsSection,
 } from '../sandbox/index.js';
 import { flattenSection, type Setting } from '../settings/effective.js';
+import { type EnvSetting, readEnvSetting } from '../settings/env-setting.js';
 import { readSection, type SettingSource, type SettingsSection } from '../settings/section.js';
+import { agentEnvSettings } from '../subagents/extension.js';
+import { toolSearchEnvSetting } from '../tool-search/feature/extension.js';
 import type { Folder } from './bootstrap.js';
 
-/** Every section of the settings files, by feature (mcp.json is read by mcp/config.ts). */
+/** Every section of the settings files, by feature. */
 export const SETTINGS_SECTIONS: readonly SettingsSection<unknown>[] = [
   permissionSettingsSection,
   sandboxSettingsSection,
   hookSettingsSection,
   namedModelsSection,
+  mcpSettingsSection,
 ] as readonly SettingsSection<unknown>[];
+
+/**
+ * Every `GEEKAGENT_*` variable a feature declares (outside model settings, `model.*`, and the
+ * sandbox mode, `sandbox.mode`, which list theirs with their sources already).
+ */
+export const ENV_SETTINGS: readonly EnvSetting<unknown>[] = [
+  compactionEnvSettings.autoPercent,
+  compactionEnvSettings.maxHistoryChars,
+  toolSearchEnvSetting,
+  startGraceEnvSetting,
+  promptCacheKeyEnvSetting,
+  agentEnvSettings.maxAgents,
+  agentEnvSettings.maxDepth,
+  agentEnvSettings.timeoutSeconds,
+  instructionsEnvSetting,
+];
 
 /** Variables whose value is a credential: shown as set, never shown. */
 const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
@@ -97,20 +122,33 @@ export async function effectiveSettings(
     settings.push({ key: `model.${field}`, value, source, ...(field === 'apiKey' ? { secret: true } : {}) });
   }
 
-  const servers = await loadMcpServers({ projectDir, homeDir, userDir, env: folder.env, project: trusted });
-  for (const entry of servers.entries) {
-    const file = entry.kind === 'ok' ? entry.definition.file : entry.file;
-    const scope =
-      (entry.kind === 'ok' ? entry.definition.source : entry.source) === 'project' ? 'project' : 'user';
+  const mcp = await describeMcpSettings({
+    files,
+    dirs: { projectDir, homeDir, userDir },
+    env: folder.env,
+    trusted,
+  });
+  problems.push(...mcp.problems);
+  settings.push(...mcp.settings);
+
+  const sourceOf = (variable: string) => folder.envSettings.source(variable);
+  for (const setting of ENV_SETTINGS) {
+    const read = readEnvSetting(setting, folder.settingsEnv, sourceOf);
     settings.push({
-      key: `mcpServers.${entry.name}`,
-      value: entry.kind === 'ok' ? serverSummary(entry.definition) : `invalid: ${entry.error}`,
-      source: { kind: 'file', scope, file, key: `mcpServers.${entry.name}` },
+      key: setting.key,
+      value: read.value,
+      source: read.source,
+      description: setting.description,
+      ...(read.problem !== undefined ? { note: read.problem } : {}),
     });
   }
 
+  // Set variables no section lists (GEEKAGENT_HOME, test knobs): raw, with their source.
+  const listed = new Set<string>(ENV_SETTINGS.map((setting) => setting.variable));
+  listed.add('GEEKAGENT_SANDBOX');
+  for (const setting of settings) if (setting.source.kind === 'env') listed.add(setting.source.variable);
   for (const [variable, value] of Object.entries(folder.settingsEnv)) {
-    if (!variable.startsWith('GEEKAGENT_') || value === undefined) continue;
+    if (!variable.startsWith('GEEKAGENT_') || value === undefined || listed.has(variable)) continue;
     settings.push({
       key: `env.${variable}`,
       value,
@@ -119,16 +157,4 @@ export async function effectiveSettings(
     });
   }
   return { settings, problems };
-}
-
-/** A server as listed: its transport and command or address (never its env, headers or query). */
-function serverSummary(definition: { transport: string; command?: string; url?: string }): string {
-  if (definition.command !== undefined) return `${definition.transport}: ${definition.command}`;
-  if (definition.url === undefined) return definition.transport;
-  try {
-    const url = new URL(definition.url);
-    return `${definition.transport}: ${url.origin}${url.pathname}`;
-  } catch {
-    return definition.transport;
-  }
 }

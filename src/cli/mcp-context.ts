@@ -77,6 +77,8 @@ export async function withManager<T>(
       only: only ? (entry) => only(entry.name) : undefined,
       mcpConfig: ctx.mcpConfig(),
       sandboxMode: ctx.sandboxMode(),
+      // The reads trust was decided on: each mcp.json read once.
+      ...(trust.files ? { files: trust.files } : {}),
     });
     scope.onShutdown(() => manager.shutdown());
     try {

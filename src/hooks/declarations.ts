@@ -4,12 +4,14 @@
  */
 import path from 'node:path';
 import { readHookSettings } from '../config/hook-settings.js';
+import type { SettingsFiles } from '../settings/files.js';
 import { canonicalJson, type Declaration, type TrustContributor } from '../trust/declarations.js';
 
 export const hookTrust: TrustContributor = {
   name: 'hooks',
   kinds: ['hook'],
-  read: ({ projectDir }) => hookDeclarations(path.join(projectDir, '.geekagent', 'GeekAgent.json')),
+  read: ({ projectDir, files }) =>
+    hookDeclarations(path.join(projectDir, '.geekagent', 'GeekAgent.json'), files),
   was: (_item, before) => hookWasText(before),
 };
 
@@ -17,8 +19,8 @@ export const hookTrust: TrustContributor = {
  * Each command hook of the project's GeekAgent.json, valued by its event, matcher, command and
  * timeout: a new or changed hook is asked again. A broken section declares nothing (nothing of it runs).
  */
-export async function hookDeclarations(file: string): Promise<Declaration[]> {
-  const { hooks } = await readHookSettings(file);
+export async function hookDeclarations(file: string, files?: SettingsFiles): Promise<Declaration[]> {
+  const { hooks } = await readHookSettings(file, files);
   const seen = new Map<string, number>();
   return hooks.map((hook) => {
     const n = seen.get(hook.event) ?? 0;

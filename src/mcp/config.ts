@@ -1,11 +1,17 @@
 /**
- * The MCP server config files (project and user `.geekagent/mcp.json`): loading them into server
- * definitions (validated, `${VAR}`-expanded, a user server keeps its name over a project one).
- * What a definition is: server-definition.ts; one entry into one: config-entry.ts. Adding and
- * removing raw entries is config-edit.ts.
+ * The MCP server config files (project and user `.geekagent/mcp.json`) as the MCP feature's
+ * settings section (`mcpSettingsSection`: user and project scopes, no project-local one), read
+ * through the run's settings files (each file once) and loaded into server definitions
+ * (validated, `${VAR}`-expanded, a user server keeps its name over a project one). What a
+ * definition is: server-definition.ts; one entry into one: config-entry.ts. Adding and removing
+ * raw entries is config-edit.ts.
  */
 import path from 'node:path';
-import { ConfigError, readJsonFile } from '../util/json-file.js';
+import { readOnce, type SettingsFiles, settingsFilePath } from '../settings/files.js';
+import type { SettingsSection } from '../settings/section.js';
+import { ConfigError } from '../util/json-file.js';
+import * as z from '../util/schema.js';
+import { visibleLine } from '../util/terminal-text.js';
 import { toConfigEntry } from './config-entry.js';
 import { typeName } from './config-schema.js';
 import { confinesProjectServers } from './sandbox-config.js';
@@ -43,9 +49,30 @@ export interface ConfigDirs {
   userDir?: string;
 }
 
+/**
+ * mcp.json as a settings section: the whole file, `{"mcpServers": {<name>: <entry>}}`. Its
+ * scopes are listed, not merged key by key: both files' servers run, a user server keeping its
+ * name over a project one (`loadMcpServers`); the project's only in a trusted folder. No
+ * project-local scope: a server private to one person goes in their user file. The schema is the
+ * file's shape; the reader below checks it in its own words (file + JSON path), each entry is
+ * config-entry.ts's.
+ */
+export const mcpSettingsSection: SettingsSection<McpDocument> = {
+  key: '',
+  file: 'mcp.json',
+  schema: z.looseObject({ mcpServers: z.optional(z.record(z.string(), z.unknown())) }),
+  scopes: { user: 'listed', project: 'listed' },
+  invalid: 'throw',
+};
+
+export interface McpDocument {
+  mcpServers?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 export function mcpConfigPath(scope: 'project' | 'user', dirs: ConfigDirs): string {
-  if (scope === 'project') return path.join(path.resolve(dirs.projectDir), '.geekagent', 'mcp.json');
-  return path.join(path.resolve(dirs.userDir ?? path.join(dirs.homeDir, '.geekagent')), 'mcp.json');
+  const userDir = dirs.userDir ?? path.join(dirs.homeDir, '.geekagent');
+  return settingsFilePath('mcp.json', scope, { projectDir: dirs.projectDir, userDir }) as string;
 }
 
 /** A project server named like a user server: the user's runs, the project's is skipped. */
@@ -55,6 +82,14 @@ export interface ServerNameConflict {
   userFile: string;
 }
 
+/** A repo must not take over the name (and so the rules) of the person's own server. */
+export function conflictNotice(conflict: ServerNameConflict): string {
+  return visibleLine(
+    `MCP server ${conflict.name} is declared in both ${conflict.userFile} and ${conflict.projectFile}: ` +
+      `the user's server runs, the project's is skipped (rename one to use both)`,
+  );
+}
+
 export interface LoadedMcpConfig {
   entries: ServerConfigEntry[];
   conflicts: ServerNameConflict[];
@@ -62,7 +97,7 @@ export interface LoadedMcpConfig {
 
 /** Every server of both files (the project trusted), user servers winning a name clash. */
 export async function loadMcpConfig(
-  options: ConfigDirs & { env: NodeJS.ProcessEnv },
+  options: ConfigDirs & { env: NodeJS.ProcessEnv; files?: SettingsFiles },
 ): Promise<ServerConfigEntry[]> {
   return (await loadMcpServers({ ...options, project: true })).entries;
 }
@@ -78,6 +113,8 @@ export async function loadMcpServers(
     project: boolean;
     /** Confine every project stdio server (also set by the user file's `"sandbox"`). */
     confineProjectServers?: boolean;
+    /** The run's settings reads: each file read once (trust's reading included). */
+    files?: SettingsFiles;
   },
 ): Promise<LoadedMcpConfig> {
   const projectDir = path.resolve(options.projectDir);
@@ -87,8 +124,8 @@ export async function loadMcpServers(
   const userFile = mcpConfigPath('user', dirs);
   // Started in the user folder itself: there is one file, not two layers.
   const [project, userDocument] = await Promise.all([
-    options.project ? readServers(projectFile) : Promise.resolve([]),
-    userFile === projectFile ? Promise.resolve(undefined) : readDocument(userFile),
+    options.project ? readServers(projectFile, options.files) : Promise.resolve([]),
+    userFile === projectFile ? Promise.resolve(undefined) : readDocument(userFile, options.files),
   ]);
   const user = userDocument ? Object.entries(serversOf(userFile, userDocument)) : [];
   // Only the person's own file (or flag) sets it: a project's mcp.json cannot turn it off.
@@ -157,25 +194,34 @@ export function inProcessEntries(servers: Record<string, InProcessServer>): Serv
   }));
 }
 
-/** The project file's raw server entries (unexpanded), for the trust question; [] when missing. */
-export async function readProjectServers(projectDir: string): Promise<Array<[string, unknown]>> {
-  return readServers(mcpConfigPath('project', { projectDir, homeDir: projectDir }));
+/**
+ * The project file's raw server entries (unexpanded), for the trust question; [] when missing.
+ * Through the run's settings reads when given: the run then uses the very file trust was asked about.
+ */
+export async function readProjectServers(
+  projectDir: string,
+  files?: SettingsFiles,
+): Promise<Array<[string, unknown]>> {
+  return readServers(mcpConfigPath('project', { projectDir, homeDir: projectDir }), files);
 }
 
-async function readServers(file: string): Promise<Array<[string, unknown]>> {
-  const document = await readDocument(file);
+async function readServers(file: string, files?: SettingsFiles): Promise<Array<[string, unknown]>> {
+  const document = await readDocument(file, files);
   return document ? Object.entries(serversOf(file, document)) : [];
 }
 
-async function readDocument(file: string): Promise<Record<string, unknown> | undefined> {
-  const read = await readJsonFile(file);
+async function readDocument(
+  file: string,
+  files: SettingsFiles | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  const read = await readOnce(files, file);
   return read.kind === 'missing' ? undefined : documentOf(file, read.value);
 }
 
 /** Whether the user's mcp.json confines project servers (false when there is no file). */
-export async function userConfinesProjectServers(dirs: ConfigDirs): Promise<boolean> {
+export async function userConfinesProjectServers(dirs: ConfigDirs, files?: SettingsFiles): Promise<boolean> {
   const file = mcpConfigPath('user', dirs);
-  const document = await readDocument(file);
+  const document = await readDocument(file, files);
   return document !== undefined && confinesProjectServers(file, document);
 }
 
@@ -230,7 +276,8 @@ export async function loadSkillServers(
     env: options.env,
     confineByDefault: options.source === 'project' && options.confineProjectServers === true,
   };
-  return (await readServers(file)).map(([name, raw]) => toConfigEntry(name, raw, context));
+  // A skill's own file, not a settings scope: read when the skill starts.
+  return (await readServers(file, undefined)).map(([name, raw]) => toConfigEntry(name, raw, context));
 }
 
 /**

@@ -7,6 +7,7 @@
  * them (`over`: stream-json's init line, print mode's `/mcp`) and the full wait that `tool_search`
  * and a call to a starting server's tool make (each server's own start-up timeout bounds it).
  */
+import { type EnvSetting, readEnvSetting } from '../settings/env-setting.js';
 import { visibleLine } from '../util/terminal-text.js';
 import type { McpManager } from './manager.js';
 import { sanitizeName } from './naming.js';
@@ -18,16 +19,27 @@ import { sanitizeName } from './naming.js';
  */
 export const START_GRACE_MS = 1_000;
 
+/** The MCP section's start-up grace variable (`geekagent config`: `mcp.startGraceMs`). */
+export const startGraceEnvSetting: EnvSetting<number> = {
+  key: 'mcp.startGraceMs',
+  variable: 'GEEKAGENT_MCP_START_GRACE_MS',
+  description: "how long a run's first request waits for MCP servers without a cached tool list (ms)",
+  default: START_GRACE_MS,
+  parse: (raw) => {
+    const text = raw.trim();
+    const ms = Number(text);
+    if (Number.isInteger(ms) && ms >= 0) return { ok: true, value: ms };
+    return {
+      ok: false,
+      problem: `GEEKAGENT_MCP_START_GRACE_MS=${visibleLine(text)} is not a whole number of milliseconds: using ${START_GRACE_MS}`,
+    };
+  },
+};
+
 /** `GEEKAGENT_MCP_START_GRACE_MS`: the grace in milliseconds (tests set it); else the default. */
 export function startGraceMs(env: NodeJS.ProcessEnv): { ms: number; problem?: string } {
-  const raw = env.GEEKAGENT_MCP_START_GRACE_MS?.trim();
-  if (raw === undefined || raw === '') return { ms: START_GRACE_MS };
-  const ms = Number(raw);
-  if (Number.isInteger(ms) && ms >= 0) return { ms };
-  return {
-    ms: START_GRACE_MS,
-    problem: `GEEKAGENT_MCP_START_GRACE_MS=${visibleLine(raw)} is not a whole number of milliseconds: using ${START_GRACE_MS}`,
-  };
+  const read = readEnvSetting(startGraceEnvSetting, env);
+  return read.problem !== undefined ? { ms: read.value, problem: read.problem } : { ms: read.value };
 }
 
 export class StartGrace {

@@ -12,8 +12,10 @@
 import { existsSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { type EnvSetting, readEnvSetting } from '../settings/env-setting.js';
 import { isInside, readInsideRoot } from '../util/root-read.js';
 import { isSecretFile, SECRET_FILE_REASON } from '../util/secret-files.js';
+import { visibleLine } from '../util/terminal-text.js';
 
 export const PROJECT_INSTRUCTIONS_FILE = 'AGENTS.md';
 /** Read in a folder without AGENTS.md, first found wins. */
@@ -57,11 +59,26 @@ export interface ReadInstructionsOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** `GEEKAGENT_INSTRUCTIONS_MAX_BYTES` or 32 KiB; nonsense falls back to the default. */
+/** The project instructions section's variable (`geekagent config`: `instructions.maxBytes`). */
+export const instructionsEnvSetting: EnvSetting<number> = {
+  key: 'instructions.maxBytes',
+  variable: 'GEEKAGENT_INSTRUCTIONS_MAX_BYTES',
+  description: 'how much of AGENTS.md / GEEKAGENT.md (with imports) enters the system prompt, in bytes',
+  default: DEFAULT_INSTRUCTIONS_MAX_BYTES,
+  parse: (raw) => {
+    const value = Number(raw);
+    return Number.isInteger(value) && value > 0
+      ? { ok: true, value }
+      : {
+          ok: false,
+          problem: `GEEKAGENT_INSTRUCTIONS_MAX_BYTES=${visibleLine(raw)} is not a whole number of bytes: using ${DEFAULT_INSTRUCTIONS_MAX_BYTES}`,
+        };
+  },
+};
+
+/** `GEEKAGENT_INSTRUCTIONS_MAX_BYTES` or 32 KiB; nonsense falls back to the default (silently: `geekagent config` says). */
 export function instructionsBudget(env: NodeJS.ProcessEnv): number {
-  const raw = env.GEEKAGENT_INSTRUCTIONS_MAX_BYTES;
-  const value = raw === undefined ? Number.NaN : Number(raw);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  return readEnvSetting(instructionsEnvSetting, env).value;
 }
 
 /** The nearest folder at or above `cwd` holding `.git`; undefined outside a repository. */

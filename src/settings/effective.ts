@@ -13,8 +13,10 @@ export interface Setting {
   source: SettingSource;
   /** A key or token: shown as "set", never its value. */
   secret?: boolean;
-  /** Why it applies only in part (a folder that is not trusted, a narrowing file). */
+  /** Why it applies only in part (a folder that is not trusted, a narrowing file), or an unusable value. */
   note?: string;
+  /** What it does, one line (declared settings: `EnvSetting.description`). */
+  description?: string;
 }
 
 /**

@@ -12,7 +12,7 @@ export const SETTINGS_SCOPES = ['user', 'project', 'project-local'] as const;
 
 export type SettingsScope = (typeof SETTINGS_SCOPES)[number];
 
-/** The files settings come from (mcp.json is read by mcp/config.ts; listed here for its places). */
+/** The files settings come from. */
 export type SettingsFileKind = 'GeekAgent.json' | 'mcp.json' | 'models.json';
 
 /** The folder a project's files live in. */
@@ -32,7 +32,9 @@ export interface SettingsPlaces {
 
 /**
  * Where `kind` lives in `scope`; undefined where that scope has none: models.json is the
- * person's own only (a cloned folder must not choose where requests and keys go).
+ * person's own only (a cloned folder must not choose where requests and keys go), and mcp.json
+ * has no project-local file (servers private to one person are the user file's; a project-local
+ * server list nobody reads would only look like a scope).
  */
 export function settingsFilePath(
   kind: SettingsFileKind,
@@ -41,6 +43,7 @@ export function settingsFilePath(
 ): string | undefined {
   if (scope === 'user') return path.join(path.resolve(places.userDir), kind);
   if (kind === 'models.json') return undefined;
+  if (kind === 'mcp.json' && scope === 'project-local') return undefined;
   const dir = path.join(path.resolve(places.projectDir), PROJECT_CONFIG_DIR);
   return path.join(dir, scope === 'project' ? kind : localName(kind));
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Extension } from '../extensions/types.js';
+import { type EnvParse, type EnvSetting, readEnvSetting } from '../settings/env-setting.js';
 import { toolArguments } from '../tools/arguments.js';
 import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
@@ -26,15 +27,51 @@ export interface AgentLimits {
   timeoutMs: number;
 }
 
-export function agentLimits(env: NodeJS.ProcessEnv): AgentLimits {
-  const positive = (raw: string | undefined, fallback: number) => {
+/** A whole number ≥ 1; anything else is the default (a run says nothing, `geekagent config` does). */
+function positive(variable: string, fallback: number) {
+  return (raw: string): EnvParse<number> => {
     const n = Number(raw);
-    return raw !== undefined && Number.isInteger(n) && n >= 1 ? n : fallback;
+    return Number.isInteger(n) && n >= 1
+      ? { ok: true, value: n }
+      : { ok: false, problem: `${variable}=${visible(raw)} is not a whole number ≥ 1: using ${fallback}` };
   };
+}
+
+const setting = (
+  key: string,
+  variable: string,
+  fallback: number,
+  description: string,
+): EnvSetting<number> => ({
+  key,
+  variable,
+  description,
+  default: fallback,
+  parse: positive(variable, fallback),
+});
+
+/** The sub-agents section's variables (`geekagent config`: `subagents.*`). */
+export const agentEnvSettings = {
+  maxAgents: setting('subagents.maxAgents', 'GEEKAGENT_MAX_AGENTS', 4, 'sub-agents running at once'),
+  maxDepth: setting(
+    'subagents.maxDepth',
+    'GEEKAGENT_MAX_DELEGATE_DEPTH',
+    1,
+    'how deep sub-agents may delegate',
+  ),
+  timeoutSeconds: setting(
+    'subagents.timeoutSeconds',
+    'GEEKAGENT_AGENT_TIMEOUT_SECONDS',
+    600,
+    "a sub-agent's time limit in seconds",
+  ),
+};
+
+export function agentLimits(env: NodeJS.ProcessEnv): AgentLimits {
   return {
-    maxAgents: positive(env.GEEKAGENT_MAX_AGENTS, 4),
-    maxDepth: positive(env.GEEKAGENT_MAX_DELEGATE_DEPTH, 1),
-    timeoutMs: positive(env.GEEKAGENT_AGENT_TIMEOUT_SECONDS, 600) * 1000,
+    maxAgents: readEnvSetting(agentEnvSettings.maxAgents, env).value,
+    maxDepth: readEnvSetting(agentEnvSettings.maxDepth, env).value,
+    timeoutMs: readEnvSetting(agentEnvSettings.timeoutSeconds, env).value * 1000,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { userStateDir } from '../config/paths.js';
+import type { SettingsFiles } from '../settings/files.js';
 import {
   type Declaration,
   type FolderDeclarations,
@@ -27,7 +28,7 @@ import { type TrustChange, TrustStore } from './store.js';
  */
 export type TrustedVia = 'record' | 'unconfirmed' | 'flag' | 'answer' | 'empty' | 'own';
 
-export type FolderTrust =
+export type FolderTrust = (
   | {
       state: 'trusted';
       via: TrustedVia;
@@ -40,7 +41,15 @@ export type FolderTrust =
       declarations: FolderDeclarations;
       /** What is new or changed since the folder was trusted; undefined when it never was. */
       changes?: TrustChange[];
-    };
+    }
+) & {
+  /**
+   * The settings reads the decision was made on (when the decider was given them): the run reads
+   * through them (boot/bootstrap.ts `openFolder`), so each file is read once and what runs is
+   * what was decided on.
+   */
+  files?: SettingsFiles;
+};
 
 export interface TrustOptions {
   projectDir: string;
@@ -54,10 +63,17 @@ export interface TrustOptions {
    * a list left out would read a folder as declaring nothing, and so trusted.
    */
   contributors: readonly TrustContributor[];
+  /** The run's settings reads: the contributors read the settings files through them. */
+  files?: SettingsFiles;
 }
 
 export async function decideTrust(options: TrustOptions): Promise<FolderTrust> {
-  const declarations = await readDeclarations(options.projectDir, options.contributors);
+  const trust = await decideFromDeclarations(options);
+  return options.files ? { ...trust, files: options.files } : trust;
+}
+
+async function decideFromDeclarations(options: TrustOptions): Promise<FolderTrust> {
+  const declarations = await readDeclarations(options.projectDir, options.contributors, options.files);
   const store = TrustStore.forUser(options.env, options.homeDir, options.contributors);
   const remember = (items: readonly Declaration[]) => store.approve(declarations.folder, items);
   if (isUserStateFolder(declarations.projectDir, options))
@@ -77,7 +93,7 @@ export async function decideTrust(options: TrustOptions): Promise<FolderTrust> {
 /** Records the person's yes; the folder is trusted from now on (until what it declares changes). */
 export async function trustFolder(
   declarations: FolderDeclarations,
-  options: Pick<TrustOptions, 'env' | 'homeDir'>,
+  options: Pick<TrustOptions, 'env' | 'homeDir' | 'files'>,
 ): Promise<FolderTrust> {
   const store = TrustStore.forUser(options.env, options.homeDir);
   await store.trust(declarations);
@@ -86,6 +102,7 @@ export async function trustFolder(
     via: 'answer',
     declarations,
     remember: (items) => store.approve(declarations.folder, items),
+    ...(options.files ? { files: options.files } : {}),
   };
 }
 

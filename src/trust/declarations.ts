@@ -9,6 +9,7 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import type { SettingsFiles } from '../settings/files.js';
 
 /** Every kind of item a folder can declare; each belongs to exactly one contributor. */
 export const DECLARATION_KINDS = [
@@ -77,6 +78,13 @@ export interface ProjectFolder {
   projectDir: string;
   /** Its real path: the key of the trust record. */
   folder: string;
+  /**
+   * The run's settings reads, when the decision is a run's (boot/folder-trust.ts): a contributor
+   * reading a settings file (GeekAgent.json, mcp.json) reads it through them, so the run reads
+   * each file once — and uses the very content trust was decided on. Raw content is the same
+   * either way: the declarations, and so the record's hash, do not depend on it.
+   */
+  files?: SettingsFiles;
 }
 
 /**
@@ -97,13 +105,14 @@ export interface TrustContributor {
 export async function readDeclarations(
   projectDir: string,
   contributors: readonly TrustContributor[],
+  files?: SettingsFiles,
 ): Promise<FolderDeclarations> {
   const dir = path.resolve(projectDir);
   const folder = realPath(dir);
   const items: Declaration[] = [];
+  const read: ProjectFolder = files ? { projectDir: dir, folder, files } : { projectDir: dir, folder };
   // One after another: the first contributor's error (a broken mcp.json) is the one reported.
-  for (const contributor of contributors)
-    items.push(...(await contributor.read({ projectDir: dir, folder })));
+  for (const contributor of contributors) items.push(...(await contributor.read(read)));
   return { projectDir: dir, folder, items };
 }
 

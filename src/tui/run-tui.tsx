@@ -76,7 +76,9 @@ async function folderTrust(
   if (trust.state === 'trusted') return trust;
   const answer = await front.askTrust(trust);
   if (answer === 'quit') return undefined;
-  return answer === 'trust' ? trustFolder(trust.declarations, { env }) : trust;
+  return answer === 'trust'
+    ? trustFolder(trust.declarations, { env, ...(trust.files ? { files: trust.files } : {}) })
+    : trust;
 }
 
 export async function runTui(options: TuiOptions): Promise<number> {

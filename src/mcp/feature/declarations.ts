@@ -16,10 +16,10 @@ import { readProjectServers } from '../config.js';
 export const mcpTrust: TrustContributor = {
   name: 'mcp',
   kinds: ['server', 'serverSandbox'],
-  read: async ({ projectDir }) => {
+  read: async ({ projectDir, files }) => {
     const file = path.join(projectDir, '.geekagent', 'mcp.json');
     // A broken mcp.json throws its ConfigError, as at start-up.
-    return (await readProjectServers(projectDir)).flatMap(([name, raw]) => [
+    return (await readProjectServers(projectDir, files)).flatMap(([name, raw]) => [
       serverDeclaration(file, name, raw),
       ...serverSandboxDeclaration(file, name, raw),
     ]);

@@ -5,16 +5,16 @@
  * raw with the permission file's schema; a broken file declares nothing (nothing of it is used).
  */
 import path from 'node:path';
+import { readOnce, type SettingsFiles } from '../../settings/files.js';
 import { type Declaration, isInsideFolder, type TrustContributor } from '../../trust/declarations.js';
-import { readJsonFile } from '../../util/json-file.js';
 import { permissionFileSchema } from '../config.js';
 import { BUILTIN_POLICIES } from '../defaults.js';
 
 export const permissionTrust: TrustContributor = {
   name: 'permissions',
   kinds: ['allow', 'annotationAllow', 'fetchHost', 'root'],
-  read: ({ projectDir, folder }) =>
-    permissionDeclarations(path.join(projectDir, '.geekagent', 'GeekAgent.json'), folder),
+  read: ({ projectDir, folder, files }) =>
+    permissionDeclarations(path.join(projectDir, '.geekagent', 'GeekAgent.json'), folder, files),
   was: (item, before) => {
     switch (item.kind) {
       case 'allow':
@@ -77,8 +77,12 @@ function fetchHostDeclaration(file: string, host: string): Declaration {
   };
 }
 
-export async function permissionDeclarations(file: string, folder: string): Promise<Declaration[]> {
-  const read = await readJsonFile(file);
+export async function permissionDeclarations(
+  file: string,
+  folder: string,
+  files?: SettingsFiles,
+): Promise<Declaration[]> {
+  const read = await readOnce(files, file);
   if (read.kind === 'missing') return [];
   const parsed = permissionFileSchema.safeParse(read.value);
   // A broken file is reported by the permission loader at start-up; nothing of it is used.

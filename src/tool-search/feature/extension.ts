@@ -10,6 +10,7 @@
  * called and the names its searches returned).
  */
 import type { HistoryMessage } from '../../agent/history.js';
+import { type EnvSetting, readEnvSetting } from '../../settings/env-setting.js';
 import { toolArguments } from '../../tools/arguments.js';
 import { outputToText, type Tool, ToolError } from '../../tools/types.js';
 import * as z from '../../util/schema.js';
@@ -39,15 +40,27 @@ export interface ToolSearchOptions {
   whenAllStarted?: (signal: AbortSignal) => Promise<void>;
 }
 
+/** The tool search section's variable (`geekagent config`: `toolSearch.mode`). */
+export const toolSearchEnvSetting: EnvSetting<ToolSearchMode> = {
+  key: 'toolSearch.mode',
+  variable: 'GEEKAGENT_TOOL_SEARCH',
+  description:
+    'keep MCP tools out of requests until tool_search finds them: auto (when they fill the window), on, off',
+  default: 'auto',
+  parse: (raw) => {
+    const mode = raw.trim().toLowerCase();
+    if (mode === 'auto' || mode === 'on' || mode === 'off') return { ok: true, value: mode };
+    return {
+      ok: false,
+      problem: `GEEKAGENT_TOOL_SEARCH=${visibleLine(raw)} is not auto, on or off: using auto`,
+    };
+  },
+};
+
 /** `GEEKAGENT_TOOL_SEARCH`: auto (default), on, off; anything else is auto with a problem. */
 export function toolSearchMode(env: NodeJS.ProcessEnv): { mode: ToolSearchMode; problem?: string } {
-  const raw = env.GEEKAGENT_TOOL_SEARCH?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === 'auto') return { mode: 'auto' };
-  if (raw === 'on' || raw === 'off') return { mode: raw };
-  return {
-    mode: 'auto',
-    problem: `GEEKAGENT_TOOL_SEARCH=${visibleLine(env.GEEKAGENT_TOOL_SEARCH ?? '')} is not auto, on or off: using auto`,
-  };
+  const read = readEnvSetting(toolSearchEnvSetting, env);
+  return read.problem !== undefined ? { mode: read.value, problem: read.problem } : { mode: read.value };
 }
 
 export function toolSearchExtension(options: ToolSearchOptions): Extension {

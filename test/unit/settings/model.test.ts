@@ -54,12 +54,14 @@ describe('the settings model', () => {
   const projectFile = () => path.join(projectDir, '.geekagent', 'GeekAgent.json');
   const localFile = () => path.join(projectDir, '.geekagent', 'GeekAgent.local.json');
 
-  it('places each scope: user in GEEKAGENT_HOME, project and its .local variant in .geekagent/, models.json user only', () => {
+  it('places each scope: user in GEEKAGENT_HOME, project and its .local variant in .geekagent/, models.json user only, mcp.json no .local', () => {
     expect(settingsFilePath('GeekAgent.json', 'user', places())).toBe(userFile());
     expect(settingsFilePath('GeekAgent.json', 'project', places())).toBe(projectFile());
     expect(settingsFilePath('GeekAgent.json', 'project-local', places())).toBe(localFile());
-    expect(settingsFilePath('mcp.json', 'project-local', places())).toBe(
-      path.join(projectDir, '.geekagent', 'mcp.local.json'),
+    // No project-local MCP scope: nothing would read it.
+    expect(settingsFilePath('mcp.json', 'project-local', places())).toBeUndefined();
+    expect(settingsFilePath('mcp.json', 'project', places())).toBe(
+      path.join(projectDir, '.geekagent', 'mcp.json'),
     );
     expect(settingsFilePath('models.json', 'user', places())).toBe(path.join(userDir, 'models.json'));
     expect(settingsFilePath('models.json', 'project', places())).toBeUndefined();
