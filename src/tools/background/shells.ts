@@ -8,7 +8,14 @@ import { spawn } from 'node:child_process';
 import { killGroup, type ProcessGroupTracker } from '../../process/group-tracker.js';
 import { ToolError } from '../types.js';
 import type { ShellLog } from './log-file.js';
-import { groupAlive, Shell, type ShellInfo, type ShellRead, type ShellRelease, type ShellState } from './shell.js';
+import {
+  groupAlive,
+  Shell,
+  type ShellInfo,
+  type ShellRead,
+  type ShellRelease,
+  type ShellState,
+} from './shell.js';
 
 export { type ShellInfo, type ShellRead, type ShellState, UNREAD_KEPT } from './shell.js';
 
