@@ -21,6 +21,7 @@ import {
   sameStylesFirst,
   yogaSync,
 } from './bundle-plugins/dep-patches.mjs';
+import { lazyBuiltins } from './bundle-plugins/lazy-builtins.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 import {
   EMPTY_IMPORT_META_IS_AN_ERROR,
@@ -110,7 +111,8 @@ await build({
   format: 'cjs',
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
   external: ['react-devtools-core'],
-  plugins: [libraryImports(used), ...patches],
+  // lazyBuiltins: builtins a plain turn does not use at start load on first use (the core only).
+  plugins: [libraryImports(used), lazyBuiltins, ...patches],
 });
 
 for (const { name } of LIBRARIES) {
