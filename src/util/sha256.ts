@@ -1,12 +1,13 @@
 /**
  * SHA-256 of a short string, in plain JavaScript: the same hex digest as node:crypto's
- * `createHash('sha256').update(text).digest('hex')`, for the few keys a start computes before its
- * first model request (the project's state folder, the tool cache's file names). Loading
- * node:crypto costs a start ~5 ms of CPU on Node 24 (bench/README.md, S1); hashing a path here
- * costs microseconds. Large inputs (files, contents) still go to node:crypto.
+ * `createHash('sha256').update(text).digest('hex')`, for the project key every start computes
+ * before its first model request (config/project-state.ts). Loading node:crypto costs a start
+ * ~4.5 ms of CPU on Node 24; hashing a path here, cold, a few tens of µs. Anything hashed more
+ * than a few times a run, or large, goes to node:crypto: cold, this code runs in the interpreter
+ * (~30 µs a 64-byte block).
  */
 
-const K = new Uint32Array([
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
   0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
@@ -17,59 +18,67 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
-
-/** The hex SHA-256 of `text`'s UTF-8 bytes. */
+/** The hex SHA-256 of `text`'s UTF-8 bytes. Plain loops and inlined rotations: it runs cold, in the interpreter. */
 export function sha256Hex(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  const bitLength = bytes.length * 8;
-  // The message, a 1 bit, zeros, and the 64-bit length: a whole number of 64-byte blocks.
-  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
-  const w = new Uint32Array(64);
-  // Typed-array reads are numbers; `?? 0` only satisfies noUncheckedIndexedAccess.
-  const at = (array: Uint32Array, i: number): number => array[i] ?? 0;
-  for (let block = 0; block < padded.length; block += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+  const bytes = Buffer.from(text, 'utf8');
+  const n = bytes.length;
+  // The message as big-endian words, a 1 bit, zeros, and the bit length: whole 64-byte blocks.
+  const blocks = (n + 9 + 63) >> 6;
+  const m = new Int32Array(blocks * 16);
+  for (let i = 0; i < n; i++) m[i >> 2] |= bytes[i]! << (24 - (i & 3) * 8);
+  m[n >> 2] |= 0x80 << (24 - (n & 3) * 8);
+  m[blocks * 16 - 2] = Math.floor(n / 0x20000000);
+  m[blocks * 16 - 1] = n << 3;
+  let h0 = 0x6a09e667 | 0,
+    h1 = 0xbb67ae85 | 0,
+    h2 = 0x3c6ef372 | 0,
+    h3 = 0xa54ff53a | 0,
+    h4 = 0x510e527f | 0,
+    h5 = 0x9b05688c | 0,
+    h6 = 0x1f83d9ab | 0,
+    h7 = 0x5be0cd19 | 0;
+  const w = new Int32Array(64);
+  for (let off = 0; off < m.length; off += 16) {
+    for (let i = 0; i < 16; i++) w[i] = m[off + i]!;
     for (let i = 16; i < 64; i++) {
-      const x = at(w, i - 15);
-      const y = at(w, i - 2);
-      const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
-      const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
-      w[i] = at(w, i - 16) + s0 + at(w, i - 7) + s1;
+      const x = w[i - 15]!,
+        y = w[i - 2]!;
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
     }
-    let a = at(h, 0);
-    let b = at(h, 1);
-    let c = at(h, 2);
-    let d = at(h, 3);
-    let e = at(h, 4);
-    let f = at(h, 5);
-    let g = at(h, 6);
-    let k = at(h, 7);
+    let a = h0,
+      b = h1,
+      c = h2,
+      d = h3,
+      e = h4,
+      f = h5,
+      g = h6,
+      k = h7;
     for (let i = 0; i < 64; i++) {
-      const t1 =
-        (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + at(K, i) + at(w, i)) >>> 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (k + S1 + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       k = g;
       g = f;
       f = e;
-      e = (d + t1) >>> 0;
+      e = (d + t1) | 0;
       d = c;
       c = b;
       b = a;
-      a = (t1 + t2) >>> 0;
+      a = (t1 + t2) | 0;
     }
-    const next = [a, b, c, d, e, f, g, k];
-    next.forEach((word, i) => {
-      h[i] = at(h, i) + word;
-    });
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + k) | 0;
   }
-  return Array.from(h, (word) => word.toString(16).padStart(8, '0')).join('');
+  let out = '';
+  for (const word of [h0, h1, h2, h3, h4, h5, h6, h7]) out += (word >>> 0).toString(16).padStart(8, '0');
+  return out;
 }
