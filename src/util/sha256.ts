@@ -25,8 +25,8 @@ export function sha256Hex(text: string): string {
   // The message as big-endian words, a 1 bit, zeros, and the bit length: whole 64-byte blocks.
   const blocks = (n + 9 + 63) >> 6;
   const m = new Int32Array(blocks * 16);
-  for (let i = 0; i < n; i++) m[i >> 2] |= bytes[i]! << (24 - (i & 3) * 8);
-  m[n >> 2] |= 0x80 << (24 - (n & 3) * 8);
+  for (let i = 0; i < n; i++) m[i >> 2] = m[i >> 2]! | (bytes[i]! << (24 - (i & 3) * 8));
+  m[n >> 2] = m[n >> 2]! | (0x80 << (24 - (n & 3) * 8));
   m[blocks * 16 - 2] = Math.floor(n / 0x20000000);
   m[blocks * 16 - 1] = n << 3;
   let h0 = 0x6a09e667 | 0,
