@@ -21,6 +21,7 @@ import {
   sameStylesFirst,
   yogaSync,
 } from './bundle-plugins/dep-patches.mjs';
+import { eagerModuleInits } from './bundle-plugins/eager-inits.mjs';
 import { lazyBuiltins } from './bundle-plugins/lazy-builtins.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 import {
@@ -114,6 +115,12 @@ await build({
   // lazyBuiltins: builtins a plain turn does not use at start load on first use (the core only).
   plugins: [libraryImports(used), lazyBuiltins, ...patches],
 });
+// Its module bodies compiled with the file, so that Node's compile cache keeps them (eager-inits.mjs).
+{
+  const eager = eagerModuleInits(readFileSync(core, 'utf8'), readFileSync(`${core}.map`, 'utf8'));
+  writeFileSync(core, eager.code);
+  writeFileSync(`${core}.map`, eager.map);
+}
 
 for (const { name } of LIBRARIES) {
   const specifiers = used.get(name);
