@@ -116,7 +116,8 @@ await build({
   plugins: [libraryImports(used), lazyBuiltins, ...patches],
 });
 // Its module bodies compiled with the file, so that Node's compile cache keeps them (eager-inits.mjs).
-{
+// An unminified build writes them as methods, which V8 compiles lazily too; left as they are.
+if (common.minify) {
   const eager = eagerModuleInits(readFileSync(core, 'utf8'), readFileSync(`${core}.map`, 'utf8'));
   writeFileSync(core, eager.code);
   writeFileSync(`${core}.map`, eager.map);
