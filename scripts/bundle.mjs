@@ -112,7 +112,9 @@ await build({
   format: 'cjs',
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
   external: ['react-devtools-core'],
-  // lazyBuiltins: builtins a plain turn does not use at start load on first use (the core only).
+  // lazyBuiltins: builtins a plain turn does not use at start load on first use (the core only);
+  // a name their stand-ins lack (not a function) must fail the build, not be undefined at run time.
+  logOverride: { ...common.logOverride, 'import-is-undefined': 'error' },
   plugins: [libraryImports(used), lazyBuiltins, ...patches],
 });
 // Its module bodies compiled with the file, so that Node's compile cache keeps them (eager-inits.mjs).
