@@ -21,6 +21,8 @@ import {
   sameStylesFirst,
   yogaSync,
 } from './bundle-plugins/dep-patches.mjs';
+import { eagerModuleInits } from './bundle-plugins/eager-inits.mjs';
+import { lazyBuiltins } from './bundle-plugins/lazy-builtins.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 import {
   EMPTY_IMPORT_META_IS_AN_ERROR,
@@ -113,8 +115,28 @@ await build({
   format: 'cjs',
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
   external: ['react-devtools-core'],
-  plugins: [libraryImports(used, libraries), ...patches],
+  // lazyBuiltins: builtins a plain turn does not use at start load on first use (the core only);
+  // a name their stand-ins lack (not a function) must fail the build, not be undefined at run time.
+  logOverride: { ...common.logOverride, 'import-is-undefined': 'error' },
+  plugins: [libraryImports(used, libraries), lazyBuiltins, ...patches],
 });
+// Its module bodies compiled with the file, so that Node's compile cache keeps them (eager-inits.mjs).
+// An unminified build writes them as methods, which V8 compiles lazily too; left as they are.
+if (common.minify) {
+  const eager = eagerModuleInits(readFileSync(core, 'utf8'), readFileSync(`${core}.map`, 'utf8'));
+  writeFileSync(core, eager.code);
+  writeFileSync(`${core}.map`, eager.map);
+}
+// One non-ASCII character (a literal in a regex, which esbuild leaves as written) makes V8 hold the
+// whole core as a two-byte string and scan twice the bytes on every start: refuse it here.
+{
+  const text = readFileSync(core, 'utf8');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0)
+    throw new Error(
+      `bundle: ${core} has a non-ASCII character (${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}); write it as a \\u escape in the source`,
+    );
+}
 
 for (const { name } of libraries) {
   const specifiers = used.get(name);

@@ -3,7 +3,6 @@
  * of five operations (append, truncate, rewind, replace a range, load), reported to listeners as data —
  * the session log records them, and replaying them (`applyChange`) rebuilds the same history.
  */
-import { randomBytes } from 'node:crypto';
 import type { Message } from '../providers/messages.js';
 
 export type HistoryMessage = Message & { id: string };
@@ -28,7 +27,11 @@ export class History {
   private list: HistoryMessage[] = [];
   private readonly listeners = new Set<HistoryListener>();
   /** Ids are `<random prefix><counter>`: unique across runs of one session, cheap to make. */
-  private readonly prefix = randomBytes(3).toString('hex');
+  // Math.random, not node:crypto: 24 bits that need no secrecy, and every start makes a History
+  // before its first request (crypto would load for it, ~5 ms).
+  private readonly prefix = Math.floor(Math.random() * 0x1000000)
+    .toString(16)
+    .padStart(6, '0');
   private counter = 0;
 
   get messages(): readonly HistoryMessage[] {

@@ -5,9 +5,9 @@
  * hash of the whole path, so two folders never share one, whatever their names. (Apart from paths.ts: the launcher
  * imports that one and loads nothing it does not need.)
  */
-import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { sha256Hex } from '../util/sha256.js';
 
 export function userProjectDir(userDir: string, projectDir: string): string {
   return path.join(userDir, 'projects', projectKey(realFolder(projectDir)));
@@ -19,7 +19,8 @@ export function projectKey(realDir: string): string {
     .replace(/[^A-Za-z0-9]+/g, '-')
     .slice(-48)
     .replace(/^-+|-+$/g, '');
-  const hash = createHash('sha256').update(realDir).digest('hex').slice(0, 12);
+  // sha256Hex, not node:crypto: every start computes this key, and crypto would load for it.
+  const hash = sha256Hex(realDir).slice(0, 12);
   return `${slug || 'root'}-${hash}`;
 }
 

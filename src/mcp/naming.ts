@@ -6,7 +6,7 @@
  * `x_read`, or server `gh_x` tool `read`) gets a hash of its own (server, tool) instead, so a rule
  * or an approval written for that name can never pass from one server's tool to the other's.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../util/sha256.js';
 
 export interface NamedTool {
   modelName: string;
@@ -108,7 +108,8 @@ export function nameServerTools(
 }
 
 function hashedName(server: string, original: string, plain: string, taken: ReadonlySet<string>): string {
-  const digest = createHash('sha256').update(`${server}\0${original}`).digest('hex');
+  // sha256Hex, not node:crypto: names are made before a start's first request (crypto would load, ~4.5 ms).
+  const digest = sha256Hex(`${server}\0${original}`);
   for (const length of HASH_LENGTHS) {
     const candidate = withSuffix(plain, digest.slice(0, length));
     if (!taken.has(candidate)) return candidate;

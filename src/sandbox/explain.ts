@@ -53,7 +53,9 @@ function writeTargets(stderr: string): string[] {
   const found: string[] = [];
   for (const line of stderr.split('\n')) {
     if (!WRITE_REFUSED.test(line)) continue;
-    const quoted = /['‘"]([^'’"]+)['’"]\s*:\s*(?:Read-only file system|EROFS)/.exec(line);
+    // ‘ and ’ as escapes: one non-ASCII character makes the whole core bundle a two-byte string
+    // for V8 (twice the bytes to read, hash and scan at every start).
+    const quoted = /['\u2018"]([^'\u2019"]+)['\u2019"]\s*:\s*(?:Read-only file system|EROFS)/.exec(line);
     const plain = /([^\s:'"]+)\s*:\s*(?:Read-only file system|EROFS)/.exec(line);
     const open = /EROFS[^']*'([^']+)'/.exec(line);
     const target = quoted?.[1] ?? plain?.[1] ?? open?.[1];

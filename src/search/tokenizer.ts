@@ -24,19 +24,29 @@ const CJK = '\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}';
 //   a CJK run | an acronym before a capitalised word (HTML|Parser) | an optional capital then
 //   lowercase letters | an all-caps run with an optional plural s (URLs) | digits.
 // `v` flag for class subtraction (CJK letters are \p{Lo} and must not join a Latin word).
-const PIECE = new RegExp(
-  [
-    `[${CJK}]+`,
-    '[\\p{Lu}\\p{Lt}]+(?=[\\p{Lu}\\p{Lt}]\\p{Ll}{2})',
-    `[\\p{Lu}\\p{Lt}]?[[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]--[${CJK}]]+`,
-    '[\\p{Lu}\\p{Lt}][\\p{Lu}\\p{Lt}\\p{M}]*(?:s(?!\\p{Ll}))?',
-    '[\\p{N}\\p{M}]+',
-  ].join('|'),
-  'gv',
-);
+// Built on first non-ASCII text, not at load: parsing these Unicode classes costs ~1 ms, and a
+// start loads this module (for the tool index) with only ASCII to tokenize, if any.
+let piece: RegExp | undefined;
+function unicodePiece(): RegExp {
+  piece ??= new RegExp(
+    [
+      `[${CJK}]+`,
+      '[\\p{Lu}\\p{Lt}]+(?=[\\p{Lu}\\p{Lt}]\\p{Ll}{2})',
+      `[\\p{Lu}\\p{Lt}]?[[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]--[${CJK}]]+`,
+      '[\\p{Lu}\\p{Lt}][\\p{Lu}\\p{Lt}\\p{M}]*(?:s(?!\\p{Ll}))?',
+      '[\\p{N}\\p{M}]+',
+    ].join('|'),
+    'gv',
+  );
+  return piece;
+}
 // The same alternatives for ASCII-only text, several times faster than the Unicode classes.
 const ASCII_PIECE = /[A-Z]+(?=[A-Z][a-z]{2})|[A-Z]?[a-z]+|[A-Z]+(?:s(?![a-z]))?|[0-9]+/g;
-const CJK_START = new RegExp(`^[${CJK}]`, 'v');
+let cjkStart: RegExp | undefined;
+function startsCjk(text: string): boolean {
+  cjkStart ??= new RegExp(`^[${CJK}]`, 'v');
+  return cjkStart.test(text);
+}
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
 const NON_ASCII = /[^\u0000-\u007f]/;
 
@@ -52,7 +62,7 @@ export function forEachToken(
 ): void {
   const ascii = !NON_ASCII.test(text);
   const source = ascii ? text : text.normalize('NFKC');
-  const re = ascii ? ASCII_PIECE : PIECE;
+  const re = ascii ? ASCII_PIECE : unicodePiece();
   re.lastIndex = 0;
   // The pieces of the current word (adjacent matches), for its compound.
   let runEnd = -1;
@@ -68,7 +78,7 @@ export function forEachToken(
     const joins = m.index === runEnd;
     if (compounds && !joins) flush();
     runEnd = m.index + piece.length;
-    if (!ascii && CJK_START.test(piece)) {
+    if (!ascii && startsCjk(piece)) {
       if (compounds) flush();
       runEnd = -1;
       emitBigrams(piece, emit);

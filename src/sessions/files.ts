@@ -6,7 +6,6 @@
  * O_NOFOLLOW. Earlier versions kept them in the project's `.geekagent/sessions`: only read, once,
  * in a folder the person trusts (project-import.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { userProjectDir } from '../config/project-state.js';
@@ -55,11 +54,14 @@ export function checkId(id: string): void {
   }
 }
 
-/** 8 characters, no look-alikes (0/o, 1/l): short enough to type after `--resume`. */
+/**
+ * 8 characters, no look-alikes (0/o, 1/l): short enough to type after `--resume`. Math.random, not
+ * node:crypto: an id is a name, not a secret (the store checks it is unused), and every start makes
+ * one before its first request (crypto would load for it, ~5 ms).
+ */
 export function randomId(): string {
-  const bytes = randomBytes(8);
   let id = '';
-  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  for (let i = 0; i < 8; i++) id += ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)];
   return id;
 }
 

@@ -67,17 +67,22 @@ function blockListOf(
   });
 }
 
-const V4_LISTS = blockListOf(V4, 'ipv4');
-const V6_LISTS = blockListOf(V6, 'ipv6');
+// Built on the first check, not at load: every start loads this module with the fetch tool, and
+// some 25 BlockLists (with node:net's address classes) cost it ~1 ms.
+let lists: { v4: Array<[BlockList, AddressKind]>; v6: Array<[BlockList, AddressKind]> } | undefined;
+function blockLists(): { v4: Array<[BlockList, AddressKind]>; v6: Array<[BlockList, AddressKind]> } {
+  lists ??= { v4: blockListOf(V4, 'ipv4'), v6: blockListOf(V6, 'ipv6') };
+  return lists;
+}
 
 /** `address` is an IP literal (no brackets); names are not classified here. */
 export function classifyAddress(address: string): AddressKind | undefined {
   const family = isIP(address);
-  if (family === 4) return V4_LISTS.find(([list]) => list.check(address, 'ipv4'))?.[1];
+  if (family === 4) return blockLists().v4.find(([list]) => list.check(address, 'ipv4'))?.[1];
   if (family !== 6) return undefined;
   const embedded = embeddedIPv4(address);
   if (embedded !== undefined) return classifyAddress(embedded);
-  return V6_LISTS.find(([list]) => list.check(address, 'ipv6'))?.[1];
+  return blockLists().v6.find(([list]) => list.check(address, 'ipv6'))?.[1];
 }
 
 /**
