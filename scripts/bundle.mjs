@@ -131,7 +131,7 @@ if (common.minify) {
 // whole core as a two-byte string and scan twice the bytes on every start: refuse it here.
 {
   const text = readFileSync(core, 'utf8');
-  const at = text.search(/[^\x00-\x7f]/);
+  const at = text.search(/[\u0080-\uffff]/);
   if (at >= 0)
     throw new Error(
       `bundle: ${core} has a non-ASCII character (${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}); write it as a \\u escape in the source`,
