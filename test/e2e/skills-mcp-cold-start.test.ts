@@ -46,7 +46,9 @@ async function slowSkill(gate: string): Promise<void> {
   );
   await fx.project.write(
     '.agents/skills/echoer/mcp.json',
-    JSON.stringify({ mcpServers: { slow: { command: 'node', args: [STDIO_2026], env: { START_GATE: gate } } } }),
+    JSON.stringify({
+      mcpServers: { slow: { command: 'node', args: [STDIO_2026], env: { START_GATE: gate } } },
+    }),
   );
 }
 
