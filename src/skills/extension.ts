@@ -255,6 +255,9 @@ export function skillsExtension(options: SkillsOptions): Extension {
           );
         await changeActive(() => store.setByPerson(options.initial ?? [], false));
         for (const name of options.initial) pending.add(name);
+        // In the manager before the first request (not settled): its start-up grace and the
+        // servers it names as still connecting count them, whichever extension's hook runs first.
+        await servers.whenAdded();
       }
       // Another session (/open, /new) or a reset: its own skills, servers and no pre-approval.
       unsubscribe = options.conversation.onChange((change) => {

@@ -3,8 +3,8 @@
  * SKILL.md) holds nothing back longer than a configured one does: stream-json's init line comes
  * after the run's start-up grace with the skill's server `pending`, the first turn is answered
  * before the server is up (the server named as connecting), and a later direct call of its tool
- * waits for it and runs — no tool lost. Print mode's `/mcp --skill` shows it connecting instead of
- * waiting. The slow server is the 2026 stdio fixture held by a gate file that only the test opens,
+ * waits for it and runs — no tool lost. Print mode answers before it is up too (naming it as
+ * connecting), and its `/mcp` shows it connecting instead of waiting. The slow server is the 2026 stdio fixture held by a gate file that only the test opens,
  * after it saw what must come first: an observed order, not a timing (a run that waited for the
  * skill's server in full would never end).
  */
@@ -110,6 +110,24 @@ describe("a skill's slow server at start", () => {
     expect(JSON.stringify(toolResults[0]!.content)).toContain('echo: late (modern era)');
     expect(slowTools(fx.fake.requests[2]!)).toContain('mcp_slow_echo');
     expect(lines.filter((line) => line.subtype === 'notice')).toEqual([]);
+  });
+
+  it('print mode --skill: the answer comes before the skill’s server is up, the server named as connecting', async () => {
+    const gate = path.join(fx.project.dir, 'gate');
+    await slowSkill(gate);
+    let gateWasOpen: boolean | undefined;
+    fx.fake.push(() => {
+      gateWasOpen = existsSync(gate);
+      return { text: 'hello' };
+    });
+    const run = await fx.run(['-p', 'hi', '--skill', 'echoer']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(gateWasOpen).toBe(false);
+    expect(run.stdout).toContain('hello');
+    expect(String(fx.fake.requests[0]!.body.messages[0]?.content)).toMatch(
+      /MCP servers still connecting: slow\./,
+    );
+    expect(run.stderr).not.toMatch(/slow|waiting/);
   });
 
   it('print mode: /mcp --skill shows the skill’s slow server connecting instead of waiting for it', async () => {
