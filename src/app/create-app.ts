@@ -310,6 +310,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       initial: options.skills,
       reloadTrust,
       serverSkills: mcpServerSkills(mcp, trusted, grace),
+      grace,
     }),
     customCommandsExtension({
       projectDir,

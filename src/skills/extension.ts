@@ -24,6 +24,7 @@ import type { Tool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { heldNotice, type ReloadTrust } from '../trust/reload.js';
 import { errorMessage } from '../util/errors.js';
+import { raceAbort } from '../util/race-abort.js';
 import { visibleLine } from '../util/terminal-text.js';
 import { toolPatternMatches } from '../util/tool-pattern.js';
 import { ActiveSkills } from './active.js';
@@ -62,6 +63,19 @@ export interface SkillsOptions extends DiscoverOptions {
   reloadTrust?: ReloadTrust;
   /** Skills MCP servers offer (server-skills.ts); absent: local skills only. */
   serverSkills?: ServerSkillSource;
+  /**
+   * The run's one MCP start-up grace (mcp/start-grace.ts, the MCP extension's): a skill's servers
+   * join the same manager, so they are waited for as long as configured ones. Absent: in full.
+   */
+  grace?: StartupGrace;
+}
+
+/** What the skills extension uses of the run's start-up grace (mcp/start-grace.ts). */
+export interface StartupGrace {
+  /** Before a model request (the first one fixes which servers it names as still connecting). */
+  wait(signal: AbortSignal): Promise<void>;
+  /** The same wait for commands (stream-json's init line, print mode's `/mcp`). */
+  over(signal: AbortSignal): Promise<void>;
 }
 
 /** Every extension with commands of its own: they are set up before skills pick their names. */
@@ -241,6 +255,9 @@ export function skillsExtension(options: SkillsOptions): Extension {
           );
         await changeActive(() => store.setByPerson(options.initial ?? [], false));
         for (const name of options.initial) pending.add(name);
+        // In the manager before the first request (not settled): its start-up grace and the
+        // servers it names as still connecting count them, whichever extension's hook runs first.
+        await servers.whenAdded();
       }
       // Another session (/open, /new) or a reset: its own skills, servers and no pre-approval.
       unsubscribe = options.conversation.onChange((change) => {
@@ -303,12 +320,18 @@ export function skillsExtension(options: SkillsOptions): Extension {
         }
         return limits.length === 0 || allowed();
       });
-      // Servers of the active skills are up before a request is built (their tools in it), a
-      // sub-agent's too: a skill activated in the round that delegated has its servers up for it.
+      // Servers of the active skills are started before a request is built, a sub-agent's too (a
+      // skill activated in the round that delegated has its servers for it). As configured servers
+      // (issue 45): a slow one does not hold the answer back past the run's start-up grace, and no
+      // tool is lost — it is in the MCP manager, so its tools join as they arrive, a call to one
+      // waits for it, and on the first request it is named to the model as still connecting. The
+      // skill's instructions need not wait: they name its tools, and a call of a starting one waits.
       host.on.beforeRequest(
-        async () => {
+        async (request) => {
           await syncServers(active());
-          await servers.whenSettled();
+          await raceAbort(servers.whenAdded(), request.signal);
+          if (options.grace) await options.grace.wait(request.signal);
+          else await raceAbort(servers.whenSettled(), request.signal);
         },
         { subAgents: 'same' },
       );
@@ -377,8 +400,14 @@ export function skillsExtension(options: SkillsOptions): Extension {
         },
       });
     },
-    // Commands that need the servers (`/mcp`) see the active skills' too, started and settled.
-    ready: () => servers.whenSettled(),
+    // Commands (print mode's `/mcp`, stream-json's init line) see the active skills' servers as the
+    // first request would: up within the start-up grace, the others still starting (`pending`).
+    ready: async (signal) => {
+      await raceAbort(servers.whenAdded(), signal);
+      await (options.grace ? options.grace.over(signal) : raceAbort(servers.whenSettled(), signal));
+    },
+    // A command not known yet may be a slow skill server's prompt: every skill server settled.
+    settled: (signal) => raceAbort(servers.whenSettled(), signal),
     dispose: () => {
       unsubscribe?.();
       return syncServers([]);

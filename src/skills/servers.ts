@@ -68,6 +68,14 @@ export class SkillServers {
     await Promise.all(stopping);
   }
 
+  /**
+   * Resolves once every running skill's servers joined the run's MCP manager (started, not
+   * settled): from then on the manager counts them as starting (the start-up grace, `pending`).
+   */
+  async whenAdded(): Promise<void> {
+    await Promise.all(this.running.values());
+  }
+
   /** Resolves once every running skill's servers have started and settled. */
   async whenSettled(): Promise<void> {
     await Promise.all(
