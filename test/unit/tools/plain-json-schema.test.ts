@@ -19,6 +19,8 @@ vi.mock('../../../src/tools/arguments.js', async (importOriginal) => {
   };
 });
 
+// The fast tier shares modules between files: load the tools afresh so the mock records them.
+vi.resetModules();
 const { jsonSchemaOf } = await import('../../../src/tools/arguments.js');
 const { createBuiltinTools } = await import('../../../src/tools/builtin/index.js');
 const { plainJsonSchema } = await import('../../../src/tools/plain-json-schema.js');
