@@ -27,25 +27,30 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Seconds a hook may run when its entry names no `timeout`. */
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 
-const commandSchema = z.looseObject({
-  type: z.literal('command'),
-  command: z.string().check(z.minLength(1)),
-  timeout: z.optional(z.number().check(z.positive(), z.lte(86_400))),
-});
+function buildHooksSectionSchema() {
+  const commandSchema = z.looseObject({
+    type: z.literal('command'),
+    command: z.string().check(z.minLength(1)),
+    timeout: z.optional(z.number().check(z.positive(), z.lte(86_400))),
+  });
+  const matcherGroupSchema = z.looseObject({
+    matcher: z.optional(z.string()),
+    hooks: z.array(commandSchema),
+  });
+  return z.partialRecord(z.enum(HOOK_EVENTS), z.array(matcherGroupSchema));
+}
 
-const matcherGroupSchema = z.looseObject({
-  matcher: z.optional(z.string()),
-  hooks: z.array(commandSchema),
-});
+/** Built on first use: a run whose settings declare no hooks never needs it. */
+export const hooksSectionSchema = z.lazySchema(buildHooksSectionSchema);
 
-export const hooksSectionSchema = z.partialRecord(z.enum(HOOK_EVENTS), z.array(matcherGroupSchema));
-
-export type HooksSection = z.infer<typeof hooksSectionSchema>;
+export type HooksSection = z.infer<ReturnType<typeof buildHooksSectionSchema>>;
 
 export const hookSettingsSection: SettingsSection<HooksSection> = {
   key: 'hooks',
   file: 'GeekAgent.json',
-  schema: hooksSectionSchema,
+  get schema() {
+    return hooksSectionSchema();
+  },
   scopes: { user: 'listed', project: 'listed' },
   invalid: 'report',
 };

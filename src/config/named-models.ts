@@ -32,31 +32,36 @@ export interface NamedModels {
   problem?: string;
 }
 
-const nonEmpty = z.string().check(z.trim(), z.minLength(1));
-
-const namedModelSchema = z.strictObject({
-  provider: z.enum(PROVIDER_KINDS),
-  model: nonEmpty,
-  baseURL: z.optional(
-    z.string().check(z.refine((url) => /^https?:\/\/\S+$/.test(url), 'must be an http(s) URL')),
-  ),
-  keyVariable: z.optional(
-    z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')),
-  ),
-  contextWindow: z.optional(z.int().check(z.minimum(1), z.maximum(100_000_000))),
-  media: z.optional(z.boolean()),
+// Built on first use: most runs have no models.json.
+const namedModelSchema = z.lazySchema(() => {
+  const nonEmpty = z.string().check(z.trim(), z.minLength(1));
+  return z.strictObject({
+    provider: z.enum(PROVIDER_KINDS),
+    model: nonEmpty,
+    baseURL: z.optional(
+      z.string().check(z.refine((url) => /^https?:\/\/\S+$/.test(url), 'must be an http(s) URL')),
+    ),
+    keyVariable: z.optional(
+      z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')),
+    ),
+    contextWindow: z.optional(z.int().check(z.minimum(1), z.maximum(100_000_000))),
+    media: z.optional(z.boolean()),
+  });
 });
 
-const modelsFileSchema = z.looseObject({ models: z.record(z.string(), z.unknown()) });
+const buildModelsFileSchema = () => z.looseObject({ models: z.record(z.string(), z.unknown()) });
+const modelsFileSchema = z.lazySchema(buildModelsFileSchema);
 
 /**
  * models.json as the settings model reads it: one section, the user's file only. Its entries are
  * checked one by one (a wrong one is left out, the others stay usable).
  */
-export const namedModelsSection: SettingsSection<z.infer<typeof modelsFileSchema>> = {
+export const namedModelsSection: SettingsSection<z.infer<ReturnType<typeof buildModelsFileSchema>>> = {
   key: '',
   file: 'models.json',
-  schema: modelsFileSchema,
+  get schema() {
+    return modelsFileSchema();
+  },
   scopes: { user: 'set' },
   invalid: 'report',
 };
@@ -87,7 +92,7 @@ export async function loadNamedModels(userDir: string, files?: SettingsFiles): P
       wrong.push(`at ${jsonPath(['models', name])}: a model name is one word without "/"`);
       continue;
     }
-    const entry = namedModelSchema.safeParse(value);
+    const entry = namedModelSchema().safeParse(value);
     if (entry.success) models.set(name, entry.data);
     else wrong.push(describeIssues(entry.error.issues, ['models', name]));
   }

@@ -57,10 +57,17 @@ export interface ConfigDirs {
  * file's shape; the reader below checks it in its own words (file + JSON path), each entry is
  * config-entry.ts's.
  */
+const mcpFileSchema = z.lazySchema(() =>
+  z.looseObject({ mcpServers: z.optional(z.record(z.string(), z.unknown())) }),
+);
+
 export const mcpSettingsSection: SettingsSection<McpDocument> = {
   key: '',
   file: 'mcp.json',
-  schema: z.looseObject({ mcpServers: z.optional(z.record(z.string(), z.unknown())) }),
+  // Built when an mcp.json is read: a start without one never needs it.
+  get schema() {
+    return mcpFileSchema();
+  },
   scopes: { user: 'listed', project: 'listed' },
   invalid: 'throw',
 };

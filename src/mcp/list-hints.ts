@@ -23,11 +23,10 @@ export interface ListHint {
   at: number;
 }
 
-export const ListHintSchema = z.object({
-  ttlMs: z.number(),
-  scope: z.enum(['public', 'private']),
-  at: z.number(),
-});
+/** Built when a cache file is read, not at every start. */
+export const ListHintSchema = z.lazySchema(() =>
+  z.object({ ttlMs: z.number(), scope: z.enum(['public', 'private']), at: z.number() }),
+);
 
 /** The hints of a list result fetched at `at`; undefined when it carries no usable `ttlMs`. */
 export function hintOf(result: unknown, at: number): ListHint | undefined {

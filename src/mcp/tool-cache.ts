@@ -31,22 +31,25 @@ export interface CachedListing {
   toolsHint?: ListHint;
 }
 
-const CacheFileSchema = z.object({
-  version: z.literal(VERSION),
-  server: z.string(),
-  tools: z.array(
-    z.looseObject({
-      name: z.string(),
-      title: z.optional(z.string()),
-      description: z.optional(z.string()),
-      inputSchema: z.optional(z.unknown()),
-    }),
-  ),
-  resources: z.boolean(),
-  prompts: z.array(z.looseObject({ name: z.string() })),
-  era: z.optional(z.unknown()),
-  toolsHint: z.optional(z.unknown()),
-});
+// Built when a cache file is read: a start with no servers reads none.
+const CacheFileSchema = z.lazySchema(() =>
+  z.object({
+    version: z.literal(VERSION),
+    server: z.string(),
+    tools: z.array(
+      z.looseObject({
+        name: z.string(),
+        title: z.optional(z.string()),
+        description: z.optional(z.string()),
+        inputSchema: z.optional(z.unknown()),
+      }),
+    ),
+    resources: z.boolean(),
+    prompts: z.array(z.looseObject({ name: z.string() })),
+    era: z.optional(z.unknown()),
+    toolsHint: z.optional(z.unknown()),
+  }),
+);
 
 /** The servers that have a cache: those with a launch config (an in-process server has none). */
 export type CachedDefinition = StdioDefinition | RemoteDefinition;
@@ -101,15 +104,15 @@ export async function readCachedListing(
     const text = readStateFileSync(cacheFile(dir, definition));
     if (text === undefined) return undefined;
     // jitless: one parse per server per run; zod's compiled fast path would not pay for itself.
-    const parsed = CacheFileSchema.safeParse(JSON.parse(text), { jitless: true });
+    const parsed = CacheFileSchema().safeParse(JSON.parse(text), { jitless: true });
     if (!parsed.success || parsed.data.server !== definition.name) return undefined;
     const { tools, resources, prompts } = parsed.data;
     const listing: CachedListing = { tools, resources, prompts: prompts as Prompt[] };
     // A verdict this version cannot read is no verdict (the next connect probes), not no cache.
-    const era = EraVerdictSchema.safeParse(parsed.data.era, { jitless: true });
+    const era = EraVerdictSchema().safeParse(parsed.data.era, { jitless: true });
     if (era.success) listing.era = era.data as EraVerdict;
     // Hints this version cannot read are none: the list is simply not fresh.
-    const hint = ListHintSchema.safeParse(parsed.data.toolsHint, { jitless: true });
+    const hint = ListHintSchema().safeParse(parsed.data.toolsHint, { jitless: true });
     if (hint.success) listing.toolsHint = hint.data;
     return listing;
   } catch {

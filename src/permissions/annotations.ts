@@ -22,9 +22,9 @@ export type AnnotationHint = (typeof ANNOTATION_HINTS)[number];
 /** Pattern → hint → policy. */
 export type AnnotationRules = Record<string, Partial<Record<AnnotationHint, Policy>>>;
 
-export const annotationRulesSchema = z.record(
-  z.string(),
-  z.partialRecord(z.enum(ANNOTATION_HINTS), z.enum(['allow', 'ask', 'deny'])),
+/** Built on first use (with the permission file's schema). */
+export const annotationRulesSchema = z.lazySchema(() =>
+  z.record(z.string(), z.partialRecord(z.enum(ANNOTATION_HINTS), z.enum(['allow', 'ask', 'deny']))),
 );
 
 /** How much a policy holds back (also: a narrowing file may only move a rule up this scale). */

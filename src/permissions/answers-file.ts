@@ -21,15 +21,16 @@ export function answersFilePath(userDir: string, projectDir: string): string {
   return path.join(userProjectDir(userDir, projectDir), ANSWERS_FILE_NAME);
 }
 
-const answersSchema = z.looseObject({
-  tools: z.optional(z.record(z.string(), z.enum(['allow', 'ask', 'deny']))),
-});
+// Built when an answers file is read, not at every start.
+const answersSchema = z.lazySchema(() =>
+  z.looseObject({ tools: z.optional(z.record(z.string(), z.enum(['allow', 'ask', 'deny']))) }),
+);
 
 /** The saved rules; none when the file is missing. A broken file is an error naming it. */
 export async function readAnswers(file: string): Promise<Record<string, Policy>> {
   const text = await readStateFile(file);
   if (text === undefined) return {};
-  const parsed = answersSchema.safeParse(await parseJsonText(text, file));
+  const parsed = answersSchema().safeParse(await parseJsonText(text, file));
   if (!parsed.success) throw new ConfigError(describeSchemaError(file, parsed.error), file);
   return { ...parsed.data.tools };
 }
@@ -50,7 +51,7 @@ export function saveAnswer(
     async () => {
       const text = await readStateFile(file);
       const current = text === undefined ? {} : await parseJsonText(text, file);
-      const parsed = answersSchema.safeParse(current);
+      const parsed = answersSchema().safeParse(current);
       // A file a person broke is reported, never overwritten with a guess.
       if (!parsed.success) throw new ConfigError(describeSchemaError(file, parsed.error), file);
       const next = { ...parsed.data, tools: { ...parsed.data.tools, [rule]: policy } };

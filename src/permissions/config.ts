@@ -45,30 +45,37 @@ export interface PermissionConfig {
   projectApprovalMode: ApprovalModeName | undefined;
 }
 
-/** Loose at the top level: later features add their own keys to the same file. */
-export const permissionFileSchema = z.looseObject({
-  root: z.optional(z.string()),
-  tools: z.optional(z.record(z.string(), z.enum(['allow', 'ask', 'deny']))),
-  annotations: z.optional(annotationRulesSchema),
-  fetch: z.optional(
-    z.looseObject({
-      allowHosts: z.optional(
-        z.array(
-          z.string().check(
-            z.superRefine((entry, ctx) => {
-              const parsed = parseAllowEntry(entry);
-              if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
-            }),
+function buildPermissionFileSchema() {
+  return z.looseObject({
+    root: z.optional(z.string()),
+    tools: z.optional(z.record(z.string(), z.enum(['allow', 'ask', 'deny']))),
+    annotations: z.optional(annotationRulesSchema()),
+    fetch: z.optional(
+      z.looseObject({
+        allowHosts: z.optional(
+          z.array(
+            z.string().check(
+              z.superRefine((entry, ctx) => {
+                const parsed = parseAllowEntry(entry);
+                if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+              }),
+            ),
           ),
         ),
-      ),
-    }),
-  ),
-  sandbox: z.optional(sandboxSectionSchema),
-  approvalMode: z.optional(z.enum(APPROVAL_MODES)),
-});
+      }),
+    ),
+    sandbox: z.optional(sandboxSectionSchema()),
+    approvalMode: z.optional(z.enum(APPROVAL_MODES)),
+  });
+}
 
-type PermissionFile = z.infer<typeof permissionFileSchema>;
+/**
+ * Loose at the top level: later features add their own keys to the same file. Built on first use:
+ * a start with no GeekAgent.json never needs it.
+ */
+export const permissionFileSchema = z.lazySchema(buildPermissionFileSchema);
+
+type PermissionFile = z.infer<ReturnType<typeof buildPermissionFileSchema>>;
 
 /**
  * The whole GeekAgent.json as permissions read it (other features read their own keys of the
@@ -77,7 +84,9 @@ type PermissionFile = z.infer<typeof permissionFileSchema>;
 export const permissionSettingsSection: SettingsSection<PermissionFile> = {
   key: '',
   file: 'GeekAgent.json',
-  schema: permissionFileSchema,
+  get schema() {
+    return permissionFileSchema();
+  },
   scopes: { user: 'listed', project: 'listed', 'project-local': 'narrow' },
   invalid: 'throw',
 };

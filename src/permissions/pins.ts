@@ -31,22 +31,25 @@ export interface PinnedTool {
 
 export type PinCheck = { state: 'unpinned' } | { state: 'same' } | { state: 'changed'; changes: string[] };
 
-const definitionSchema = z.object({
-  name: z.string(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  inputSchema: z.optional(z.unknown()),
-  annotations: z.optional(z.unknown()),
-});
-const recordSchema = z.object({
-  server: z.string(),
-  modelName: z.string(),
-  hash: z.string(),
-  definition: definitionSchema,
-});
-const fileSchema = z.looseObject({ version: z.literal(1), pins: z.array(recordSchema) });
+const buildRecordSchema = () =>
+  z.object({
+    server: z.string(),
+    modelName: z.string(),
+    hash: z.string(),
+    definition: z.object({
+      name: z.string(),
+      title: z.optional(z.string()),
+      description: z.optional(z.string()),
+      inputSchema: z.optional(z.unknown()),
+      annotations: z.optional(z.unknown()),
+    }),
+  });
+// Built when a pins file is read, not at every start.
+const fileSchema = z.lazySchema(() =>
+  z.looseObject({ version: z.literal(1), pins: z.array(buildRecordSchema()) }),
+);
 
-type PinRecord = z.infer<typeof recordSchema>;
+type PinRecord = z.infer<ReturnType<typeof buildRecordSchema>>;
 
 /** Where a folder's pins live: the person's own state, and an earlier version's file in the folder. */
 export function mcpPinsPlaces(projectDir: string, userDir: string): PinPlaces {
@@ -186,7 +189,7 @@ async function readPins(file: string): Promise<{ records: PinRecord[]; problem?:
   try {
     const text = await readStateFile(file);
     if (text === undefined) return 'missing';
-    const parsed = fileSchema.safeParse(await parseJsonText(text, file));
+    const parsed = fileSchema().safeParse(await parseJsonText(text, file));
     if (parsed.success) return { records: parsed.data.pins };
     return { records: [], problem: `ignored ${describeSchemaError(file, parsed.error)}` };
   } catch (error) {

@@ -11,7 +11,7 @@ import { POLICY_STRICTNESS } from './annotations.js';
 import type { permissionFileSchema } from './config.js';
 import type { Policy } from './types.js';
 
-type PermissionFile = z.infer<typeof permissionFileSchema>;
+type PermissionFile = z.infer<ReturnType<typeof permissionFileSchema>>;
 
 export function describePermissionSettings(
   layers: readonly SectionLayer<PermissionFile>[],

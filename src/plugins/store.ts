@@ -10,24 +10,29 @@ import { writeJsonFileAtomic } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { ensureUserStateFolder, readStateFile } from '../util/state-dir.js';
 
-const installedSchema = z.object({
-  source: z.string(),
-  format: z.enum(['claude', 'gemini']),
-  version: z.optional(z.string()),
-  hash: z.string(),
-  dir: z.string(),
-  enabled: z.boolean(),
-  /** Installed for a project's plugins.json (`name@marketplace`): not one of the person's own. */
-  projectOnly: z.optional(z.boolean()),
-});
+const buildInstalledSchema = () =>
+  z.object({
+    source: z.string(),
+    format: z.enum(['claude', 'gemini']),
+    version: z.optional(z.string()),
+    hash: z.string(),
+    dir: z.string(),
+    enabled: z.boolean(),
+    /** Installed for a project's plugins.json (`name@marketplace`): not one of the person's own. */
+    projectOnly: z.optional(z.boolean()),
+  });
+const buildMarketplaceSchema = () => z.object({ source: z.string(), dir: z.string() });
 
-const installedFileSchema = z.object({ plugins: z.record(z.string(), installedSchema) });
+// Built when a record file exists: most starts have none to read.
+const installedFileSchema = z.lazySchema(() =>
+  z.object({ plugins: z.record(z.string(), buildInstalledSchema()) }),
+);
+const marketplacesFileSchema = z.lazySchema(() =>
+  z.object({ marketplaces: z.record(z.string(), buildMarketplaceSchema()) }),
+);
 
-const marketplaceSchema = z.object({ source: z.string(), dir: z.string() });
-const marketplacesFileSchema = z.object({ marketplaces: z.record(z.string(), marketplaceSchema) });
-
-export type InstalledPlugin = z.infer<typeof installedSchema>;
-export type MarketplaceRecord = z.infer<typeof marketplaceSchema>;
+export type InstalledPlugin = z.infer<ReturnType<typeof buildInstalledSchema>>;
+export type MarketplaceRecord = z.infer<ReturnType<typeof buildMarketplaceSchema>>;
 
 export function pluginsDir(userDir: string): string {
   return path.join(userDir, 'plugins');
@@ -40,7 +45,7 @@ export function ensurePluginsFolder(userDir: string, ...sub: string[]): string {
   return dir;
 }
 
-async function readRecords<T>(file: string, schema: z.ZodMiniType<T>, empty: T): Promise<T> {
+async function readRecords<T>(file: string, schema: () => z.ZodMiniType<T>, empty: T): Promise<T> {
   const text = await readStateFile(file);
   if (text === undefined) return empty;
   let value: unknown;
@@ -49,7 +54,7 @@ async function readRecords<T>(file: string, schema: z.ZodMiniType<T>, empty: T):
   } catch (error) {
     throw new Error(`${file}: not JSON (${(error as Error).message}); fix or delete it`);
   }
-  const parsed = schema.safeParse(value);
+  const parsed = schema().safeParse(value);
   if (!parsed.success)
     throw new Error(
       `${file}: not a plugin record file (${parsed.error.issues[0]?.message}); fix or delete it`,

@@ -10,19 +10,23 @@ import { DEFAULT_SANDBOX_POLICY, type SandboxMode, type SandboxPolicy } from './
 
 export const SANDBOX_MODES = ['workspace-write', 'read-only', 'off'] as const;
 
-const nonEmpty = z.string().check(z.minLength(1));
+function buildSandboxSectionSchema() {
+  const nonEmpty = z.string().check(z.minLength(1));
+  return z.strictObject({
+    mode: z.optional(z.enum(SANDBOX_MODES)),
+    network: z.optional(z.strictObject({ allow: z.optional(z.array(nonEmpty)) })),
+    denyRead: z.optional(z.array(nonEmpty)),
+    allowWrite: z.optional(z.array(nonEmpty)),
+    autoAllow: z.optional(z.boolean()),
+    /** User file only: command lines that `sandbox: false` runs without a question (command-line.ts). */
+    allowUnconfined: z.optional(z.array(nonEmpty)),
+  });
+}
 
-export const sandboxSectionSchema = z.strictObject({
-  mode: z.optional(z.enum(SANDBOX_MODES)),
-  network: z.optional(z.strictObject({ allow: z.optional(z.array(nonEmpty)) })),
-  denyRead: z.optional(z.array(nonEmpty)),
-  allowWrite: z.optional(z.array(nonEmpty)),
-  autoAllow: z.optional(z.boolean()),
-  /** User file only: command lines that `sandbox: false` runs without a question (command-line.ts). */
-  allowUnconfined: z.optional(z.array(nonEmpty)),
-});
+/** Built on first use: a start whose settings files have no `sandbox` key never needs it. */
+export const sandboxSectionSchema = z.lazySchema(buildSandboxSectionSchema);
 
-export type SandboxSection = z.infer<typeof sandboxSectionSchema>;
+export type SandboxSection = z.infer<ReturnType<typeof buildSandboxSectionSchema>>;
 
 /**
  * The section as the settings model reads it: the user's file sets it; the project's and the
@@ -32,7 +36,9 @@ export type SandboxSection = z.infer<typeof sandboxSectionSchema>;
 export const sandboxSettingsSection: SettingsSection<SandboxSection> = {
   key: 'sandbox',
   file: 'GeekAgent.json',
-  schema: sandboxSectionSchema,
+  get schema() {
+    return sandboxSectionSchema();
+  },
   scopes: { user: 'set', project: 'narrow', 'project-local': 'narrow' },
   invalid: 'throw',
 };

@@ -15,14 +15,15 @@ import { writeFileAtomic } from '../util/safe-write.js';
 import * as z from '../util/schema.js';
 import { ensureSessionsDir } from './files.js';
 
-const entrySchema = z.object({
-  title: z.string(),
-  created: z.string(),
-  updated: z.string(),
-  turns: z.number(),
-  size: z.number(),
-});
-export type IndexEntry = z.infer<typeof entrySchema>;
+const buildEntrySchema = () =>
+  z.object({
+    title: z.string(),
+    created: z.string(),
+    updated: z.string(),
+    turns: z.number(),
+    size: z.number(),
+  });
+export type IndexEntry = z.infer<ReturnType<typeof buildEntrySchema>>;
 
 export interface IndexState {
   legacyImported?: boolean;
@@ -31,22 +32,26 @@ export interface IndexState {
   sessions: Record<string, IndexEntry>;
 }
 
-/** One line of the log. */
-const lineSchema = z.union([
-  z.object({ session: z.string(), entry: entrySchema }),
-  z.object({ renamed: z.object({ from: z.string(), to: z.string() }) }),
-  z.object({ legacyImported: z.literal(true) }),
-  z.object({ projectImported: z.string() }),
-]);
-export type IndexLine = z.infer<typeof lineSchema>;
+const buildLineSchema = () =>
+  z.union([
+    z.object({ session: z.string(), entry: buildEntrySchema() }),
+    z.object({ renamed: z.object({ from: z.string(), to: z.string() }) }),
+    z.object({ legacyImported: z.literal(true) }),
+    z.object({ projectImported: z.string() }),
+  ]);
+/** One line of the log. Built when the log is read (a start that does not read it builds none). */
+const lineSchema = z.lazySchema(buildLineSchema);
+export type IndexLine = z.infer<ReturnType<typeof buildLineSchema>>;
 
 /** The index of version 1 (`index.json`, rewritten whole on every change). */
-const legacySchema = z.object({
-  version: z.literal(1),
-  legacyImported: z.optional(z.boolean()),
-  projectImported: z.optional(z.string()),
-  sessions: z.record(z.string(), entrySchema),
-});
+const legacySchema = z.lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    legacyImported: z.optional(z.boolean()),
+    projectImported: z.optional(z.string()),
+    sessions: z.record(z.string(), buildEntrySchema()),
+  }),
+);
 
 /** Waiting this long for another agent's lock is enough: the index is only a cache. */
 const LOCK_WAIT_MS = 2_000;
@@ -119,7 +124,7 @@ export class SessionIndex {
       } catch {
         continue;
       }
-      const parsed = lineSchema.safeParse(value);
+      const parsed = lineSchema().safeParse(value);
       if (parsed.success) applyLine(state, parsed.data);
     }
     return { state, lines };
@@ -129,7 +134,7 @@ export class SessionIndex {
     const text = await readText(this.legacyFile);
     if (text === undefined) return { sessions: {} };
     try {
-      const parsed = legacySchema.safeParse(JSON.parse(text));
+      const parsed = legacySchema().safeParse(JSON.parse(text));
       if (!parsed.success) return { sessions: {} };
       const { legacyImported, projectImported, sessions } = parsed.data;
       return { legacyImported, projectImported, sessions };

@@ -7,6 +7,7 @@
  * creating the tools at start builds no schema.
  */
 import * as z from '../util/schema.js';
+import { plainJsonSchema } from './plain-json-schema.js';
 import { type JsonSchema, ToolError } from './types.js';
 
 export interface ToolArguments<T> {
@@ -61,16 +62,22 @@ function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
 }
 
-function jsonSchemaOf(schema: ArgsSchema, open: boolean): JsonSchema {
-  const json = z.toJSONSchema(schema, {
-    // The input side of an object says nothing of extra keys; the output side closes it.
-    io: open ? 'input' : 'output',
-    override: ({ jsonSchema }) => {
-      // z.int() states the safe-integer range; the model needs no such bound.
-      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-    },
-  }) as JsonSchema;
+/**
+ * The arguments' JSON Schema: plain-json-schema.ts's for the shapes it covers (cheaper at start),
+ * zod's converter otherwise or with `zodOnly` (the test that compares both).
+ */
+export function jsonSchemaOf(schema: ArgsSchema, open: boolean, zodOnly = false): JsonSchema {
+  const plain = zodOnly ? undefined : plainJsonSchema(schema, open ? 'input' : 'output');
+  const json = (plain ??
+    z.toJSONSchema(schema, {
+      // The input side of an object says nothing of extra keys; the output side closes it.
+      io: open ? 'input' : 'output',
+      override: ({ jsonSchema }) => {
+        // z.int() states the safe-integer range; the model needs no such bound.
+        if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+        if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      },
+    })) as JsonSchema;
   const { $schema: _dialect, ...rest } = json;
   // `required: []` kept for an object without required arguments, as the hand-written schemas had.
   const { type, properties, required = [], ...others } = rest;

@@ -22,23 +22,28 @@ import {
 
 export const TRUST_FILE = 'trusted.json';
 
-const folderRecordSchema = z.object({
-  trustedAt: z.string(),
-  hash: z.string(),
-  items: z.record(z.string(), z.string()),
-  // Set when the record was started by `approve` (an agent-written file, an "always" answer) in a
-  // folder that declared nothing, not by the person's yes to the question or `geekagent trust`.
-  unconfirmed: z.optional(z.boolean()),
-});
+const buildFolderRecordSchema = () =>
+  z.object({
+    trustedAt: z.string(),
+    hash: z.string(),
+    items: z.record(z.string(), z.string()),
+    // Set when the record was started by `approve` (an agent-written file, an "always" answer) in a
+    // folder that declared nothing, not by the person's yes to the question or `geekagent trust`.
+    unconfirmed: z.optional(z.boolean()),
+  });
 
-const trustFileSchema = z.object({
-  version: z.literal(1),
-  salt: z.string(),
-  folders: z.record(z.string(), folderRecordSchema),
-});
+const buildTrustFileSchema = () =>
+  z.object({
+    version: z.literal(1),
+    salt: z.string(),
+    folders: z.record(z.string(), buildFolderRecordSchema()),
+  });
 
-type TrustFile = z.infer<typeof trustFileSchema>;
-type FolderRecord = z.infer<typeof folderRecordSchema>;
+// Built when trusted.json exists and is read, not at every start.
+const trustFileSchema = z.lazySchema(buildTrustFileSchema);
+
+type TrustFile = z.infer<ReturnType<typeof buildTrustFileSchema>>;
+type FolderRecord = z.infer<ReturnType<typeof buildFolderRecordSchema>>;
 
 /** Something the folder declares that the record does not hold as it is now. */
 export interface TrustChange {
@@ -123,7 +128,7 @@ export class TrustStore {
   private async read(): Promise<TrustFile | undefined> {
     const read = await readJsonFile(this.file);
     if (read.kind === 'missing') return undefined;
-    const parsed = trustFileSchema.safeParse(read.value);
+    const parsed = trustFileSchema().safeParse(read.value);
     if (!parsed.success) {
       throw new ConfigError(
         `${describeSchemaError(this.file, parsed.error)}\n(delete ${this.file} to forget every trusted folder and start over)`,

@@ -15,3 +15,15 @@ config(en());
 // Re-exported name by name, never as one namespace object: that would keep every export alive.
 // Import it as `import * as z from '…/util/schema.js'`.
 export * from 'zod/mini';
+
+/**
+ * A schema built on its first use, not when its module loads: zod's objects cost a start that
+ * never reads the file they check (most runs have no hooks, no named models) ~0.2-2 ms each.
+ */
+export function lazySchema<T>(build: () => T): () => T {
+  let schema: T | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+}

@@ -84,7 +84,7 @@ export async function permissionDeclarations(
 ): Promise<Declaration[]> {
   const read = await readOnce(files, file);
   if (read.kind === 'missing') return [];
-  const parsed = permissionFileSchema.safeParse(read.value);
+  const parsed = permissionFileSchema().safeParse(read.value);
   // A broken file is reported by the permission loader at start-up; nothing of it is used.
   if (!parsed.success) return [];
   const items: Declaration[] = [];
