@@ -15,16 +15,12 @@ import { query } from '../../src/library/index.js';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { cliFixture, type RunResult, testEnv } from './harness.js';
+import { type Line, linesOf, toolResultsOf, userLine as user } from './stream-json-lines.js';
 
 const STDIO_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
 
 /** The default grace (the harness sets a long one for every other test). */
 const fx = cliFixture({ env: { GEEKAGENT_MCP_START_GRACE_MS: undefined, GEEKAGENT_SANDBOX: 'off' } });
-
-// biome-ignore lint/suspicious/noExplicitAny: lines of many shapes, checked field by field
-type Line = Record<string, any>;
-
-const user = (content: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
 
 function toolNames(request: RecordedRequest): string[] {
   return (request.body.tools ?? []).map((tool) => (tool.function as { name: string }).name);
@@ -32,14 +28,6 @@ function toolNames(request: RecordedRequest): string[] {
 
 function systemPrompt(request: RecordedRequest): string {
   return String(request.body.messages[0]?.content);
-}
-
-function linesOf(run: RunResult): Line[] {
-  expect(run.stdout.endsWith('\n'), run.stderr).toBe(true);
-  return run.stdout
-    .slice(0, -1)
-    .split('\n')
-    .map((text) => JSON.parse(text) as Line);
 }
 
 async function servers(gate: string): Promise<void> {
@@ -98,10 +86,7 @@ describe('a cold start with a slow server, without a terminal', () => {
     expect(results.map((line) => line.result)).toEqual(['hello (0)', 'done']);
 
     // The search waited for the server, found its tool, and the call ran.
-    const toolResults = lines
-      .filter((line) => line.type === 'user')
-      .flatMap((line) => line.message.content as Line[])
-      .filter((block) => block.type === 'tool_result');
+    const toolResults = toolResultsOf(lines);
     expect(String(toolResults[0]!.content)).toMatch(/mcp_slow_echo — Echoes the text back\./);
     expect(toolResults[1]).toMatchObject({ is_error: false });
     expect(JSON.stringify(toolResults[1]!.content)).toContain('echo: late (modern era)');

@@ -14,29 +14,17 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { cliFixture, type RunResult } from './harness.js';
+import { type Line, linesOf, toolResultsOf, userLine as user } from './stream-json-lines.js';
 
 const STDIO_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
 
 /** The default grace (the harness sets a long one for every other test). */
 const fx = cliFixture({ env: { GEEKAGENT_MCP_START_GRACE_MS: undefined, GEEKAGENT_SANDBOX: 'off' } });
 
-// biome-ignore lint/suspicious/noExplicitAny: lines of many shapes, checked field by field
-type Line = Record<string, any>;
-
-const user = (content: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
-
 const slowTools = (request: RecordedRequest): string[] =>
   (request.body.tools ?? [])
     .map((tool) => (tool.function as { name: string }).name)
     .filter((name) => name.startsWith('mcp_slow_'));
-
-function linesOf(run: RunResult): Line[] {
-  expect(run.stdout.endsWith('\n'), run.stderr).toBe(true);
-  return run.stdout
-    .slice(0, -1)
-    .split('\n')
-    .map((text) => JSON.parse(text) as Line);
-}
 
 /** The skill `echoer`, whose mcp.json starts the slow server until `gate` exists. */
 async function slowSkill(gate: string): Promise<void> {
@@ -102,10 +90,7 @@ describe("a skill's slow server at start", () => {
     expect(results.map((line) => line.result)).toEqual(['hello (0)', 'done']);
 
     // The direct call waited for the server to come up, and ran.
-    const toolResults = lines
-      .filter((line) => line.type === 'user')
-      .flatMap((line) => line.message.content as Line[])
-      .filter((block) => block.type === 'tool_result');
+    const toolResults = toolResultsOf(lines);
     expect(toolResults[0]).toMatchObject({ is_error: false });
     expect(JSON.stringify(toolResults[0]!.content)).toContain('echo: late (modern era)');
     expect(slowTools(fx.fake.requests[2]!)).toContain('mcp_slow_echo');

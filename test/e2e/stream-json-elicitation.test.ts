@@ -11,13 +11,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { CLI, cliArgs, cliFixture, testEnv } from './harness.js';
+import { type Line, userLine as user } from './stream-json-lines.js';
 
 const fx = cliFixture();
 
-// biome-ignore lint/suspicious/noExplicitAny: lines of many shapes, checked field by field
-type Line = Record<string, any>;
-
-const user = (content: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
 const answer = (response: Record<string, unknown>) =>
   `${JSON.stringify({ type: 'control_response', response })}\n`;
 

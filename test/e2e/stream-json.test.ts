@@ -14,32 +14,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, cliArgs, cliFixture, type RunResult, testEnv } from './harness.js';
+import { type Line, linesOf, userLine as user } from './stream-json-lines.js';
 
 const fx = cliFixture({ env: { GEEKAGENT_SANDBOX: 'off' } });
 
-// biome-ignore lint/suspicious/noExplicitAny: lines of many shapes, checked field by field
-type Line = Record<string, any>;
-
-const user = (content: unknown) =>
-  `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: JSON.stringify(args) });
-
-/** Every stdout line parsed; fails on a line that is not one JSON object. */
-function linesOf(run: Pick<RunResult, 'stdout' | 'stderr'>): Line[] {
-  expect(run.stdout.endsWith('\n'), run.stderr).toBe(true);
-  return run.stdout
-    .slice(0, -1)
-    .split('\n')
-    .map((text) => {
-      try {
-        const value = JSON.parse(text) as unknown;
-        expect(typeof value === 'object' && value !== null && !Array.isArray(value)).toBe(true);
-        return value as Line;
-      } catch {
-        throw new Error(`not a JSON line: ${text.slice(0, 200)}\nstderr: ${run.stderr}`);
-      }
-    });
-}
 
 const kinds = (lines: Line[]) =>
   lines.map((line) => (line.subtype ? `${line.type}/${line.subtype}` : line.type));
