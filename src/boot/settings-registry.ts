@@ -28,15 +28,6 @@ import { agentEnvSettings } from '../subagents/extension.js';
 import { toolSearchEnvSetting } from '../tool-search/feature/extension.js';
 import type { Folder } from './bootstrap.js';
 
-/** Every section of the settings files, by feature. */
-export const SETTINGS_SECTIONS: readonly SettingsSection<unknown>[] = [
-  permissionSettingsSection,
-  sandboxSettingsSection,
-  hookSettingsSection,
-  namedModelsSection,
-  mcpSettingsSection,
-] as readonly SettingsSection<unknown>[];
-
 /**
  * Every `GEEKAGENT_*` variable a feature declares (outside model settings, `model.*`, and the
  * sandbox mode, `sandbox.mode`, which list theirs with their sources already).

@@ -2,16 +2,14 @@
  * Folder trust's share of lifecycle hooks: each command hook of the project's GeekAgent.json runs
  * a command the agent starts, so each is one item.
  */
-import path from 'node:path';
 import { readHookSettings } from '../config/hook-settings.js';
-import type { SettingsFiles } from '../settings/files.js';
+import { projectSettingsFile, type SettingsFiles } from '../settings/files.js';
 import { canonicalJson, type Declaration, type TrustContributor } from '../trust/declarations.js';
 
 export const hookTrust: TrustContributor = {
   name: 'hooks',
   kinds: ['hook'],
-  read: ({ projectDir, files }) =>
-    hookDeclarations(path.join(projectDir, '.geekagent', 'GeekAgent.json'), files),
+  read: ({ projectDir, files }) => hookDeclarations(projectSettingsFile('GeekAgent.json', projectDir), files),
   was: (_item, before) => hookWasText(before),
 };
 

@@ -7,7 +7,7 @@
  * raw entries is config-edit.ts.
  */
 import path from 'node:path';
-import { readOnce, type SettingsFiles, settingsFilePath } from '../settings/files.js';
+import { projectSettingsFile, readOnce, type SettingsFiles, settingsFilePath } from '../settings/files.js';
 import type { SettingsSection } from '../settings/section.js';
 import { ConfigError } from '../util/json-file.js';
 import * as z from '../util/schema.js';
@@ -209,7 +209,7 @@ export async function readProjectServers(
   projectDir: string,
   files?: SettingsFiles,
 ): Promise<Array<[string, unknown]>> {
-  return readServers(mcpConfigPath('project', { projectDir, homeDir: projectDir }), files);
+  return readServers(projectSettingsFile('mcp.json', projectDir), files);
 }
 
 async function readServers(file: string, files?: SettingsFiles): Promise<Array<[string, unknown]>> {

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { type JsonFileRead, readJsonFile } from '../util/json-file.js';
+import { stateFilePath } from '../util/state-dir.js';
 
 /** Lowest precedence first: a later scope's value wins where its section lets it. */
 export const SETTINGS_SCOPES = ['user', 'project', 'project-local'] as const;
@@ -15,11 +16,8 @@ export type SettingsScope = (typeof SETTINGS_SCOPES)[number];
 /** The files settings come from. */
 export type SettingsFileKind = 'GeekAgent.json' | 'mcp.json' | 'models.json';
 
-/** The folder a project's files live in. */
-export const PROJECT_CONFIG_DIR = '.geekagent';
-
 /** `GeekAgent.json` → `GeekAgent.local.json`: the person's own, uncommitted project settings. */
-export function localName(kind: SettingsFileKind): string {
+function localName(kind: SettingsFileKind): string {
   return kind.replace(/\.json$/, '.local.json');
 }
 
@@ -44,8 +42,12 @@ export function settingsFilePath(
   if (scope === 'user') return path.join(path.resolve(places.userDir), kind);
   if (kind === 'models.json') return undefined;
   if (kind === 'mcp.json' && scope === 'project-local') return undefined;
-  const dir = path.join(path.resolve(places.projectDir), PROJECT_CONFIG_DIR);
-  return path.join(dir, scope === 'project' ? kind : localName(kind));
+  return stateFilePath(places.projectDir, scope === 'project' ? kind : localName(kind));
+}
+
+/** A project's settings file (its `.geekagent` folder): what trust reads is what the run loads. */
+export function projectSettingsFile(kind: SettingsFileKind, projectDir: string): string {
+  return stateFilePath(projectDir, kind);
 }
 
 /**

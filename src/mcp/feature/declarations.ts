@@ -4,7 +4,8 @@
  * and hosts to reach. Each confined server with grants is its own item, so the trust question shows
  * the holes a repository asks to poke (its `denyRead` only narrows, and is not asked).
  */
-import path from 'node:path';
+
+import { projectSettingsFile } from '../../settings/files.js';
 import {
   type Declaration,
   serverDeclaration,
@@ -17,7 +18,7 @@ export const mcpTrust: TrustContributor = {
   name: 'mcp',
   kinds: ['server', 'serverSandbox'],
   read: async ({ projectDir, files }) => {
-    const file = path.join(projectDir, '.geekagent', 'mcp.json');
+    const file = projectSettingsFile('mcp.json', projectDir);
     // A broken mcp.json throws its ConfigError, as at start-up.
     return (await readProjectServers(projectDir, files)).flatMap(([name, raw]) => [
       serverDeclaration(file, name, raw),

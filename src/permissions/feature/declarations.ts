@@ -5,7 +5,7 @@
  * raw with the permission file's schema; a broken file declares nothing (nothing of it is used).
  */
 import path from 'node:path';
-import { readOnce, type SettingsFiles } from '../../settings/files.js';
+import { projectSettingsFile, readOnce, type SettingsFiles } from '../../settings/files.js';
 import { type Declaration, isInsideFolder, type TrustContributor } from '../../trust/declarations.js';
 import { permissionFileSchema } from '../config.js';
 import { BUILTIN_POLICIES } from '../defaults.js';
@@ -14,7 +14,7 @@ export const permissionTrust: TrustContributor = {
   name: 'permissions',
   kinds: ['allow', 'annotationAllow', 'fetchHost', 'root'],
   read: ({ projectDir, folder, files }) =>
-    permissionDeclarations(path.join(projectDir, '.geekagent', 'GeekAgent.json'), folder, files),
+    permissionDeclarations(projectSettingsFile('GeekAgent.json', projectDir), folder, files),
   was: (item, before) => {
     switch (item.kind) {
       case 'allow':
