@@ -34,7 +34,7 @@ import { type DiscoverOptions, discoverSkills, type Skill } from './discover.js'
 import { formatSkills } from './format.js';
 import { loadedInHistory, mentionedSkills, USE_SKILL } from './mentions.js';
 import { type ListingLines, ServerSkillSet, type ServerSkillSource } from './server-skills.js';
-import { SkillServers, type StartSkillServers } from './servers.js';
+import { SkillServers, type StartSkillServers, type StartupGrace } from './servers.js';
 import { skillTool } from './skill-tools.js';
 
 /** Names a skill command may never take (/exit is added after every extension). */
@@ -68,14 +68,6 @@ export interface SkillsOptions extends DiscoverOptions {
    * join the same manager, so they are waited for as long as configured ones. Absent: in full.
    */
   grace?: StartupGrace;
-}
-
-/** What the skills extension uses of the run's start-up grace (mcp/start-grace.ts). */
-export interface StartupGrace {
-  /** Before a model request (the first one fixes which servers it names as still connecting). */
-  wait(signal: AbortSignal): Promise<void>;
-  /** The same wait for commands (stream-json's init line, print mode's `/mcp`). */
-  over(signal: AbortSignal): Promise<void>;
 }
 
 /** Every extension with commands of its own: they are set up before skills pick their names. */
@@ -329,9 +321,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
       host.on.beforeRequest(
         async (request) => {
           await syncServers(active());
-          await raceAbort(servers.whenAdded(), request.signal);
-          if (options.grace) await options.grace.wait(request.signal);
-          else await raceAbort(servers.whenSettled(), request.signal);
+          await servers.startup(request.signal, options.grace, 'wait');
         },
         { subAgents: 'same' },
       );
@@ -402,10 +392,7 @@ export function skillsExtension(options: SkillsOptions): Extension {
     },
     // Commands (print mode's `/mcp`, stream-json's init line) see the active skills' servers as the
     // first request would: up within the start-up grace, the others still starting (`pending`).
-    ready: async (signal) => {
-      await raceAbort(servers.whenAdded(), signal);
-      await (options.grace ? options.grace.over(signal) : raceAbort(servers.whenSettled(), signal));
-    },
+    ready: (signal) => servers.startup(signal, options.grace, 'over'),
     // A command not known yet may be a slow skill server's prompt: every skill server settled.
     settled: (signal) => raceAbort(servers.whenSettled(), signal),
     dispose: () => {

@@ -4,6 +4,7 @@
  * previous ones are down, so the same server names never run twice at once.
  */
 import { errorMessage } from '../util/errors.js';
+import { raceAbort } from '../util/race-abort.js';
 import { visibleLine } from '../util/terminal-text.js';
 import type { Skill } from './discover.js';
 
@@ -12,6 +13,14 @@ export interface SkillServersHandle {
   whenSettled(): Promise<void>;
   toolNames(): string[];
   stop(): Promise<void>;
+}
+
+/** What the skills use of the run's start-up grace (mcp/start-grace.ts, the MCP extension's). */
+export interface StartupGrace {
+  /** Before a model request (the first one fixes which servers it names as still connecting). */
+  wait(signal: AbortSignal): Promise<void>;
+  /** The same wait for commands (stream-json's init line, print mode's `/mcp`). */
+  over(signal: AbortSignal): Promise<void>;
 }
 
 export type StartSkillServers = (
@@ -81,6 +90,17 @@ export class SkillServers {
     await Promise.all(
       [...this.running.values()].map((started) => started.then((handle) => handle?.whenSettled())),
     );
+  }
+
+  /**
+   * Waits for the skills' servers as configured ones are waited for (issue 45): added to the
+   * manager, then the run's start-up grace — `wait` before a model request, `over` for commands;
+   * without a grace, until every one settled.
+   */
+  async startup(signal: AbortSignal, grace: StartupGrace | undefined, step: 'wait' | 'over'): Promise<void> {
+    await raceAbort(this.whenAdded(), signal);
+    if (grace) await grace[step](signal);
+    else await raceAbort(this.whenSettled(), signal);
   }
 
   /** Whether a running skill server offers this tool (of `skill`'s servers, when named). */
