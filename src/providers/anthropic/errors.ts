@@ -6,7 +6,7 @@
  * names that tool's MCP server and tool. The caller redacts the message.
  */
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { CallbackFailure, cancelledError, rootMessage } from '../shared/errors.js';
+import { CallbackFailure, cancelledError, rootMessage, streamFailure } from '../shared/errors.js';
 import { ContextOverflowError, ProviderError, type ProviderTool } from '../types.js';
 
 /** How Anthropic says the request does not fit: its own words for both cases. */
@@ -30,10 +30,7 @@ export function mapFailure(error: unknown, context: FailureContext): unknown {
     return new ProviderError(`model request failed: cannot reach ${context.baseURL}: ${rootMessage(error)}`);
   }
   if (error instanceof APIError) return apiFailure(error, context);
-  if (error instanceof SyntaxError) {
-    return new ProviderError(`model request failed: the server sent malformed stream data: ${error.message}`);
-  }
-  return new ProviderError(`model request failed: the stream ended early: ${rootMessage(error)}`);
+  return streamFailure(error);
 }
 
 function apiFailure(error: APIError, context: FailureContext): ProviderError {

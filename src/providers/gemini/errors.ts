@@ -5,7 +5,7 @@
  * the MCP server and tool for an error about a function declaration. Also which failures are
  * retried and after how long (Retry-After, Google's RetryInfo, else exponential backoff).
  */
-import { CallbackFailure, cancelledError, rootMessage } from '../shared/errors.js';
+import { CallbackFailure, cancelledError, rootMessage, streamFailure } from '../shared/errors.js';
 import { ContextOverflowError, ProviderError, type ProviderTool } from '../types.js';
 import { GEMINI } from './spec.js';
 import { toolLabel } from './tools.js';
@@ -93,15 +93,11 @@ export function mapGeminiFailure(error: unknown, context: FailureContext): unkno
   if (error instanceof TypeError && error.message === 'fetch failed') {
     return new ProviderError(`model request failed: cannot reach ${context.baseURL}: ${rootMessage(error)}`);
   }
-  if (
-    error instanceof SyntaxError ||
-    (error instanceof Error && /parsing stream chunk|Incomplete JSON/.test(error.message))
-  ) {
-    return new ProviderError(
-      `model request failed: the server sent malformed stream data: ${(error as Error).message}`,
-    );
-  }
-  return new ProviderError(`model request failed: the stream ended early: ${rootMessage(error)}`);
+  // The SDK's own words for a chunk it could not parse.
+  return streamFailure(
+    error,
+    error instanceof Error && /parsing stream chunk|Incomplete JSON/.test(error.message),
+  );
 }
 
 function isKeyProblem(status: number, body: GoogleError | undefined, text: string): boolean {

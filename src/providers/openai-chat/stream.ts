@@ -5,7 +5,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../../tools/types.js';
-import { CallbackFailure, cancelledError, deliver, rootMessage } from '../shared/errors.js';
+import { CallbackFailure, cancelledError, deliver, rootMessage, streamFailure } from '../shared/errors.js';
 import { type RoundStop, roundStop } from '../stop-reason.js';
 import { type ChatRound, ProviderError, type Usage } from '../types.js';
 import { upstreamReason } from '../upstream-reason.js';
@@ -137,10 +137,7 @@ export function mapFailure(
     const code = typeof error.code === 'string' && error.code !== '' ? ` (${error.code})` : '';
     return new ProviderError(`model request failed: ${serverMessage(error, undefined)}${code}`);
   }
-  if (error instanceof SyntaxError) {
-    return new ProviderError(`model request failed: the server sent malformed stream data: ${error.message}`);
-  }
-  return new ProviderError(`model request failed: the stream ended early: ${rootMessage(error)}`);
+  return streamFailure(error);
 }
 
 function serverMessage(error: APIError, status: number | undefined): string {

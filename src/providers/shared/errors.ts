@@ -28,6 +28,19 @@ export function rootMessage(error: unknown): string {
   return current instanceof Error ? current.message : String(current);
 }
 
+/**
+ * The last word of every provider's failure mapping: data the stream could not parse (a
+ * SyntaxError, or what the caller knows as its SDK's parse failure: `malformed`), else a stream
+ * that stopped, named by its root cause.
+ */
+export function streamFailure(error: unknown, malformed = false): ProviderError {
+  if (malformed || error instanceof SyntaxError) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new ProviderError(`model request failed: the server sent malformed stream data: ${message}`);
+  }
+  return new ProviderError(`model request failed: the stream ended early: ${rootMessage(error)}`);
+}
+
 /** `error` with its message redacted; the same object when nothing was hidden. */
 export function redactError(error: unknown, redact: (text: string) => string): unknown {
   if (!(error instanceof ProviderError)) return error;
