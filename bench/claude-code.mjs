@@ -16,7 +16,9 @@ import { coldOnce, makeSlowProject } from './cold-start.mjs';
 import { firstRequestOnce, median, rotate } from './lib.mjs';
 import { makeProject, startModel } from './startup.mjs';
 
-const PACKAGE = '@anthropic-ai/claude-code';
+// Pinned: one release measured the same on every machine. --ignore-scripts below: its postinstall
+// is not needed (the platform package ships the binary) and must not reach beyond the registry.
+const PACKAGE = '@anthropic-ai/claude-code@2.1.332';
 const CACHE = path.join(os.homedir(), '.cache', 'geekagent-bench', 'claude-code');
 
 /** The native binary (2.x: a platform package), or the older releases' cli.js under Node. */
@@ -33,10 +35,14 @@ function claudeCommand() {
 export function ensureClaudeCode() {
   let found = claudeCommand();
   if (!found) {
-    const npm = spawnSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', PACKAGE], {
-      encoding: 'utf8',
-      timeout: 10 * 60_000,
-    });
+    const npm = spawnSync(
+      'npm',
+      ['install', '--prefix', CACHE, '--no-audit', '--no-fund', '--ignore-scripts', PACKAGE],
+      {
+        encoding: 'utf8',
+        timeout: 10 * 60_000,
+      },
+    );
     found = claudeCommand();
     if (!found)
       return {

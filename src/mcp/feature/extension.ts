@@ -107,10 +107,7 @@ export function mcpExtension(manager: McpManager, options: McpExtensionOptions):
     // the servers up within the start-up grace; those still starting show as starting.
     ready: (signal) => options.grace.over(signal),
     // A command not known yet may be a slow server's prompt: it waits for every server.
-    settled: async (signal) => {
-      manager.start();
-      await waitForServers(manager, signal, () => undefined);
-    },
+    settled: (signal) => waitForServers(manager, signal, () => undefined),
     dispose: async () => {
       unsubscribe?.();
       await manager.shutdown();
@@ -148,14 +145,7 @@ export async function waitForServers(
 ): Promise<void> {
   if (manager.settled) return;
   notify(`waiting for MCP servers: ${manager.pending().join(', ')}`);
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new DOMException('cancelled', 'AbortError'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    manager.whenSettled().then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, reject);
-  });
+  await raceAbort(manager.whenSettled(), signal);
 }
 
 function mcpCommand(
