@@ -1,7 +1,7 @@
 // `npm run bench`: GeekAgent's MCP client against the plain SDK, side by side in one run, as a
 // table of ratios with targets and PASS/MISS. A report: exit code 0 on a MISS, 1 only on an error.
 // `node bench/run.mjs connect calls` runs some sections (startup, connect, calls, memory, big,
-// sessions, lazy, toolbytes, rag, tui, launch, compilecache, platform, cache, sandbox, latency,
+// sessions, lazy, toolbytes, rag, tui, launch, compilecache, instructions, platform, cache, sandbox, latency,
 // eras). `platform` needs the previous release's build (GEEKAGENT_BENCH_OLD; skipped without it).
 // `claudecode` runs only when named: it installs Claude Code from the npm registry (bench/claude-code.mjs).
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { benchColdStart } from './cold-start.mjs';
 import { benchCompileCache } from './compile-cache.mjs';
 import { benchConnect } from './connect.mjs';
 import { benchEras, benchWarmModern } from './era.mjs';
+import { benchInstructions } from './instructions.mjs';
 import { cancelLatency, resultConversion } from './latency.mjs';
 import { benchLazyStartup } from './lazy-startup.mjs';
 import { killSpawnedGroups, removeTempDirs } from './lib.mjs';
@@ -31,6 +32,7 @@ const ALL = [
   'launch',
   'startup',
   'compilecache',
+  'instructions',
   'platform',
   'lazy',
   'cold',
@@ -196,6 +198,18 @@ try {
       notes.push(
         `S: CPU time until the same point (bench/cpu.mjs), medians: node -e 0 ${fmtMs(c.node)}, -p ${fmtMs(c.ttfr)} (${(c.ttfr / c.node).toFixed(2)}×), --version ${fmtMs(c.version)} (${(c.version / c.node).toFixed(2)}×), TUI ${fmtMs(c.frame)} (${(c.frame / c.node).toFixed(2)}×); samples node [${list(k.node)}] -p [${list(k.ttfr)}] --version [${list(k.version)}] TUI [${list(k.frame)}] ms`,
       );
+  });
+
+  await section('instructions', async () => {
+    const c = await benchInstructions();
+    if (c.skipped) {
+      notes.push(`S1i: skipped: ${c.skipped}`);
+      return;
+    }
+    const mega = (v) => `${(v / 1e6).toFixed(1)} M`;
+    notes.push(
+      `S1i: instructions (callgrind, user space; steady on a busy machine) until -p's first model request ${mega(c.cli)} vs a whole node -e 0 ${mega(c.node)}: ${(c.cli / c.node).toFixed(2)}×; samples -p [${c.samples.cli.map(mega).join(' ')}] node [${c.samples.node.map(mega).join(' ')}]`,
+    );
   });
 
   await section('compilecache', async () => {

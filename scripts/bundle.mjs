@@ -24,6 +24,7 @@ import {
 import { eagerModuleInits } from './bundle-plugins/eager-inits.mjs';
 import { lazyBuiltins } from './bundle-plugins/lazy-builtins.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
+import { openaiUsedResources } from './bundle-plugins/openai-resources.mjs';
 import {
   EMPTY_IMPORT_META_IS_AN_ERROR,
   IMPORT_META_DEFINES,
@@ -77,6 +78,7 @@ const patches = [
   breakTakesTheSpace,
   inProcessWhich,
   lightWebGlobals,
+  openaiUsedResources,
 ];
 
 // The launcher: node builtins and a few small modules; core.cjs is found beside it. CommonJS

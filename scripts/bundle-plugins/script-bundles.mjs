@@ -48,6 +48,13 @@ export const LIBRARIES = [
   { name: 'sandbox', packages: ['@anthropic-ai/sandbox-runtime'] },
   // The Agent Client Protocol SDK: read only by `geekagent acp`.
   { name: 'acp', packages: ['@agentclientprotocol/sdk'] },
+  // Read when a tool or file first needs them, not at every start (~25% of the core's bytes).
+  { name: 'html', packages: ['html-to-text'] },
+  { name: 'diff', packages: ['diff'] },
+  { name: 'glob', packages: ['tinyglobby'] },
+  { name: 'ignore', packages: ['ignore'] },
+  { name: 'jsonc', packages: ['jsonc-parser'] },
+  { name: 'toml', packages: ['smol-toml'] },
 ];
 
 const packageOf = (specifier) =>

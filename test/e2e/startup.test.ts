@@ -42,6 +42,9 @@ describe('start-up loads only what the run needs', () => {
     expect(packages).not.toContain('@modelcontextprotocol/client');
     // The editor protocol's SDK is `geekagent acp`'s alone.
     expect(packages).not.toContain('@agentclientprotocol/sdk');
+    // The tools' and config readers' parsers are bundles of their own, read on first use.
+    for (const parser of ['html-to-text', 'diff', 'tinyglobby', 'ignore', 'jsonc-parser', 'smol-toml'])
+      expect(packages).not.toContain(parser);
     // The minified bundle shortens class names; the SDK would name itself by its class.
     expect(fx.fake.requests[0]?.headers['user-agent']).toMatch(
       /^GeekAgent\/\d+\.\d+\.\d+\S* OpenAI\/JS \d+\.\d+/,
