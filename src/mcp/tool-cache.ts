@@ -8,6 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Prompt } from '@modelcontextprotocol/client';
+import { joinName } from '../util/join-name.js';
 import { writeJsonFileAtomic } from '../util/json-file.js';
 import { sha256Hex } from '../util/sha256.js';
 import { readStateFileSync } from '../util/state-dir.js';
@@ -70,7 +71,7 @@ export function cacheKey(definition: CachedDefinition): string {
 
 export function cacheFile(dir: string, definition: CachedDefinition): string {
   const safe = definition.name.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 60);
-  return path.join(dir, `mcp-${safe}-${cacheKey(definition)}.json`);
+  return joinName(dir, `mcp-${safe}-${cacheKey(definition)}.json`);
 }
 
 /** The cached listing, or undefined (missing, unreadable, malformed, another server's). */
