@@ -3,18 +3,9 @@
  * `createHash('sha256').update(text).digest('hex')`, for the keys a start computes before its
  * first model request (the project's state folder, config/project-state.ts; the tool cache's file
  * names, mcp/tool-cache.ts). Loading node:crypto costs a start ~4.5 ms of CPU on Node 24; here one
- * path costs ~0.3 ms cold. Many keys (20 cached MCP servers') go to the block function in
- * WebAssembly after the first few (sha256-wasm.ts): here they would cost ~0.1 ms each in the
- * interpreter and then V8's compile of this function on a worker. Large inputs (files, contents)
- * still go to node:crypto.
+ * path costs ~0.3 ms cold, 20 cache keys ~2 ms (the code runs in the interpreter until V8 tiers
+ * it up). Large inputs (files, contents) still go to node:crypto.
  */
-import { type Sha256, wasmSha256 } from './sha256-wasm.js';
-
-/** Calls answered here before the WebAssembly module is made (its set-up costs ~1.3 ms). */
-const PLAIN_CALLS = 4;
-let plainCalls = 0;
-let wasm: Sha256 | undefined;
-let wasmFailed = false;
 
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -27,27 +18,9 @@ const K = new Int32Array([
   0xc67178f2,
 ]);
 
-/** The hex SHA-256 of `text`'s UTF-8 bytes. */
+/** The hex SHA-256 of `text`'s UTF-8 bytes. Plain loops and inlined rotations: it runs cold, in the interpreter. */
 export function sha256Hex(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
-  if (plainCalls < PLAIN_CALLS) plainCalls++;
-  else {
-    if (!wasm && !wasmFailed) {
-      try {
-        wasm = wasmSha256();
-      } catch {
-        // No WebAssembly here (or it is refused): the plain loops answer.
-      }
-      wasmFailed = wasm === undefined;
-    }
-    const digest = wasm?.(bytes);
-    if (digest !== undefined) return digest;
-  }
-  return plainSha256Hex(bytes);
-}
-
-/** Plain loops and inlined rotations: it runs cold, in the interpreter. Exported for the test. */
-export function plainSha256Hex(bytes: Uint8Array): string {
   const n = bytes.length;
   // The message as big-endian words, a 1 bit, zeros, and the bit length: whole 64-byte blocks.
   const blocks = (n + 9 + 63) >> 6;
