@@ -24,18 +24,24 @@ const MAX_PAGES = 100;
  * one odd tool would fail the whole listing. We ask through the SDK's `request()` with a lenient
  * page schema instead, and judge each tool's schema ourselves (normalise, or skip and report).
  */
-const LenientToolSchema = z.looseObject({
-  name: z.string(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  inputSchema: z.optional(z.unknown()),
-});
-const LenientToolsPage = z.looseObject({
-  tools: z.array(z.unknown()),
-  nextCursor: z.optional(z.string()),
-});
+// Built on the first listing: a start whose servers are all idle from the cache lists nothing, and
+// this module loads with the connection layer (zod builds schemas eagerly, ~1-3 ms cold).
+const LenientToolSchema = z.lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    title: z.optional(z.string()),
+    description: z.optional(z.string()),
+    inputSchema: z.optional(z.unknown()),
+  }),
+);
+const LenientToolsPage = z.lazySchema(() =>
+  z.looseObject({
+    tools: z.array(z.unknown()),
+    nextCursor: z.optional(z.string()),
+  }),
+);
 
-export type ListedTool = z.infer<typeof LenientToolSchema>;
+export type ListedTool = z.infer<ReturnType<typeof LenientToolSchema>>;
 
 /** A server's whole tool list, with the cache hints of its first page (list-hints.ts). */
 export interface ToolListing {
@@ -54,12 +60,12 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<T
     // The SDK has read `resultType` already: anything but a complete result is an error here.
     const result = await client.request(
       { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      LenientToolsPage,
+      LenientToolsPage(),
       { timeout: timeoutMs },
     );
     if (page === 0) hint = hintOf(result, at);
     for (const raw of result.tools) {
-      const parsed = LenientToolSchema.safeParse(raw);
+      const parsed = LenientToolSchema().safeParse(raw);
       if (parsed.success) tools.push(parsed.data);
     }
     cursor = result.nextCursor;

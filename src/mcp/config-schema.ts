@@ -6,11 +6,9 @@
 import { describeSchemaError, jsonPath, type SchemaError } from '../util/json-file.js';
 import * as z from '../util/schema.js';
 import { hasVariableReference } from './expand-vars.js';
+import { MAX_RESULT_TOKENS, MAX_TIMEOUT_MS, plainStdioEntry } from './plain-entry.js';
 
-/** Node's timers take at most 2^31-1 ms; a bigger delay silently fires after 1 ms. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
-/** About 400 MB of text: anything bigger is a typo, not a budget. */
-export const MAX_RESULT_TOKENS = 100_000_000;
+export { MAX_RESULT_TOKENS, MAX_TIMEOUT_MS };
 
 /** Unknown keys are errors (they are usually typos), reported one per key with a suggestion. */
 function strict<T extends z.core.$ZodLooseShape>(shape: T) {
@@ -282,6 +280,10 @@ export function checkServerEntry(file: string, name: string, raw: unknown): Entr
       `"sandbox" confines a local (stdio) server; server "${name}" is remote (${String(type)}) and runs elsewhere: remove "sandbox" from it`,
     );
   }
+  // The usual stdio entry, without building the schemas (plain-entry.ts); the rest, and every
+  // message, are theirs.
+  const plain = remote ? undefined : plainStdioEntry(entry);
+  if (plain) return { ok: true, kind: 'stdio', entry: plain as StdioEntry };
   const schemas = entrySchemas();
   // jitless: a run checks a handful of entries; compiling zod's fast path for them costs more.
   const parsed = remote

@@ -5,8 +5,6 @@
  * warm or lazy start hands it back as the SDK's `prior` and pays no probe. SDK-free: an idle server
  * reads its verdict without loading the SDK.
  */
-import * as z from '../util/schema.js';
-
 /** The 2026 revision this client speaks (the SDK's modern list). */
 export const MODERN_VERSION = '2026-07-28';
 
@@ -29,21 +27,6 @@ export type EraVerdict =
 
 /** The shape of the SDK's `ConnectOptions.prior`. */
 export type PriorEra = { kind: 'modern'; discover: DiscoverRecord } | { kind: 'legacy' };
-
-/**
- * The verdict as the cache file holds it (read leniently: a bad one is no verdict). Built when a
- * cache file is read, not at every start.
- */
-export const EraVerdictSchema = z.lazySchema(() =>
-  z.union([
-    z.object({
-      kind: z.literal('modern'),
-      version: z.string(),
-      discover: z.looseObject({ supportedVersions: z.array(z.string()) }),
-    }),
-    z.object({ kind: z.literal('legacy'), version: z.optional(z.string()), checkedAt: z.number() }),
-  ]),
-);
 
 /** The SDK's `ConnectOptions.prior` for a verdict still trusted now; undefined: probe. */
 export function priorOf(verdict: EraVerdict | undefined, now: number): PriorEra | undefined {

@@ -12,8 +12,6 @@
  * `private` lists are not carried from one run to the next. A missing scope counts as `private`
  * (the SDK's reading too); a result without `ttlMs` (every 2025 server) is never fresh.
  */
-import * as z from '../util/schema.js';
-
 export type CacheScope = 'public' | 'private';
 
 export interface ListHint {
@@ -22,11 +20,6 @@ export interface ListHint {
   /** When the list was fetched (ms since the epoch). */
   at: number;
 }
-
-/** Built when a cache file is read, not at every start. */
-export const ListHintSchema = z.lazySchema(() =>
-  z.object({ ttlMs: z.number(), scope: z.enum(['public', 'private']), at: z.number() }),
-);
 
 /** The hints of a list result fetched at `at`; undefined when it carries no usable `ttlMs`. */
 export function hintOf(result: unknown, at: number): ListHint | undefined {

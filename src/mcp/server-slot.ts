@@ -4,6 +4,7 @@
  * run time such as an active skill's).
  */
 import path from 'node:path';
+import { joinName } from '../util/join-name.js';
 import type { Redactor } from '../util/redact.js';
 import type { Catalog } from './catalog.js';
 import type { ClientFeatures } from './client-features.js';
@@ -65,13 +66,17 @@ export interface SlotDeps {
   onChange(slot: ServerSlot, state: ServerState, catalog: Catalog | undefined): void;
 }
 
+/** Where a server's log is, as its messages name it (relative to the project). */
+const LOG_HINT_DIR = path.join('.geekagent', 'logs');
+
 export function createServerSlot(
   entry: ServerConfigEntry,
   kind: SlotKind,
   layer: LoadedLayer | undefined,
   deps: SlotDeps,
 ): ServerSlot {
-  const logFile = deps.logDir ? path.join(deps.logDir, `${safeFileName(entry.name)}.log`) : undefined;
+  const logName = `${safeFileName(entry.name)}.log`;
+  const logFile = deps.logDir ? joinName(deps.logDir, logName) : undefined;
   const slot: ServerSlot = {
     entry,
     connection: undefined,
@@ -108,7 +113,7 @@ export function createServerSlot(
     cachedListing: kind.lazy ? cached : undefined,
     followChanges: kind.follow === true,
     era: cached?.era,
-    logHint: path.join('.geekagent', 'logs', `${safeFileName(entry.name)}.log`),
+    logHint: joinName(LOG_HINT_DIR, logName),
   });
   return slot;
 }

@@ -8,16 +8,15 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Prompt } from '@modelcontextprotocol/client';
+import { joinName } from '../util/join-name.js';
 import { writeJsonFileAtomic } from '../util/json-file.js';
-import * as z from '../util/schema.js';
 import { sha256Hex } from '../util/sha256.js';
 import { readStateFileSync } from '../util/state-dir.js';
+import { CACHE_VERSION, cachedEra, cachedHint, cacheFileContent } from './cache-file.js';
 import type { ListedTool } from './catalog.js';
 import type { McpServerDefinition, RemoteDefinition, StdioDefinition } from './config.js';
-import { type EraVerdict, EraVerdictSchema } from './era.js';
-import { type ListHint, ListHintSchema } from './list-hints.js';
-
-const VERSION = 1;
+import type { EraVerdict } from './era.js';
+import type { ListHint } from './list-hints.js';
 
 /** What one successful listing of a server leaves for the next run. */
 export interface CachedListing {
@@ -30,26 +29,6 @@ export interface CachedListing {
   /** The tool list's cache hints (`ttlMs`, `cacheScope`, when listed): a 2026 server's only. */
   toolsHint?: ListHint;
 }
-
-// Built when a cache file is read: a start with no servers reads none.
-const CacheFileSchema = z.lazySchema(() =>
-  z.object({
-    version: z.literal(VERSION),
-    server: z.string(),
-    tools: z.array(
-      z.looseObject({
-        name: z.string(),
-        title: z.optional(z.string()),
-        description: z.optional(z.string()),
-        inputSchema: z.optional(z.unknown()),
-      }),
-    ),
-    resources: z.boolean(),
-    prompts: z.array(z.looseObject({ name: z.string() })),
-    era: z.optional(z.unknown()),
-    toolsHint: z.optional(z.unknown()),
-  }),
-);
 
 /** The servers that have a cache: those with a launch config (an in-process server has none). */
 export type CachedDefinition = StdioDefinition | RemoteDefinition;
@@ -92,7 +71,7 @@ export function cacheKey(definition: CachedDefinition): string {
 
 export function cacheFile(dir: string, definition: CachedDefinition): string {
   const safe = definition.name.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 60);
-  return path.join(dir, `mcp-${safe}-${cacheKey(definition)}.json`);
+  return joinName(dir, `mcp-${safe}-${cacheKey(definition)}.json`);
 }
 
 /** The cached listing, or undefined (missing, unreadable, malformed, another server's). */
@@ -103,17 +82,17 @@ export async function readCachedListing(
   try {
     const text = readStateFileSync(cacheFile(dir, definition));
     if (text === undefined) return undefined;
-    // jitless: one parse per server per run; zod's compiled fast path would not pay for itself.
-    const parsed = CacheFileSchema().safeParse(JSON.parse(text), { jitless: true });
-    if (!parsed.success || parsed.data.server !== definition.name) return undefined;
-    const { tools, resources, prompts } = parsed.data;
-    const listing: CachedListing = { tools, resources, prompts: prompts as Prompt[] };
+    // Checked by hand (cache-file.ts), as strictly as a schema would.
+    const content = cacheFileContent(JSON.parse(text));
+    if (!content || content.server !== definition.name) return undefined;
+    const { tools, resources, prompts } = content;
+    const listing: CachedListing = { tools, resources, prompts };
     // A verdict this version cannot read is no verdict (the next connect probes), not no cache.
-    const era = EraVerdictSchema().safeParse(parsed.data.era, { jitless: true });
-    if (era.success) listing.era = era.data as EraVerdict;
+    const era = cachedEra(content.era);
+    if (era) listing.era = era;
     // Hints this version cannot read are none: the list is simply not fresh.
-    const hint = ListHintSchema().safeParse(parsed.data.toolsHint, { jitless: true });
-    if (hint.success) listing.toolsHint = hint.data;
+    const hint = cachedHint(content.toolsHint);
+    if (hint) listing.toolsHint = hint;
     return listing;
   } catch {
     return undefined;
@@ -127,7 +106,7 @@ export async function writeCachedListing(
 ): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeJsonFileAtomic(cacheFile(dir, definition), {
-    version: VERSION,
+    version: CACHE_VERSION,
     server: definition.name,
     ...listing,
   });

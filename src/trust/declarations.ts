@@ -129,7 +129,19 @@ export function wasText(
 /** A server entry (a project's mcp.json, a skill's, `geekagent mcp add`), valued by its canonical JSON. */
 export function serverDeclaration(file: string, name: string, raw: unknown): Declaration {
   const value = canonicalJson(raw);
-  return { key: `server:${name}`, kind: 'server', name, file, value, text: serverText(name, value) };
+  let text: string | undefined;
+  return {
+    key: `server:${name}`,
+    kind: 'server',
+    name,
+    file,
+    value,
+    // Written when shown (a new or changed server), not for every server of every start.
+    get text() {
+      text ??= serverText(name, value);
+      return text;
+    },
+  };
 }
 
 /** `MCP server demo: node examples/demo-server.mjs (env: K=${V})` from a canonical entry. */

@@ -214,4 +214,19 @@ describe('normalizeToolSchema', () => {
     (schema.properties as Record<string, { enum: string[] }>).a!.enum.push('mutated');
     expect(input).toEqual(snapshot);
   });
+
+  it('keeps a property named __proto__ as a property, and copies lists and defaults', () => {
+    const input = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"b":{"type":"object","default":{"k":[1]}}},"required":["__proto__","b"]}',
+    );
+    const schema = okSchema(normalizeToolSchema(input));
+    const properties = schema.properties as Record<string, Record<string, unknown>>;
+    expect(Object.keys(properties)).toEqual(['__proto__', 'b']);
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.hasOwn(properties, '__proto__')).toBe(true);
+    expect(schema.required).toEqual(['__proto__', 'b']);
+    expect(schema.required).not.toBe(input.required);
+    expect(properties.b!.default).toEqual({ k: [1] });
+    expect(properties.b!.default).not.toBe(input.properties.b.default);
+  });
 });
