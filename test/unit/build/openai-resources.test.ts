@@ -11,11 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script without types.
-import {
-  keptResource,
-  openaiUsedResources,
-  standIn,
-} from '../../../scripts/bundle-plugins/openai-resources.mjs';
+import * as plugin from '../../../scripts/bundle-plugins/openai-resources.mjs';
+
+const { keptResource, openaiUsedResources, standIn } = plugin;
 
 const require = createRequire(import.meta.url);
 const RESOURCES = path.join(path.dirname(require.resolve('openai')), 'resources');
