@@ -10,6 +10,7 @@ const SPAWNING = [
   'test/unit/build/eager-inits.test.ts',
   'test/unit/build/lazy-builtins.test.ts',
   'test/unit/build/light-web-globals.test.ts',
+  'test/unit/build/openai-resources.test.ts',
   'test/unit/build/script-bundles.test.ts',
   'test/unit/mentions/attach.test.ts',
   'test/unit/mcp2026-fixtures.test.ts',
