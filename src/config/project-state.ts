@@ -13,21 +13,8 @@ export function userProjectDir(userDir: string, projectDir: string): string {
   return path.join(userDir, 'projects', projectKey(realFolder(projectDir)));
 }
 
-/** Keys already worked out: a start asks for its folder's 4 times (pins, answers, undo, sessions). */
-const keys = new Map<string, string>();
-
 /** `/home/ada/src/app` → `home-ada-src-app-1f2e3d4c5b6a`. */
 export function projectKey(realDir: string): string {
-  let key = keys.get(realDir);
-  if (key === undefined) {
-    key = newProjectKey(realDir);
-    if (keys.size >= 64) keys.clear();
-    keys.set(realDir, key);
-  }
-  return key;
-}
-
-function newProjectKey(realDir: string): string {
   const slug = realDir
     .replace(/[^A-Za-z0-9]+/g, '-')
     .slice(-48)
