@@ -7,6 +7,7 @@
  * reference), so a file written by an older or newer version reads the same.
  */
 import type { Prompt } from '@modelcontextprotocol/client';
+import { stringList } from '../util/string-list.js';
 import type { ListedTool } from './catalog.js';
 import type { DiscoverRecord, EraVerdict } from './era.js';
 import type { ListHint } from './list-hints.js';
@@ -36,18 +37,6 @@ function isNumber(value: unknown): value is number {
 /** An optional string key: absent, undefined, or a string. */
 function optionalString(fields: Fields, key: string): boolean {
   return !(key in fields) || fields[key] === undefined || typeof fields[key] === 'string';
-}
-
-/** The strings of a list, copied; undefined when any item is not a string. */
-function strings(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const copy: string[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const item: unknown = value[i];
-    if (typeof item !== 'string') return undefined;
-    copy.push(item);
-  }
-  return copy;
 }
 
 /**
@@ -110,7 +99,7 @@ export function cachedEra(value: unknown): EraVerdict | undefined {
   if (!isObject(value)) return undefined;
   if (value.kind === 'modern') {
     if (typeof value.version !== 'string' || !isObject(value.discover)) return undefined;
-    const supportedVersions = strings(value.discover.supportedVersions);
+    const supportedVersions = stringList(value.discover.supportedVersions);
     if (!supportedVersions) return undefined;
     const discover = looseCopy(value.discover, ['supportedVersions']);
     discover.supportedVersions = supportedVersions;

@@ -8,6 +8,8 @@
  * which also write every message: this only ever accepts what they accept.
  */
 
+import { stringList } from '../util/string-list.js';
+
 /** Node's timers take at most 2^31-1 ms; a bigger delay silently fires after 1 ms. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** About 400 MB of text: anything bigger is a typo, not a budget. */
@@ -24,17 +26,7 @@ const int =
 const boolean: Value = (value) => (typeof value === 'boolean' ? value : DOUBT);
 const string: Value = (value) => (typeof value === 'string' ? value : DOUBT);
 
-function strings(value: unknown): unknown {
-  if (!Array.isArray(value)) return DOUBT;
-  const copy: string[] = [];
-  // By index, not every(): a hole is undefined to the schema, not skipped.
-  for (let i = 0; i < value.length; i++) {
-    const item: unknown = value[i];
-    if (typeof item !== 'string') return DOUBT;
-    copy.push(item);
-  }
-  return copy;
-}
+const strings: Value = (value) => stringList(value) ?? DOUBT;
 
 /** A JSON object of strings; zod's record drops a `__proto__` key silently, so that is left to it. */
 function stringRecord(value: unknown): unknown {
