@@ -49,7 +49,8 @@ export function toConfigEntry(name: string, raw: unknown, context: EntryContext)
       check.kind === 'remote'
         ? remoteDefinition(name, check.entry, context)
         : stdioDefinition(name, check.entry, context);
-    return { name, kind: 'ok', definition };
+    const written = check.kind === 'remote' ? { url: check.entry.url } : { command: check.entry.command };
+    return { name, kind: 'ok', definition, written };
   } catch (error) {
     if (error instanceof EntryProblem) return invalid(error.message);
     throw error;

@@ -72,7 +72,16 @@ export interface InProcessServer {
 export type McpServerDefinition = StdioDefinition | RemoteDefinition | InProcessDefinition;
 
 export type ServerConfigEntry =
-  | { name: string; kind: 'ok'; definition: McpServerDefinition }
+  | {
+      name: string;
+      kind: 'ok';
+      definition: McpServerDefinition;
+      /**
+       * The command or address as the file writes it, before `${VAR}` expansion: what is shown
+       * (`geekagent config`), so a value taken from the environment, a key in a URL path say, is not.
+       */
+      written?: { command?: string; url?: string };
+    }
   | { name: string; kind: 'invalid'; error: string; source: ConfigSource; file: string };
 
 /** The SDK's and Codex's default: a language server's first call alone can take 8–10 s. */

@@ -27,21 +27,24 @@ export async function describeMcpSettings(options: {
     const key = `mcpServers.${entry.name}`;
     return {
       key,
-      value: entry.kind === 'ok' ? serverSummary(entry.definition) : `invalid: ${entry.error}`,
+      value: entry.kind === 'ok' ? serverSummary(entry.definition, entry.written) : `invalid: ${entry.error}`,
       source: { kind: 'file', scope: source === 'project' ? 'project' : 'user', file, key },
     };
   });
   return { settings, problems: loaded.conflicts.map(conflictNotice) };
 }
 
-/** A server as listed: its transport and command or address (never its env, headers or query). */
-function serverSummary(definition: { transport: string; command?: string; url?: string }): string {
-  if (definition.command !== undefined) return `${definition.transport}: ${definition.command}`;
-  if (definition.url === undefined) return definition.transport;
-  try {
-    const url = new URL(definition.url);
-    return `${definition.transport}: ${url.origin}${url.pathname}`;
-  } catch {
-    return definition.transport;
-  }
+/**
+ * A server as listed: its transport and command or address as the file writes them (`${VAR}` not
+ * expanded: a value from the environment may be a secret), never its env, headers or query.
+ */
+function serverSummary(
+  definition: { transport: string },
+  written: { command?: string; url?: string } = {},
+): string {
+  if (written.command !== undefined) return `${definition.transport}: ${written.command}`;
+  if (written.url === undefined) return definition.transport;
+  // Without the query, the fragment and any user:password@ (a URL with ${VAR} may not parse).
+  const address = written.url.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, '$1');
+  return `${definition.transport}: ${address}`;
 }

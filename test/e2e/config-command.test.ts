@@ -126,6 +126,21 @@ describe('geekagent config', () => {
     expect(run.stdout).toContain('tools.evil^[[2J = "deny"');
   });
 
+  it("shows a server's command and address as mcp.json writes them, not the environment's values", async () => {
+    await project.mcpServers({
+      local: { command: '${TOOLS_DIR}/server', args: ['--token', '${TOOL_TOKEN}'] },
+      remote: { type: 'http', url: 'https://user:pw@mcp.example.com/${PATH_KEY}/mcp?token=${TOOL_TOKEN}' },
+    });
+    const env = { TOOLS_DIR: '/opt/tools-dir-value', PATH_KEY: 'path-key-value', TOOL_TOKEN: 'token-value' };
+    const run = await runCli(['config', '--json'], { project, env });
+    expect(run.code, run.stderr).toBe(0);
+    const { settings } = JSON.parse(run.stdout) as { settings: JsonSetting[] };
+    const byKey = new Map(settings.map((setting) => [setting.key, setting.value]));
+    expect(byKey.get('mcpServers.local')).toBe('stdio: ${TOOLS_DIR}/server');
+    expect(byKey.get('mcpServers.remote')).toBe('http: https://mcp.example.com/${PATH_KEY}/mcp');
+    for (const value of [...Object.values(env), 'pw@']) expect(run.stdout).not.toContain(value);
+  });
+
   it('in an untrusted folder: the project files count only where they tighten, with the usual notice', async () => {
     await project.write(
       '.geekagent/GeekAgent.json',
