@@ -49,8 +49,7 @@ export function toConfigEntry(name: string, raw: unknown, context: EntryContext)
       check.kind === 'remote'
         ? remoteDefinition(name, check.entry, context)
         : stdioDefinition(name, check.entry, context);
-    const written = check.kind === 'remote' ? { url: check.entry.url } : { command: check.entry.command };
-    return { name, kind: 'ok', definition, written };
+    return { name, kind: 'ok', definition };
   } catch (error) {
     if (error instanceof EntryProblem) return invalid(error.message);
     throw error;
@@ -117,6 +116,7 @@ function stdioDefinition(name: string, entry: StdioEntry, context: EntryContext)
     transport: 'stdio',
     command,
     args: (entry.args ?? []).map((arg, index) => expand(arg, 'args', index)),
+    written: { command: entry.command, args: [...(entry.args ?? [])] },
     env: expandRecord(entry.env, 'env', expand),
     // Without a cwd a server runs in the project, user-file servers included: it works on this project.
     cwd:
@@ -139,6 +139,7 @@ function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContex
     ...baseDefinition(name, entry, context),
     transport: entry.type,
     url,
+    written: { url: entry.url },
     headers: expandRecord(entry.headers, 'headers', expand),
     // Secrets belong in the environment, not in a file that may be committed: expand them all.
     ...(oauth ? { oauth: expandOAuth(oauth, expand) } : {}),

@@ -104,7 +104,9 @@ export function describeDefinition(definition: McpServerDefinition): string[] {
     `  transport: ${definition.transport}`,
   ];
   if (definition.transport === 'stdio') {
-    lines.push(`  command: ${visibleLine([definition.command, ...definition.args].join(' '))}`);
+    // As the file writes it: a `${VAR}` from the environment (a token, say) is not printed.
+    const { command, args } = definition.written ?? definition;
+    lines.push(`  command: ${visibleLine([command, ...args].join(' '))}`);
     lines.push(`  cwd: ${visibleLine(definition.cwd)}`);
     const keys = Object.keys(definition.env);
     if (keys.length > 0) lines.push(`  env: ${visibleLine(keys.join(', '))} (values not shown)`);
@@ -112,7 +114,7 @@ export function describeDefinition(definition: McpServerDefinition): string[] {
   } else if (definition.transport === 'sdk') {
     lines.push('  in this process (query() options)');
   } else {
-    lines.push(`  url: ${visibleLine(definition.url)}`);
+    lines.push(`  url: ${visibleLine(definition.written?.url ?? definition.url)}`);
     const keys = Object.keys(definition.headers);
     if (keys.length > 0) lines.push(`  headers: ${visibleLine(keys.join(', '))} (values not shown)`);
   }

@@ -39,6 +39,11 @@ export interface StdioDefinition extends DefinitionBase {
   transport: 'stdio';
   command: string;
   args: string[];
+  /**
+   * The command and args as the file writes them, before `${VAR}` expansion: what is shown (`mcp
+   * get`, `geekagent config`), so a value taken from the environment, a token say, is not.
+   */
+  written?: { command: string; args: string[] };
   /** Only the declared env, expanded; the transport adds a minimal base environment. */
   env: Record<string, string>;
   /** Absolute. */
@@ -50,6 +55,8 @@ export interface StdioDefinition extends DefinitionBase {
 export interface RemoteDefinition extends DefinitionBase {
   transport: 'http' | 'sse';
   url: string;
+  /** The address as the file writes it, before `${VAR}` expansion: what is shown, as for stdio. */
+  written?: { url: string };
   headers: Record<string, string>;
   oauth?: OAuthSettings;
 }
@@ -72,16 +79,7 @@ export interface InProcessServer {
 export type McpServerDefinition = StdioDefinition | RemoteDefinition | InProcessDefinition;
 
 export type ServerConfigEntry =
-  | {
-      name: string;
-      kind: 'ok';
-      definition: McpServerDefinition;
-      /**
-       * The command or address as the file writes it, before `${VAR}` expansion: what is shown
-       * (`geekagent config`), so a value taken from the environment, a key in a URL path say, is not.
-       */
-      written?: { command?: string; url?: string };
-    }
+  | { name: string; kind: 'ok'; definition: McpServerDefinition }
   | { name: string; kind: 'invalid'; error: string; source: ConfigSource; file: string };
 
 /** The SDK's and Codex's default: a language server's first call alone can take 8–10 s. */

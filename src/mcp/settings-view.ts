@@ -7,6 +7,7 @@
 import type { Setting } from '../settings/effective.js';
 import type { SettingsFiles } from '../settings/files.js';
 import { type ConfigDirs, conflictNotice, loadMcpServers } from './config.js';
+import type { McpServerDefinition } from './server-definition.js';
 
 export async function describeMcpSettings(options: {
   files: SettingsFiles;
@@ -27,7 +28,7 @@ export async function describeMcpSettings(options: {
     const key = `mcpServers.${entry.name}`;
     return {
       key,
-      value: entry.kind === 'ok' ? serverSummary(entry.definition, entry.written) : `invalid: ${entry.error}`,
+      value: entry.kind === 'ok' ? serverSummary(entry.definition) : `invalid: ${entry.error}`,
       source: { kind: 'file', scope: source === 'project' ? 'project' : 'user', file, key },
     };
   });
@@ -36,15 +37,14 @@ export async function describeMcpSettings(options: {
 
 /**
  * A server as listed: its transport and command or address as the file writes them (`${VAR}` not
- * expanded: a value from the environment may be a secret), never its env, headers or query.
+ * expanded: a value from the environment may be a secret), never its args, env, headers or query.
  */
-function serverSummary(
-  definition: { transport: string },
-  written: { command?: string; url?: string } = {},
-): string {
-  if (written.command !== undefined) return `${definition.transport}: ${written.command}`;
-  if (written.url === undefined) return definition.transport;
+function serverSummary(definition: McpServerDefinition): string {
+  if (definition.transport === 'stdio')
+    return `${definition.transport}: ${definition.written?.command ?? definition.command}`;
+  if (definition.transport === 'sdk') return definition.transport;
+  const url = definition.written?.url ?? definition.url;
   // Without the query, the fragment and any user:password@ (a URL with ${VAR} may not parse).
-  const address = written.url.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, '$1');
+  const address = url.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, '$1');
   return `${definition.transport}: ${address}`;
 }

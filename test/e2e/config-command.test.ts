@@ -139,6 +139,14 @@ describe('geekagent config', () => {
     expect(byKey.get('mcpServers.local')).toBe('stdio: ${TOOLS_DIR}/server');
     expect(byKey.get('mcpServers.remote')).toBe('http: https://mcp.example.com/${PATH_KEY}/mcp');
     for (const value of [...Object.values(env), 'pw@']) expect(run.stdout).not.toContain(value);
+
+    // `mcp get` shows the whole command line and address, as written: no value of the environment.
+    const local = await runCli(['mcp', 'get', 'local'], { project, env });
+    expect(local.stdout).toContain('  command: ${TOOLS_DIR}/server --token ${TOOL_TOKEN}\n');
+    const remote = await runCli(['mcp', 'get', 'remote'], { project, env });
+    expect(remote.stdout).toContain(
+      '  url: https://user:pw@mcp.example.com/${PATH_KEY}/mcp?token=${TOOL_TOKEN}\n',
+    );
   });
 
   it('in an untrusted folder: the project files count only where they tighten, with the usual notice', async () => {

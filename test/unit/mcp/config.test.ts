@@ -202,6 +202,7 @@ describe('MCP config', () => {
       transport: 'stdio',
       command: 'node',
       args: [],
+      written: { command: 'node', args: [] },
       env: {},
       cwd: projectDir,
       timeoutMs: 60_000,
@@ -299,6 +300,11 @@ describe('MCP config', () => {
       args: ['--token=abc', 'fast', 'fallback', 'cost: $5 $$ !'],
       env: { API_KEY: 'abc' },
       cwd: path.join(projectDir, 'srv'),
+      // What is shown (mcp get, geekagent config): the command line as written, no token in it.
+      written: {
+        command: '${NODE_BIN}',
+        args: ['--token=${TOKEN}', '${MODE:-fast}', '${EMPTY:-fallback}', 'cost: $5 $$ ${EMPTY}!'],
+      },
     });
   });
 
