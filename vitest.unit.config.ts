@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 /** Unit tests that start servers, esbuild or other processes: they run in `npm test` only. */
 const SPAWNING = [
   'test/unit/build/dep-patches.test.ts',
+  'test/unit/build/eager-functions.test.ts',
   'test/unit/build/eager-inits.test.ts',
   'test/unit/build/lazy-builtins.test.ts',
   'test/unit/build/light-web-globals.test.ts',

@@ -21,6 +21,7 @@ import {
   sameStylesFirst,
   yogaSync,
 } from './bundle-plugins/dep-patches.mjs';
+import { eagerFunctions } from './bundle-plugins/eager-functions.mjs';
 import { eagerModuleInits } from './bundle-plugins/eager-inits.mjs';
 import { lazyBuiltins } from './bundle-plugins/lazy-builtins.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
@@ -34,6 +35,7 @@ import {
   scriptWrapper,
   withProviderLibraries,
 } from './bundle-plugins/script-bundles.mjs';
+import { profileStart } from './bundle-plugins/start-profile.mjs';
 import { STAMP_FILE, sourceStamp } from './source-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -154,6 +156,27 @@ for (const { name } of libraries) {
     external: ['react-devtools-core'],
     plugins: patches,
   });
+}
+
+// Once every bundle is written: the functions a `-p` turn calls, compiled with their files so that
+// Node's compile cache keeps them (start-profile.mjs, eager-functions.mjs). Not the launcher: it
+// runs before the cache is on. A turn that fails leaves the bundles as they are (they work the same,
+// start slower), with one line saying why; under CI it fails the build.
+if (common.minify) {
+  try {
+    const launcher = path.join(outdir, 'main.js');
+    const profile = await profileStart(launcher, outdir, path.join(root, 'examples', 'demo-server.mjs'));
+    if (!profile.has(core)) throw new Error('the turn called nothing of core.cjs');
+    for (const [file, ends] of profile) {
+      if (file === launcher) continue;
+      const eager = eagerFunctions(readFileSync(file, 'utf8'), readFileSync(`${file}.map`, 'utf8'), ends);
+      writeFileSync(file, eager.code);
+      writeFileSync(`${file}.map`, eager.map);
+    }
+  } catch (error) {
+    if (process.env.CI === 'true') throw error;
+    console.warn(`bundle: the start-up profile was skipped, so starts will be slower: ${error.message}`);
+  }
 }
 
 // Last, once every bundle is written: what this dist/ was built from (scripts/source-stamp.mjs).

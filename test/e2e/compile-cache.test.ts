@@ -3,11 +3,19 @@
  * folder — GEEKAGENT_HOME's, never the project's: a print run leaves the compiled code of the bundles
  * it ran, the next run answers the same with it in place, GEEKAGENT_CODE_CACHE=off keeps the folder
  * out, and a corrupted cache costs a recompile, never the run (Node checks each entry's checksum).
+ * The cache holds only what V8 compiles with a file, so the build has the functions a print turn
+ * calls compiled that way (scripts/bundle-plugins/start-profile.mjs, eager-functions.mjs).
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliFixture } from './harness.js';
+// @ts-expect-error: a build script without types.
+import { eagerFunctions } from '../../scripts/bundle-plugins/eager-functions.mjs';
+// @ts-expect-error: a build script without types.
+import { lazilyCompiled } from '../../scripts/bundle-plugins/start-profile.mjs';
+import { CLI, cliArgs, cliFixture, testEnv } from './harness.js';
 
 const fx = cliFixture();
 const cacheDir = () => path.join(fx.project.home, '.geekagent', 'compile-cache');
@@ -65,5 +73,46 @@ describe("Node's compile cache", () => {
     expect(second.stdout).toBe('second answer\n');
     expect(second.code).toBe(0);
     for (const [file, bytes] of corrupted) expect(readFileSync(file).equals(bytes), file).toBe(false);
+  });
+
+  it('the functions a print turn calls are compiled with the bundles, so the cache can hold them', async () => {
+    fx.fake.push({ text: 'profiled' });
+    const log = path.join(fx.project.home, 'v8.log');
+    // The harness's run, with V8's function events logged (options NODE_OPTIONS does not take).
+    const child = spawn(
+      process.execPath,
+      [
+        '--log-function-events',
+        `--logfile=${log}`,
+        '--no-logfile-per-isolate',
+        CLI,
+        ...cliArgs(['-p', 'hi'], true),
+      ],
+      {
+        cwd: fx.project.dir,
+        env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const [code] = await once(child, 'close');
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'profiled\n' });
+    const dist = path.dirname(CLI);
+    const byFile: Map<string, Set<number>> = lazilyCompiled(readFileSync(log, 'utf8'), dist);
+    const core = path.join(dist, 'core.cjs');
+    // Compiled at their first call: what cannot be written in parentheses (class methods,
+    // constructors, accessors), and no function the build could have had compiled with the file.
+    expect(byFile.get(core)?.size).toBeGreaterThan(100);
+    for (const [file, ends] of byFile) {
+      if (file === CLI) continue;
+      const left = eagerFunctions(
+        readFileSync(file, 'utf8'),
+        readFileSync(`${file}.map`, 'utf8'),
+        ends,
+      ).counts;
+      // A few may differ from the build's own profiled turn (this test's model, home and project).
+      expect(left.declarations + left.expressions + left.methods, file).toBeLessThan(10);
+    }
   });
 });

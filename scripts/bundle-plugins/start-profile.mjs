@@ -1,0 +1,136 @@
+// Which functions of the built bundles a `-p` turn calls: the CLI just built runs one turn (in a
+// temporary home and project, against a model server here that answers "ok") under V8's
+// `--log-function-events`, and the log says which functions were compiled at their first call.
+// eager-functions.mjs then has those compiled with their file, so Node's compile cache keeps them.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A turn that takes longer than this is not a start worth profiling: the build goes on without. */
+const RUN_LIMIT_MS = 60_000;
+
+/**
+ * For each file under `outdir` the turns ran: the end offsets of the functions V8 compiled when they
+ * were first called (parsed in full only then). Two turns: in a bare project, and in one that
+ * declares a lazily started MCP server (`server`, a script) whose tools a first, unprofiled turn
+ * cached, as most starts with servers are. Throws with a turn's output when it fails.
+ */
+export async function profileStart(launcher, outdir, server) {
+  const base = mkdtempSync(path.join(tmpdir(), 'geekagent-start-profile-'));
+  const model = await startModel();
+  try {
+    const home = path.join(base, 'home');
+    mkdirSync(home);
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      GEEKAGENT_HOME: path.join(home, '.geekagent'),
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'profile',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_MODEL: 'profile-model',
+      GEEKAGENT_MAX_RETRIES: '0',
+      // Nothing cached: every function a turn calls is compiled, and so logged.
+      GEEKAGENT_CODE_CACHE: 'off',
+    };
+    const bare = path.join(base, 'bare');
+    mkdirSync(bare);
+    const withServer = path.join(base, 'with-server');
+    mkdirSync(path.join(withServer, '.geekagent'), { recursive: true });
+    const mcpServers = { demo: { command: process.execPath, args: [server], startup: 'lazy' } };
+    writeFileSync(path.join(withServer, '.geekagent', 'mcp.json'), JSON.stringify({ mcpServers }));
+    // The first turn waits for the server and caches its tools.
+    await runTurn(launcher, [], withServer, { ...env, GEEKAGENT_MCP_START_GRACE_MS: '60000' });
+    const byFile = new Map();
+    for (const cwd of [bare, withServer]) {
+      const log = path.join(base, `${path.basename(cwd)}.log`);
+      await runTurn(
+        launcher,
+        ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate'],
+        cwd,
+        env,
+      );
+      // Script ids are the run's own: each log is read alone.
+      for (const [file, ends] of lazilyCompiled(readFileSync(log, 'utf8'), outdir))
+        byFile.set(file, new Set([...(byFile.get(file) ?? []), ...ends]));
+    }
+    if (model.requests() < 3) throw new Error(`the turns sent ${model.requests()} model requests, not 3`);
+    return byFile;
+  } finally {
+    await model.close();
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/**
+ * From a V8 log: per script under `outdir`, the end offsets of functions that had a
+ * `parse-function` event (a lazy function parsed in full at its first call) and were then compiled.
+ */
+export function lazilyCompiled(logText, outdir) {
+  const scripts = new Map();
+  const parsed = new Set();
+  const compiled = [];
+  for (const line of logText.split('\n')) {
+    const fields = line.split(',');
+    if (fields[0] === 'script-details') {
+      if (fields[2]?.startsWith(outdir + path.sep)) scripts.set(fields[1], fields[2]);
+    } else if (fields[0] === 'function') {
+      if (fields[1] === 'parse-function') parsed.add(`${fields[2]}:${fields[3]}:${fields[4]}`);
+      else if (fields[1] === 'interpreter') compiled.push(fields);
+    }
+  }
+  const byFile = new Map();
+  for (const [, , id, start, end] of compiled) {
+    const file = scripts.get(id);
+    if (!file || !parsed.has(`${id}:${start}:${end}`)) continue;
+    if (!byFile.has(file)) byFile.set(file, new Set());
+    byFile.get(file).add(Number(end));
+  }
+  return byFile;
+}
+
+function runTurn(launcher, nodeArgs, cwd, env) {
+  const child = spawn(process.execPath, [...nodeArgs, launcher, '--trust', '-p', 'hi'], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(`the turn ended with ${signal ?? `exit code ${code}`}: ${output.trim().slice(-2000)}`),
+        );
+    });
+  });
+}
+
+/** A chat-completions endpoint that streams "ok" to every request. */
+async function startModel() {
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) return res.writeHead(404).end();
+      requests++;
+      const chunk = { choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    requests: () => requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
