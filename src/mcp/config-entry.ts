@@ -15,6 +15,7 @@ import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type DefinitionBase,
+  type EnvValue,
   type RemoteDefinition,
   type ServerConfigEntry,
   type StdioDefinition,
@@ -61,12 +62,24 @@ type Expand = (value: string, ...where: PropertyKey[]) => string;
 function expander(
   name: string,
   context: EntryContext,
-): { expand: Expand; fail: (message: string, ...where: PropertyKey[]) => never } {
+): {
+  expand: Expand;
+  fail: (message: string, ...where: PropertyKey[]) => never;
+  /** The definition with what its expansions took from the environment (once all are done). */
+  withTaken: <T extends DefinitionBase>(definition: T) => T;
+} {
+  const taken: EnvValue[] = [];
+  const take = (variable: string, value: string) => {
+    if (!taken.some((seen) => seen.variable === variable && seen.value === value))
+      taken.push({ variable, value });
+  };
+  const withTaken = <T extends DefinitionBase>(definition: T): T =>
+    taken.length === 0 ? definition : { ...definition, fromEnv: taken };
   const fail = (message: string, ...where: PropertyKey[]): never => {
     throw new EntryProblem(`${context.file}: at ${jsonPath(['mcpServers', name, ...where])}: ${message}`);
   };
   const expand: Expand = (value, ...where) => {
-    const result = expandVariables(value, context.env);
+    const result = expandVariables(value, context.env, take);
     if (result.ok) return result.value;
     const variable = result.variable;
     return fail(
@@ -74,7 +87,7 @@ function expander(
       ...where,
     );
   };
-  return { expand, fail };
+  return { expand, fail, withTaken };
 }
 
 function expandRecord(
@@ -108,10 +121,10 @@ function baseDefinition(
 }
 
 function stdioDefinition(name: string, entry: StdioEntry, context: EntryContext): StdioDefinition {
-  const { expand, fail } = expander(name, context);
+  const { expand, fail, withTaken } = expander(name, context);
   const command = expand(entry.command, 'command');
   if (command.trim() === '') fail('command is empty once variables are expanded', 'command');
-  return {
+  return withTaken({
     ...baseDefinition(name, entry, context),
     transport: 'stdio',
     command,
@@ -127,15 +140,15 @@ function stdioDefinition(name: string, entry: StdioEntry, context: EntryContext)
       confineByDefault: context.confineByDefault === true,
       expand: (value, ...where) => expand(value, 'sandbox', ...where),
     }),
-  };
+  });
 }
 
 function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContext): RemoteDefinition {
-  const { expand, fail } = expander(name, context);
+  const { expand, fail, withTaken } = expander(name, context);
   const url = expand(entry.url, 'url');
   if (!isHttpUrl(url)) fail(`expected an http:// or https:// URL once variables are expanded`, 'url');
   const oauth = entry.oauth;
-  return {
+  return withTaken({
     ...baseDefinition(name, entry, context),
     transport: entry.type,
     url,
@@ -143,5 +156,5 @@ function remoteDefinition(name: string, entry: RemoteEntry, context: EntryContex
     headers: expandRecord(entry.headers, 'headers', expand),
     // Secrets belong in the environment, not in a file that may be committed: expand them all.
     ...(oauth ? { oauth: expandOAuth(oauth, expand) } : {}),
-  };
+  });
 }

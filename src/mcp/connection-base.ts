@@ -5,11 +5,13 @@
  * The lifecycle that drives it (connect, restart, requests) is `McpConnection` in connection.ts.
  */
 import type { Client } from '@modelcontextprotocol/client';
+import type { Redactor } from '../util/redact.js';
 import { type Catalog, catalogTools, type ListedTool, NO_EXTRAS, type ServerExtras } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import type { ConnectionOptions } from './connection-options.js';
 import type { EraVerdict } from './era.js';
 import type { ListHint } from './list-hints.js';
+import { serverRedactor } from './redact.js';
 import { StateWaits } from './restart-wait.js';
 import type { McpToolInfo, ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
@@ -28,9 +30,12 @@ export abstract class ConnectionBase {
   protected starting: Promise<void> | undefined;
   /** The server's protocol era as last learnt (or cached): the next connect's `prior`, no probe. */
   protected verdict: EraVerdict | undefined;
+  /** What every error this connection reports goes through: none shows the server's secrets. */
+  protected readonly redact: Redactor;
 
   constructor(protected readonly options: ConnectionOptions) {
     this.verdict = options.era;
+    this.redact = options.redact ?? serverRedactor(options.definition);
     const cached = options.lazyFrom;
     if (options.definition.disabled) {
       this.stateValue = { state: 'disabled' };
@@ -110,7 +115,12 @@ export abstract class ConnectionBase {
     return definition.transport === 'stdio' ? definition.command : definition.url;
   }
 
-  protected setState(state: ServerState): void {
+  /** The one place state changes; a failure's text is redacted here, whoever formed it. */
+  protected setState(given: ServerState): void {
+    const state =
+      given.state === 'failed' || given.state === 'needs_auth'
+        ? { ...given, error: this.redact(given.error) }
+        : given;
     this.stateValue = state;
     this.options.onChange(state, this.catalog);
     this.waits.changed();

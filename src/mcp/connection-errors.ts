@@ -6,6 +6,7 @@
  */
 import type { UnauthorizedError } from '@modelcontextprotocol/client';
 import { errorMessage } from '../util/errors.js';
+import type { Redactor } from '../util/redact.js';
 import type { McpServerDefinition } from './config.js';
 import { MODERN_VERSION, noSharedVersionMessage } from './era.js';
 import { inputRoundFailure } from './input-rounds.js';
@@ -122,6 +123,8 @@ export function startupFailureReason(
     exitReason: string | undefined;
     target: string;
     lastStderr: string | undefined;
+    /** The connection's (mcp/redact.ts): what is cut here is redacted first, or a cut secret's prefix stays. */
+    redact?: Redactor;
   },
 ): string {
   // A server that answers initialize or tools/list with an error and then exits: the answer says
@@ -136,7 +139,7 @@ export function startupFailureReason(
   }
   // Said before the exit that follows our close (a 2026 list result without its ttlMs, say).
   if (error instanceof sdk.SdkError && error.code === sdk.SdkErrorCode.InvalidResult)
-    return `the server answered start-up with an invalid result: ${errorMessage(error).replace(/\s+/g, ' ').slice(0, 300)}`;
+    return `the server answered start-up with an invalid result: ${head(errorMessage(error).replace(/\s+/g, ' '), 300, c.redact)}`;
   if (answeredWithError(sdk, error)) {
     const then = c.exitReason ? ` (then ${c.exitReason})` : '';
     return `the server answered start-up with an error: ${errorMessage(error)}${then}`;
@@ -211,6 +214,10 @@ export function lastServerLine(log: ServerLog): string | undefined {
     .filter((line) => !line.startsWith(OWN_NOTE))
     .at(-1)
     ?.trim();
+}
+
+function head(text: string, end: number, redact: Redactor | undefined): string {
+  return redact ? redact.head(text, end) : text.slice(0, end);
 }
 
 export function withLine(reason: string, line: string | undefined): string {

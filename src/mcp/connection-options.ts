@@ -4,6 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import type { ToolProgress } from '../tools/types.js';
+import type { Redactor } from '../util/redact.js';
 import type { Catalog } from './catalog.js';
 import type { McpServerDefinition } from './config.js';
 import type * as ConnectionSdk from './connection-sdk.js';
@@ -34,6 +35,11 @@ export interface ConnectionOptions {
   clientInfo: { name: string; version: string };
   createTransport: TransportFactory;
   log: ServerLog;
+  /**
+   * Hides the server's secrets in every error it reports (its state's, a request's): the slot's
+   * (mcp/redact.ts `serverRedactor`); without one, the connection makes it from its definition.
+   */
+  redact?: Redactor;
   /** Every state change, and every re-listing (tools and warnings). */
   onChange: (state: ServerState, catalog: Catalog | undefined) => void;
   restartPolicy?: RestartPolicy;

@@ -176,7 +176,7 @@ export class McpConnection extends ConnectionBase {
       this.connectionLost(`lost the connection to ${this.urlOf()}: ${networkCause(error)}`);
     const exitReason = this.opened?.exitReason();
     const context = { server: this.name, request: what, timeoutMs, file, state: this.stateValue, exitReason };
-    return new ToolError(callErrorMessage(sdk, error, context));
+    return new ToolError(this.redact(callErrorMessage(sdk, error, context)));
   }
 
   private async connectOnce(during: 'startup' | 'runtime'): Promise<boolean> {
@@ -214,6 +214,7 @@ export class McpConnection extends ConnectionBase {
         exitReason: opened.exitReason(),
         target,
         lastStderr: lastServerLine(this.options.log),
+        redact: this.redact,
       };
       this.setState({ state: 'failed', error: startupFailureReason(sdk, outcome, context), during });
     }

@@ -11,7 +11,15 @@ export type ExpandResult = { ok: true; value: string } | { ok: false; variable: 
  */
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/;
 
-export function expandVariables(text: string, env: NodeJS.ProcessEnv): ExpandResult {
+/**
+ * `taken` hears each value taken from the environment (not a default: that is written in the
+ * file): what the server's error messages must not show (mcp/redact.ts).
+ */
+export function expandVariables(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  taken?: (variable: string, value: string) => void,
+): ExpandResult {
   if (!text.includes('${')) return { ok: true, value: text };
   let missing: string | undefined;
   const value = text.replace(
@@ -19,11 +27,12 @@ export function expandVariables(text: string, env: NodeJS.ProcessEnv): ExpandRes
     (whole, name: string, fallback: string | undefined) => {
       const current = env[name];
       // Shell semantics: `${VAR}` accepts an empty value, `${VAR:-d}` treats empty like unset.
-      if (fallback !== undefined) return current === undefined || current === '' ? fallback : current;
+      if (fallback !== undefined && (current === undefined || current === '')) return fallback;
       if (current === undefined) {
         missing ??= name;
         return whole;
       }
+      taken?.(name, current);
       return current;
     },
   );

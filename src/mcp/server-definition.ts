@@ -29,10 +29,21 @@ export interface DefinitionBase {
   excludeTools?: string[];
   maxResultTokens: number;
   /**
+   * Each value a `${VAR}` of the entry took from the environment (a token, a private path): what
+   * the server's errors and log lines never show (mcp/redact.ts). Absent when it took none.
+   */
+  fromEnv?: readonly EnvValue[];
+  /**
    * Every other configured server's name, set by the manager: tool naming keeps this server's
    * names apart from theirs (see mcp/naming.ts).
    */
   otherServers?: readonly string[];
+}
+
+/** One value taken from the environment, by the variable that held it. */
+export interface EnvValue {
+  variable: string;
+  value: string;
 }
 
 export interface StdioDefinition extends DefinitionBase {

@@ -12,6 +12,7 @@ import type { ServerConfigEntry } from './config.js';
 import type { McpConnection } from './connection.js';
 import type * as ConnectionLayerModule from './connection-layer.js';
 import type { RestartPolicy } from './connection-options.js';
+import { serverRedactor } from './redact.js';
 import { ServerLog } from './server-log.js';
 import type { ServerState } from './status.js';
 import type { CachedListing } from './tool-cache.js';
@@ -77,10 +78,13 @@ export function createServerSlot(
 ): ServerSlot {
   const logName = `${safeFileName(entry.name)}.log`;
   const logFile = deps.logDir ? joinName(deps.logDir, logName) : undefined;
+  // The run's secrets and this server's own (its ${VAR} values, its URL's userinfo and query),
+  // hidden alike in its log and in every error its connection reports.
+  const redact = entry.kind === 'ok' ? serverRedactor(entry.definition, deps.redact) : deps.redact;
   const slot: ServerSlot = {
     entry,
     connection: undefined,
-    log: new ServerLog(entry.name, logFile, { redact: deps.redact }),
+    log: new ServerLog(entry.name, logFile, { redact }),
     registered: new Set(),
     warnings: [],
     started: undefined,
@@ -101,6 +105,7 @@ export function createServerSlot(
     clientInfo: { name: 'geekagent', version: deps.clientVersion },
     createTransport: layer.createTransport,
     log: slot.log,
+    redact,
     restartPolicy: deps.restartPolicy,
     configureClient: features
       ? (client, sdk) =>

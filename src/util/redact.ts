@@ -15,6 +15,8 @@ export interface Redactor {
   head(text: string, end: number): string;
   /** Length of the longest secret (0 when none): how far past a cut a secret can reach. */
   readonly reach: number;
+  /** Each hidden value and what replaces it: a redactor with more values starts from these. */
+  readonly marks: ReadonlyMap<string, string>;
 }
 
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
@@ -26,18 +28,27 @@ const WHOLE_WORD_BELOW = 6;
 const NOT_SECRETS = new Set(['true', 'false', 'null', 'none', 'undefined', 'enabled', 'disabled', 'auto']);
 
 export function createRedactor(env: NodeJS.ProcessEnv): Redactor {
-  const nameByValue = new Map<string, string>();
+  const marks = new Map<string, string>();
   // Sorted names: when two variables hold the same value, the label does not depend on env order.
   for (const name of Object.keys(env).sort()) {
     const value = env[name];
     if (!SECRET_NAME.test(name) || value === undefined || !looksSecret(value)) continue;
-    if (!nameByValue.has(value)) nameByValue.set(value, name);
+    if (!marks.has(value)) marks.set(value, `[REDACTED:${name}]`);
   }
-  if (nameByValue.size === 0) return noRedaction();
+  return redactorOf(marks);
+}
+
+/**
+ * A redactor replacing each value of `marks` by its mark (values that do not look secret, too
+ * short or a switch word, are left alone). The one matcher behind every redactor.
+ */
+export function redactorOf(given: ReadonlyMap<string, string>): Redactor {
+  const marks = new Map([...given].filter(([value]) => looksSecret(value)));
+  if (marks.size === 0) return noRedaction();
 
   // Longest first: alternation takes the first branch that matches, so a value containing another
   // is replaced whole. One combined regex: a text without secrets costs a single scan.
-  const values = [...nameByValue.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const values = [...marks.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const source = values
     .map((value) => {
       const literal = escapeRegExp(value);
@@ -45,7 +56,7 @@ export function createRedactor(env: NodeJS.ProcessEnv): Redactor {
     })
     .join('|');
   const matcher = new RegExp(source, 'gu');
-  const mark = (value: string) => `[REDACTED:${nameByValue.get(value) ?? '?'}]`;
+  const mark = (value: string) => marks.get(value) ?? '[REDACTED]';
 
   const redact = (text: string): string => text.replace(matcher, mark);
   const head = (text: string, end: number): string => {
@@ -59,7 +70,7 @@ export function createRedactor(env: NodeJS.ProcessEnv): Redactor {
     }
     return last < end ? out + text.slice(last, end) : out;
   };
-  return Object.assign(redact, { head, reach: values[0]!.length });
+  return Object.assign(redact, { head, reach: values[0]!.length, marks });
 }
 
 /** A redactor for code paths that have no secrets to hide (tests, tools run without an executor). */
@@ -67,10 +78,12 @@ export function noRedaction(): Redactor {
   return Object.assign((text: string) => text, {
     head: (text: string, end: number) => text.slice(0, end),
     reach: 0,
+    marks: new Map<string, string>(),
   });
 }
 
-function looksSecret(value: string): boolean {
+/** Long enough, and not a switch word: worth replacing wherever it occurs. */
+export function looksSecret(value: string): boolean {
   return value.length >= MIN_SECRET_LENGTH && !NOT_SECRETS.has(value.toLowerCase());
 }
 

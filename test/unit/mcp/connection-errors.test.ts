@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { McpServerDefinition } from '../../../src/mcp/config.js';
 import { DeadlineError, startupFailureReason } from '../../../src/mcp/connection-errors.js';
 import * as sdk from '../../../src/mcp/connection-sdk.js';
+import { serverRedactor } from '../../../src/mcp/redact.js';
 
 const definition = {
   name: 'lsp',
@@ -56,5 +57,19 @@ describe('startupFailureReason', () => {
         context('server exited with code 2', 'boom'),
       ),
     ).toBe('server exited with code 2 during start-up: boom');
+  });
+
+  it('an invalid result quoted in part is redacted before the cut: no prefix of a secret is left', () => {
+    const secret = 'cred-s3cret-4242-abcdef';
+    const redact = serverRedactor({ ...definition, fromEnv: [{ variable: 'UPSTREAM', value: secret }] });
+    // The secret straddles the 300th character of the quoted message.
+    const error = new sdk.SdkError(sdk.SdkErrorCode.InvalidResult, `${'x'.repeat(290)} ${secret} rest`);
+    const reason = startupFailureReason(
+      sdk,
+      { error, stage: 'listing', exitedFirst: false },
+      { ...context(), redact },
+    );
+    expect(reason).toContain(`${'x'.repeat(290)} \${UPSTREAM}`);
+    expect(reason).not.toContain('cred-');
   });
 });
