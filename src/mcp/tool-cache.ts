@@ -2,14 +2,16 @@
  * The per-server tool-list cache (`<userStateDir>/cache/mcp-<server>-<hash>.json`): what a server
  * listed last time (its raw tools, whether it offers resources, its prompts), so the next run can
  * register its tools at once and start the server only when one is used. The file is keyed by a
- * hash of the server's resolved launch config (secret values hashed first, never stored); it is
- * written atomically and read leniently — a missing, broken or foreign file is simply no cache.
+ * hash of the server's resolved launch config (env and header values SHA-256'd first, never
+ * stored); it is written atomically and read leniently — a missing, broken or foreign file is
+ * simply no cache.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Prompt } from '@modelcontextprotocol/client';
 import { joinName } from '../util/join-name.js';
 import { writeJsonFileAtomic } from '../util/json-file.js';
+import { quickHashHex } from '../util/quick-hash.js';
 import { sha256Hex } from '../util/sha256.js';
 import { readStateFileSync } from '../util/state-dir.js';
 import { CACHE_VERSION, cachedEra, cachedHint, cacheFileContent } from './cache-file.js';
@@ -41,9 +43,13 @@ export function cacheDirectory(userDir: string): string {
   return path.join(userDir, 'cache');
 }
 
-/** Launch config → hash: a change of command, args, env, cwd, url or headers means a new file. */
-// sha256Hex, not node:crypto: a start with cached servers computes these before its first request;
-// 20 servers' keys cost ~2 ms this way, ~5 ms with crypto (most of it loading the module).
+/**
+ * Launch config → hash: a change of command, args, env, cwd, url or headers means a new file. The
+ * name only has to tell configs apart (a file holds what the server itself listed, and only a
+ * trusted folder's started server writes one), so a quick hash names it; env and header values,
+ * which may be secrets, go through SHA-256 first (sha256Hex, not node:crypto: a start computes these
+ * before its first request, and loading crypto costs ~4.5 ms).
+ */
 export function cacheKey(definition: CachedDefinition): string {
   const secret = (value: string) => sha256Hex(value);
   const hidden = (record: Record<string, string>) =>
@@ -66,7 +72,7 @@ export function cacheKey(definition: CachedDefinition): string {
           url: definition.url,
           headers: hidden(definition.headers),
         };
-  return sha256Hex(JSON.stringify(material)).slice(0, 24);
+  return quickHashHex(JSON.stringify(material));
 }
 
 export function cacheFile(dir: string, definition: CachedDefinition): string {

@@ -1,10 +1,11 @@
 /**
  * SHA-256 of a short string, in plain JavaScript: the same hex digest as node:crypto's
  * `createHash('sha256').update(text).digest('hex')`, for the keys a start computes before its
- * first model request (the project's state folder, config/project-state.ts; the tool cache's file
- * names, mcp/tool-cache.ts). Loading node:crypto costs a start ~4.5 ms of CPU on Node 24; here one
- * path costs ~0.3 ms cold, 20 cache keys ~2 ms (the code runs in the interpreter until V8 tiers
- * it up). Large inputs (files, contents) still go to node:crypto.
+ * first model request (the project's state folder, config/project-state.ts; env and header values
+ * in the tool cache's keys, mcp/tool-cache.ts; hashed MCP tool names). Loading node:crypto costs a
+ * start ~4.5 ms of CPU on Node 24; here one path costs ~0.3 ms cold. Run on many inputs it gets hot
+ * enough for V8 to optimise it on a worker (the tool cache's file names now use util/quick-hash.ts).
+ * Large inputs (files, contents) still go to node:crypto.
  */
 
 const K = new Int32Array([
