@@ -98,6 +98,35 @@ function sandboxLine(sandbox: ServerSandbox): string {
   return visibleLine(parts.join('; '));
 }
 
+/**
+ * A URL as `mcp get` shows it: as written, except that its userinfo and each query value written
+ * out in mcp.json itself are `***` (a credential typed into the file is not printed either; one
+ * that is only `${VAR}` references shows as those). Text, not `new URL`: a URL with `${VAR}` in it
+ * may not parse.
+ */
+export function maskedUrl(url: string): string {
+  const hash = url.indexOf('#');
+  const beforeHash = hash >= 0 ? url.slice(0, hash) : url;
+  const query = beforeHash.indexOf('?');
+  const mask = (text: string) => (ONLY_REFERENCES.test(text) ? text : '***');
+  const base = (query >= 0 ? beforeHash.slice(0, query) : beforeHash).replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)@/i,
+    (_, scheme: string, userinfo: string) => `${scheme}${mask(userinfo)}@`,
+  );
+  const params = (text: string) =>
+    text
+      .split('&')
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        return pair === '' ? pair : at < 0 ? mask(pair) : `${pair.slice(0, at)}=${mask(pair.slice(at + 1))}`;
+      })
+      .join('&');
+  return base + (query >= 0 ? `?${params(beforeHash.slice(query + 1))}` : '') + (hash >= 0 ? '#***' : '');
+}
+
+/** `${A}`, `${A}:${B}`: names of variables and separators, no value written out. */
+const ONLY_REFERENCES = /^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|[:.@_-])+$/;
+
 export function describeDefinition(definition: McpServerDefinition): string[] {
   const lines = [
     `  source: ${visibleLine(definition.file)} (${definition.source})`,
@@ -114,7 +143,7 @@ export function describeDefinition(definition: McpServerDefinition): string[] {
   } else if (definition.transport === 'sdk') {
     lines.push('  in this process (query() options)');
   } else {
-    lines.push(`  url: ${visibleLine(definition.written?.url ?? definition.url)}`);
+    lines.push(`  url: ${visibleLine(maskedUrl(definition.written?.url ?? definition.url))}`);
     const keys = Object.keys(definition.headers);
     if (keys.length > 0) lines.push(`  headers: ${visibleLine(keys.join(', '))} (values not shown)`);
   }

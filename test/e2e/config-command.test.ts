@@ -140,12 +140,13 @@ describe('geekagent config', () => {
     expect(byKey.get('mcpServers.remote')).toBe('http: https://mcp.example.com/${PATH_KEY}/mcp');
     for (const value of [...Object.values(env), 'pw@']) expect(run.stdout).not.toContain(value);
 
-    // `mcp get` shows the whole command line and address, as written: no value of the environment.
+    // `mcp get` shows the whole command line and address, as written: no value of the environment,
+    // and no credential written into the file (src/mcp/describe.ts maskedUrl).
     const local = await runCli(['mcp', 'get', 'local'], { project, env });
     expect(local.stdout).toContain('  command: ${TOOLS_DIR}/server --token ${TOOL_TOKEN}\n');
     const remote = await runCli(['mcp', 'get', 'remote'], { project, env });
     expect(remote.stdout).toContain(
-      '  url: https://user:pw@mcp.example.com/${PATH_KEY}/mcp?token=${TOOL_TOKEN}\n',
+      '  url: https://***@mcp.example.com/${PATH_KEY}/mcp?token=${TOOL_TOKEN}\n',
     );
   });
 
