@@ -19,6 +19,14 @@ describe('joinName', () => {
     '../../c',
     'a/..',
     '/..',
+    'a',
+    '/a',
+    '/home/person/.geekagent/cache',
+    '/a/.b/c..d/...',
+    '/a/./b',
+    '/a/../b',
+    '/a/b/.',
+    'a\\b',
   ];
   const names = [
     'x.log',
@@ -35,8 +43,6 @@ describe('joinName', () => {
   ];
   for (const dir of dirs)
     it(`joins names in ${JSON.stringify(dir)} as path.join does`, () => {
-      // Twice: the folder's remembered form must give the same as the first.
-      for (let round = 0; round < 2; round++)
-        for (const name of names) expect(joinName(dir, name)).toBe(path.join(dir, name));
+      for (const name of names) expect(joinName(dir, name)).toBe(path.join(dir, name));
     });
 });
