@@ -7,7 +7,7 @@
  * them (`over`: stream-json's init line, print mode's `/mcp`) and the full wait that `tool_search`
  * and a call to a starting server's tool make (each server's own start-up timeout bounds it).
  */
-import { type EnvSetting, readEnvSetting } from '../settings/env-setting.js';
+import { type EnvSetting, readEnvSetting, wholeNumberIn } from '../settings/env-setting.js';
 import { visibleLine } from '../util/terminal-text.js';
 import type { McpManager } from './manager.js';
 import { sanitizeName } from './naming.js';
@@ -25,15 +25,13 @@ export const startGraceEnvSetting: EnvSetting<number> = {
   variable: 'GEEKAGENT_MCP_START_GRACE_MS',
   description: "how long a run's first request waits for MCP servers without a cached tool list (ms)",
   default: START_GRACE_MS,
-  parse: (raw) => {
-    const text = raw.trim();
-    const ms = Number(text);
-    if (Number.isInteger(ms) && ms >= 0) return { ok: true, value: ms };
-    return {
-      ok: false,
-      problem: `GEEKAGENT_MCP_START_GRACE_MS=${visibleLine(text)} is not a whole number of milliseconds: using ${START_GRACE_MS}`,
-    };
-  },
+  // Digits only (not `1e3` or `0x10`), at most what Node's timers take (a bigger delay fires at once).
+  parse: wholeNumberIn(
+    0,
+    2_147_483_647,
+    (text) =>
+      `GEEKAGENT_MCP_START_GRACE_MS=${visibleLine(text)} is not a whole number of milliseconds: using ${START_GRACE_MS}`,
+  ),
 };
 
 /** `GEEKAGENT_MCP_START_GRACE_MS`: the grace in milliseconds (tests set it); else the default. */

@@ -114,5 +114,11 @@ describe('the start-up grace', () => {
       ms: START_GRACE_MS,
       problem: 'GEEKAGENT_MCP_START_GRACE_MS=soon is not a whole number of milliseconds: using 1000',
     });
+    // Digits only, and no more than a timer takes.
+    for (const text of ['1e3', '0x10', '-5', '2.5', '9999999999'])
+      expect(startGraceMs({ GEEKAGENT_MCP_START_GRACE_MS: text })).toEqual({
+        ms: START_GRACE_MS,
+        problem: `GEEKAGENT_MCP_START_GRACE_MS=${text} is not a whole number of milliseconds: using 1000`,
+      });
   });
 });
