@@ -64,7 +64,8 @@ export type { App, AppOptions } from './app.js';
 
 export async function createApp(options: AppOptions): Promise<App> {
   const folder = await openFolder({ ...options, homeDir: options.homeDir ?? os.homedir() });
-  const { projectDir, homeDir, userDir, env, trust, trusted, settingsEnv } = folder;
+  const { projectDir, homeDir, userDir, env, trust, trusted } = folder;
+  const settingsEnv = folder.envSettings.env;
   // The person's own file only (user state folder), never the project's.
   const named = await loadNamedModels(userDir, folder.settingsFiles);
   const notices: string[] = [];

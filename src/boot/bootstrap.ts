@@ -43,9 +43,10 @@ export interface Folder {
   readonly env: NodeJS.ProcessEnv;
   readonly trust: FolderTrust;
   readonly trusted: boolean;
-  /** The real environment plus a trusted `.env`'s model settings: for settings and redaction only. */
-  readonly settingsEnv: NodeJS.ProcessEnv;
-  /** The same, with where each variable came from (the real environment or `.env`). */
+  /**
+   * The real environment plus a trusted `.env`'s model settings (`env`: for settings and redaction
+   * only), with where each variable came from (`source`).
+   */
   readonly envSettings: EnvSettings;
   /** The run's settings reads: each settings file is read and parsed once (settings/files.ts). */
   readonly settingsFiles: SettingsFiles;
@@ -75,7 +76,6 @@ export async function openFolder(options: {
     env: options.env,
     trust: options.trust,
     trusted,
-    settingsEnv: env.env,
     envSettings: env,
     // The reads trust was decided on, when it was decided for this run: each file read once.
     settingsFiles: options.trust.files ?? new SettingsFiles(),
@@ -143,7 +143,7 @@ export async function bootTools(folder: Folder, options: BootToolsOptions): Prom
       : {}),
   });
   // A trusted `.env`'s model key is a secret to hide in output, never tool env.
-  const redact = createRedactor(folder.settingsEnv);
+  const redact = createRedactor(folder.envSettings.env);
   const runtime = createToolRuntime({
     projectDir,
     userDir,

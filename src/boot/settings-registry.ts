@@ -7,8 +7,7 @@
 import { compactionEnvSettings } from '../agent/compaction-settings.js';
 import { hookSettingsSection } from '../config/hook-settings.js';
 import { resolveModelSettingsWithSources } from '../config/model-settings.js';
-import { loadNamedModels, modelsFile, namedModelsSection } from '../config/named-models.js';
-import { mcpSettingsSection } from '../mcp/config.js';
+import { loadNamedModels, modelsFile } from '../config/named-models.js';
 import { describeMcpSettings } from '../mcp/settings-view.js';
 import { startGraceEnvSetting } from '../mcp/start-grace.js';
 import { permissionSettingsSection } from '../permissions/config.js';
@@ -23,7 +22,7 @@ import {
 } from '../sandbox/index.js';
 import { flattenSection, type Setting } from '../settings/effective.js';
 import { type EnvSetting, readEnvSetting } from '../settings/env-setting.js';
-import { readSection, type SettingSource, type SettingsSection } from '../settings/section.js';
+import { readSection, type SettingSource } from '../settings/section.js';
 import { agentEnvSettings } from '../subagents/extension.js';
 import { toolSearchEnvSetting } from '../tool-search/feature/extension.js';
 import type { Folder } from './bootstrap.js';
@@ -102,7 +101,7 @@ export async function effectiveSettings(
   }
 
   const model = resolveModelSettingsWithSources(
-    folder.settingsEnv,
+    folder.envSettings.env,
     flags,
     named.models,
     named.file,
@@ -124,7 +123,7 @@ export async function effectiveSettings(
 
   const sourceOf = (variable: string) => folder.envSettings.source(variable);
   for (const setting of ENV_SETTINGS) {
-    const read = readEnvSetting(setting, folder.settingsEnv, sourceOf);
+    const read = readEnvSetting(setting, folder.envSettings.env, sourceOf);
     settings.push({
       key: setting.key,
       value: read.value,
@@ -138,7 +137,7 @@ export async function effectiveSettings(
   const listed = new Set<string>(ENV_SETTINGS.map((setting) => setting.variable));
   listed.add('GEEKAGENT_SANDBOX');
   for (const setting of settings) if (setting.source.kind === 'env') listed.add(setting.source.variable);
-  for (const [variable, value] of Object.entries(folder.settingsEnv)) {
+  for (const [variable, value] of Object.entries(folder.envSettings.env)) {
     if (!variable.startsWith('GEEKAGENT_') || value === undefined || listed.has(variable)) continue;
     settings.push({
       key: `env.${variable}`,
