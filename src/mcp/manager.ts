@@ -93,8 +93,7 @@ export class McpManager {
   private layer: Promise<LoadedLayer | undefined>;
   private readonly listeners = new Set<() => void>();
   private readonly limiter: Limiter;
-  private startedAll = false;
-  /** When `start()` first ran (ms since the epoch): the start-up grace counts from it. */
+  /** When `start()` first ran (ms since the epoch; set once): the start-up grace counts from it. */
   private startTime: number | undefined;
   /** Cache writes in flight: shutdown lets them finish so a short run still leaves its cache. */
   private readonly cacheWrites = new Set<Promise<void>>();
@@ -185,8 +184,7 @@ export class McpManager {
 
   /** Starts every enabled server in the background; returns at once. */
   start(): void {
-    if (this.startedAll) return;
-    this.startedAll = true;
+    if (this.startTime !== undefined) return;
     this.startTime = Date.now();
     for (const slot of this.slots) if (slot.group === undefined) this.startSlot(slot);
   }
