@@ -6,7 +6,7 @@
 // before a turn's first request; bench/README.md, "Fourth pass"). So, for the profiled functions:
 //   an arrow or function expression      `x=>y`            ->  `(x=>y)`
 //   an object literal's method           `k(a){…}`         ->  `k:(function(a){…})`  (no `super`)
-//   a function declaration (in a file's  `function f(a){…}` -> `var f=(function f(a){…});` at the
+//   a function declaration (in a file's  `function f(a){…}` -> `var f=(function (a){…});` at the
 //     or a function's top level)                                top of its scope
 // A declaration moves to where its hoisting put it: the top of its scope, before anything runs,
 // so the name is bound to the same function at every point a call can come from. Functions the
@@ -68,6 +68,10 @@ function moveDeclaration(node, file, code, edits, counts) {
   const start = node.getStart(file);
   edits.push({ at: start, end: node.end, text: '', removed: true });
   edits.push({ at, end: at, text: '', moved: { start, end: node.end, name: node.name.text } });
+  // Without its name: in a named function expression the name is the function's own, read-only
+  // binding, so a function that reassigns its name (`f = g`, as Emscripten's code does) would no
+  // longer reach the variable. Anonymous, it takes the variable's name (`f.name` is still "f").
+  edits.push({ at: node.name.getStart(file), end: node.name.end, text: '' });
   counts.declarations++;
 }
 

@@ -16,6 +16,8 @@ export interface PtyOptions {
   cols?: number;
   rows?: number;
   args?: string[];
+  /** Node's own options before the CLI (V8 flags NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
   /** Pass `--trust` (default); false starts as in a folder never trusted (the question appears). */
   trusted?: boolean;
 }
@@ -63,15 +65,19 @@ export function spawnTui(options: PtyOptions): PtySession {
     modelUrl: options.modelUrl,
     env: { TERM: 'xterm-256color', ...options.env },
   });
-  const child = pty.spawn(process.execPath, [CLI, ...cliArgs(options.args ?? [], options.trusted)], {
-    name: 'xterm-256color',
-    cols,
-    rows,
-    cwd: options.project.dir,
-    env: Object.fromEntries(
-      Object.entries(env).filter((pair): pair is [string, string] => pair[1] !== undefined),
-    ),
-  });
+  const child = pty.spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), CLI, ...cliArgs(options.args ?? [], options.trusted)],
+    {
+      name: 'xterm-256color',
+      cols,
+      rows,
+      cwd: options.project.dir,
+      env: Object.fromEntries(
+        Object.entries(env).filter((pair): pair is [string, string] => pair[1] !== undefined),
+      ),
+    },
+  );
   const term = new Terminal({ cols, rows, allowProposedApi: true });
   // Writes to the emulator are asynchronous; count them so reads see every byte received so far.
   let pendingWrites = 0;

@@ -3,12 +3,18 @@
  * before createApp has built the agent, and what the person does meanwhile counts. The built CLI
  * runs with the watch fixture (test/fixtures/modules/watch.mjs) holding createApp at its read of
  * the project's AGENTS.md (no step before the first frame reads it) until the test opens the gate.
+ * And what a TUI start and its first turn call is compiled with the bundles, so Node's compile
+ * cache keeps it (the build's start profile, scripts/bundle-plugins/start-profile.mjs).
  */
 import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, userProjectDirOf } from './harness.js';
+// @ts-expect-error: a build script without types.
+import { eagerFunctions } from '../../scripts/bundle-plugins/eager-functions.mjs';
+// @ts-expect-error: a build script without types.
+import { lazilyCompiled } from '../../scripts/bundle-plugins/start-profile.mjs';
+import { CLI, REPO_ROOT, userProjectDirOf } from './harness.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
@@ -96,5 +102,38 @@ describe('the TUI draws before the app is built', () => {
     expect(await tui.exited()).toBe(0);
     // The alternate screen is gone: the first frame is not what the terminal shows.
     expect(tui.screen()).not.toContain('Model starting…');
+  });
+});
+
+describe("the TUI's start is compiled with its bundles", () => {
+  it('a start, one turn and Ctrl+C leave fewer than 10 functions the build could have compiled with the file', async () => {
+    const log = path.join(fx.project.home, 'v8.log');
+    fx.fake.push({ text: 'compiled answer' });
+    const tui = fx.start({
+      nodeArgs: ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate'],
+      // Nothing from an earlier run's cache: every function the run calls is compiled, and logged.
+      env: { GEEKAGENT_CODE_CACHE: 'off' },
+    });
+    await tui.waitUntil(() => inputLine(tui).startsWith('›'), 'the input line');
+    tui.send(`hi${KEYS.enter}`);
+    await tui.waitFor('compiled answer');
+    await tui.waitFor('\u2713');
+    tui.send(KEYS.ctrlC);
+    expect(await tui.exited()).toBe(0);
+    const dist = path.dirname(CLI);
+    const byFile: Map<string, Set<number>> = lazilyCompiled(readFileSync(log, 'utf8'), dist);
+    const ui = path.join(dist, 'lib', 'tui.cjs');
+    // Ink, React and the transcript ran: the log saw them.
+    expect(byFile.get(ui)?.size).toBeGreaterThan(50);
+    for (const [file, ends] of byFile) {
+      if (file === CLI) continue;
+      const left = eagerFunctions(
+        readFileSync(file, 'utf8'),
+        readFileSync(`${file}.map`, 'utf8'),
+        ends,
+      ).counts;
+      // A few may differ from the build's own profiled turn (this test's model, home and project).
+      expect(left.declarations + left.expressions + left.methods, file).toBeLessThan(10);
+    }
   });
 });

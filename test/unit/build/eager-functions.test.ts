@@ -34,12 +34,14 @@ export function run() {
   const double = (a) => a * 2;
   out.push(double(5), [1, 2].map((v) => v + 1), (function named() { return typeof named; })());
   class Shape { area() { return 'area'; } }
-  out.push(new Shape().area());
+  out.push(new Shape().area(), swap(), swap());
   return counter.plusOne(out.length).then((n) => [...out, n]);
 }
 function early() { return 'early:' + later(); }
 function outer(y) { 'use strict'; return helper(y) + 1; function helper(z) { return z * 10; } }
 function later() { return 'later'; }
+// Replaces itself on its first call, as Emscripten's code (yoga, in the TUI's bundle) does.
+function swap() { swap = () => 'second'; return 'first'; }
 `;
 
 async function bundled(): Promise<{ code: string; map: string }> {
@@ -97,12 +99,14 @@ describe('eager-functions', () => {
       [2, 3],
       'function',
       'area',
-      15,
+      'first',
+      'second',
+      17,
     ]);
     const eager = eagerFunctions(code, map, new Set(before.lazy));
     // esbuild's own helpers (`__export`, `__copyProps`, `__toCommonJS`, the export getter) are
     // arrows the run calls too.
-    expect(eager.counts).toEqual({ declarations: 5, expressions: 8, methods: 4 });
+    expect(eager.counts).toEqual({ declarations: 6, expressions: 9, methods: 4 });
     const after = profiled('after', eager.code);
     expect(after.answer).toEqual(before.answer);
     // What is left: the method that uses `super`, the class's default constructor (V8 logs it as
@@ -136,11 +140,15 @@ describe('eager-functions', () => {
     const after = points(eager.code, eager.map);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     // A method's head is rewritten (`async plusOne(` -> `plusOne:(async function(`, `*pair(` ->
-    // `pair:(function*(`): its segment points at the new head's start.
+    // `pair:(function*(`), and a moved declaration loses its name (`function b(` -> `function (`):
+    // their segments point at where the new text starts.
     const moved = [...after].filter(([key, char]) => before.get(key) !== char);
-    expect(moved.map(([key, char]) => [before.get(key), char])).toEqual([
+    const heads = moved.filter(([, char]) => char === 'p').map(([key, char]) => [before.get(key), char]);
+    expect(heads).toEqual([
       ['a', 'p'],
       ['*', 'p'],
     ]);
+    expect(moved.filter(([, char]) => char === '(')).toHaveLength(eager.counts.declarations);
+    expect(moved).toHaveLength(2 + eager.counts.declarations);
   });
 });
