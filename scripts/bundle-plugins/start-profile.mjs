@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 /** A turn that takes longer than this is not a start worth profiling: the build goes on without. */
 const RUN_LIMIT_MS = 60_000;
@@ -162,10 +163,7 @@ function runTuiTurn(pty, launcher, nodeArgs, cwd, env, model) {
       clearTimeout(timer);
       if (step === 'exit' && exitCode === 0 && model.requests() > asked) resolve();
       else {
-        const seen = screen
-          .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
-          .replace(/\s+/g, ' ')
-          .slice(-1000);
+        const seen = stripVTControlCharacters(screen).replace(/\s+/g, ' ').slice(-1000);
         reject(new Error(`the TUI turn ended at its ${step} (exit ${signal || exitCode}): ${seen}`));
       }
     });

@@ -11,10 +11,7 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a build script without types.
-import { eagerFunctions } from '../../scripts/bundle-plugins/eager-functions.mjs';
-// @ts-expect-error: a build script without types.
-import { lazilyCompiled } from '../../scripts/bundle-plugins/start-profile.mjs';
+import { firstCallCompiles, logFunctionEvents } from './first-call-compiles.js';
 import { CLI, cliArgs, cliFixture, testEnv } from './harness.js';
 
 const fx = cliFixture();
@@ -79,40 +76,20 @@ describe("Node's compile cache", () => {
     fx.fake.push({ text: 'profiled' });
     const log = path.join(fx.project.home, 'v8.log');
     // The harness's run, with V8's function events logged (options NODE_OPTIONS does not take).
-    const child = spawn(
-      process.execPath,
-      [
-        '--log-function-events',
-        `--logfile=${log}`,
-        '--no-logfile-per-isolate',
-        CLI,
-        ...cliArgs(['-p', 'hi'], true),
-      ],
-      {
-        cwd: fx.project.dir,
-        env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const child = spawn(process.execPath, [...logFunctionEvents(log), CLI, ...cliArgs(['-p', 'hi'], true)], {
+      cwd: fx.project.dir,
+      env: testEnv({ project: fx.project, modelUrl: fx.fake.url }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const [code] = await once(child, 'close');
     expect({ code, stdout }).toEqual({ code: 0, stdout: 'profiled\n' });
-    const dist = path.dirname(CLI);
-    const byFile: Map<string, Set<number>> = lazilyCompiled(readFileSync(log, 'utf8'), dist);
-    const core = path.join(dist, 'core.cjs');
+    const { compiled, couldBeEager } = firstCallCompiles(log);
     // Compiled at their first call: what cannot be written in parentheses (class methods,
-    // constructors, accessors), and no function the build could have had compiled with the file.
-    expect(byFile.get(core)?.size).toBeGreaterThan(100);
-    for (const [file, ends] of byFile) {
-      if (file === CLI) continue;
-      const left = eagerFunctions(
-        readFileSync(file, 'utf8'),
-        readFileSync(`${file}.map`, 'utf8'),
-        ends,
-      ).counts;
-      // A few may differ from the build's own profiled turn (this test's model, home and project).
-      expect(left.declarations + left.expressions + left.methods, file).toBeLessThan(10);
-    }
+    // constructors, accessors), and no function the build could have had compiled with the file
+    // (a few may differ from the build's own profiled turn: this test's model, home and project).
+    expect(compiled.get('core.cjs')).toBeGreaterThan(100);
+    for (const [file, count] of couldBeEager) expect(count, file).toBeLessThan(10);
   });
 });

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { query } from '../../src/library/index.js';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { cliFixture, type RunResult, testEnv } from './harness.js';
+import { cliFixture, testEnv } from './harness.js';
 import { type Line, linesOf, toolResultsOf, userLine as user } from './stream-json-lines.js';
 
 const STDIO_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');

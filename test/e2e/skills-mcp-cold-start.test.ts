@@ -13,8 +13,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-model.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { cliFixture, type RunResult } from './harness.js';
-import { type Line, linesOf, toolResultsOf, userLine as user } from './stream-json-lines.js';
+import { cliFixture } from './harness.js';
+import { linesOf, toolResultsOf, userLine as user } from './stream-json-lines.js';
 
 const STDIO_2026 = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp2026', 'stdio-2026.mjs');
 

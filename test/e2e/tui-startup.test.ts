@@ -10,11 +10,8 @@ import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a build script without types.
-import { eagerFunctions } from '../../scripts/bundle-plugins/eager-functions.mjs';
-// @ts-expect-error: a build script without types.
-import { lazilyCompiled } from '../../scripts/bundle-plugins/start-profile.mjs';
-import { CLI, REPO_ROOT, userProjectDirOf } from './harness.js';
+import { firstCallCompiles, logFunctionEvents } from './first-call-compiles.js';
+import { REPO_ROOT, userProjectDirOf } from './harness.js';
 import { KEYS, type PtySession, tuiFixture } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
@@ -110,7 +107,7 @@ describe("the TUI's start is compiled with its bundles", () => {
     const log = path.join(fx.project.home, 'v8.log');
     fx.fake.push({ text: 'compiled answer' });
     const tui = fx.start({
-      nodeArgs: ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate'],
+      nodeArgs: logFunctionEvents(log),
       // Nothing from an earlier run's cache: every function the run calls is compiled, and logged.
       env: { GEEKAGENT_CODE_CACHE: 'off' },
     });
@@ -120,20 +117,10 @@ describe("the TUI's start is compiled with its bundles", () => {
     await tui.waitFor('\u2713');
     tui.send(KEYS.ctrlC);
     expect(await tui.exited()).toBe(0);
-    const dist = path.dirname(CLI);
-    const byFile: Map<string, Set<number>> = lazilyCompiled(readFileSync(log, 'utf8'), dist);
-    const ui = path.join(dist, 'lib', 'tui.cjs');
+    const { compiled, couldBeEager } = firstCallCompiles(log);
     // Ink, React and the transcript ran: the log saw them.
-    expect(byFile.get(ui)?.size).toBeGreaterThan(50);
-    for (const [file, ends] of byFile) {
-      if (file === CLI) continue;
-      const left = eagerFunctions(
-        readFileSync(file, 'utf8'),
-        readFileSync(`${file}.map`, 'utf8'),
-        ends,
-      ).counts;
-      // A few may differ from the build's own profiled turn (this test's model, home and project).
-      expect(left.declarations + left.expressions + left.methods, file).toBeLessThan(10);
-    }
+    expect(compiled.get('lib/tui.cjs')).toBeGreaterThan(50);
+    // A few may differ from the build's own profiled turn (this test's model, home and project).
+    for (const [file, count] of couldBeEager) expect(count, file).toBeLessThan(10);
   });
 });
