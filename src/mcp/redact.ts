@@ -15,13 +15,14 @@ export const HIDDEN = '***';
 
 /**
  * The redactor of one server: `base` (the run's, which hides secret-named environment variables
- * everywhere) with this server's own values added; its marks win where both hide a value.
+ * everywhere as `[REDACTED:NAME]`) with this server's own values added. Where both hide a value,
+ * the run's mark stays: a secret reads the same in the server's log as everywhere else.
  */
 export function serverRedactor(definition: McpServerDefinition, base: Redactor = noRedaction()): Redactor {
   const own = serverMarks(definition);
   if (own.size === 0) return base;
   const marks = new Map(base.marks);
-  for (const [value, mark] of own) marks.set(value, mark);
+  for (const [value, mark] of own) if (!marks.has(value)) marks.set(value, mark);
   return redactorOf(marks);
 }
 

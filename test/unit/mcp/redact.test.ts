@@ -81,7 +81,7 @@ describe('serverRedactor', () => {
     );
   });
 
-  it("adds the server's values to the run's redactor; the server's mark wins on a shared value", () => {
+  it("adds the server's values to the run's redactor; the run's mark stays on a shared value", () => {
     const base = createRedactor({ OPENAI_API_KEY: 'sk-model-12345', GH_TOKEN: 'ghp-shared-777' });
     const stdio = definition(
       { command: 'srv', args: ['${GH_TOKEN}', '${WORKDIR}'] },
@@ -92,7 +92,7 @@ describe('serverRedactor', () => {
     );
     const redact = serverRedactor(stdio, base);
     expect(redact('sk-model-12345 ghp-shared-777 /srv/private-work/x')).toBe(
-      '[REDACTED:OPENAI_API_KEY] ${GH_TOKEN} ${WORKDIR}/x',
+      '[REDACTED:OPENAI_API_KEY] [REDACTED:GH_TOKEN] ${WORKDIR}/x',
     );
     // A cut never leaves a prefix of a server's value behind (the log cuts long lines).
     expect(redact.head('at /srv/private-work/x', 8)).toBe('at ${WORKDIR}');
