@@ -1,9 +1,9 @@
-// After a bundle is written and a `-p` turn has been profiled on it (start-profile.mjs): each
-// function that turn called becomes one V8 compiles together with its file, so that Node's compile
+// After a bundle is written and start turns have been profiled on it (start-profile.mjs): each
+// function they called becomes one V8 compiles together with its file, so that Node's compile
 // cache keeps its bytecode. The cache is made when a file is compiled and holds only what was
 // compiled then; V8 compiles a function with its file when it is written in parentheses ("likely
 // called"), and every other function again at its first call on every run (~900 of the core's
-// before a turn's first request; bench/README.md, "Fourth pass"). So, for the profiled functions:
+// before a `-p` turn's first request; bench/README.md, "Fourth pass"). So, for those functions:
 //   an arrow or function expression      `x=>y`            ->  `(x=>y)`
 //   an object literal's method           `k(a){…}`         ->  `k:(function(a){…})`  (no `super`)
 //   a function declaration (in a file's  `function f(a){…}` -> `var f=(function (a){…});` at the
@@ -48,7 +48,7 @@ export function eagerFunctions(code, map, ends) {
   return { code: out.text, map: moveMap(map, code, out.text, out.chunks), counts };
 }
 
-/** `function f(…){…}` out of its place and, as `var f=(function f(…){…});`, to its scope's top. */
+/** `function f(…){…}` out of its place and, as `var f=(function (…){…});`, to its scope's top. */
 function moveDeclaration(node, file, code, edits, counts) {
   const scope = node.parent;
   const top = ts.isSourceFile(scope) || (ts.isBlock(scope) && ts.isFunctionLike(scope.parent));
