@@ -52,29 +52,33 @@ function looseCopy(fields: Fields, shape: readonly string[]): Fields {
 
 const TOOL_SHAPE = ['name', 'title', 'description', 'inputSchema'] as const;
 
-/** Each listed tool as the lenient tool schema reads it; undefined when any is malformed. */
-function toolsOf(value: unknown): ListedTool[] | undefined {
+/**
+ * Each item of a listed array (tools, prompts), copied as `looseCopy` does; undefined when any is
+ * not an object with a string `name` that passes `check`.
+ */
+function namedItems<T>(
+  value: unknown,
+  shape: readonly string[],
+  check: (item: Fields) => boolean,
+): T[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const tools: ListedTool[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const tool: unknown = value[i];
-    if (!isObject(tool) || typeof tool.name !== 'string') return undefined;
-    if (!optionalString(tool, 'title') || !optionalString(tool, 'description')) return undefined;
-    tools.push(looseCopy(tool, TOOL_SHAPE) as ListedTool);
+  const items: T[] = [];
+  for (const item of value as unknown[]) {
+    if (!isObject(item) || typeof item.name !== 'string' || !check(item)) return undefined;
+    items.push(looseCopy(item, shape) as T);
   }
-  return tools;
+  return items;
 }
 
-function promptsOf(value: unknown): Prompt[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const prompts: Prompt[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const prompt: unknown = value[i];
-    if (!isObject(prompt) || typeof prompt.name !== 'string') return undefined;
-    prompts.push(looseCopy(prompt, ['name']) as Prompt);
-  }
-  return prompts;
-}
+/** Each listed tool as the lenient tool schema reads it; undefined when any is malformed. */
+const toolsOf = (value: unknown) =>
+  namedItems<ListedTool>(
+    value,
+    TOOL_SHAPE,
+    (tool) => optionalString(tool, 'title') && optionalString(tool, 'description'),
+  );
+
+const promptsOf = (value: unknown) => namedItems<Prompt>(value, ['name'], () => true);
 
 /** The file's content, or undefined (another version's, or malformed). */
 export function cacheFileContent(value: unknown): CacheFileContent | undefined {
