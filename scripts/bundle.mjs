@@ -24,6 +24,7 @@ import {
 import { eagerFunctions } from './bundle-plugins/eager-functions.mjs';
 import { eagerModuleInits } from './bundle-plugins/eager-inits.mjs';
 import { lazyBuiltins } from './bundle-plugins/lazy-builtins.mjs';
+import { lightFsPromises } from './bundle-plugins/light-fs-promises.mjs';
 import { lightWebGlobals } from './bundle-plugins/light-web-globals.mjs';
 import { openaiUsedResources } from './bundle-plugins/openai-resources.mjs';
 import {
@@ -35,6 +36,7 @@ import {
   scriptWrapper,
   withProviderLibraries,
 } from './bundle-plugins/script-bundles.mjs';
+import { sharedBuiltins } from './bundle-plugins/shared-builtins.mjs';
 import { profileStart } from './bundle-plugins/start-profile.mjs';
 import { STAMP_FILE, sourceStamp } from './source-stamp.mjs';
 
@@ -120,9 +122,11 @@ await build({
   // Ink loads it only under DEV=true (React DevTools); it is not a dependency.
   external: ['react-devtools-core'],
   // lazyBuiltins: builtins a plain turn does not use at start load on first use (the core only);
-  // a name their stand-ins lack (not a function) must fail the build, not be undefined at run time.
+  // lightFsPromises: node:fs/promises only when a call needs more than node:fs's callbacks;
+  // sharedBuiltins: one module per default-imported builtin, not a copy in every importing file.
+  // A name their stand-ins lack must fail the build, not be undefined at run time.
   logOverride: { ...common.logOverride, 'import-is-undefined': 'error' },
-  plugins: [libraryImports(used, libraries), lazyBuiltins, ...patches],
+  plugins: [libraryImports(used, libraries), lazyBuiltins, lightFsPromises, sharedBuiltins, ...patches],
 });
 // Its module bodies compiled with the file, so that Node's compile cache keeps them (eager-inits.mjs).
 // An unminified build writes them as methods, which V8 compiles lazily too; left as they are.

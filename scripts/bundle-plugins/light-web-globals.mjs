@@ -7,6 +7,9 @@
 // undici. The stand-ins: `Headers` is the light WHATWG Headers (its `instanceof` also accepts a
 // real Headers a caller passes); `FormData` and `Response` answer `instanceof` for real instances
 // only, without loading undici for values that cannot be one, and `new` builds the real type.
+// Likewise `globalThis.ReadableStream` in the client (it tests every body against it, and the
+// global loads Node's web streams, ~3 ms of CPU before a `-p` turn's first request): a real
+// stream still passes, a JSON string is not one.
 // The patterns the SDK relies on are checked at build time, so an SDK upgrade cannot quietly undo
 // this: a missing one fails the build, naming the file.
 import { readFileSync } from 'node:fs';
@@ -19,10 +22,17 @@ const WEB_TYPES = path.join(root, 'src', 'providers', 'web-types.ts');
 /** Global → the export of web-types.ts that stands in for it. */
 const STAND_INS = { Headers: 'LightHeaders', FormData: 'RealFormData', Response: 'RealResponse' };
 
-/** What must be there (files relative to the package): what loads undici on a chat request today. */
+/** Stand-ins for some files only (elsewhere the SDK builds a real stream from the global). */
+const FILE_STAND_INS = {
+  'client.mjs': { ReadableStream: 'RealReadableStream' },
+  'internal/auth/x509-workload-identity-auth.mjs': { ReadableStream: 'RealReadableStream' },
+};
+
+/** What must be there (files relative to the package): what loads undici or web streams on a chat request today. */
 const EXPECTED = {
   'internal/headers.mjs': ['new Headers()'],
-  'client.mjs': ['body instanceof FormData'],
+  'client.mjs': ['body instanceof FormData', 'globalThis.ReadableStream && options.body instanceof'],
+  'internal/auth/x509-workload-identity-auth.mjs': ['body instanceof globalThis.ReadableStream'],
   'lib/EventStream.mjs': ["'Headers',\n]) {"],
 };
 
@@ -34,6 +44,9 @@ const EXPECTED = {
  */
 const REPLACE = {
   'lib/EventStream.mjs': [["'Headers',\n]) {", ']) {']],
+  // Every `globalThis.ReadableStream` of these files: the file's stand-in.
+  'client.mjs': [['globalThis.ReadableStream', 'ReadableStream']],
+  'internal/auth/x509-workload-identity-auth.mjs': [['globalThis.ReadableStream', 'ReadableStream']],
 };
 
 const IN_OPENAI = /[\\/]node_modules[\\/]openai[\\/](.+\.mjs)$/;
@@ -55,10 +68,11 @@ export const lightWebGlobals = {
       }
       seen.add(file);
       let contents = source;
-      for (const [find, replace] of REPLACE[file] ?? []) contents = contents.replace(find, replace);
-      const names = Object.keys(STAND_INS).filter((name) => uses(name).test(source));
+      for (const [find, replace] of REPLACE[file] ?? []) contents = contents.replaceAll(find, replace);
+      const standIns = { ...STAND_INS, ...FILE_STAND_INS[file] };
+      const names = Object.keys(standIns).filter((name) => uses(name).test(contents));
       if (names.length === 0) return contents === source ? undefined : { contents, loader: 'js' };
-      const imports = names.map((name) => `${STAND_INS[name]} as ${name}`).join(', ');
+      const imports = names.map((name) => `${standIns[name]} as ${name}`).join(', ');
       // Appended, so the file's lines (and its source map) stay where they were; imports hoist.
       return {
         contents: `${contents}\nimport { ${imports} } from ${JSON.stringify(WEB_TYPES)};\n`,

@@ -40,7 +40,11 @@ async function main(): Promise<void> {
     ? nodeModule.createRequire(fileURLToPath(import.meta.url))('./core.cjs')
     : await import('./app.js');
   const code = await app.runCli(process.argv, {
-    stdin: process.stdin,
+    // Read when a run uses it: `-p "…"` never does, and process.stdin on a file (`< /dev/null`
+    // in a script) builds an fs stream, loading Node's file streams and promise API (~3 ms).
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

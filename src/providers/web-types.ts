@@ -193,11 +193,12 @@ export class LightResponse implements WebResponse {
 }
 
 /**
- * For the SDK's `instanceof FormData` / `instanceof Response` (every JSON body is tested against
- * FormData): true only for a real instance, found without touching the global unless the value
- * carries that type's tag (no real one exists before undici loads). `new` builds the real type.
+ * For the SDK's `instanceof FormData` / `instanceof Response` / `instanceof ReadableStream` (every
+ * JSON body is tested against FormData and ReadableStream): true only for a real instance, found
+ * without touching the global unless the value carries that type's tag (no real one exists before
+ * undici, or Node's web streams, load). `new` builds the real type.
  */
-function realOnly(name: 'FormData' | 'Response') {
+function realOnly(name: 'FormData' | 'Response' | 'ReadableStream') {
   const real = () => globalThis[name] as unknown as new (...args: unknown[]) => object;
   return class {
     constructor(...args: unknown[]) {
@@ -213,3 +214,4 @@ function realOnly(name: 'FormData' | 'Response') {
 
 export const RealFormData = realOnly('FormData');
 export const RealResponse = realOnly('Response');
+export const RealReadableStream = realOnly('ReadableStream');

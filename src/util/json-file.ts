@@ -3,8 +3,8 @@
  * the line and column of a syntax error, or the JSON path of a value that fails its schema.
  */
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { ParseError } from 'jsonc-parser';
+import { closeFd, openFd, readWholeFd, statFd } from './fd.js';
 import { writeFileAtomic } from './safe-write.js';
 import type * as z from './schema.js';
 
@@ -38,15 +38,18 @@ export async function readJsonFile(file: string): Promise<JsonFileRead> {
   return { kind: 'ok', value: await parseJsonText(text, file) };
 }
 
-/** Opened without blocking and checked: a FIFO planted as a config file must not hang the start. */
+/**
+ * Opened without blocking and checked: a FIFO planted as a config file must not hang the start.
+ * By descriptor (util/fd.ts): config files are read at every start.
+ */
 async function readRegularFile(file: string): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fd = await openFd(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    if (!(await handle.stat()).isFile())
+    if (!(await statFd(fd)).isFile())
       throw new ConfigError(`cannot read ${file}: it is not a regular file`, file);
-    return await handle.readFile('utf8');
+    return (await readWholeFd(fd)).toString('utf8');
   } finally {
-    await handle.close();
+    await closeFd(fd);
   }
 }
 

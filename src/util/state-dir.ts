@@ -9,6 +9,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, open, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { closeFd, openFd, readFdAt, readWholeFd, statFd } from './fd.js';
 import { UnsafePathError } from './safe-write.js';
 
 export const STATE_DIR_NAME = '.geekagent';
@@ -171,33 +172,34 @@ export function readStateFileSync(file: string): string | undefined {
 
 /**
  * Reads `length` bytes at `offset` of a regular file (all of it when no range is given); undefined
- * when it is missing. A symlink or a non-file is refused; a range past the end is undefined.
+ * when it is missing. A symlink or a non-file is refused; a range past the end is undefined. By
+ * descriptor (util/fd.ts): state files are read at every start.
  */
 export async function readRegularFile(
   file: string,
   range?: { offset: number; length: number },
 ): Promise<Buffer | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let fd: number;
   try {
-    handle = await open(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    fd = await openFd(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (error) {
     return missingOrRefused(file, error);
   }
   try {
-    const info = await handle.stat();
+    const info = await statFd(fd);
     if (!info.isFile()) throw notRegular(file);
-    if (!range) return await handle.readFile();
+    if (!range) return await readWholeFd(fd);
     if (range.offset + range.length > info.size) return undefined;
     const buffer = Buffer.alloc(range.length);
     let done = 0;
     while (done < range.length) {
-      const { bytesRead } = await handle.read(buffer, done, range.length - done, range.offset + done);
+      const bytesRead = await readFdAt(fd, buffer, done, range.length - done, range.offset + done);
       if (bytesRead === 0) return undefined;
       done += bytesRead;
     }
     return buffer;
   } finally {
-    await handle.close();
+    await closeFd(fd);
   }
 }
 

@@ -5,6 +5,7 @@
  * `npm test` builds first (pretest).
  */
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,6 +84,8 @@ export interface RunOptions {
   modelUrl?: string;
   env?: Record<string, string | undefined>;
   input?: string;
+  /** Stdin read from this file (as `geekagent … < file`), not a pipe carrying `input`. */
+  stdinFile?: string;
   timeoutMs?: number;
   /** Pass `--trust` (default): the project's declarations apply without a trust record. */
   trusted?: boolean;
@@ -118,11 +121,13 @@ export function testEnv(options: RunOptions): NodeJS.ProcessEnv {
 
 export function runCli(args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
+    const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
     const child = spawn(process.execPath, [CLI, ...cliArgs(args, options.trusted)], {
       cwd: options.project.dir,
       env: testEnv(options),
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
     });
+    if (stdinFd !== undefined) closeSync(stdinFd);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -142,7 +147,7 @@ export function runCli(args: string[], options: RunOptions): Promise<RunResult> 
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
+    child.stdin?.end(options.input ?? '');
   });
 }
 

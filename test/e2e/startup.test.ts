@@ -15,7 +15,7 @@ import { spawnTui, tuiFixture } from './pty.js';
 
 const WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'watch.mjs');
 const OLD_NODE = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'node-version.mjs');
-const UNDICI_WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'undici-watch.mjs');
+const UNDICI_WATCH = path.join(REPO_ROOT, 'test', 'fixtures', 'modules', 'undici-watch.cjs');
 
 const fx = tuiFixture();
 
@@ -54,14 +54,26 @@ describe('start-up loads only what the run needs', () => {
   it("print mode sends its model request without loading Node's fetch stack (undici)", async () => {
     fx.fake.push({ text: 'streamed in small pieces', fragmentSize: 3 });
     const undiciLog = path.join(fx.project.home, 'undici.log');
+    const firstRequestLog = path.join(fx.project.home, 'first-request.log');
     const run = await runCli(['-p', 'hi'], {
       project: fx.project,
       modelUrl: fx.fake.url,
-      env: { NODE_OPTIONS: `--import=${UNDICI_WATCH}`, UNDICI_LOG: undiciLog },
+      // As a script runs it (`geekagent -p … < /dev/null`): Node's stdin would be a file stream.
+      stdinFile: '/dev/null',
+      env: {
+        NODE_OPTIONS: `--require=${UNDICI_WATCH}`,
+        UNDICI_LOG: undiciLog,
+        FIRST_REQUEST_LOG: firstRequestLog,
+      },
     });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('streamed in small pieces\n');
     expect(readFileSync(undiciLog, 'utf8')).toBe('not loaded\n');
+    // Nor, before its request, web streams (the SDK tests each body against ReadableStream) or the
+    // promise file API (loaded with readline and file watchers; Node's stdin on a file loads it).
+    const beforeRequest = readFileSync(firstRequestLog, 'utf8').split('\n');
+    expect(beforeRequest).toContain('NativeModule http');
+    expect(beforeRequest.filter((name) => /webstreams|fs\/promises|readline/.test(name))).toEqual([]);
     // Its light Headers still send what the SDK sets.
     const headers = fx.fake.requests[0]?.headers;
     expect(headers?.['user-agent']).toMatch(/^GeekAgent\/\d+\.\d+\.\d+\S* OpenAI\/JS \d+\.\d+/);

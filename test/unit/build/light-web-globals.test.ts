@@ -1,7 +1,8 @@
 /**
  * The bundle plugin that gives the openai SDK light fetch globals
  * (scripts/bundle-plugins/light-web-globals.mjs), on a stand-in package laid out as the SDK's:
- * the bundled code builds light Headers and tests FormData without loading undici, and a build
+ * the bundled code builds light Headers and tests FormData and ReadableStream without loading undici
+ * or web streams, and a build
  * whose SDK no longer has the patterns the plugin relies on fails, naming the file.
  */
 import { execFileSync } from 'node:child_process';
@@ -31,7 +32,12 @@ const CLIENT_MJS = [
   'export const isForm = (body) => body instanceof FormData;',
   'export const isResponse = (value) => value instanceof Response;',
   "export const member = (fetch) => ('Response' in fetch ? fetch.Response : undefined);",
+  "export { isStreaming } from './internal/auth/x509-workload-identity-auth.mjs';",
+  'export const isStream = (options) => Boolean(globalThis.ReadableStream && options.body instanceof globalThis.ReadableStream);',
 ].join('\n');
+// openai 7's request signing: it tests every body against the global ReadableStream.
+const X509_MJS =
+  'export const isStreaming = (body) => globalThis.ReadableStream !== undefined && body instanceof globalThis.ReadableStream;';
 
 const dirs: string[] = [];
 
@@ -68,6 +74,7 @@ describe('light-web-globals', () => {
       'client.mjs': CLIENT_MJS,
       'internal/headers.mjs': HEADERS_MJS,
       'lib/EventStream.mjs': EVENT_STREAM_MJS,
+      'internal/auth/x509-workload-identity-auth.mjs': X509_MJS,
     });
     await bundle(dir);
     const script = `
@@ -76,12 +83,15 @@ describe('light-web-globals', () => {
       const seen = {
         entries: [...headers],
         checks: [m.isForm({}), m.isForm('text'), m.isResponse({}), m.isHeaders({}), m.isHeaders(headers)],
+        streams: [m.isStream({ body: '{}' }), m.isStream({ body: {} }), m.isStreaming('{}')],
+        webStreams: process.moduleLoadList.some((name) => name.includes('webstreams')),
         member: m.member({ Response: 'own' }),
         trusted: m.trusted,
         undici: process.moduleLoadList.some((name) => name.includes('undici')),
       };
       // Real instances still pass, once they exist.
       seen.real = [m.isHeaders(new Headers()), m.isForm(new FormData()), m.isResponse(new Response(''))];
+      seen.realStreams = [m.isStream({ body: new ReadableStream() }), m.isStreaming(new ReadableStream())];
       console.log(JSON.stringify(seen));
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -94,10 +104,13 @@ describe('light-web-globals', () => {
         ['b', '1, 3'],
       ],
       checks: [false, false, false, false, true],
+      streams: [false, false, false],
+      webStreams: false,
       member: 'own',
       trusted: ['Blob'],
       undici: false,
       real: [true, true, true],
+      realStreams: [true, true],
     });
   });
 
@@ -106,6 +119,7 @@ describe('light-web-globals', () => {
       'client.mjs': CLIENT_MJS.replace('body instanceof FormData', 'isFormData(body)'),
       'internal/headers.mjs': HEADERS_MJS,
       'lib/EventStream.mjs': EVENT_STREAM_MJS,
+      'internal/auth/x509-workload-identity-auth.mjs': X509_MJS,
     });
     await expect(bundle(dir)).rejects.toThrow(
       /"body instanceof FormData" is no longer in .*node_modules[\\/]openai[\\/]client\.mjs/,
@@ -116,6 +130,7 @@ describe('light-web-globals', () => {
     const dir = await sdk({
       'client.mjs': CLIENT_MJS.replace(/^export \{ buildHeaders.*$/m, ''),
       'lib/EventStream.mjs': EVENT_STREAM_MJS,
+      'internal/auth/x509-workload-identity-auth.mjs': X509_MJS,
     });
     await expect(bundle(dir)).rejects.toThrow(/without node_modules\/openai\/internal\/headers\.mjs/);
   });
