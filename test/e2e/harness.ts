@@ -130,10 +130,10 @@ export function runCli(args: string[], options: RunOptions): Promise<RunResult> 
     if (stdinFd !== undefined) closeSync(stdinFd);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     const timer = setTimeout(() => {
