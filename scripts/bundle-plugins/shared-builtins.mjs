@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** The builtins shared this way: the ones the core imports by default in many modules. */
-export const SHARED_BUILTINS = ['path', 'os', 'fs', 'http', 'https'];
+export const SHARED_BUILTINS = ['path', 'os', 'fs', 'http', 'https', 'process', 'dns/promises'];
 
 const NAMESPACE = 'shared-builtin';
 const FILTER = new RegExp(`^(node:)?(${SHARED_BUILTINS.join('|')})$`);
