@@ -172,7 +172,9 @@ try {
   });
 
   await section('launch', async () => {
-    const s = await benchStartupTargets({ reps: 7 });
+    // 11 rotated samples of each: with 7, S1's median ratio swung ±0.1 between runs of one build
+    // on a 2-core VM (each run's `node -e 0` median moves with the machine's load).
+    const s = await benchStartupTargets({ reps: 11 });
     const ratioRow = (id, what, value, baseline, max) =>
       row(
         id,
