@@ -5,6 +5,7 @@
  * files: each goes through `visibleLine`, so none can move the cursor or fake a line of its own.
  */
 import { visibleLine } from '../util/terminal-text.js';
+import { joinUrlText, splitUrlText } from '../util/url-text.js';
 import type { McpServerDefinition, ServerSandbox } from './config.js';
 import type { ServerState, ServerStatus } from './status.js';
 
@@ -105,14 +106,8 @@ function sandboxLine(sandbox: ServerSandbox): string {
  * may not parse.
  */
 export function maskedUrl(url: string): string {
-  const hash = url.indexOf('#');
-  const beforeHash = hash >= 0 ? url.slice(0, hash) : url;
-  const query = beforeHash.indexOf('?');
+  const parts = splitUrlText(url);
   const mask = (text: string) => (ONLY_REFERENCES.test(text) ? text : '***');
-  const base = (query >= 0 ? beforeHash.slice(0, query) : beforeHash).replace(
-    /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)@/i,
-    (_, scheme: string, userinfo: string) => `${scheme}${mask(userinfo)}@`,
-  );
   const params = (text: string) =>
     text
       .split('&')
@@ -121,7 +116,12 @@ export function maskedUrl(url: string): string {
         return pair === '' ? pair : at < 0 ? mask(pair) : `${pair.slice(0, at)}=${mask(pair.slice(at + 1))}`;
       })
       .join('&');
-  return base + (query >= 0 ? `?${params(beforeHash.slice(query + 1))}` : '') + (hash >= 0 ? '#***' : '');
+  return joinUrlText({
+    ...parts,
+    ...(parts.userinfo !== undefined && { userinfo: mask(parts.userinfo) }),
+    ...(parts.query !== undefined && { query: params(parts.query) }),
+    ...(parts.fragment !== undefined && { fragment: '***' }),
+  });
 }
 
 /** `${A}`, `${A}:${B}`: names of variables and separators, no value written out. */

@@ -8,6 +8,7 @@
  * connection and its log: no list kept anywhere else.
  */
 import { looksSecret, noRedaction, type Redactor, redactorOf } from '../util/redact.js';
+import { splitUrlText } from '../util/url-text.js';
 import type { McpServerDefinition } from './server-definition.js';
 
 /** What stands for a URL's userinfo or query, or a header value, in a message. */
@@ -54,15 +55,14 @@ export function serverMarks(definition: McpServerDefinition): Map<string, string
 }
 
 /**
- * The userinfo and the query of a URL, each as written and as the URL parser (and so fetch's
- * messages) spells it, and each query value and the password alone: an error may quote any.
+ * The userinfo, the query and the fragment of a URL, as written (util/url-text.ts), the first two
+ * also as the URL parser (and so fetch's messages) spells them, and each query value and the
+ * password alone: an error may quote any.
  */
 export function urlSecrets(url: string): string[] {
   const parts: string[] = [];
-  const written = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
-  if (written) parts.push(written);
-  const query = /\?([^#]*)/.exec(url)?.[1];
-  if (query) parts.push(query);
+  const { userinfo, query, fragment } = splitUrlText(url);
+  for (const part of [userinfo, query, fragment]) if (part) parts.push(part);
   let parsed: URL;
   try {
     parsed = new URL(url);

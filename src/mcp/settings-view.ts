@@ -6,6 +6,7 @@
  */
 import type { Setting } from '../settings/effective.js';
 import type { SettingsFiles } from '../settings/files.js';
+import { splitUrlText } from '../util/url-text.js';
 import { type ConfigDirs, conflictNotice, loadMcpServers } from './config.js';
 import type { McpServerDefinition } from './server-definition.js';
 
@@ -43,8 +44,7 @@ function serverSummary(definition: McpServerDefinition): string {
   if (definition.transport === 'stdio')
     return `${definition.transport}: ${definition.written?.command ?? definition.command}`;
   if (definition.transport === 'sdk') return definition.transport;
-  const url = definition.written?.url ?? definition.url;
-  // Without the query, the fragment and any user:password@ (a URL with ${VAR} may not parse).
-  const address = url.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, '$1');
-  return `${definition.transport}: ${address}`;
+  // Without the query, the fragment and any user:password@.
+  const { scheme, address } = splitUrlText(definition.written?.url ?? definition.url);
+  return `${definition.transport}: ${scheme}${address}`;
 }

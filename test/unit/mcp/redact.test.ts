@@ -66,6 +66,17 @@ describe('serverRedactor', () => {
     expect(redact('invalid key qk-s3cret-88')).toBe('invalid key ${KEY}');
   });
 
+  it("hides a remote URL's fragment written out in the file, as `mcp get` masks it", () => {
+    const remote = definition(
+      { type: 'http', url: 'http://127.0.0.1:4000/mcp#access_token=fr4g-t0ken-55' },
+      {},
+    );
+    const redact = serverRedactor(remote);
+    expect(redact('cannot reach http://127.0.0.1:4000/mcp#access_token=fr4g-t0ken-55')).toBe(
+      'cannot reach http://127.0.0.1:4000/mcp#***',
+    );
+  });
+
   it('hides header values: by ${VAR} when taken from the environment, else whole', () => {
     const remote = definition(
       {
